@@ -1,0 +1,93 @@
+package judgetest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// Reply scripts one answer of the server. The zero Reply is a 200 with empty
+// content.
+type Reply struct {
+	// Content is the assistant message text.
+	Content string
+	// ToolCalls, when set, make the reply a tool-calling message.
+	ToolCalls []ToolCall
+	// Refusal is sent as the message's refusal field.
+	Refusal string
+	// FinishReason defaults to "stop", or "tool_calls" with ToolCalls.
+	FinishReason string
+	// Usage defaults to a token count derived from the texts' lengths.
+	Usage *Usage
+	// Model is echoed as the answering model; empty echoes the request's.
+	Model string
+
+	// Status, when not 0 or 200, sends an OpenAI-style error instead.
+	Status int
+	// ErrorType and ErrorMessage fill the error body of a non-200 Status.
+	ErrorType    string
+	ErrorMessage string
+	// RetryAfter is sent as the Retry-After header when not empty; use
+	// RetryAfterMs for sub-second waits (OpenAI's retry-after-ms header).
+	RetryAfter   string
+	RetryAfterMs int
+	// Header adds arbitrary response headers.
+	Header http.Header
+
+	// Body, when not empty, is sent verbatim instead of a generated body
+	// (with Status, or 200), to script malformed responses.
+	Body string
+	// Delay holds the reply back, for timeout tests. The wait ends early
+	// when the client goes away.
+	Delay time.Duration
+}
+
+// ToolCall is a function call in a scripted reply.
+type ToolCall struct {
+	ID   string
+	Name string
+	// Arguments is the JSON argument text, sent as the model would.
+	Arguments string
+}
+
+// Usage is the token usage reported with a reply.
+type Usage struct {
+	PromptTokens, CompletionTokens, TotalTokens int
+}
+
+// Text returns a reply whose content is s.
+func Text(s string) Reply { return Reply{Content: s} }
+
+// JSON returns a reply whose content is v encoded as JSON, as a model
+// answering with structured output would send it. It panics if v cannot be
+// encoded, which is a bug in the test.
+func JSON(v any) Reply {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("judgetest.JSON: %v", err))
+	}
+	return Reply{Content: string(b)}
+}
+
+// Calls returns a reply that asks for the given tool calls.
+func Calls(calls ...ToolCall) Reply { return Reply{ToolCalls: calls} }
+
+// Error returns an OpenAI-style error reply.
+func Error(status int, errType, message string) Reply {
+	return Reply{Status: status, ErrorType: errType, ErrorMessage: message}
+}
+
+// RateLimited returns a 429 that asks the client to wait d. Whole seconds go
+// into Retry-After; anything shorter goes into retry-after-ms, so tests can
+// use tiny waits.
+func RateLimited(d time.Duration) Reply {
+	r := Reply{Status: http.StatusTooManyRequests, ErrorType: "rate_limit_exceeded", ErrorMessage: "Rate limit reached"}
+	if d%time.Second == 0 {
+		r.RetryAfter = strconv.Itoa(int(d / time.Second))
+	} else {
+		r.RetryAfterMs = int(d / time.Millisecond)
+	}
+	return r
+}

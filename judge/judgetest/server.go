@@ -1,0 +1,272 @@
+package judgetest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agenteval/agenteval/judge"
+)
+
+// DefaultModel is the model name [Server.Model] configures.
+const DefaultModel = "judgetest-model"
+
+// APIKey is the key [Server.Model] sends, so tests can check that one is.
+const APIKey = "judgetest-key"
+
+// ReplyFunc computes a reply from the request it answers.
+type ReplyFunc func(Request) Reply
+
+// Server is a scripted OpenAI-compatible endpoint. Its methods are safe for
+// concurrent use, including while requests are being served.
+type Server struct {
+	// URL is the API root, for example "http://127.0.0.1:41234/v1"; use it
+	// as judge.OpenAIConfig.BaseURL.
+	URL string
+
+	srv *httptest.Server
+
+	mu       sync.Mutex
+	queue    []ReplyFunc
+	fallback ReplyFunc
+	requests []Request
+}
+
+// NewServer starts a server that is closed when the test ends. Requests
+// that find no scripted reply get a 400 "judgetest_unscripted" error, which
+// a client does not retry, so a missing script fails fast and visibly.
+func NewServer(t testing.TB) *Server {
+	t.Helper()
+	s := &Server{}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/chat/completions", s.serveChat)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "invalid_request_error",
+			fmt.Sprintf("judgetest serves only POST /v1/chat/completions, not %s %s", r.Method, r.URL.Path))
+	})
+	s.srv = httptest.NewServer(mux)
+	s.URL = s.srv.URL + "/v1"
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+// Close shuts the server down early; NewServer already arranges it at the
+// end of the test.
+func (s *Server) Close() { s.srv.Close() }
+
+// Enqueue appends replies that the next requests receive, one each, in
+// order.
+func (s *Server) Enqueue(replies ...Reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range replies {
+		s.queue = append(s.queue, func(Request) Reply { return r })
+	}
+}
+
+// EnqueueFunc appends reply functions that answer the next requests, one
+// each, in order.
+func (s *Server) EnqueueFunc(fns ...ReplyFunc) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.queue = append(s.queue, fns...)
+}
+
+// Handle sets the function that answers every request once the queue is
+// empty; nil restores the default "unscripted" error. fn may be called
+// concurrently.
+func (s *Server) Handle(fn ReplyFunc) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fallback = fn
+}
+
+// Pending returns how many queued replies are still unused.
+func (s *Server) Pending() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.queue)
+}
+
+// Requests returns a copy of the requests received so far, in arrival
+// order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Request, len(s.requests))
+	copy(out, s.requests)
+	return out
+}
+
+// Config returns an OpenAIConfig that points at the server, with small
+// timeouts and backoffs suited to tests. Adjust it and pass it to
+// judge.NewOpenAI when a test needs other settings.
+func (s *Server) Config() judge.OpenAIConfig {
+	return judge.OpenAIConfig{
+		BaseURL:    s.URL,
+		APIKey:     APIKey,
+		Model:      DefaultModel,
+		Timeout:    10 * time.Second,
+		Backoff:    time.Millisecond,
+		MaxBackoff: 50 * time.Millisecond,
+		HTTPClient: s.srv.Client(),
+	}
+}
+
+// Model returns a judge.Model that talks to the server using [Server.Config].
+func (s *Server) Model() judge.Model {
+	m, err := judge.NewOpenAI(s.Config())
+	if err != nil {
+		// Config always names a model and an http URL, so this cannot
+		// happen; a panic makes a broken invariant loud.
+		panic(fmt.Sprintf("judgetest: %v", err))
+	}
+	return m
+}
+
+func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "read body: "+err.Error())
+		return
+	}
+	req := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(&req.Chat); err != nil {
+		req.DecodeError = err
+	}
+
+	s.mu.Lock()
+	req.Index = len(s.requests)
+	s.requests = append(s.requests, req)
+	var fn ReplyFunc
+	if len(s.queue) > 0 {
+		fn = s.queue[0]
+		s.queue = s.queue[1:]
+	} else {
+		fn = s.fallback
+	}
+	s.mu.Unlock()
+
+	if fn == nil {
+		writeError(w, http.StatusBadRequest, "judgetest_unscripted",
+			fmt.Sprintf("judgetest: no reply scripted for request %d", req.Index))
+		return
+	}
+	reply := fn(req)
+	if reply.Delay > 0 {
+		t := time.NewTimer(reply.Delay)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+			return
+		}
+	}
+	writeReply(w, req, reply)
+}
+
+func writeReply(w http.ResponseWriter, req Request, reply Reply) {
+	for k, vs := range reply.Header {
+		for _, v := range vs {
+			w.Header().Add(k, v)
+		}
+	}
+	if reply.RetryAfter != "" {
+		w.Header().Set("Retry-After", reply.RetryAfter)
+	}
+	if reply.RetryAfterMs > 0 {
+		w.Header().Set("Retry-After-Ms", strconv.Itoa(reply.RetryAfterMs))
+	}
+	status := reply.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	if reply.Body != "" {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		io.WriteString(w, reply.Body)
+		return
+	}
+	if status != http.StatusOK {
+		msg := reply.ErrorMessage
+		if msg == "" {
+			msg = http.StatusText(status)
+		}
+		writeError(w, status, reply.ErrorType, msg)
+		return
+	}
+	writeJSON(w, http.StatusOK, completion(req, reply))
+}
+
+func completion(req Request, reply Reply) map[string]any {
+	msg := map[string]any{"role": "assistant", "content": reply.Content}
+	finish := reply.FinishReason
+	if len(reply.ToolCalls) > 0 {
+		calls := make([]map[string]any, len(reply.ToolCalls))
+		for i, c := range reply.ToolCalls {
+			id := c.ID
+			if id == "" {
+				id = fmt.Sprintf("call_%d_%d", req.Index, i)
+			}
+			calls[i] = map[string]any{
+				"id": id, "type": "function",
+				"function": map[string]any{"name": c.Name, "arguments": c.Arguments},
+			}
+		}
+		msg["tool_calls"] = calls
+		if reply.Content == "" {
+			msg["content"] = nil
+		}
+		if finish == "" {
+			finish = "tool_calls"
+		}
+	}
+	if reply.Refusal != "" {
+		msg["refusal"] = reply.Refusal
+	}
+	if finish == "" {
+		finish = "stop"
+	}
+	model := reply.Model
+	if model == "" {
+		model = req.Chat.Model
+	}
+	usage := reply.Usage
+	if usage == nil {
+		// A rough, deterministic count (about four bytes per token) so that
+		// usage accounting has something non-zero to add up.
+		p := len(req.Body)/4 + 1
+		c := len(reply.Content)/4 + 1
+		usage = &Usage{PromptTokens: p, CompletionTokens: c, TotalTokens: p + c}
+	}
+	return map[string]any{
+		"id":      fmt.Sprintf("chatcmpl-judgetest-%d", req.Index),
+		"object":  "chat.completion",
+		"created": 0,
+		"model":   model,
+		"choices": []map[string]any{{"index": 0, "message": msg, "finish_reason": finish}},
+		"usage": map[string]int{
+			"prompt_tokens": usage.PromptTokens, "completion_tokens": usage.CompletionTokens,
+			"total_tokens": usage.TotalTokens,
+		},
+	}
+}
+
+func writeError(w http.ResponseWriter, status int, errType, msg string) {
+	writeJSON(w, status, map[string]any{"error": map[string]any{"message": msg, "type": errType, "code": nil}})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	// The client may have gone away; there is nobody to report that to.
+	_ = json.NewEncoder(w).Encode(v)
+}
