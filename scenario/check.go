@@ -1,0 +1,175 @@
+package scenario
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// conversationOnly are the evaluation types that need a conversation step.
+var conversationOnly = map[string]bool{
+	"conversation_length": true, "conversation_flow": true, "user_satisfaction": true, "context_retention": true,
+}
+
+// checkScenario applies the rules a schema cannot express. Paths point into
+// the file as written: for a GitHub scenario the prompt step's evaluations
+// are at evaluations[i] and checkpoints at assertions.checkpoints[i].
+func (l *Loader) checkScenario(f *File, s *Scenario, github bool) {
+	stepPath := func(i int) Path { return Path{}.Key("run").Index(i) }
+	evalPath := func(p Path) Path {
+		if github && len(p) >= 4 {
+			return Path{}.Key("evaluations").Index(p[3].Index)
+		}
+		return p
+	}
+	checks := 0
+	for i, step := range s.Run {
+		if !github && step.Input == "" && step.Code == "" && step.Conversation == nil {
+			f.addf(stepPath(i), Error, "step", "a step needs input, code or conversation")
+		}
+		if step.Code != "" && step.Input != "" && step.Conversation == nil {
+			f.addf(stepPath(i).Key("code"), Warning, "step", "a step with both input and code runs the input; put the code in its own step")
+		}
+		checks += len(step.Evaluations)
+		if c := step.Conversation; c != nil {
+			checks += len(c.TurnEvaluations) + len(c.FinalEvaluations)
+			cp := stepPath(i).Key("conversation")
+			for j, t := range c.TerminationConditions {
+				tp := cp.Key("termination_conditions").Index(j)
+				if t.Type == "custom_condition" && t.LLMJudge == nil && len(t.Keywords) == 0 {
+					f.addf(tp, Error, "termination", "custom_condition needs keywords or llm_judge to decide when it holds")
+				}
+			}
+		}
+	}
+	s.Evaluations(func(p Path, e *Evaluation) {
+		fp := evalPath(p)
+		inConversation := len(p) > 3 && p[2].Key == "conversation"
+		if conversationOnly[e.Type] && !inConversation && s.Run[p[1].Index].Conversation == nil {
+			f.addf(fp.Key("type"), Error, "needs-conversation", "%s evaluates a conversation, but this step has none", e.Type)
+		}
+		l.checkParams(f, fp, e)
+	})
+	seen := map[string]int{}
+	cpBase := Path{}.Key("checkpoints")
+	if github {
+		cpBase = Path{}.Key("assertions").Key("checkpoints")
+	}
+	for i, c := range s.Checkpoints {
+		p := cpBase.Index(i)
+		if prev, dup := seen[c.ID]; dup {
+			f.addf(p.Key("id"), Error, "duplicate-id", "checkpoint id %q is already used by checkpoint %d", c.ID, prev)
+		}
+		seen[c.ID] = i
+		if c.Condition.Type == "custom" {
+			switch {
+			case l.opts.CustomScorer == nil:
+				f.addf(p.Key("condition").Key("scorer"), Warning, "custom-scorer", "custom scorer %q must be registered by the program that runs this scenario", c.Condition.Scorer)
+			case !l.opts.CustomScorer(c.Condition.Scorer):
+				f.addf(p.Key("condition").Key("scorer"), Error, "custom-scorer", "no custom scorer %q is registered", c.Condition.Scorer)
+			}
+		}
+	}
+	checks += len(s.Checkpoints)
+	if s.Setup != nil {
+		sp := Path{}.Key("setup")
+		for name := range s.Setup.VirtualFS {
+			if err := ConfinedPath(name); err != nil {
+				f.addf(sp.Key("virtual_fs").Key(name), Error, "path", "%v", err)
+			}
+		}
+		for i, m := range s.Setup.Mocks {
+			mp := sp.Key("mocks").Index(i)
+			if m.Service == "" {
+				f.addf(mp, Warning, "mock", "mock for %q names no service, so it matches the method on any service", m.Method)
+			}
+			if m.Response == nil && m.ResponseFn == "" && m.Error == nil {
+				f.addf(mp, Warning, "mock", "mock for %q has no response, responseFn or error; it answers null", m.Method)
+			}
+			if m.ResponseFn != "" && m.Response != nil {
+				f.addf(mp.Key("responseFn"), Warning, "mock", "responseFn takes precedence; response is ignored")
+			}
+		}
+	}
+	names := map[string]bool{}
+	for i, p := range s.Plugins {
+		if names[p.Name] {
+			f.addf(Path{}.Key("plugins").Index(i), Error, "duplicate-plugin", "plugin %q is listed twice", p.Name)
+		}
+		names[p.Name] = true
+	}
+	if checks == 0 {
+		f.addf(nil, Warning, "no-checks", "the scenario checks nothing: no evaluations and no checkpoints, so no run can pass")
+	}
+}
+
+// checkParams checks an evaluation's parameters beyond their schema.
+func (l *Loader) checkParams(f *File, p Path, e *Evaluation) {
+	switch v := e.Params.(type) {
+	case *RegexMatch:
+		if _, err := regexp.Compile(v.Pattern); err != nil {
+			f.addf(p.Key("pattern"), Error, "regex", "pattern does not compile: %v", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+		}
+	case *ExecutionTime:
+		if v.MaxDurationMS == nil && v.MinDurationMS == nil && v.TargetDurationMS == nil {
+			f.addf(p, Error, "required", "execution_time needs max_duration_ms, min_duration_ms or target_duration_ms")
+		}
+		if v.MaxDurationMS != nil && v.MinDurationMS != nil && *v.MinDurationMS > *v.MaxDurationMS {
+			f.addf(p.Key("min_duration_ms"), Error, "range", "min_duration_ms %v is above max_duration_ms %v", *v.MinDurationMS, *v.MaxDurationMS)
+		}
+	case *ConversationLength:
+		if len(v.TargetRange) == 2 && v.TargetRange[0] >= v.TargetRange[1] {
+			f.addf(p.Key("target_range"), Error, "range", "target_range [%d, %d] must be [low, high] with low < high", v.TargetRange[0], v.TargetRange[1])
+		}
+		if v.MinTurns > 0 && v.MaxTurns > 0 && v.MinTurns > v.MaxTurns {
+			f.addf(p.Key("min_turns"), Error, "range", "min_turns %d is above max_turns %d", v.MinTurns, v.MaxTurns)
+		}
+	case *FileExists:
+		if err := ConfinedPath(v.Path); err != nil {
+			f.addf(p.Key("path"), Error, "path", "%v", err)
+		}
+	case *FileContains:
+		if err := ConfinedPath(v.Path); err != nil {
+			f.addf(p.Key("path"), Error, "path", "%v", err)
+		}
+	}
+}
+
+// ConfinedPath reports an error when name would leave the run's directory:
+// an absolute path or one that climbs out with "..".
+func ConfinedPath(name string) error {
+	slashed := strings.ReplaceAll(name, `\`, "/")
+	switch {
+	case name == "":
+		return fmt.Errorf("path is empty")
+	case strings.HasPrefix(slashed, "/") || (len(slashed) > 1 && slashed[1] == ':'):
+		return fmt.Errorf("path %q is absolute; paths are relative to the run's directory", name)
+	}
+	if c := path.Clean(slashed); c == ".." || strings.HasPrefix(c, "../") {
+		return fmt.Errorf("path %q leaves the run's directory", name)
+	}
+	return nil
+}
+
+func checkMatrix(f *File) {
+	seen := map[string]int{}
+	for i, a := range f.Matrix.Axes {
+		if prev, dup := seen[a.Parameter]; dup {
+			f.addf(Path{}.Key("matrix").Index(i).Key("parameter"), Error, "duplicate-axis", "parameter %q is already swept by axis %d", a.Parameter, prev)
+		}
+		seen[a.Parameter] = i
+	}
+}
+
+func checkManifest(f *File) {
+	if _, err := time.Parse(time.RFC3339, f.Manifest.CreatedAt); err != nil {
+		f.addf(Path{}.Key("createdAt"), Error, "format", "createdAt %q is not an RFC 3339 time such as 2026-01-02T15:04:05Z", f.Manifest.CreatedAt)
+	}
+	for name, r := range f.Manifest.Fixtures {
+		if _, _, ok := ownerRepo(r.Repo); !ok {
+			f.addf(Path{}.Key("fixtures").Key(name).Key("repo"), Error, "format", "repo %q is not owner/name", r.Repo)
+		}
+	}
+}

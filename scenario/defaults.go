@@ -1,0 +1,123 @@
+package scenario
+
+import (
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// Documented defaults of the agent scenario format.
+const (
+	DefaultTimeoutPerTurnMS  = 30000
+	DefaultTotalTimeoutMS    = 300000
+	DefaultSimulatorModel    = "TEXT_LARGE"
+	DefaultSimulatorTemp     = 0.7
+	DefaultSimulatorTokens   = 200
+	DefaultKnowledgeLevel    = "intermediate"
+	DefaultTerminationThresh = 0.8
+	DefaultWeightedThreshold = 0.5
+)
+
+// SetDefaults fills every documented default that is absent, so that what
+// runs (and what a matrix may vary) is the same whatever the file omitted.
+// fileName, when not empty, supplies the ID if the scenario has none.
+// Calling it again is harmless.
+func (s *Scenario) SetDefaults(fileName string) {
+	if s.ID == "" && fileName != "" {
+		s.ID = IDFromFileName(fileName)
+	}
+	if s.Environment.Type == "" {
+		s.Environment.Type = "local"
+	}
+	if s.Judgment.Strategy == "" {
+		s.Judgment.Strategy = "all_pass"
+	}
+	if s.Judgment.Strategy == "weighted" {
+		setDefault(&s.Judgment.Threshold, DefaultWeightedThreshold)
+	}
+	for i := range s.Run {
+		c := s.Run[i].Conversation
+		if c == nil {
+			continue
+		}
+		if c.TimeoutPerTurnMS == 0 {
+			c.TimeoutPerTurnMS = DefaultTimeoutPerTurnMS
+		}
+		if c.TotalTimeoutMS == 0 {
+			c.TotalTimeoutMS = DefaultTotalTimeoutMS
+		}
+		if c.UserSimulator == nil {
+			c.UserSimulator = &UserSimulator{}
+		}
+		u := c.UserSimulator
+		if u.ModelType == "" {
+			u.ModelType = DefaultSimulatorModel
+		}
+		setDefault(&u.Temperature, DefaultSimulatorTemp)
+		if u.MaxTokens == 0 {
+			u.MaxTokens = DefaultSimulatorTokens
+		}
+		if u.KnowledgeLevel == "" {
+			u.KnowledgeLevel = DefaultKnowledgeLevel
+		}
+		for j := range c.TerminationConditions {
+			if t := c.TerminationConditions[j].LLMJudge; t != nil {
+				setDefault(&t.Threshold, DefaultTerminationThresh)
+			}
+		}
+		if c.DebugOptions == nil {
+			c.DebugOptions = &DebugOptions{}
+		}
+		if c.DebugOptions.ExportFullTranscript == nil {
+			t := true
+			c.DebugOptions.ExportFullTranscript = &t
+		}
+	}
+}
+
+// IDFromFileName derives a scenario id from a file name:
+// dir/test-basic.scenario.yaml gives test-basic.
+func IDFromFileName(name string) string {
+	base := path.Base(filepath.ToSlash(name))
+	for _, suf := range []string{".scenario.yaml", ".scenario.yml", ".scenario.json", ".yaml", ".yml", ".json"} {
+		if strings.HasSuffix(strings.ToLower(base), suf) {
+			return base[:len(base)-len(suf)]
+		}
+	}
+	return base
+}
+
+// Evaluations calls fn for every evaluation of the scenario with its path:
+// step evaluations, then each conversation's turn and final evaluations.
+func (s *Scenario) Evaluations(fn func(p Path, e *Evaluation)) {
+	run := Path{}.Key("run")
+	for i := range s.Run {
+		step := &s.Run[i]
+		sp := run.Index(i)
+		for j := range step.Evaluations {
+			fn(sp.Key("evaluations").Index(j), &step.Evaluations[j])
+		}
+		if c := step.Conversation; c != nil {
+			cp := sp.Key("conversation")
+			for j := range c.TurnEvaluations {
+				fn(cp.Key("turn_evaluations").Index(j), &c.TurnEvaluations[j])
+			}
+			for j := range c.FinalEvaluations {
+				fn(cp.Key("final_evaluations").Index(j), &c.FinalEvaluations[j])
+			}
+		}
+	}
+}
+
+func (l *Loader) decodeEvaluations(f *File, s *Scenario, _ Path) {
+	s.Evaluations(func(p Path, e *Evaluation) { l.decodeEvaluation(f, e, p) })
+}
+
+func (l *Loader) decodeEvaluation(f *File, e *Evaluation, p Path) {
+	if l.reg.Lookup(e.Type) == nil {
+		return // the schema check has reported the unknown type with a suggestion
+	}
+	if err := e.decodeParams(l.reg); err != nil {
+		f.addf(p, Error, "type", "%v", err)
+	}
+}

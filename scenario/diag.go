@@ -1,0 +1,215 @@
+package scenario
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Severity says whether a diagnostic stops a file from loading.
+type Severity int
+
+const (
+	// Error means the file cannot be used as written.
+	Error Severity = iota
+	// Warning points at something suspicious that still loads.
+	Warning
+)
+
+// String returns "error" or "warning".
+func (s Severity) String() string {
+	if s == Warning {
+		return "warning"
+	}
+	return "error"
+}
+
+// MarshalText writes the severity as its name.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Diagnostic is one finding about a file, positioned at the text a person
+// must edit.
+type Diagnostic struct {
+	// File is the file's name as given to the loader.
+	File string `json:"file"`
+	// Line and Column are 1-based; 0 when the finding concerns the whole file.
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	// Path is the field path, such as run[0].evaluations[2].type; empty for the whole document.
+	Path string `json:"path"`
+	// Severity is error or warning.
+	Severity Severity `json:"severity"`
+	// Code names the rule that fired (unknown-field, enum, required, type, range, ...), for programs.
+	Code string `json:"code"`
+	// Message says what is wrong and what was expected.
+	Message string `json:"message"`
+	// Suggestion is the nearest valid name, when there is one.
+	Suggestion string `json:"suggestion,omitempty"`
+}
+
+// String formats the diagnostic as FILE:LINE:COL: severity: path: message.
+func (d Diagnostic) String() string {
+	var b strings.Builder
+	b.WriteString(d.File)
+	if d.Line > 0 {
+		fmt.Fprintf(&b, ":%d:%d", d.Line, d.Column)
+	}
+	fmt.Fprintf(&b, ": %s: ", d.Severity)
+	if d.Path != "" {
+		b.WriteString(d.Path)
+		b.WriteString(": ")
+	}
+	b.WriteString(d.Message)
+	if d.Suggestion != "" {
+		fmt.Fprintf(&b, " (did you mean %q?)", d.Suggestion)
+	}
+	return b.String()
+}
+
+// Diagnostics is a list of findings. As an error it reads as its first error
+// and a count of the rest.
+type Diagnostics []Diagnostic
+
+// Error implements error.
+func (ds Diagnostics) Error() string {
+	errs := ds.Errors()
+	if len(errs) == 0 {
+		return "no errors"
+	}
+	if len(errs) == 1 {
+		return errs[0].String()
+	}
+	return fmt.Sprintf("%s (and %d more errors)", errs[0], len(errs)-1)
+}
+
+// HasErrors reports whether any diagnostic is an error.
+func (ds Diagnostics) HasErrors() bool {
+	return slices.ContainsFunc(ds, func(d Diagnostic) bool { return d.Severity == Error })
+}
+
+// Errors returns the error diagnostics.
+func (ds Diagnostics) Errors() Diagnostics {
+	return slices.DeleteFunc(slices.Clone(ds), func(d Diagnostic) bool { return d.Severity != Error })
+}
+
+// Warnings returns the warning diagnostics.
+func (ds Diagnostics) Warnings() Diagnostics {
+	return slices.DeleteFunc(slices.Clone(ds), func(d Diagnostic) bool { return d.Severity != Warning })
+}
+
+// Err returns ds as an error when it holds an error, and nil otherwise.
+func (ds Diagnostics) Err() error {
+	if ds.HasErrors() {
+		return ds
+	}
+	return nil
+}
+
+// Sort orders the diagnostics by file, line, column and path, and drops exact repeats.
+func (ds Diagnostics) Sort() Diagnostics {
+	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column),
+			cmp.Compare(a.Path, b.Path), cmp.Compare(a.Message, b.Message))
+	})
+	return slices.Compact(ds)
+}
+
+// Path is a field path into a document, built top-down like
+// k8s.io/apimachinery's field.Path: run[0].evaluations[2].type. Keys that
+// are not plain identifiers print quoted: setup.virtual_fs["data.json"].
+type Path []PathElem
+
+// PathElem is one step of a Path: a mapping key, or an index when IsIndex.
+type PathElem struct {
+	Key     string
+	Index   int
+	IsIndex bool
+}
+
+// Key returns a path with a mapping key appended. The receiver is not modified.
+func (p Path) Key(k string) Path { return append(p[:len(p):len(p)], PathElem{Key: k}) }
+
+// Index returns a path with a sequence index appended. The receiver is not modified.
+func (p Path) Index(i int) Path { return append(p[:len(p):len(p)], PathElem{Index: i, IsIndex: true}) }
+
+// String renders the path in dotted form.
+func (p Path) String() string {
+	var b strings.Builder
+	for i, e := range p {
+		switch {
+		case e.IsIndex:
+			fmt.Fprintf(&b, "[%d]", e.Index)
+		case isIdent(e.Key):
+			if i > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(e.Key)
+		default:
+			fmt.Fprintf(&b, "[%q]", e.Key)
+		}
+	}
+	return b.String()
+}
+
+// Pointer renders the path as an RFC 6901 JSON pointer.
+func (p Path) Pointer() string {
+	var b strings.Builder
+	for _, e := range p {
+		b.WriteByte('/')
+		if e.IsIndex {
+			fmt.Fprintf(&b, "%d", e.Index)
+		} else {
+			b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(e.Key))
+		}
+	}
+	return b.String()
+}
+
+// isIdent reports whether s is an identifier that needs no quoting in a path.
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_' || r == '$' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'):
+		case i > 0 && r >= '0' && r <= '9':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// ParsePointer turns an RFC 6901 JSON pointer into a Path; tokens made of
+// digits become indexes.
+func ParsePointer(ptr string) Path {
+	if ptr == "" || ptr == "/" {
+		return nil
+	}
+	var p Path
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		if n, ok := atoi(tok); ok {
+			p = p.Index(n)
+		} else {
+			p = p.Key(tok)
+		}
+	}
+	return p
+}
+
+func atoi(s string) (int, bool) {
+	if s == "" || len(s) > 9 {
+		return 0, false
+	}
+	n := 0
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return 0, false
+		}
+		n = n*10 + int(r-'0')
+	}
+	return n, true
+}

@@ -1,0 +1,141 @@
+package scenario
+
+import (
+	"fmt"
+	"io/fs"
+	"maps"
+	"path"
+	"slices"
+)
+
+// Set is what a directory walk loaded: every document, and the findings
+// that concern several files at once (duplicate ids, scenario sets naming
+// ids that do not exist).
+type Set struct {
+	// Files are the loaded documents in path order.
+	Files []*File
+	// Diagnostics are all findings of all files, plus the cross-file ones.
+	Diagnostics Diagnostics
+}
+
+// Scenarios returns the runnable scenarios (agent and GitHub), in path order.
+func (s *Set) Scenarios() []*File {
+	var out []*File
+	for _, f := range s.Files {
+		if f.Scenario != nil && (f.Kind == KindScenario || f.Kind == KindGitHub) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Matrices returns the matrix files, in path order.
+func (s *Set) Matrices() []*File {
+	var out []*File
+	for _, f := range s.Files {
+		if f.Matrix != nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// LoadDir loads every .yaml, .yml and .json file below dir on disk.
+func (l *Loader) LoadDir(dir string) (*Set, error) {
+	return l.loadTree(osFS{}, dir)
+}
+
+// LoadDirFS loads every .yaml, .yml and .json file below dir in fsys.
+func (l *Loader) LoadDirFS(fsys fs.FS, dir string) (*Set, error) {
+	return l.loadTree(fsys, dir)
+}
+
+func (l *Loader) loadTree(fsys fs.FS, dir string) (*Set, error) {
+	var names []string
+	walkFS := fsys
+	root := dir
+	if _, isOS := fsys.(osFS); isOS {
+		walkFS = dirFS(dir)
+		root = "."
+	}
+	err := fs.WalkDir(walkFS, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != root && (d.Name() == "testdata" || d.Name()[0] == '.' || d.Name() == "node_modules") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if isDocumentName(p) {
+			names = append(names, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("scenario: walking %s: %w", dir, err)
+	}
+	slices.Sort(names)
+	set := &Set{}
+	for _, n := range names {
+		name := n
+		if _, isOS := fsys.(osFS); isOS {
+			name = path.Join(dir, n)
+		}
+		f, _ := l.LoadFS(fsys, name)
+		set.Files = append(set.Files, f)
+		set.Diagnostics = append(set.Diagnostics, f.Diagnostics...)
+	}
+	set.Diagnostics = append(set.Diagnostics, CheckSet(set.Files)...)
+	set.Diagnostics = l.finish(set.Diagnostics)
+	return set, set.Diagnostics.Err()
+}
+
+// CheckSet finds problems across files: two scenarios with one id, and
+// scenario sets that name ids no scenario has.
+func CheckSet(files []*File) Diagnostics {
+	var out Diagnostics
+	ids := map[string]*File{}
+	for _, f := range files {
+		if f.Scenario == nil || (f.Kind != KindScenario && f.Kind != KindGitHub) {
+			continue
+		}
+		id := f.Scenario.ID
+		if prev, dup := ids[id]; dup {
+			d := Diagnostic{File: f.Name, Path: "id", Severity: Error, Code: "duplicate-id",
+				Message: fmt.Sprintf("scenario id %q is already used by %s", id, prev.Name)}
+			if f.Doc != nil {
+				d.Line, d.Column, _ = f.Doc.Locate(Path{}.Key("id"))
+			}
+			out = append(out, d)
+			continue
+		}
+		ids[id] = f
+	}
+	known := make([]string, 0, len(ids))
+	for id := range ids {
+		known = append(known, id)
+	}
+	slices.Sort(known)
+	for _, f := range files {
+		if f.Kind != KindScenarioSets {
+			continue
+		}
+		for _, set := range slices.Sorted(maps.Keys(f.Sets)) {
+			for i, id := range f.Sets[set] {
+				if _, ok := ids[id]; ok {
+					continue
+				}
+				p := Path{}.Key(set).Index(i)
+				d := Diagnostic{File: f.Name, Path: p.String(), Severity: Error, Code: "unknown-id",
+					Message: fmt.Sprintf("set %q names scenario %q, which no scenario in this directory has", set, id), Suggestion: Suggest(id, known)}
+				if f.Doc != nil {
+					d.Line, d.Column, _ = f.Doc.Locate(p)
+				}
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}

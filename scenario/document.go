@@ -1,0 +1,388 @@
+package scenario
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Document is a parsed file: its content as plain data (map[string]any,
+// []any, string, json.Number, bool, nil) and the YAML node tree that maps
+// every field path back to its line and column. YAML is read with YAML 1.2
+// rules (as the agent scenario format's own tools read it); JSON is YAML 1.2.
+type Document struct {
+	// File is the file's name as given to the loader.
+	File string
+	// Value is the document's content as plain data.
+	Value any
+	root  *yaml.Node
+}
+
+// Limits bound what the parser accepts, so that hostile input cannot
+// exhaust memory.
+type Limits struct {
+	// MaxBytes caps the file size (default 8 MiB).
+	MaxBytes int
+	// MaxNodes caps the number of values after aliases are expanded (default 2,000,000).
+	MaxNodes int
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = 8 << 20
+	}
+	if l.MaxNodes <= 0 {
+		l.MaxNodes = 2_000_000
+	}
+	return l
+}
+
+// ParseDocument parses YAML or JSON bytes into a Document. Problems in the
+// text (syntax, several documents, duplicate keys, alias bombs, YAML 1.1
+// surprises, unquoted {{placeholders}}) come back as diagnostics; the
+// Document is nil when nothing usable was parsed.
+func ParseDocument(file string, data []byte, lim Limits) (*Document, Diagnostics) {
+	lim = lim.withDefaults()
+	if len(data) > lim.MaxBytes {
+		return nil, Diagnostics{{File: file, Line: 1, Column: 1, Severity: Error, Code: "size",
+			Message: fmt.Sprintf("file is %d bytes; the limit is %d bytes", len(data), lim.MaxBytes)}}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, Diagnostics{{File: file, Line: 1, Column: 1, Severity: Error, Code: "empty", Message: "file is empty"}}
+		}
+		return nil, Diagnostics{syntaxDiagnostic(file, data, err)}
+	}
+	var diags Diagnostics
+	var second yaml.Node
+	if err := dec.Decode(&second); err == nil {
+		line := second.Line
+		diags = append(diags, Diagnostic{File: file, Line: max(line, 1), Column: 1, Severity: Error, Code: "multi-document",
+			Message: "file holds several YAML documents; put each in its own file"})
+	} else if !errors.Is(err, io.EOF) {
+		diags = append(diags, syntaxDiagnostic(file, data, err))
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode {
+		if len(root.Content) == 0 {
+			return nil, append(diags, Diagnostic{File: file, Line: 1, Column: 1, Severity: Error, Code: "empty", Message: "file is empty"})
+		}
+		root = root.Content[0]
+	}
+	c := converter{file: file, budget: lim.MaxNodes}
+	v := c.convert(root, nil, 0)
+	diags = append(diags, c.diags...)
+	if c.fatal {
+		return nil, diags
+	}
+	return &Document{File: file, Value: v, root: root}, diags
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+// syntaxDiagnostic positions a parser error. YAML parsers report the line
+// where they noticed the problem, which can be a line after the mistake, so
+// the message says "near".
+func syntaxDiagnostic(file string, data []byte, err error) Diagnostic {
+	d := Diagnostic{File: file, Line: 1, Column: 1, Severity: Error, Code: "syntax"}
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		d.Line, _ = strconv.Atoi(m[1])
+		msg = strings.TrimPrefix(msg, m[0]+": ")
+	}
+	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
+		// For JSON, encoding/json finds the exact offset.
+		var v any
+		if jerr := json.Unmarshal(data, &v); jerr != nil {
+			var se *json.SyntaxError
+			if errors.As(jerr, &se) {
+				d.Line, d.Column = offsetPos(data, int(se.Offset))
+				msg = se.Error()
+			}
+		}
+	}
+	d.Message = "syntax error: " + msg
+	return d
+}
+
+func offsetPos(data []byte, off int) (line, col int) {
+	off = min(max(off, 0), len(data))
+	before := data[:off]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = off - (bytes.LastIndexByte(before, '\n') + 1)
+	return line, max(col, 1)
+}
+
+// yaml11 matches plain scalars that YAML 1.1 tools (and many editors and
+// libraries) read as booleans or numbers while YAML 1.2 reads them as text.
+var yaml11 = regexp.MustCompile(`^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|[-+]?0[0-7]+|[-+]?[0-9][0-9_]*_[0-9_]*|[-+]?[0-9]+(?::[0-5]?[0-9])+)$`)
+
+type converter struct {
+	file   string
+	budget int
+	diags  Diagnostics
+	fatal  bool
+}
+
+func (c *converter) add(n *yaml.Node, path Path, sev Severity, code, msg string) {
+	c.diags = append(c.diags, Diagnostic{File: c.file, Line: n.Line, Column: n.Column, Path: path.String(), Severity: sev, Code: code, Message: msg})
+}
+
+func (c *converter) convert(n *yaml.Node, path Path, depth int) any {
+	if c.fatal {
+		return nil
+	}
+	c.budget--
+	if c.budget < 0 {
+		c.fatal = true
+		c.add(n, path, Error, "aliases", "document expands to too many values (an alias bomb?); the limit guards memory")
+		return nil
+	}
+	if depth > 500 {
+		c.fatal = true
+		c.add(n, path, Error, "depth", "document is nested more than 500 levels deep")
+		return nil
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			return nil
+		}
+		return c.convert(n.Alias, path, depth+1)
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil
+		}
+		return c.convert(n.Content[0], path, depth+1)
+	case yaml.SequenceNode:
+		out := make([]any, len(n.Content))
+		for i, e := range n.Content {
+			out[i] = c.convert(e, path.Index(i), depth+1)
+		}
+		return out
+	case yaml.MappingNode:
+		out := make(map[string]any, len(n.Content)/2)
+		seen := make(map[string]*yaml.Node, len(n.Content)/2)
+		c.mapping(n, path, depth, out, seen, false)
+		return out
+	default:
+		return c.scalar(n, path)
+	}
+}
+
+// mapping fills out from a mapping node, resolving `<<` merge keys; keys
+// written in the mapping itself win over merged ones.
+func (c *converter) mapping(n *yaml.Node, path Path, depth int, out map[string]any, seen map[string]*yaml.Node, merged bool) {
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+			merges = append(merges, v)
+			continue
+		}
+		if k.Kind != yaml.ScalarNode {
+			if k.Kind == yaml.MappingNode {
+				c.add(k, path, Error, "placeholder", "a mapping is used as a key: an unquoted {{placeholder}}? Quote it: \"{{name}}\"")
+			} else {
+				c.add(k, path, Error, "key", "keys must be text")
+			}
+			continue
+		}
+		key := k.Value
+		if !merged && k.Style == 0 && yaml11.MatchString(key) {
+			c.add(k, path.Key(key), Warning, "yaml11", fmt.Sprintf("key %q is read as text here but as a boolean or number by YAML 1.1 tools; quote it", key))
+		}
+		if prev, dup := seen[key]; dup {
+			if !merged {
+				c.add(k, path.Key(key), Error, "duplicate-key", fmt.Sprintf("key %q is already set at line %d", key, prev.Line))
+			}
+			continue
+		}
+		seen[key] = k
+		out[key] = c.convert(v, path.Key(key), depth+1)
+	}
+	for _, m := range merges {
+		for m.Kind == yaml.AliasNode && m.Alias != nil {
+			m = m.Alias
+		}
+		srcs := []*yaml.Node{m}
+		if m.Kind == yaml.SequenceNode {
+			srcs = m.Content
+		}
+		for _, src := range srcs {
+			for src.Kind == yaml.AliasNode && src.Alias != nil {
+				src = src.Alias
+			}
+			if src.Kind != yaml.MappingNode {
+				c.add(src, path, Error, "merge", "a << merge needs a mapping")
+				continue
+			}
+			c.budget -= len(src.Content)
+			c.mapping(src, path, depth+1, out, seen, true)
+		}
+	}
+}
+
+func (c *converter) scalar(n *yaml.Node, path Path) any {
+	tag := n.ShortTag()
+	if n.Style == 0 && tag == "!!str" && yaml11.MatchString(n.Value) {
+		c.add(n, path, Warning, "yaml11", fmt.Sprintf("%q is text here but a boolean or number to YAML 1.1 tools; quote it to make the intent plain", n.Value))
+	}
+	switch tag {
+	case "!!null":
+		return nil
+	case "!!bool":
+		return strings.EqualFold(n.Value, "true")
+	case "!!int":
+		s := strings.ReplaceAll(n.Value, "_", "")
+		if i, err := strconv.ParseInt(s, 0, 64); err == nil {
+			return json.Number(strconv.FormatInt(i, 10))
+		}
+		if u, err := strconv.ParseUint(s, 0, 64); err == nil {
+			return json.Number(strconv.FormatUint(u, 10))
+		}
+		if _, err := strconv.ParseFloat(s, 64); err == nil && !strings.ContainsAny(s, "xXoObB") {
+			return json.Number(s)
+		}
+		c.add(n, path, Error, "number", fmt.Sprintf("number %q is out of range", n.Value))
+		return nil
+	case "!!float":
+		f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			c.add(n, path, Error, "number", fmt.Sprintf("%q is not a finite number", n.Value))
+			return nil
+		}
+		return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
+	default:
+		return n.Value
+	}
+}
+
+// Locate returns the line and column of the value at path. When the path
+// does not exist it returns the position of the deepest part that does, and
+// found is false.
+func (d *Document) Locate(p Path) (line, col int, found bool) {
+	n, _, ok := d.walk(p)
+	return n.Line, n.Column, ok
+}
+
+// LocateKey returns the position of the mapping key that ends path, which is
+// the better anchor for "unknown field"; for an index it is the value's.
+func (d *Document) LocateKey(p Path) (line, col int, found bool) {
+	n, k, ok := d.walk(p)
+	if ok && k != nil {
+		return k.Line, k.Column, true
+	}
+	return n.Line, n.Column, ok
+}
+
+func (d *Document) walk(p Path) (val, key *yaml.Node, ok bool) {
+	n := d.root
+	if n == nil {
+		return &yaml.Node{Line: 1, Column: 1}, nil, false
+	}
+	for _, e := range p {
+		for hops := 0; n.Kind == yaml.AliasNode && n.Alias != nil && hops < 100; hops++ {
+			n = n.Alias
+		}
+		switch {
+		case n.Kind == yaml.SequenceNode:
+			i := e.Index
+			if !e.IsIndex {
+				var isNum bool
+				i, isNum = atoi(e.Key)
+				if !isNum {
+					return n, nil, false
+				}
+			}
+			if i < 0 || i >= len(n.Content) {
+				return n, nil, false
+			}
+			key, n = nil, n.Content[i]
+		case n.Kind == yaml.MappingNode:
+			name := e.Key
+			if e.IsIndex {
+				name = strconv.Itoa(e.Index)
+			}
+			k, v := findKey(n, name, 0)
+			if v == nil {
+				return n, nil, false
+			}
+			key, n = k, v
+		default:
+			return n, nil, false
+		}
+	}
+	return n, key, true
+}
+
+func findKey(m *yaml.Node, name string, depth int) (k, v *yaml.Node) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Kind == yaml.ScalarNode && m.Content[i].Value == name && m.Content[i].Tag != "!!merge" {
+			return m.Content[i], m.Content[i+1]
+		}
+	}
+	if depth > 20 {
+		return nil, nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Tag != "!!merge" {
+			continue
+		}
+		src := m.Content[i+1]
+		for hops := 0; src.Kind == yaml.AliasNode && src.Alias != nil && hops < 100; hops++ {
+			src = src.Alias
+		}
+		srcs := []*yaml.Node{src}
+		if src.Kind == yaml.SequenceNode {
+			srcs = src.Content
+		}
+		for _, s := range srcs {
+			for hops := 0; s.Kind == yaml.AliasNode && s.Alias != nil && hops < 100; hops++ {
+				s = s.Alias
+			}
+			if s.Kind == yaml.MappingNode {
+				if k, v := findKey(s, name, depth+1); v != nil {
+					return k, v
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// PathOf turns JSON-pointer-like tokens into a Path, reading the document's
+// data to tell sequence indexes from mapping keys.
+func (d *Document) PathOf(tokens []string) Path {
+	var p Path
+	cur := d.Value
+	for _, t := range tokens {
+		switch v := cur.(type) {
+		case []any:
+			if i, ok := atoi(t); ok && i < len(v) {
+				p = p.Index(i)
+				cur = v[i]
+				continue
+			}
+			p = p.Key(t)
+			cur = nil
+		case map[string]any:
+			p = p.Key(t)
+			cur = v[t]
+		default:
+			p = p.Key(t)
+			cur = nil
+		}
+	}
+	return p
+}

@@ -1,0 +1,344 @@
+package scenario
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Options configure a Loader. The zero value loads with the built-in
+// evaluation types, reports unknown fields as warnings and caps files at 8 MiB.
+type Options struct {
+	// Strict turns unknown fields (and other warnings about extra keys) into errors.
+	Strict bool
+	// Registry holds the evaluation types files may use; nil means DefaultRegistry().
+	Registry *Registry
+	// Limits bound file size and alias expansion.
+	Limits Limits
+	// Kind forces the document kind instead of detecting it from name and content.
+	Kind Kind
+	// CustomScorer reports whether a custom checkpoint scorer is registered.
+	// When nil, a custom condition's scorer cannot be checked and draws a
+	// warning; when set, an unregistered scorer is an error.
+	CustomScorer func(name string) bool
+}
+
+// File is one loaded document. Which fields are set depends on Kind. A File
+// is returned together with its diagnostics even when they hold errors, as
+// far as the content could be decoded.
+type File struct {
+	// Name is the file's name as given to the loader.
+	Name string
+	// Kind is the document kind.
+	Kind Kind
+	// Doc is the parsed document, for positions.
+	Doc *Document
+	// Scenario is the runtime model, for KindScenario and KindGitHub.
+	Scenario *Scenario
+	// GitHub is the GitHub scenario as written, for KindGitHub.
+	GitHub *GitHubScenario
+	// Matrix is the matrix, for KindMatrix.
+	Matrix *Matrix
+	// Base is the matrix's base scenario, loaded relative to the matrix file.
+	Base *File
+	// Manifest is the fixture manifest, for KindManifest.
+	Manifest *Manifest
+	// Sets are the scenario sets, for KindScenarioSets.
+	Sets ScenarioSets
+	// Diagnostics are the errors and warnings found, sorted by position.
+	Diagnostics Diagnostics
+}
+
+// Loader loads and validates documents. It compiles each kind's schema once
+// and is safe for concurrent use.
+type Loader struct {
+	opts     Options
+	reg      *Registry
+	mu       sync.Mutex
+	compiled map[Kind]*compiledSchema
+}
+
+type compiledSchema struct {
+	schema *jsonschema.Schema
+	doc    map[string]any
+	err    error
+}
+
+// NewLoader returns a loader with the given options.
+func NewLoader(opts Options) *Loader {
+	reg := opts.Registry
+	if reg == nil {
+		reg = DefaultRegistry()
+	}
+	return &Loader{opts: opts, reg: reg, compiled: map[Kind]*compiledSchema{}}
+}
+
+// Registry returns the evaluation types the loader accepts.
+func (l *Loader) Registry() *Registry { return l.reg }
+
+var defaultLoader = sync.OnceValue(func() *Loader { return NewLoader(Options{}) })
+
+// Load loads a document from bytes with default options. name decides the
+// kind (*.scenario.yaml, *.matrix.yaml, scenario-sets.json) and is used in
+// diagnostics. A matrix's base scenario is looked up on the OS file system
+// relative to name. The error, when not nil, is the file's Diagnostics.
+func Load(name string, data []byte) (*File, error) { return defaultLoader().Load(name, data) }
+
+// LoadFile loads one file from disk with default options.
+func LoadFile(name string) (*File, error) { return defaultLoader().LoadFile(name) }
+
+// LoadFS loads one file from fsys with default options, so scenarios can be embedded.
+func LoadFS(fsys fs.FS, name string) (*File, error) { return defaultLoader().LoadFS(fsys, name) }
+
+// LoadDir loads every document below dir on disk with default options.
+func LoadDir(dir string) (*Set, error) { return defaultLoader().LoadDir(dir) }
+
+// Load loads a document from bytes; see the package-level Load.
+func (l *Loader) Load(name string, data []byte) (*File, error) {
+	return l.load(osFS{}, name, data)
+}
+
+// LoadFile loads one file from disk.
+func (l *Loader) LoadFile(name string) (*File, error) {
+	return l.LoadFS(osFS{}, name)
+}
+
+// LoadFS loads one file from fsys.
+func (l *Loader) LoadFS(fsys fs.FS, name string) (*File, error) {
+	data, err := l.read(fsys, name)
+	if err != nil {
+		f := &File{Name: name, Diagnostics: Diagnostics{{File: name, Severity: Error, Code: "read", Message: err.Error()}}}
+		return f, f.Diagnostics
+	}
+	return l.load(fsys, name, data)
+}
+
+func (l *Loader) read(fsys fs.FS, name string) ([]byte, error) {
+	max := l.opts.Limits.withDefaults().MaxBytes
+	if st, err := fs.Stat(fsys, name); err == nil && st.Size() > int64(max) {
+		return nil, fmt.Errorf("file is %d bytes; the limit is %d bytes", st.Size(), max)
+	}
+	return fs.ReadFile(fsys, name)
+}
+
+func (l *Loader) load(fsys fs.FS, name string, data []byte) (*File, error) {
+	f := &File{Name: name}
+	doc, diags := ParseDocument(name, data, l.opts.Limits)
+	f.Diagnostics = diags
+	if doc != nil {
+		f.Doc = doc
+		kind := l.opts.Kind
+		if kind == KindUnknown {
+			kind = DetectKind(name, doc.Value)
+		}
+		f.Kind = kind
+		l.decode(f)
+		if f.Kind == KindMatrix && f.Matrix != nil {
+			l.loadBase(fsys, f)
+		}
+	}
+	f.Diagnostics = l.finish(f.Diagnostics)
+	return f, f.Diagnostics.Err()
+}
+
+// finish applies strictness and sorts.
+func (l *Loader) finish(ds Diagnostics) Diagnostics {
+	if l.opts.Strict {
+		for i := range ds {
+			if ds[i].Code == "unknown-field" {
+				ds[i].Severity = Error
+			}
+		}
+	}
+	return ds.Sort()
+}
+
+// LoadValue validates and decodes a document given as plain data (as a
+// matrix override produces), without positions. Diagnostics carry paths;
+// Line and Column are 0.
+func (l *Loader) LoadValue(kind Kind, name string, value any) (*File, error) {
+	f := &File{Name: name, Kind: kind, Doc: &Document{File: name, Value: value}}
+	l.decode(f)
+	f.Diagnostics = l.finish(f.Diagnostics)
+	return f, f.Diagnostics.Err()
+}
+
+func (l *Loader) decode(f *File) {
+	if f.Kind == KindUnknown {
+		f.Diagnostics = append(f.Diagnostics, Diagnostic{File: f.Name, Line: 1, Column: 1, Severity: Error, Code: "kind",
+			Message: "cannot tell what kind of document this is; name it *.scenario.yaml or *.matrix.yaml, or give it the fields of a GitHub eval scenario (id, prompt, assertions) or a fixture manifest (seedId, fixtures)"})
+		return
+	}
+	schemaOK := l.validateSchema(f)
+	js, err := json.Marshal(f.Doc.Value)
+	if err != nil {
+		f.addf(nil, Error, "internal", "cannot re-encode document: %v", err)
+		return
+	}
+	var target any
+	switch f.Kind {
+	case KindScenario:
+		f.Scenario = new(Scenario)
+		target = f.Scenario
+	case KindGitHub:
+		f.GitHub = new(GitHubScenario)
+		target = f.GitHub
+	case KindMatrix:
+		f.Matrix = new(Matrix)
+		target = f.Matrix
+	case KindManifest:
+		f.Manifest = new(Manifest)
+		target = f.Manifest
+	case KindScenarioSets:
+		target = &f.Sets
+	}
+	if err := json.NewDecoder(bytes.NewReader(js)).Decode(target); err != nil {
+		if schemaOK {
+			f.addf(nil, Error, "type", "%v", err)
+		}
+		f.Scenario, f.GitHub, f.Matrix, f.Manifest, f.Sets = nil, nil, nil, nil, nil
+		return
+	}
+	switch f.Kind {
+	case KindScenario:
+		l.decodeEvaluations(f, f.Scenario, nil)
+		f.Scenario.SetDefaults(f.Name)
+		l.checkScenario(f, f.Scenario, false)
+	case KindGitHub:
+		base := Path{}.Key("evaluations")
+		for i := range f.GitHub.Evaluations {
+			l.decodeEvaluation(f, &f.GitHub.Evaluations[i], base.Index(i))
+		}
+		f.Scenario = f.GitHub.Scenario()
+		f.Scenario.SetDefaults(f.Name)
+		l.checkScenario(f, f.Scenario, true)
+	case KindMatrix:
+		if f.Matrix.RunsPerCombination == 0 {
+			f.Matrix.RunsPerCombination = 1
+		}
+		checkMatrix(f)
+	case KindManifest:
+		checkManifest(f)
+	}
+}
+
+// validateSchema checks the document against its kind's schema and reports
+// every violation; it returns whether there were errors.
+func (l *Loader) validateSchema(f *File) bool {
+	cs := l.schema(f.Kind)
+	if cs.err != nil {
+		f.addf(nil, Error, "internal", "schema: %v", cs.err)
+		return false
+	}
+	err := cs.schema.Validate(f.Doc.Value)
+	if err == nil {
+		return true
+	}
+	ve, ok := err.(*jsonschema.ValidationError)
+	if !ok {
+		f.addf(nil, Error, "schema", "%v", err)
+		return false
+	}
+	before := len(f.Diagnostics.Errors())
+	f.Diagnostics = append(f.Diagnostics, schemaDiagnostics(f.Doc, cs.doc, ve)...)
+	return len(f.Diagnostics.Errors()) == before
+}
+
+func (l *Loader) schema(k Kind) *compiledSchema {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if cs, ok := l.compiled[k]; ok {
+		return cs
+	}
+	cs := &compiledSchema{}
+	l.compiled[k] = cs
+	raw, err := GenerateSchema(k, l.reg)
+	if err != nil {
+		cs.err = err
+		return cs
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		cs.err = err
+		return cs
+	}
+	cs.doc, _ = doc.(map[string]any)
+	c := jsonschema.NewCompiler()
+	url := SchemaBaseURL + k.String() + ".schema.json"
+	if err := c.AddResource(url, doc); err != nil {
+		cs.err = err
+		return cs
+	}
+	cs.schema, cs.err = c.Compile(url)
+	return cs
+}
+
+// addf appends a diagnostic positioned at path (nil: the whole document).
+func (f *File) addf(p Path, sev Severity, code, format string, args ...any) *Diagnostic {
+	d := Diagnostic{File: f.Name, Path: p.String(), Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)}
+	if f.Doc != nil && f.Doc.root != nil {
+		d.Line, d.Column, _ = f.Doc.Locate(p)
+	}
+	f.Diagnostics = append(f.Diagnostics, d)
+	return &f.Diagnostics[len(f.Diagnostics)-1]
+}
+
+// loadBase loads a matrix's base scenario relative to the matrix file.
+func (l *Loader) loadBase(fsys fs.FS, f *File) {
+	p := Path{}.Key("base_scenario")
+	rel := f.Matrix.BaseScenario
+	var name string
+	if _, isOS := fsys.(osFS); isOS {
+		name = rel
+		if !filepath.IsAbs(rel) {
+			name = filepath.Join(filepath.Dir(f.Name), rel)
+		}
+	} else {
+		name = path.Clean(path.Join(path.Dir(f.Name), rel))
+	}
+	if _, err := fs.Stat(fsys, name); err != nil {
+		f.addf(p, Error, "missing-file", "base scenario %q not found (looked for %s, relative to the matrix file)", rel, name)
+		return
+	}
+	base, _ := l.LoadFS(fsys, name)
+	f.Base = base
+	if base.Kind != KindScenario && base.Kind != KindGitHub && base.Doc != nil {
+		f.addf(p, Error, "kind", "base scenario %q is a %s file, not a scenario", rel, base.Kind)
+	} else if base.Diagnostics.HasErrors() {
+		f.addf(p, Error, "base-invalid", "base scenario %q has errors: %s", rel, base.Diagnostics.Errors()[0])
+	}
+}
+
+// osFS reads names as OS paths (absolute or relative to the working directory).
+type osFS struct{}
+
+func (osFS) Open(name string) (fs.File, error) { return os.Open(name) }
+func (osFS) Stat(name string) (fs.FileInfo, error) {
+	return os.Stat(name)
+}
+func (osFS) ReadFile(name string) ([]byte, error) { return os.ReadFile(name) }
+func (osFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	return os.ReadDir(name)
+}
+
+// isDocumentName reports whether a directory walk should load name.
+func isDocumentName(name string) bool {
+	base := strings.ToLower(path.Base(filepath.ToSlash(name)))
+	for _, suf := range []string{".yaml", ".yml", ".json"} {
+		if strings.HasSuffix(base, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// dirFS is os.DirFS; a named func keeps the walk's names relative to dir.
+func dirFS(dir string) fs.FS { return os.DirFS(dir) }
