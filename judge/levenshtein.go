@@ -1,0 +1,56 @@
+package judge
+
+import "strings"
+
+// closest returns the candidate nearest to name by edit distance when it is
+// near enough to be a plausible typo: at most a third of the longer string,
+// and at least 2 edits allowed so short names still get suggestions.
+// Comparison ignores case and treats '-' and ' ' like '_', since
+// "majority-pass" and "Majority Pass" are obviously meant.
+func closest(name string, candidates []string) string {
+	norm := func(s string) string {
+		return strings.NewReplacer("-", "_", " ", "_").Replace(strings.ToLower(strings.TrimSpace(s)))
+	}
+	n := norm(name)
+	best, bestDist := "", -1
+	for _, c := range candidates {
+		d := levenshtein(n, norm(c))
+		if bestDist < 0 || d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	limit := max(2, max(len([]rune(n)), len([]rune(best)))/3)
+	if bestDist > limit {
+		return ""
+	}
+	return best
+}
+
+// levenshtein returns the edit distance between a and b in runes, using two
+// rows of the dynamic-programming table.
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) < len(rb) {
+		ra, rb = rb, ra
+	}
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
