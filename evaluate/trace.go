@@ -1,0 +1,111 @@
+package evaluate
+
+import (
+	"time"
+)
+
+// Trace is the evidence one run leaves: what was said, what the agent did,
+// what code printed, and how long it all took. Evaluators read it; they
+// never talk to the agent.
+type Trace struct {
+	// ScenarioID is the scenario's id.
+	ScenarioID string `json:"scenario_id"`
+	// Dir is the run's working directory, or "" when the run has none.
+	Dir string `json:"dir,omitempty"`
+	// Steps are the steps run so far, in order.
+	Steps []StepTrace `json:"steps"`
+	// Started and Ended bound the run.
+	Started time.Time `json:"started"`
+	Ended   time.Time `json:"ended"`
+	// Usage totals the tokens the agent reported.
+	Usage Usage `json:"usage"`
+}
+
+// StepTrace is the evidence of one step.
+type StepTrace struct {
+	// Index is the step's position in the scenario's run list.
+	Index int `json:"index"`
+	// Name is the step's name.
+	Name string `json:"name,omitempty"`
+	// Kind is "input", "code" or "conversation".
+	Kind string `json:"kind"`
+	// Input is the message sent to the agent (the first user message of a conversation).
+	Input string `json:"input,omitempty"`
+	// Reply is the agent's reply (for a conversation, its last reply).
+	Reply string `json:"reply,omitempty"`
+	// Actions are the actions (tool calls) the agent made in this step, in order.
+	Actions []Action `json:"actions,omitempty"`
+	// Stdout, Stderr and ExitCode are a code step's output.
+	Stdout   string `json:"stdout,omitempty"`
+	Stderr   string `json:"stderr,omitempty"`
+	ExitCode int    `json:"exit_code,omitempty"`
+	// Turns is a conversation's transcript, user and assistant alternating.
+	Turns []Turn `json:"turns,omitempty"`
+	// TerminationReason says why a conversation ended.
+	TerminationReason string `json:"termination_reason,omitempty"`
+	// Started is when the step began.
+	Started time.Time `json:"started"`
+	// Duration is the agent's own time for the step (for code steps, the program's).
+	Duration time.Duration `json:"duration"`
+	// Usage is the tokens the agent reported for this step.
+	Usage Usage `json:"usage"`
+	// Error is set when the step could not complete.
+	Error string `json:"error,omitempty"`
+}
+
+// Action is one action or tool call the agent made.
+type Action struct {
+	// Name is the action or tool name.
+	Name string `json:"name"`
+	// Args are its arguments.
+	Args map[string]any `json:"args,omitempty"`
+	// Result is what it returned.
+	Result any `json:"result,omitempty"`
+	// Error is set when it failed.
+	Error string `json:"error,omitempty"`
+	// Start and End bound the call.
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+}
+
+// Turn is one message of a conversation.
+type Turn struct {
+	// Role is "user" or "assistant".
+	Role string `json:"role"`
+	// Text is the message.
+	Text string `json:"text"`
+	// At is when the message was produced.
+	At time.Time `json:"at"`
+	// Duration is how long producing it took.
+	Duration time.Duration `json:"duration"`
+	// Actions are the actions the agent made in this turn (assistant turns only).
+	Actions []Action `json:"actions,omitempty"`
+}
+
+// Usage counts model tokens.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+// Add returns the sum of two usages.
+func (u Usage) Add(o Usage) Usage {
+	return Usage{u.PromptTokens + o.PromptTokens, u.CompletionTokens + o.CompletionTokens, u.TotalTokens + o.TotalTokens}
+}
+
+// Transcript renders a conversation's turns as "role: text" lines.
+func (s *StepTrace) Transcript() string {
+	n := 0
+	for _, t := range s.Turns {
+		n += len(t.Role) + len(t.Text) + 3
+	}
+	b := make([]byte, 0, n)
+	for _, t := range s.Turns {
+		b = append(b, t.Role...)
+		b = append(b, ": "...)
+		b = append(b, t.Text...)
+		b = append(b, '\n')
+	}
+	return string(b)
+}

@@ -1,0 +1,90 @@
+package runner
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/agenteval/agenteval/evaluate"
+)
+
+// Record kinds in a results JSONL file.
+const (
+	// RecordPlan opens a results file: what the run (or shard) was asked to do.
+	RecordPlan = "plan"
+	// RecordJob is one finished job.
+	RecordJob = "job"
+)
+
+// Plan is the first record of a results file. Job indexes run from 0 to
+// TotalJobs-1 over the whole run (all shards), so a report can say which
+// jobs no shard recorded.
+type Plan struct {
+	Record    string    `json:"record"` // always "plan"
+	RunID     string    `json:"run_id"`
+	Started   time.Time `json:"started"`
+	TotalJobs int64     `json:"total_jobs"`
+	Shard     string    `json:"shard,omitempty"` // "i/n" when sharded
+	ShardJobs int64     `json:"shard_jobs"`      // jobs this shard owns
+	Agent     string    `json:"agent"`
+	Sources   []string  `json:"sources"` // the scenario and matrix files given
+	Seed      int64     `json:"seed"`
+}
+
+// JobResult is one finished job: the source of truth every report reads.
+type JobResult struct {
+	Record string `json:"record"` // always "job"
+	// ID is scenario/combination/run-N (combination is "-" outside a matrix).
+	ID string `json:"id"`
+	// Index is the job's deterministic number within the whole run.
+	Index int64 `json:"index"`
+	// Scenario and ScenarioName identify the scenario.
+	Scenario     string `json:"scenario"`
+	ScenarioName string `json:"scenario_name,omitempty"`
+	// Matrix names the matrix the job came from, if any.
+	Matrix string `json:"matrix,omitempty"`
+	// Combination is the content-addressed combination id ("" outside a matrix).
+	Combination string `json:"combination,omitempty"`
+	// Params are the matrix parameters of the combination, path → value.
+	Params map[string]any `json:"params,omitempty"`
+	// Run is the 1-based run number within the combination.
+	Run int `json:"run"`
+	// Attempts is how many attempts were made (1 + retries used).
+	Attempts int `json:"attempts"`
+	// Completed is true when the run reached the judgment (no infrastructure error or timeout).
+	Completed bool `json:"completed"`
+	// Passed is the verdict; never true when Completed is false.
+	Passed bool `json:"passed"`
+	// Score is the strategy's score in [0,1].
+	Score float64 `json:"score"`
+	// Reason explains the verdict.
+	Reason string `json:"reason"`
+	// Strategy is the judgment strategy used.
+	Strategy string `json:"strategy"`
+	// Evaluations are every evaluation result (step, turn and final).
+	Evaluations []evaluate.Result `json:"evaluations"`
+	// Checkpoints are the checkpoint results.
+	Checkpoints []CheckpointResult `json:"checkpoints,omitempty"`
+	// TerminationReasons are the conversations' termination reasons, one per conversation step.
+	TerminationReasons []string `json:"termination_reasons,omitempty"`
+	// Transcript is the last conversation's or the steps' messages, for failing jobs' reports.
+	Transcript []evaluate.Turn `json:"transcript,omitempty"`
+	// Started is when the job's last attempt began.
+	Started time.Time `json:"started"`
+	// DurationMS is the wall time of the job's last attempt.
+	DurationMS float64 `json:"duration_ms"`
+	// Usage totals tokens reported by the agent.
+	Usage evaluate.Usage `json:"usage"`
+	// Error is set when the job could not complete.
+	Error string `json:"error,omitempty"`
+}
+
+// CheckpointResult is one checkpoint's outcome in a job result.
+type CheckpointResult struct {
+	ID          string          `json:"id"`
+	Description string          `json:"description"`
+	Task        string          `json:"task"`
+	Passed      bool            `json:"passed"`
+	Actual      json.RawMessage `json:"actual,omitempty"`
+	Expected    string          `json:"expected,omitempty"`
+	Error       string          `json:"error,omitempty"`
+}
