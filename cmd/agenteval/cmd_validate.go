@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// newFlags returns a flag set that reports errors to env.stderr and never exits.
+func newFlags(env *cliEnv, name, usageLine string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "usage: agenteval %s %s\n", name, usageLine)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// loadPaths loads files and directories; each path yields its files.
+func loadPaths(l *scenario.Loader, paths []string) ([]*scenario.File, scenario.Diagnostics, error) {
+	var files []*scenario.File
+	var diags scenario.Diagnostics
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", p, err)
+		}
+		if st.IsDir() {
+			set, _ := l.LoadDir(p)
+			if set == nil {
+				return nil, nil, fmt.Errorf("%s: cannot read directory", p)
+			}
+			files = append(files, set.Files...)
+			diags = append(diags, set.Diagnostics...)
+			continue
+		}
+		f, _ := l.LoadFile(p)
+		files = append(files, f)
+		diags = append(diags, f.Diagnostics...)
+	}
+	if len(paths) > 1 {
+		diags = append(diags, scenario.CheckSet(files)...)
+	}
+	return files, diags.Sort(), nil
+}
+
+func runValidate(_ context.Context, env *cliEnv, args []string) int {
+	fs := newFlags(env, "validate", "[--strict] [--format text|json] PATH...")
+	strict := fs.Bool("strict", false, "treat unknown fields as errors")
+	format := fs.String("format", "text", "output format: text or json")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() == 0 || (*format != "text" && *format != "json") {
+		fs.Usage()
+		return exitUsage
+	}
+	l := scenario.NewLoader(scenario.Options{Strict: *strict})
+	files, diags, err := loadPaths(l, fs.Args())
+	if err != nil {
+		fmt.Fprintf(env.stderr, "agenteval validate: %v\n", err)
+		return exitUsage
+	}
+	if *format == "json" {
+		if diags == nil {
+			diags = scenario.Diagnostics{}
+		}
+		enc := json.NewEncoder(env.stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(map[string]any{"files": len(files), "diagnostics": diags, "errors": len(diags.Errors()), "warnings": len(diags.Warnings())})
+	} else {
+		for _, d := range diags {
+			fmt.Fprintln(env.stdout, d.String())
+		}
+		fmt.Fprintf(env.stderr, "%d file(s): %d error(s), %d warning(s)\n", len(files), len(diags.Errors()), len(diags.Warnings()))
+	}
+	if diags.HasErrors() {
+		return exitFail
+	}
+	return exitOK
+}
+
+func runSchema(_ context.Context, env *cliEnv, args []string) int {
+	fs := newFlags(env, "schema", "scenario|eval|matrix|manifest|sets")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	k, err := scenario.ParseKind(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(env.stderr, "agenteval schema: %v\n", err)
+		return exitUsage
+	}
+	b, err := scenario.GenerateSchema(k, nil)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "agenteval schema: %v\n", err)
+		return exitFail
+	}
+	_, _ = env.stdout.Write(b)
+	return exitOK
+}
