@@ -212,5 +212,6 @@ func DefaultRegistry() *Registry {
 	if err != nil {
 		panic(err) // the built-ins are fixed; a clash is a bug in this package
 	}
+	r.builtin = true
 	return r
 }

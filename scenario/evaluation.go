@@ -128,6 +128,9 @@ type EvaluationType struct {
 // zero value is empty.
 type Registry struct {
 	types map[string]*EvaluationType
+	// builtin marks a registry of exactly the built-in types, whose schemas
+	// are embedded pre-generated.
+	builtin bool
 }
 
 // NewRegistry returns a registry of the given types. Names must be unique,

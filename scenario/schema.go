@@ -2,7 +2,7 @@ package scenario
 
 import (
 	"bytes"
-	_ "embed"
+	"embed"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -22,6 +22,12 @@ const SchemaBaseURL = "https://github.com/agenteval/agenteval/schemas/"
 //go:embed schemas/comments.json
 var commentsJSON []byte
 
+// schemaFiles holds the generated schemas of the built-in registry, one per
+// kind (schemas/<kind>.schema.json), kept up to date by TestSchemaFilesUpToDate.
+//
+//go:embed schemas/*.schema.json
+var schemaFiles embed.FS
+
 //go:generate go test -run TestSchemaFilesUpToDate -update .
 
 const pkgPath = "github.com/agenteval/agenteval/scenario"
@@ -31,7 +37,18 @@ const pkgPath = "github.com/agenteval/agenteval/scenario"
 // evaluation variants come from reg, so a type registered by a host program
 // appears like a built-in; nil means [DefaultRegistry].
 func GenerateSchema(k Kind, reg *Registry) ([]byte, error) {
-	s, err := schemaFor(k, reg, nil)
+	if reg == nil || reg.builtin {
+		if b, err := schemaFiles.ReadFile("schemas/" + k.String() + ".schema.json"); err == nil {
+			return b, nil
+		}
+	}
+	return generateSchema(k, reg, nil)
+}
+
+// generateSchema reflects the schema of kind k. comments, when not nil,
+// replaces the embedded comment map (the generator passes fresh ones).
+func generateSchema(k Kind, reg *Registry, comments map[string]string) ([]byte, error) {
+	s, err := schemaFor(k, reg, comments)
 	if err != nil {
 		return nil, err
 	}
