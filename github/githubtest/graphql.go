@@ -1,0 +1,165 @@
+package githubtest
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/parser"
+	"github.com/vektah/gqlparser/v2/validator"
+)
+
+// maxCachedDocs bounds the parsed-document cache; clients send a handful of
+// distinct documents, so this is only a guard against unbounded growth.
+const maxCachedDocs = 512
+
+type graphQLRequest struct {
+	Query         string         `json:"query"`
+	OperationName string         `json:"operationName"`
+	Variables     map[string]any `json:"variables"`
+}
+
+type graphQLResponse struct {
+	Data   any        `json:"data"`
+	Errors []gqlError `json:"errors,omitempty"`
+}
+
+func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
+	var req graphQLRequest
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		writeRESTError(w, http.StatusBadRequest, "Problems parsing JSON")
+		return
+	}
+	doc, errs := s.parse(req.Query)
+	if errs != nil {
+		setOperation(r, "invalid")
+		writeJSON(w, http.StatusOK, graphQLResponse{Errors: errs})
+		return
+	}
+	op, err := pickOperation(doc, req.OperationName)
+	if err != nil {
+		setOperation(r, "invalid")
+		writeJSON(w, http.StatusOK, graphQLResponse{Errors: []gqlError{{Message: err.Error()}}})
+		return
+	}
+	setOperation(r, operationLabel(op))
+	vars, err := validator.VariableValues(s.schema, op, req.Variables)
+	if err != nil {
+		writeJSON(w, http.StatusOK, graphQLResponse{Errors: toGQLErrors(err)})
+		return
+	}
+	data, errs := s.execute(op, vars)
+	writeJSON(w, http.StatusOK, graphQLResponse{Data: data, Errors: errs})
+}
+
+// parse parses and validates a document against the served schema, reusing
+// earlier results for the same text.
+func (s *Server) parse(query string) (*ast.QueryDocument, []gqlError) {
+	s.ctl.Lock()
+	doc := s.docs[query]
+	s.ctl.Unlock()
+	if doc != nil {
+		return doc, nil
+	}
+	doc, err := parser.ParseQuery(&ast.Source{Input: query})
+	if err != nil {
+		return nil, toGQLErrors(err)
+	}
+	if list := validator.Validate(s.schema, doc); len(list) > 0 {
+		return nil, toGQLErrors(list)
+	}
+	s.ctl.Lock()
+	if len(s.docs) >= maxCachedDocs {
+		clear(s.docs)
+	}
+	s.docs[query] = doc
+	s.ctl.Unlock()
+	return doc, nil
+}
+
+func pickOperation(doc *ast.QueryDocument, name string) (*ast.OperationDefinition, error) {
+	if name != "" {
+		if op := doc.Operations.ForName(name); op != nil {
+			return op, nil
+		}
+		return nil, fmt.Errorf("No operation named %q", name)
+	}
+	if len(doc.Operations) != 1 {
+		return nil, errors.New("An operation name is required when the document has several operations")
+	}
+	return doc.Operations[0], nil
+}
+
+// operationLabel names an operation for the request log, for example
+// "query repository" or "mutation createIssue".
+func operationLabel(op *ast.OperationDefinition) string {
+	var roots []string
+	for _, sel := range op.SelectionSet {
+		if f, ok := sel.(*ast.Field); ok {
+			roots = append(roots, f.Name)
+		}
+	}
+	if len(roots) == 0 {
+		roots = append(roots, "fragments")
+	}
+	return string(op.Operation) + " " + strings.Join(roots, ",")
+}
+
+// execute runs an operation under the model lock: shared for queries,
+// exclusive for mutations (whose root fields GraphQL runs in order).
+func (s *Server) execute(op *ast.OperationDefinition, vars map[string]any) (any, []gqlError) {
+	var root object
+	var typeName string
+	switch op.Operation {
+	case ast.Mutation:
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		root, typeName = mutationRoot{s: s}, "Mutation"
+	case ast.Query:
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+		root, typeName = queryRoot{}, "Query"
+	default:
+		return nil, []gqlError{{Message: "githubtest serves queries and mutations only"}}
+	}
+	ec := &execCtx{schema: s.schema, vars: vars, st: s.st}
+	data, ok := ec.selectObject(root, typeName, op.SelectionSet, nil)
+	if !ok {
+		return nil, ec.errs
+	}
+	return data, ec.errs
+}
+
+func toGQLErrors(err error) []gqlError {
+	var list gqlerror.List
+	if !errors.As(err, &list) {
+		var one *gqlerror.Error
+		if errors.As(err, &one) {
+			list = gqlerror.List{one}
+		}
+	}
+	if len(list) == 0 {
+		return []gqlError{{Message: err.Error()}}
+	}
+	out := make([]gqlError, 0, len(list))
+	for _, e := range list {
+		ge := gqlError{Message: e.Message}
+		for _, l := range e.Locations {
+			ge.Locations = append(ge.Locations, location{Line: l.Line, Column: l.Column})
+		}
+		for _, p := range e.Path {
+			switch p := p.(type) {
+			case ast.PathName:
+				ge.Path = append(ge.Path, string(p))
+			case ast.PathIndex:
+				ge.Path = append(ge.Path, int(p))
+			}
+		}
+		out = append(out, ge)
+	}
+	return out
+}

@@ -1,0 +1,226 @@
+// Package schemaprune reduces GitHub's published GraphQL schema to the fields
+// githubtest serves. It is shared by the schemagen command (which writes the
+// embedded file) and by githubtest's drift test (which checks that the
+// committed file is what the generator would write today).
+package schemaprune
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/formatter"
+	"github.com/vektah/gqlparser/v2/parser"
+	"github.com/vektah/gqlparser/v2/validator"
+)
+
+// ReadFields parses a served-fields list: one "Type.field" per line; blank
+// lines and lines starting with # are ignored.
+func ReadFields(r io.Reader) ([]string, error) {
+	var out []string
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		out = append(out, line)
+	}
+	return out, sc.Err()
+}
+
+// Load parses and validates a GitHub schema SDL. GitHub's published schema
+// defines some fields twice in one type (for example
+// EnterpriseOwnerInfo.repositoryDeployKeySetting), which gqlparser rejects;
+// Load keeps the first definition of each duplicated field, as GitHub's own
+// server does, and validates the rest as usual.
+func Load(sdl string) (*ast.Schema, error) {
+	doc, err := parser.ParseSchemas(validator.Prelude, &ast.Source{Name: "schema.graphql", Input: sdl})
+	if err != nil {
+		return nil, err
+	}
+	for _, defs := range []ast.DefinitionList{doc.Definitions, doc.Extensions} {
+		for _, def := range defs {
+			seen := make(map[string]bool, len(def.Fields))
+			fields := def.Fields[:0]
+			for _, f := range def.Fields {
+				if !seen[f.Name] {
+					seen[f.Name] = true
+					fields = append(fields, f)
+				}
+			}
+			def.Fields = fields
+		}
+	}
+	schema, err := validator.ValidateSchemaDocument(doc)
+	if err != nil {
+		return nil, err
+	}
+	return schema, nil
+}
+
+// Prune writes to w the SDL of fullSchema restricted to fields (each
+// "Type.field"). license, when not empty, is written first as # comments so
+// the MIT notice travels with the pruned copy.
+func Prune(w io.Writer, fullSchema string, fields []string, license string) error {
+	full, err := Load(fullSchema)
+	if err != nil {
+		return fmt.Errorf("load full schema: %w", err)
+	}
+	listed := map[string]map[string]bool{}
+	for _, f := range fields {
+		typ, field, ok := strings.Cut(f, ".")
+		if !ok {
+			return fmt.Errorf("served field %q: want Type.field", f)
+		}
+		def := full.Types[typ]
+		if def == nil {
+			return fmt.Errorf("served field %q: no type %s in the schema", f, typ)
+		}
+		if def.Fields.ForName(field) == nil {
+			return fmt.Errorf("served field %q: type %s has no field %s", f, typ, field)
+		}
+		if listed[typ] == nil {
+			listed[typ] = map[string]bool{}
+		}
+		listed[typ][field] = true
+	}
+
+	// Objects must keep every kept field of the kept interfaces they
+	// implement, or the pruned schema would not validate.
+	for changed := true; changed; {
+		changed = false
+		for typ, fs := range listed {
+			def := full.Types[typ]
+			if def.Kind != ast.Object && def.Kind != ast.Interface {
+				continue
+			}
+			for _, iface := range def.Interfaces {
+				for f := range listed[iface] {
+					if !fs[f] {
+						fs[f] = true
+						changed = true
+					}
+				}
+			}
+		}
+	}
+
+	kept := map[string]bool{}
+	var queue []string
+	visit := func(name string) {
+		if !kept[name] {
+			kept[name] = true
+			queue = append(queue, name)
+		}
+	}
+	visit("Query")
+	visit("Mutation")
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		def := full.Types[name]
+		switch def.Kind {
+		case ast.Object, ast.Interface:
+			if listed[name] == nil {
+				return fmt.Errorf("type %s is reachable but has no served fields", name)
+			}
+			for _, fd := range def.Fields {
+				if !listed[name][fd.Name] {
+					continue
+				}
+				visit(fd.Type.Name())
+				for _, arg := range fd.Arguments {
+					visit(arg.Type.Name())
+				}
+			}
+			for _, iface := range def.Interfaces {
+				if listed[iface] != nil {
+					visit(iface)
+				}
+			}
+			if def.Kind == ast.Interface {
+				for _, impl := range full.GetPossibleTypes(def) {
+					if listed[impl.Name] != nil {
+						visit(impl.Name)
+					}
+				}
+			}
+		case ast.Union:
+			for _, member := range def.Types {
+				if listed[member] != nil {
+					visit(member)
+				}
+			}
+		case ast.InputObject:
+			for _, fd := range def.Fields {
+				visit(fd.Type.Name())
+			}
+		}
+	}
+	for typ := range listed {
+		if !kept[typ] {
+			return fmt.Errorf("served type %s is not reachable from Query or Mutation", typ)
+		}
+	}
+
+	names := make([]string, 0, len(kept))
+	for name := range kept {
+		if !full.Types[name].BuiltIn {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	doc := &ast.SchemaDocument{}
+	for _, name := range names {
+		doc.Definitions = append(doc.Definitions, prunedDefinition(full.Types[name], listed[name], kept))
+	}
+
+	var buf bytes.Buffer
+	if license != "" {
+		buf.WriteString("# Code generated by schemagen from GitHub's public GraphQL schema. DO NOT EDIT.\n")
+		buf.WriteString("# Pruned to the types and fields githubtest serves (see internal/schemagen/served.txt).\n#\n")
+		for _, line := range strings.Split(strings.TrimRight(license, "\n"), "\n") {
+			buf.WriteString(strings.TrimRight("# "+line, " ") + "\n")
+		}
+		buf.WriteString("\n")
+	}
+	formatter.NewFormatter(&buf, formatter.WithoutDescription(), formatter.WithIndent("  ")).FormatSchemaDocument(doc)
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+// prunedDefinition copies def without descriptions and directives, keeping
+// only the listed fields of output types and only kept union members and
+// interfaces.
+func prunedDefinition(def *ast.Definition, fields map[string]bool, kept map[string]bool) *ast.Definition {
+	out := &ast.Definition{Kind: def.Kind, Name: def.Name}
+	for _, iface := range def.Interfaces {
+		if kept[iface] {
+			out.Interfaces = append(out.Interfaces, iface)
+		}
+	}
+	for _, member := range def.Types {
+		if kept[member] {
+			out.Types = append(out.Types, member)
+		}
+	}
+	for _, ev := range def.EnumValues {
+		out.EnumValues = append(out.EnumValues, &ast.EnumValueDefinition{Name: ev.Name})
+	}
+	for _, fd := range def.Fields {
+		if (def.Kind == ast.Object || def.Kind == ast.Interface) && !fields[fd.Name] {
+			continue
+		}
+		nf := &ast.FieldDefinition{Name: fd.Name, Type: fd.Type, DefaultValue: fd.DefaultValue}
+		for _, arg := range fd.Arguments {
+			nf.Arguments = append(nf.Arguments, &ast.ArgumentDefinition{Name: arg.Name, Type: arg.Type, DefaultValue: arg.DefaultValue})
+		}
+		out.Fields = append(out.Fields, nf)
+	}
+	return out
+}

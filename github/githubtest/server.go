@@ -1,0 +1,285 @@
+package githubtest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+// Server is a fake GitHub API server. Create one with NewServer; point a
+// client at GraphQLURL (GraphQL) and URL (REST base). All methods are safe
+// for concurrent use, including while requests are being served.
+type Server struct {
+	// URL is the base URL of the server, without a trailing slash. It plays
+	// the role of https://api.github.com: REST paths hang off it and
+	// GraphQLURL is URL+"/graphql".
+	URL string
+
+	srv       *httptest.Server
+	schema    *ast.Schema
+	tb        testing.TB
+	mutations map[string]mutationFunc
+
+	// mu guards the model. Queries hold it for reading, mutations and
+	// builders for writing, so a request sees one consistent state.
+	mu sync.RWMutex
+	st *state
+
+	// ctl guards the control plane: token, rate-limit plan, request log and
+	// the parsed-document cache.
+	ctl      sync.Mutex
+	token    string
+	limit    RateLimit
+	requests []Request
+	docs     map[string]*ast.QueryDocument
+}
+
+// Request is one entry of the server's request log.
+type Request struct {
+	// Method and Path are the HTTP method and URL path.
+	Method string
+	Path   string
+	// Kind is "graphql" or "rest".
+	Kind string
+	// Operation names what was asked. For GraphQL it is the operation type
+	// and the root fields, for example "query repository" or
+	// "mutation createIssue"; for REST it is the route, for example
+	// "GET /repos/{owner}/{repo}/actions/runs".
+	Operation string
+	// Status is the HTTP status the server answered with.
+	Status int
+}
+
+// RateLimit describes a simulated rate-limit episode; see
+// Server.SimulateRateLimit.
+type RateLimit struct {
+	// Requests is how many upcoming requests are refused.
+	Requests int
+	// Status is the HTTP status of a refusal: 403 (GitHub's primary rate
+	// limit, the default) or 429.
+	Status int
+	// Reset is sent as x-ratelimit-reset (Unix seconds). Zero means one
+	// second from the time of the refusal.
+	Reset time.Time
+	// RetryAfter, when positive, is also sent as a Retry-After header
+	// (whole seconds, rounded up), as GitHub does for secondary limits.
+	RetryAfter time.Duration
+}
+
+// NewServer starts a fake GitHub server and closes it when t's test ends.
+// It starts empty apart from the viewer account "octocat"; add state with
+// AddRepo, AddOrganization and AddUser.
+func NewServer(t testing.TB) *Server {
+	t.Helper()
+	s := &Server{schema: Schema(), tb: t, st: newState(), docs: map[string]*ast.QueryDocument{}, mutations: mutationTable()}
+	s.st.ensureAccount(s.st.viewer)
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /graphql", s.serveGraphQL)
+	mux.HandleFunc("POST /api/graphql", s.serveGraphQL)
+	s.routeREST(mux)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeRESTError(w, http.StatusNotFound, "Not Found") })
+	s.srv = httptest.NewServer(s.middleware(mux))
+	s.URL = s.srv.URL
+	s.st.apiURL = s.URL
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Close shuts the server down. It is called automatically at the end of the
+// test that created the server; calling it again is harmless.
+func (s *Server) Close() { s.srv.Close() }
+
+// GraphQLURL returns the GraphQL endpoint, URL+"/graphql", which is what
+// githubv4.NewEnterpriseClient expects.
+func (s *Server) GraphQLURL() string { return s.URL + "/graphql" }
+
+// Client returns an HTTP client that talks to the server. It carries no
+// token; wrap its Transport to add one when RequireToken is set.
+func (s *Server) Client() *http.Client { return s.srv.Client() }
+
+// RequireToken makes the server answer 401 to every request whose
+// Authorization header is not "bearer TOKEN" or "token TOKEN". An empty
+// token turns the check off again.
+func (s *Server) RequireToken(token string) {
+	s.ctl.Lock()
+	defer s.ctl.Unlock()
+	s.token = token
+}
+
+// SimulateRateLimit makes the server refuse the next rl.Requests requests the
+// way GitHub does when a rate limit is exhausted: status 403 (or rl.Status)
+// with x-ratelimit-remaining: 0, x-ratelimit-reset and, if set,
+// Retry-After. Refused requests appear in the request log.
+func (s *Server) SimulateRateLimit(rl RateLimit) {
+	if rl.Status == 0 {
+		rl.Status = http.StatusForbidden
+	}
+	s.ctl.Lock()
+	defer s.ctl.Unlock()
+	s.limit = rl
+}
+
+// SetViewer sets the login of the authenticated user (Query.viewer and the
+// author of objects mutations create). The default is "octocat".
+func (s *Server) SetViewer(login string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.st.viewer = login
+	s.st.ensureAccount(login)
+}
+
+// Requests returns a copy of the request log, oldest first.
+func (s *Server) Requests() []Request {
+	s.ctl.Lock()
+	defer s.ctl.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// RequestCount returns how many logged requests have the given Operation
+// (see Request.Operation); an empty operation counts every request.
+func (s *Server) RequestCount(operation string) int {
+	s.ctl.Lock()
+	defer s.ctl.Unlock()
+	n := 0
+	for _, r := range s.requests {
+		if operation == "" || r.Operation == operation {
+			n++
+		}
+	}
+	return n
+}
+
+// ResetRequests empties the request log.
+func (s *Server) ResetRequests() {
+	s.ctl.Lock()
+	defer s.ctl.Unlock()
+	s.requests = nil
+}
+
+type requestInfoKey struct{}
+
+// requestInfo lets handlers name the operation for the request log.
+type requestInfo struct {
+	kind      string
+	operation string
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// middleware logs every request and applies the token check and the
+// simulated rate limit before any handler runs.
+func (s *Server) middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		info := &requestInfo{kind: "rest"}
+		if strings.HasSuffix(r.URL.Path, "/graphql") {
+			info.kind = "graphql"
+		}
+		sw := &statusWriter{ResponseWriter: w}
+		defer func() {
+			op := info.operation
+			if op == "" {
+				op = r.Method + " " + r.URL.Path
+			}
+			s.ctl.Lock()
+			s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Kind: info.kind, Operation: op, Status: sw.status})
+			s.ctl.Unlock()
+		}()
+
+		// Log downloads (/_blobs/) stand for GitHub's blob storage, which
+		// neither checks GitHub tokens nor counts against rate limits.
+		blob := strings.HasPrefix(r.URL.Path, "/_blobs/")
+		s.ctl.Lock()
+		token := s.token
+		limited := s.limit.Requests > 0 && !blob
+		rl := s.limit
+		if limited {
+			s.limit.Requests--
+		}
+		s.ctl.Unlock()
+
+		if token != "" && !blob {
+			auth := r.Header.Get("Authorization")
+			scheme, got, _ := strings.Cut(auth, " ")
+			switch {
+			case auth == "":
+				writeRESTError(sw, http.StatusUnauthorized, "Requires authentication")
+				return
+			case !strings.EqualFold(scheme, "bearer") && !strings.EqualFold(scheme, "token") || got != token:
+				writeRESTError(sw, http.StatusUnauthorized, "Bad credentials")
+				return
+			}
+		}
+		if limited {
+			reset := rl.Reset
+			if reset.IsZero() {
+				reset = time.Now().Add(time.Second)
+			}
+			h := sw.Header()
+			h.Set("X-Ratelimit-Limit", "5000")
+			h.Set("X-Ratelimit-Remaining", "0")
+			h.Set("X-Ratelimit-Used", "5000")
+			h.Set("X-Ratelimit-Reset", strconv.FormatInt(int64(math.Ceil(float64(reset.UnixNano())/1e9)), 10))
+			if rl.RetryAfter > 0 {
+				h.Set("Retry-After", strconv.Itoa(int(math.Ceil(rl.RetryAfter.Seconds()))))
+			}
+			writeRESTError(sw, rl.Status, "API rate limit exceeded for user ID 1. If you reach out to GitHub Support for help, please include the request ID.")
+			return
+		}
+		sw.Header().Set("X-Ratelimit-Limit", "5000")
+		sw.Header().Set("X-Ratelimit-Remaining", "4999")
+		sw.Header().Set("X-Ratelimit-Used", "1")
+		sw.Header().Set("X-Ratelimit-Reset", strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
+		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, info)))
+	})
+}
+
+func setOperation(r *http.Request, op string) {
+	if info, ok := r.Context().Value(requestInfoKey{}).(*requestInfo); ok {
+		info.operation = op
+	}
+}
+
+// writeRESTError answers like GitHub's REST API does for errors.
+func writeRESTError(w http.ResponseWriter, status int, message string) {
+	writeJSON(w, status, map[string]any{
+		"message":           message,
+		"documentation_url": "https://docs.github.com/rest",
+		"status":            strconv.Itoa(status),
+	})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	if err := json.NewEncoder(w).Encode(v); err != nil {
+		// The status line is already out; all we can do is stop writing.
+		fmt.Fprintln(w)
+	}
+}
