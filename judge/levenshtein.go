@@ -5,6 +5,7 @@ import "strings"
 // closest returns the candidate nearest to name by edit distance when it is
 // near enough to be a plausible typo: at most a third of the longer string,
 // and at least 2 edits allowed so short names still get suggestions.
+// A unique prefix also counts ("majority" suggests "majority_pass").
 // Comparison ignores case and treats '-' and ' ' like '_', since
 // "majority-pass" and "Majority Pass" are obviously meant.
 func closest(name string, candidates []string) string {
@@ -23,10 +24,24 @@ func closest(name string, candidates []string) string {
 		return ""
 	}
 	limit := max(2, max(len([]rune(n)), len([]rune(best)))/3)
-	if bestDist > limit {
-		return ""
+	if bestDist <= limit {
+		return best
 	}
-	return best
+	// A shortened name ("majority" for "majority_pass") is far in edits but
+	// plainly meant; accept a unique prefix of three or more characters.
+	if len(n) >= 3 {
+		var match string
+		for _, c := range candidates {
+			if strings.HasPrefix(norm(c), n) {
+				if match != "" {
+					return ""
+				}
+				match = c
+			}
+		}
+		return match
+	}
+	return ""
 }
 
 // levenshtein returns the edit distance between a and b in runes, using two

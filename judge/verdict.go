@@ -112,6 +112,15 @@ func parseRaw(text string) (rawVerdict, error) {
 			firstErr = err
 		}
 	}
+	// An answer that opens like JSON but yielded no verdict is broken JSON
+	// (often cut off at the token limit). Reading its first word as a plain
+	// answer would turn `{"pass": fal` into a pass.
+	if strings.HasPrefix(text, "{") || strings.HasPrefix(text, "[") || strings.HasPrefix(text, "```") && strings.Contains(text, "{") {
+		if firstErr == nil {
+			firstErr = errors.New("the answer looks like JSON but holds no complete object (truncated or malformed)")
+		}
+		return rawVerdict{}, fmt.Errorf("%w: %v; the answer began %s", ErrUnparseableVerdict, firstErr, excerpt(text))
+	}
 	// No object carried a verdict; the answer may still be a plain one
 	// ("Yes. The agent ..." or "... Verdict: FAIL").
 	if r, ok := plainAnswer(text); ok {

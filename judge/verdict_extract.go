@@ -150,7 +150,11 @@ func plainAnswer(text string) (rawVerdict, bool) {
 		if idx < 0 {
 			continue
 		}
-		rest := strings.FieldsFunc(lower[idx+len(label)+1:], func(r rune) bool { return !unicode.IsLetter(r) })
+		tail := lower[idx+len(label)+1:]
+		if len(tail) > 40 {
+			tail = tail[:40] // the verdict word follows the label closely
+		}
+		rest := strings.FieldsFunc(tail, func(r rune) bool { return !unicode.IsLetter(r) })
 		if len(rest) > 0 {
 			if b, ok := strictWord(rest[0]); ok {
 				return found(b)

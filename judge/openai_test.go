@@ -1,0 +1,367 @@
+package judge_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/judge/judgetest"
+)
+
+func newOpenAI(t *testing.T, srv *judgetest.Server, edit func(*judge.OpenAIConfig)) *judge.OpenAI {
+	t.Helper()
+	cfg := srv.Config()
+	if edit != nil {
+		edit(&cfg)
+	}
+	m, err := judge.NewOpenAI(cfg)
+	require.NoError(t, err)
+	return m
+}
+
+func userMsg(s string) []judge.Message {
+	return []judge.Message{{Role: judge.RoleUser, Content: s}}
+}
+
+func TestOpenAICompleteSendsRequestAndReadsReply(t *testing.T) {
+	t.Parallel()
+	srv := judgetest.NewServer(t)
+	srv.Enqueue(judgetest.Reply{Content: "hello", Usage: &judgetest.Usage{PromptTokens: 3, CompletionTokens: 2, TotalTokens: 5}, Model: "served-model"})
+	m := newOpenAI(t, srv, nil)
+
+	temp, seed := 0.0, int64(7)
+	resp, err := m.Complete(context.Background(), judge.Request{
+		Messages:    []judge.Message{{Role: judge.RoleSystem, Content: "sys"}, {Role: judge.RoleUser, Content: "hi", Name: "alice"}},
+		Temperature: &temp, Seed: &seed, MaxTokens: 64,
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "hello", resp.Content)
+	assert.Equal(t, "served-model", resp.Model)
+	assert.Equal(t, "stop", resp.FinishReason)
+	assert.Equal(t, judge.Usage{PromptTokens: 3, CompletionTokens: 2, TotalTokens: 5}, resp.Usage)
+
+	reqs := srv.Requests()
+	require.Len(t, reqs, 1)
+	r := reqs[0]
+	require.NoError(t, r.DecodeError)
+	assert.Equal(t, "/v1/chat/completions", r.Path)
+	assert.Equal(t, "Bearer "+judgetest.APIKey, r.Header.Get("Authorization"))
+	assert.Equal(t, judgetest.DefaultModel, r.Chat.Model)
+	require.NotNil(t, r.Chat.Temperature, "an explicit 0 temperature must be sent, not dropped")
+	assert.Equal(t, 0.0, *r.Chat.Temperature)
+	require.NotNil(t, r.Chat.Seed)
+	assert.Equal(t, int64(7), *r.Chat.Seed)
+	require.NotNil(t, r.Chat.MaxCompletionTokens)
+	assert.Equal(t, 64, *r.Chat.MaxCompletionTokens)
+	assert.Nil(t, r.Chat.ResponseFormat)
+	require.Len(t, r.Chat.Messages, 2)
+	assert.Equal(t, "alice", r.Chat.Messages[1].Name)
+	assert.Equal(t, "hi", r.LastUserMessage())
+}
+
+func TestOpenAIStructuredOutputBodyShape(t *testing.T) {
+	t.Parallel()
+	srv := judgetest.NewServer(t)
+	srv.Enqueue(judgetest.Text(`{"ok":true}`))
+	m := newOpenAI(t, srv, nil)
+
+	schema := json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"],"additionalProperties":false}`)
+	_, err := m.Complete(context.Background(), judge.Request{
+		Messages:   userMsg("x"),
+		JSONSchema: &judge.JSONSchema{Name: "thing", Schema: schema, Strict: true},
+	})
+	require.NoError(t, err)
+
+	var body map[string]any
+	require.NoError(t, json.Unmarshal(srv.Requests()[0].Body, &body))
+	rf, ok := body["response_format"].(map[string]any)
+	require.True(t, ok, "response_format missing: %s", srv.Requests()[0].Body)
+	assert.Equal(t, "json_schema", rf["type"])
+	js := rf["json_schema"].(map[string]any)
+	assert.Equal(t, "thing", js["name"])
+	assert.Equal(t, true, js["strict"])
+	assert.Equal(t, "object", js["schema"].(map[string]any)["type"])
+	_, hasTemp := body["temperature"]
+	assert.False(t, hasTemp, "an unset temperature must be omitted")
+}
+
+func TestOpenAIToolCallsRoundTrip(t *testing.T) {
+	t.Parallel()
+	srv := judgetest.NewServer(t)
+	srv.Enqueue(
+		judgetest.Calls(
+			judgetest.ToolCall{ID: "call_1", Name: "get_weather", Arguments: `{"city":"Oslo"}`},
+			judgetest.ToolCall{ID: "call_2", Name: "broken", Arguments: `{"city":`},
+		),
+		judgetest.Text("It is sunny in Oslo."),
+	)
+	m := newOpenAI(t, srv, nil)
+	tools := []judge.Tool{{Name: "get_weather", Description: "Weather by city",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}}}`)}}
+	ctx := context.Background()
+
+	msgs := userMsg("Weather in Oslo?")
+	first, err := m.Complete(ctx, judge.Request{Messages: msgs, Tools: tools})
+	require.NoError(t, err)
+	assert.Equal(t, "tool_calls", first.FinishReason)
+	require.Len(t, first.ToolCalls, 2)
+	assert.Equal(t, judge.ToolCall{ID: "call_1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Oslo"}`)}, first.ToolCalls[0])
+	assert.JSONEq(t, `"{\"city\":"`, string(first.ToolCalls[1].Arguments), "invalid argument JSON is kept as a string")
+
+	msgs = append(msgs,
+		judge.Message{Role: judge.RoleAssistant, ToolCalls: first.ToolCalls},
+		judge.Message{Role: judge.RoleTool, ToolCallID: "call_1", Content: `{"sky":"clear"}`},
+		judge.Message{Role: judge.RoleTool, ToolCallID: "call_2", Content: `error: bad arguments`},
+	)
+	second, err := m.Complete(ctx, judge.Request{Messages: msgs, Tools: tools})
+	require.NoError(t, err)
+	assert.Equal(t, "It is sunny in Oslo.", second.Content)
+
+	reqs := srv.Requests()
+	require.Len(t, reqs, 2)
+	require.Len(t, reqs[0].Chat.Tools, 1)
+	assert.Equal(t, "function", reqs[0].Chat.Tools[0].Type)
+	assert.Equal(t, "get_weather", reqs[0].Chat.Tools[0].Function.Name)
+
+	sent := reqs[1].Chat.Messages
+	require.Len(t, sent, 4)
+	assert.Nil(t, sent[1].Content, "a tool-calling assistant message carries null content")
+	require.Len(t, sent[1].ToolCalls, 2)
+	assert.Equal(t, "get_weather", sent[1].ToolCalls[0].Function.Name)
+	assert.Equal(t, `{"city":"Oslo"}`, sent[1].ToolCalls[0].Function.Arguments)
+	assert.Equal(t, `{"city":`, sent[1].ToolCalls[1].Function.Arguments, "arguments go back exactly as the model sent them")
+	assert.Equal(t, "call_1", sent[2].ToolCallID)
+	assert.Equal(t, "tool", sent[2].Role)
+}
+
+func TestOpenAIRetriesRateLimitHonouringRetryAfter(t *testing.T) {
+	t.Parallel()
+	srv := judgetest.NewServer(t)
+	srv.Enqueue(judgetest.RateLimited(120*time.Millisecond), judgetest.Text("ok"))
+	m := newOpenAI(t, srv, func(c *judge.OpenAIConfig) {
+		c.Backoff = time.Millisecond
+		c.MaxBackoff = time.Second
+	})
+	start := time.Now()
+	resp, err := m.Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+	require.NoError(t, err)
+	assert.Equal(t, "ok", resp.Content)
+	assert.GreaterOrEqual(t, time.Since(start), 120*time.Millisecond, "the retry must wait as long as the server asked")
+	assert.Len(t, srv.Requests(), 2)
+}
+
+func TestOpenAIRetryAfterSecondsHeader(t *testing.T) {
+	t.Parallel()
+	srv := judgetest.NewServer(t)
+	srv.Enqueue(judgetest.RateLimited(time.Second), judgetest.Text("ok"))
+	m := newOpenAI(t, srv, func(c *judge.OpenAIConfig) {
+		c.Backoff = time.Millisecond
+		c.MaxBackoff = 200 * time.Millisecond
+	})
+	start := time.Now()
+	_, err := m.Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+	require.NoError(t, err)
+	elapsed := time.Since(start)
+	assert.GreaterOrEqual(t, elapsed, 200*time.Millisecond, "Retry-After: 1 is honoured up to MaxBackoff")
+	assert.Less(t, elapsed, 900*time.Millisecond, "and capped by MaxBackoff")
+}
+
+func TestOpenAIServerErrorsExhaustRetries(t *testing.T) {
+	t.Parallel()
+	srv := judgetest.NewServer(t)
+	srv.Handle(func(judgetest.Request) judgetest.Reply {
+		return judgetest.Error(http.StatusBadGateway, "server_error", "upstream down")
+	})
+	m := newOpenAI(t, srv, func(c *judge.OpenAIConfig) { c.MaxRetries = 2 })
+	_, err := m.Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+	require.Error(t, err)
+	var apiErr *judge.APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusBadGateway, apiErr.StatusCode)
+	assert.Equal(t, "server_error", apiErr.Type)
+	assert.True(t, apiErr.Temporary())
+	assert.Contains(t, err.Error(), "gave up after 3 attempts")
+	assert.Len(t, srv.Requests(), 3)
+}
+
+func TestOpenAIDoesNotRetryClientErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		status int
+	}{
+		{"bad request", http.StatusBadRequest},
+		{"unauthorized", http.StatusUnauthorized},
+		{"not found", http.StatusNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := judgetest.NewServer(t)
+			srv.Handle(func(judgetest.Request) judgetest.Reply {
+				return judgetest.Error(tt.status, "invalid_request_error", "nope")
+			})
+			_, err := newOpenAI(t, srv, nil).Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+			var apiErr *judge.APIError
+			require.ErrorAs(t, err, &apiErr)
+			assert.Equal(t, tt.status, apiErr.StatusCode)
+			assert.False(t, apiErr.Temporary())
+			assert.Len(t, srv.Requests(), 1)
+		})
+	}
+}
+
+func TestOpenAINegativeMaxRetriesFailsFast(t *testing.T) {
+	t.Parallel()
+	srv := judgetest.NewServer(t)
+	srv.Enqueue(judgetest.RateLimited(time.Millisecond), judgetest.Text("never"))
+	m := newOpenAI(t, srv, func(c *judge.OpenAIConfig) { c.MaxRetries = -1 })
+	_, err := m.Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+	var apiErr *judge.APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusTooManyRequests, apiErr.StatusCode)
+	assert.Len(t, srv.Requests(), 1)
+}
+
+func TestOpenAIAttemptTimeout(t *testing.T) {
+	t.Parallel()
+	srv := judgetest.NewServer(t)
+	srv.Handle(func(judgetest.Request) judgetest.Reply { return judgetest.Reply{Content: "late", Delay: time.Second} })
+	m := newOpenAI(t, srv, func(c *judge.OpenAIConfig) {
+		c.Timeout = 30 * time.Millisecond
+		c.MaxRetries = 1
+	})
+	start := time.Now()
+	_, err := m.Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Less(t, time.Since(start), 900*time.Millisecond)
+	assert.Len(t, srv.Requests(), 2, "a timed-out attempt is retried")
+}
+
+func TestOpenAICancelWhileWaitingToRetry(t *testing.T) {
+	t.Parallel()
+	srv := judgetest.NewServer(t)
+	srv.Handle(func(judgetest.Request) judgetest.Reply { return judgetest.RateLimited(10 * time.Second) })
+	m := newOpenAI(t, srv, func(c *judge.OpenAIConfig) { c.MaxBackoff = time.Minute })
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := m.Complete(ctx, judge.Request{Messages: userMsg("x")})
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Less(t, time.Since(start), 2*time.Second)
+}
+
+func TestOpenAIMalformedResponses(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		body string
+		want string
+	}{
+		{"not json", `<html>oops</html>`, "decode response"},
+		{"no choices", `{"choices":[]}`, "no choices"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := judgetest.NewServer(t)
+			srv.Enqueue(judgetest.Reply{Body: tt.body})
+			_, err := newOpenAI(t, srv, nil).Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+			require.ErrorContains(t, err, tt.want)
+			assert.Len(t, srv.Requests(), 1, "a malformed 200 is not retried")
+		})
+	}
+}
+
+func TestOpenAIErrorsNeverContainTheKey(t *testing.T) {
+	t.Parallel()
+	const key = "sk-test-SECRET-0123456789"
+	srv := judgetest.NewServer(t)
+	srv.Enqueue(judgetest.Error(http.StatusUnauthorized, "invalid_request_error", "Incorrect API key provided: "+key))
+	srv.Enqueue(judgetest.Reply{Status: http.StatusBadRequest, Body: "raw text echoing " + key})
+	m := newOpenAI(t, srv, func(c *judge.OpenAIConfig) { c.APIKey = key })
+	for range 2 {
+		_, err := m.Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+		require.Error(t, err)
+		assert.NotContains(t, err.Error(), key)
+		assert.Contains(t, err.Error(), "[redacted]")
+	}
+	assert.Equal(t, "Bearer "+key, srv.Requests()[0].Header.Get("Authorization"))
+}
+
+func TestNewOpenAIEnvironment(t *testing.T) {
+	// Not parallel: it sets environment variables.
+	srv := judgetest.NewServer(t)
+	srv.Handle(func(judgetest.Request) judgetest.Reply { return judgetest.Text("ok") })
+	t.Setenv(judge.BaseURLEnv, srv.URL)
+	t.Setenv("MY_KEY", "from-env")
+
+	m, err := judge.NewOpenAI(judge.OpenAIConfig{Model: "m", APIKeyEnv: "MY_KEY"})
+	require.NoError(t, err)
+	_, err = m.Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+	require.NoError(t, err)
+	assert.Equal(t, "Bearer from-env", srv.Requests()[0].Header.Get("Authorization"))
+	assert.Equal(t, "m", m.Name())
+
+	t.Setenv(judge.DefaultAPIKeyEnv, "")
+	m, err = judge.NewOpenAI(judge.OpenAIConfig{Model: "m"})
+	require.NoError(t, err)
+	_, err = m.Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+	require.NoError(t, err)
+	assert.Empty(t, srv.Requests()[1].Header.Get("Authorization"), "no key, no Authorization header")
+}
+
+func TestNewOpenAIRejectsBadConfig(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		cfg  judge.OpenAIConfig
+		want string
+	}{
+		{"no model", judge.OpenAIConfig{BaseURL: "http://x"}, "Model is required"},
+		{"bad url", judge.OpenAIConfig{BaseURL: "ftp://x", Model: "m"}, "must start with http"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := judge.NewOpenAI(tt.cfg)
+			require.ErrorContains(t, err, tt.want)
+		})
+	}
+}
+
+func TestOpenAIRequestModelOverride(t *testing.T) {
+	t.Parallel()
+	srv := judgetest.NewServer(t)
+	srv.Enqueue(judgetest.Text("ok"))
+	_, err := newOpenAI(t, srv, nil).Complete(context.Background(), judge.Request{Messages: userMsg("x"), Model: "other"})
+	require.NoError(t, err)
+	assert.Equal(t, "other", srv.Requests()[0].Chat.Model)
+}
+
+func TestOpenAIRefusal(t *testing.T) {
+	t.Parallel()
+	srv := judgetest.NewServer(t)
+	srv.Enqueue(judgetest.Reply{Refusal: "I can't help with that."})
+	resp, err := newOpenAI(t, srv, nil).Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+	require.NoError(t, err)
+	assert.Equal(t, "I can't help with that.", resp.Refusal)
+	assert.True(t, strings.TrimSpace(resp.Content) == "")
+}
+
+func TestAPIErrorMessage(t *testing.T) {
+	t.Parallel()
+	err := error(&judge.APIError{StatusCode: 429, Type: "rate_limit_exceeded", Message: "slow down"})
+	assert.Equal(t, "model API: 429 Too Many Requests (rate_limit_exceeded): slow down", err.Error())
+	var target *judge.APIError
+	assert.True(t, errors.As(err, &target))
+}
