@@ -1,0 +1,29 @@
+package report
+
+import "fmt"
+
+// PlanConflictError says two plan records describe different runs, so their
+// job indexes cannot be merged.
+type PlanConflictError struct {
+	// First and Second name the inputs holding the two plans.
+	First, Second string
+	// Field is the plan field that differs; A and B are its two values.
+	Field string
+	A, B  string
+}
+
+func (e *PlanConflictError) Error() string {
+	return fmt.Sprintf("conflicting plans: %s has %s %s but %s has %s", e.First, e.Field, e.A, e.Second, e.B)
+}
+
+// LineError locates a problem in an input; Read reports malformed lines as
+// warnings built from it, and returns it for an unreadable input.
+type LineError struct {
+	Input string
+	Line  int
+	Err   error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("%s:%d: %v", e.Input, e.Line, e.Err) }
+
+func (e *LineError) Unwrap() error { return e.Err }

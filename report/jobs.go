@@ -1,0 +1,104 @@
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+)
+
+// forwardSkip is how far ahead a job reader scans instead of seeking.
+const forwardSkip = 1 << 20
+
+// Jobs yields the winning record of every job in report order: scenarios
+// by id, combinations in job order, runs by number. Each record is read back
+// from its input by offset and decoded in full; the *Job is fresh for each
+// yield. Iteration stops at the first error, which is yielded.
+func (r *Results) Jobs() iter.Seq2[*Job, error] {
+	return r.jobs(nil)
+}
+
+// FailingJobs is like Jobs but yields only jobs that did not pass.
+func (r *Results) FailingJobs() iter.Seq2[*Job, error] {
+	return r.jobs(func(s *slot) bool { return !s.passed })
+}
+
+func (r *Results) jobs(keep func(*slot) bool) iter.Seq2[*Job, error] {
+	return func(yield func(*Job, error) bool) {
+		rd := r.newJobReader()
+		for _, g := range r.scenarios {
+			if !rd.each(g, keep, yield) {
+				return
+			}
+		}
+	}
+}
+
+func (r *Results) newJobReader() *jobReader {
+	return &jobReader{r: r, readers: make([]*lineReader, len(r.inputs))}
+}
+
+// each yields the kept jobs of one scenario; it returns false when the
+// caller stopped or an error was yielded.
+func (jr *jobReader) each(g *scenarioGroup, keep func(*slot) bool, yield func(*Job, error) bool) bool {
+	for _, c := range g.combos {
+		for i := range c.slots {
+			s := &c.slots[i]
+			if s.src == 0 || (keep != nil && !keep(s)) {
+				continue
+			}
+			job, err := jr.read(int(s.src-1), s.off)
+			if err != nil {
+				yield(nil, err)
+				return false
+			}
+			if !yield(job, nil) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// jobReader reads records by offset, keeping one line reader per input so
+// that records read in file order need no seeks.
+type jobReader struct {
+	r       *Results
+	readers []*lineReader
+}
+
+func (jr *jobReader) read(src int, off int64) (*Job, error) {
+	in := jr.r.inputs[src]
+	lr := jr.readers[src]
+	switch {
+	case lr == nil:
+		lr = newLineReader(io.NewSectionReader(in.R, off, in.Size-off), off, jr.r.opts.MaxLineBytes)
+		jr.readers[src] = lr
+	case off < lr.off || off-lr.off > forwardSkip:
+		lr.reset(io.NewSectionReader(in.R, off, in.Size-off), off)
+	}
+	for {
+		line, at, err := lr.next()
+		if errors.Is(err, errLineTooLong) && at < off {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read back job at %s offset %d: %w", in.Name, off, err)
+		}
+		if at < off {
+			continue
+		}
+		if at > off {
+			return nil, fmt.Errorf("read back job at %s offset %d: input changed while reading", in.Name, off)
+		}
+		var wire struct {
+			Record string `json:"record"`
+			Job
+		}
+		if err := json.Unmarshal(line, &wire); err != nil {
+			return nil, fmt.Errorf("read back job at %s offset %d: %w", in.Name, off, err)
+		}
+		return &wire.Job, nil
+	}
+}

@@ -1,0 +1,132 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteMarkdown writes the summary as GitHub-flavoured Markdown that fits a
+// job summary ($GITHUB_STEP_SUMMARY): totals, then a table per scenario
+// with one row per combination, the per-parameter pass rates and the
+// evaluations that fail most.
+func WriteMarkdown(w io.Writer, s *Summary) error {
+	b := bufio.NewWriter(w)
+	fmt.Fprintf(b, "# agenteval report\n\n")
+	if len(s.RunIDs) > 0 {
+		fmt.Fprintf(b, "Run %s", mdCode(strings.Join(s.RunIDs, ", ")))
+		if s.Agent != "" {
+			fmt.Fprintf(b, " · agent %s", mdCode(s.Agent))
+		}
+		if len(s.Shards) > 0 {
+			fmt.Fprintf(b, " · shards %s", strings.Join(s.Shards, ", "))
+		}
+		fmt.Fprintf(b, "\n\n")
+	}
+	t := s.Totals
+	fmt.Fprintf(b, "| | |\n| --- | --- |\n")
+	fmt.Fprintf(b, "| Pass rate | %s |\n", rateText(t.Passed, t.Runs, t.PassRate, t.PassInterval))
+	fmt.Fprintf(b, "| Completion rate | %s |\n", rateText(t.Completed, t.Runs, t.CompletionRate, t.CompletionInterval))
+	fmt.Fprintf(b, "| Failed (completed, not passed) | %d |\n", t.Failed)
+	fmt.Fprintf(b, "| Incomplete | %d |\n", t.Incomplete)
+	fmt.Fprintf(b, "| Flaky combinations | %d |\n", s.FlakyCombinations)
+	if s.TotalJobs > 0 {
+		fmt.Fprintf(b, "| Jobs recorded | %d of %d |\n", s.Recorded, s.TotalJobs)
+	}
+	if s.Duplicates > 0 {
+		fmt.Fprintf(b, "| Duplicate records dropped | %d |\n", s.Duplicates)
+	}
+	fmt.Fprintln(b)
+	if s.MissingJobs > 0 {
+		fmt.Fprintf(b, "> [!WARNING]\n> %d job(s) have no record: indexes %s\n\n", s.MissingJobs, rangesText(s.Missing, 20))
+	}
+	for _, sc := range s.Scenarios {
+		writeMarkdownScenario(b, s, &sc)
+	}
+	if len(s.Warnings) > 0 {
+		fmt.Fprintf(b, "## Warnings\n\n")
+		for _, w := range s.Warnings {
+			fmt.Fprintf(b, "- %s\n", mdCell(w))
+		}
+		fmt.Fprintln(b)
+	}
+	if err := b.Flush(); err != nil {
+		return fmt.Errorf("write markdown report: %w", err)
+	}
+	return nil
+}
+
+func writeMarkdownScenario(b *bufio.Writer, s *Summary, sc *ScenarioSummary) {
+	title := sc.ID
+	if sc.Name != "" && sc.Name != sc.ID {
+		title = sc.Name + " (" + sc.ID + ")"
+	}
+	fmt.Fprintf(b, "## %s\n\n", mdCell(title))
+	at, hat := kText(sc.Chosen)
+	fmt.Fprintf(b, "Pass rate %s · completion %s · pass@%d %s · pass^%d %s · flaky %d/%d · p50 %s · p90 %s · %d tokens\n\n",
+		rateText(sc.Passed, sc.Runs, sc.PassRate, sc.PassInterval),
+		rateText(sc.Completed, sc.Runs, sc.CompletionRate, sc.CompletionInterval),
+		s.K, at, s.K, hat, sc.FlakyCombinations, len(sc.Combinations),
+		ms(sc.Durations.P50), ms(sc.Durations.P90), sc.Tokens.Total)
+	fmt.Fprintf(b, "| Combination | Runs | Passed | Pass rate [95%% CI] | Completed | pass@%d | pass^%d | Flaky | p50 | p90 | p99 | Tokens |\n", s.K, s.K)
+	fmt.Fprintf(b, "| --- | ---: | ---: | --- | ---: | ---: | ---: | :---: | ---: | ---: | ---: | ---: |\n")
+	for _, c := range sc.Combinations {
+		at, hat := kText(c.Chosen)
+		flaky := ""
+		if c.Flaky {
+			flaky = "⚠️"
+		}
+		rate := "n/a"
+		if c.Runs > 0 {
+			rate = fmt.Sprintf("%s [%s, %s]", pct(c.PassRate), pct(c.PassInterval.Lower), pct(c.PassInterval.Upper))
+		}
+		fmt.Fprintf(b, "| %s | %d | %d | %s | %d | %s | %s | %s | %s | %s | %s | %d |\n",
+			mdCell(c.Label), c.Runs, c.Passed, rate, c.Completed, at, hat, flaky,
+			ms(c.Durations.P50), ms(c.Durations.P90), ms(c.Durations.P99), c.Tokens.Total)
+	}
+	fmt.Fprintln(b)
+	for _, p := range sc.Parameters {
+		fmt.Fprintf(b, "<details><summary>By %s</summary>\n\n| Value | Runs | Pass rate [95%% CI] | Completion |\n| --- | ---: | --- | ---: |\n", mdCell(p.Path))
+		for _, v := range p.Values {
+			fmt.Fprintf(b, "| %s | %d | %s | %s |\n", mdCell(v.Value), v.Runs,
+				rateText(v.Passed, v.Runs, v.PassRate, v.PassInterval), pct(v.CompletionRate))
+		}
+		fmt.Fprintf(b, "\n</details>\n\n")
+	}
+	if len(sc.FailingEvaluations) > 0 {
+		fmt.Fprintf(b, "Failing evaluations:\n\n| Evaluation | Failed jobs | Errors |\n| --- | ---: | ---: |\n")
+		for _, e := range sc.FailingEvaluations {
+			fmt.Fprintf(b, "| %s | %d/%d | %d |\n", mdCell(evalLabel(e.Type, e.Description)), e.Failed, e.Jobs, e.Errored)
+		}
+		fmt.Fprintln(b)
+	}
+	if len(sc.TerminationReasons) > 0 {
+		parts := make([]string, len(sc.TerminationReasons))
+		for i, r := range sc.TerminationReasons {
+			parts[i] = fmt.Sprintf("%s ×%d", mdCode(r.Reason), r.Count)
+		}
+		fmt.Fprintf(b, "Termination reasons: %s\n\n", strings.Join(parts, ", "))
+	}
+}
+
+// evalLabel names an evaluation as "type: description".
+func evalLabel(typ, desc string) string {
+	if desc == "" {
+		return typ
+	}
+	return typ + ": " + desc
+}
+
+// mdCell makes text safe in a table cell: no line breaks, escaped pipes and
+// markup characters.
+func mdCell(s string) string {
+	r := strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "|", `\|`, "<", "&lt;", ">", "&gt;",
+		"*", `\*`, "`", "\\`")
+	return r.Replace(s)
+}
+
+// mdCode renders s as inline code (no line breaks, backticks replaced).
+func mdCode(s string) string {
+	return "`" + strings.NewReplacer("`", "'", "\n", " ", "\r", " ").Replace(s) + "`"
+}

@@ -1,0 +1,343 @@
+package report
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Defaults for Options fields left zero.
+const (
+	// DefaultK is the k for which pass@k and pass^k are singled out.
+	DefaultK = 3
+	// DefaultMaxKList is how many k values (1..MaxKList) the pass@k lists hold.
+	DefaultMaxKList = 10
+	// DefaultMaxWarnings caps the warnings kept.
+	DefaultMaxWarnings = 20
+	// maxRun bounds run numbers so a corrupt id cannot allocate without limit.
+	maxRun = 1 << 20
+)
+
+// Options tune Read.
+type Options struct {
+	// K is the k singled out for pass@k and pass^k (DefaultK when 0).
+	K int
+	// MaxKList bounds the k = 1..runs lists of pass@k and pass^k (DefaultMaxKList when 0).
+	MaxKList int
+	// MaxLineBytes is the longest line read; longer lines are skipped with
+	// a warning (DefaultMaxLineBytes when 0).
+	MaxLineBytes int
+	// MaxWarnings caps the warnings kept; the rest are only counted
+	// (DefaultMaxWarnings when 0).
+	MaxWarnings int
+}
+
+func (o Options) withDefaults() Options {
+	if o.K <= 0 {
+		o.K = DefaultK
+	}
+	if o.MaxKList <= 0 {
+		o.MaxKList = DefaultMaxKList
+	}
+	if o.MaxLineBytes <= 0 {
+		o.MaxLineBytes = DefaultMaxLineBytes
+	}
+	if o.MaxWarnings <= 0 {
+		o.MaxWarnings = DefaultMaxWarnings
+	}
+	return o
+}
+
+// Results is what Read learned from its inputs: the plans, and per
+// combination the additive aggregates and one compact slot per job.
+type Results struct {
+	inputs    []Input
+	opts      Options
+	plans     []seenPlan
+	combos    map[string]*combo
+	scenarios []*scenarioGroup // sorted by scenario id once reading is done
+
+	recorded, duplicates, malformed int64
+	outOfRange                      int64
+	covered                         bitset
+	warnings                        []string
+	droppedWarnings                 int
+	scratch                         map[evalKey]uint8
+}
+
+type seenPlan struct {
+	input string
+	plan  Plan
+}
+
+// combo is one combination of one scenario (the whole scenario outside a matrix).
+type combo struct {
+	key          string // the job id's prefix: scenario/combination
+	scenario     string
+	scenarioName string
+	matrix       string
+	combination  string
+	params       map[string]any
+	minIndex     int64
+	slots        []slot // indexed by run−1
+	t            tally
+}
+
+// slot is the winning record of one job: where it lies and what the
+// statistics that cannot be summed (durations, flakiness) need.
+type slot struct {
+	off       int64
+	index     int64
+	dur       float64
+	src       int32 // input index + 1; 0 when no record was seen
+	completed bool
+	passed    bool
+}
+
+type scenarioGroup struct {
+	id     string
+	name   string
+	combos []*combo // in job index order
+}
+
+// Read streams the inputs once, merging and deduplicating their job records
+// (see the package documentation for which duplicate wins). Malformed lines
+// are skipped and reported in Summary.Warnings; an unreadable input or two
+// conflicting plans ([*PlanConflictError]) are errors.
+func Read(inputs []Input, opts Options) (*Results, error) {
+	r := &Results{
+		inputs:  inputs,
+		opts:    opts.withDefaults(),
+		combos:  map[string]*combo{},
+		scratch: map[evalKey]uint8{},
+	}
+	for i, in := range inputs {
+		if err := r.readInput(i, in); err != nil {
+			return nil, err
+		}
+	}
+	r.finish()
+	return r, nil
+}
+
+func (r *Results) readInput(src int, in Input) error {
+	lr := newLineReader(io.NewSectionReader(in.R, 0, in.Size), 0, r.opts.MaxLineBytes)
+	for {
+		line, off, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if errors.Is(err, errLineTooLong) {
+			r.malformed++
+			r.warn(&LineError{Input: in.Name, Line: lr.line, Err: err})
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("read results: %w", &LineError{Input: in.Name, Line: lr.line + 1, Err: err})
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var rec lineRecord
+		if err := json.Unmarshal(line, &rec); err != nil {
+			r.malformed++
+			r.warn(&LineError{Input: in.Name, Line: lr.line, Err: fmt.Errorf("malformed record skipped: %w", err)})
+			continue
+		}
+		switch rec.Record {
+		case recordPlan:
+			if err := r.addPlan(in.Name, rec.plan()); err != nil {
+				return err
+			}
+		case recordJob:
+			if err := r.addJob(src, off, &rec); err != nil {
+				r.malformed++
+				r.warn(&LineError{Input: in.Name, Line: lr.line, Err: err})
+			}
+		default:
+			r.malformed++
+			r.warn(&LineError{Input: in.Name, Line: lr.line, Err: fmt.Errorf("unknown record kind %q skipped", rec.Record)})
+		}
+	}
+}
+
+func (r *Results) warn(err error) {
+	if len(r.warnings) >= r.opts.MaxWarnings {
+		r.droppedWarnings++
+		return
+	}
+	r.warnings = append(r.warnings, err.Error())
+}
+
+// addPlan keeps a plan after checking it describes the same job numbering
+// as the first plan seen. Run ids may differ (shards started separately).
+func (r *Results) addPlan(input string, p Plan) error {
+	if p.TotalJobs < 0 {
+		return &PlanConflictError{First: input, Second: input, Field: "total_jobs", A: "a negative count", B: strconv.FormatInt(p.TotalJobs, 10)}
+	}
+	if len(r.plans) > 0 {
+		first := r.plans[0]
+		check := []struct{ field, a, b string }{
+			{"total_jobs", strconv.FormatInt(first.plan.TotalJobs, 10), strconv.FormatInt(p.TotalJobs, 10)},
+			{"seed", strconv.FormatInt(first.plan.Seed, 10), strconv.FormatInt(p.Seed, 10)},
+			{"agent", strconv.Quote(first.plan.Agent), strconv.Quote(p.Agent)},
+			{"sources", strconv.Quote(strings.Join(first.plan.Sources, ",")), strconv.Quote(strings.Join(p.Sources, ","))},
+			{"shard count", strconv.Quote(shardCount(first.plan.Shard)), strconv.Quote(shardCount(p.Shard))},
+		}
+		for _, c := range check {
+			if c.a != c.b {
+				return &PlanConflictError{First: first.input, Second: input, Field: c.field, A: c.a, B: c.b}
+			}
+		}
+	}
+	r.plans = append(r.plans, seenPlan{input: input, plan: p})
+	return nil
+}
+
+// shardCount returns n of "i/n", or "1" when unsharded.
+func shardCount(shard string) string {
+	if _, n, ok := strings.Cut(shard, "/"); ok {
+		return n
+	}
+	return "1"
+}
+
+// splitJobID splits "scenario/combination/run-N" into its prefix and N.
+func splitJobID(id string) (prefix string, run int, err error) {
+	i := strings.LastIndex(id, "/run-")
+	if i <= 0 {
+		return "", 0, fmt.Errorf("job id %q is not scenario/combination/run-N", id)
+	}
+	n, err := strconv.Atoi(id[i+len("/run-"):])
+	if err != nil || n < 1 || n > maxRun {
+		return "", 0, fmt.Errorf("job id %q has no run number in 1..%d", id, maxRun)
+	}
+	return id[:i], n, nil
+}
+
+func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
+	prefix, run, err := splitJobID(rec.ID)
+	if err != nil {
+		return err
+	}
+	if rec.Index < 0 {
+		return fmt.Errorf("job %s has negative index %d", rec.ID, rec.Index)
+	}
+	c := r.combos[prefix]
+	if c == nil {
+		scen := rec.Scenario
+		if scen == "" {
+			scen, _, _ = strings.Cut(prefix, "/")
+		}
+		comb := rec.Combination
+		if comb == "" {
+			comb = "-"
+		}
+		c = &combo{key: prefix, scenario: scen, scenarioName: rec.ScenarioName, matrix: rec.Matrix,
+			combination: comb, params: rec.Params, minIndex: rec.Index}
+		r.combos[prefix] = c
+	}
+	c.minIndex = min(c.minIndex, rec.Index)
+	if run > len(c.slots) {
+		c.slots = slices.Grow(c.slots, run-len(c.slots))[:run]
+	}
+	s := &c.slots[run-1]
+	if s.src != 0 {
+		r.duplicates++
+		// The current record is later than the kept one; it wins unless it
+		// is incomplete and the kept one completed.
+		if !rec.Completed && s.completed {
+			return nil
+		}
+		loser, err := r.readRecord(int(s.src-1), s.off)
+		if err != nil {
+			return fmt.Errorf("re-read duplicate of %s: %w", rec.ID, err)
+		}
+		c.t.add(loser, -1, r.scratch)
+		r.recorded--
+	}
+	c.t.add(rec, 1, r.scratch)
+	r.recorded++
+	*s = slot{off: off, index: rec.Index, dur: rec.DurationMS, src: int32(src + 1), completed: rec.Completed, passed: rec.Passed && rec.Completed}
+	return nil
+}
+
+// readRecord decodes the statistics fields of the record at off in input src.
+func (r *Results) readRecord(src int, off int64) (*lineRecord, error) {
+	in := r.inputs[src]
+	lr := newLineReader(io.NewSectionReader(in.R, off, in.Size-off), off, r.opts.MaxLineBytes)
+	line, _, err := lr.next()
+	if err != nil {
+		return nil, err
+	}
+	var rec lineRecord
+	if err := json.Unmarshal(line, &rec); err != nil {
+		return nil, err
+	}
+	return &rec, nil
+}
+
+// finish orders scenarios and combinations and marks which job indexes
+// have a record.
+func (r *Results) finish() {
+	total := r.TotalJobs()
+	r.covered = newBitset(total)
+	groups := map[string]*scenarioGroup{}
+	for _, c := range r.combos {
+		g := groups[c.scenario]
+		if g == nil {
+			g = &scenarioGroup{id: c.scenario}
+			groups[c.scenario] = g
+			r.scenarios = append(r.scenarios, g)
+		}
+		if g.name == "" {
+			g.name = c.scenarioName
+		}
+		g.combos = append(g.combos, c)
+		for _, s := range c.slots {
+			if s.src == 0 {
+				continue
+			}
+			if total > 0 && s.index >= total {
+				r.outOfRange++
+				continue
+			}
+			r.covered.set(s.index)
+		}
+	}
+	slices.SortFunc(r.scenarios, func(a, b *scenarioGroup) int { return strings.Compare(a.id, b.id) })
+	for _, g := range r.scenarios {
+		slices.SortFunc(g.combos, func(a, b *combo) int {
+			return cmp.Or(cmp.Compare(a.minIndex, b.minIndex), strings.Compare(a.key, b.key))
+		})
+	}
+	if len(r.plans) == 0 && r.recorded > 0 {
+		r.warn(errors.New("no plan record: cannot tell which jobs are missing"))
+	}
+	if r.outOfRange > 0 {
+		r.warn(fmt.Errorf("%d job(s) have an index beyond the plan's total_jobs %d", r.outOfRange, total))
+	}
+}
+
+// TotalJobs is the number of jobs the plans describe (0 without a plan).
+func (r *Results) TotalJobs() int64 {
+	if len(r.plans) == 0 {
+		return 0
+	}
+	return r.plans[0].plan.TotalJobs
+}
+
+// Plans returns the plan records read, in input order.
+func (r *Results) Plans() []Plan {
+	out := make([]Plan, len(r.plans))
+	for i, p := range r.plans {
+		out[i] = p.plan
+	}
+	return out
+}

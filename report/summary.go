@@ -1,0 +1,400 @@
+package report
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Summary is the computed report: every number the renderers show. Field
+// names in JSON are stable.
+type Summary struct {
+	// RunIDs are the distinct run ids of the plans, in input order.
+	RunIDs []string `json:"run_ids"`
+	// Started is the earliest plan start.
+	Started time.Time `json:"started"`
+	// Agent, Sources and Seed come from the plans (which agree on them).
+	Agent   string   `json:"agent"`
+	Sources []string `json:"sources"`
+	Seed    int64    `json:"seed"`
+	// Shards are the distinct shards seen ("i/n"), sorted.
+	Shards []string `json:"shards"`
+	// Inputs name the files read.
+	Inputs []string `json:"inputs"`
+	// TotalJobs is the plans' job count (0 when no plan was read).
+	TotalJobs int64 `json:"total_jobs"`
+	// Recorded is the number of distinct jobs with a record.
+	Recorded int64 `json:"recorded"`
+	// Duplicates counts records dropped in favour of another with the same id.
+	Duplicates int64 `json:"duplicates"`
+	// Malformed counts lines skipped as unreadable.
+	Malformed int64 `json:"malformed"`
+	// Missing are the job indexes no input recorded; MissingJobs counts them.
+	Missing     []IndexRange `json:"missing"`
+	MissingJobs int64        `json:"missing_jobs"`
+	// K is the k singled out for pass@k and pass^k.
+	K int `json:"k"`
+	// Totals aggregates every job.
+	Totals Counts `json:"totals"`
+	// FlakyCombinations counts flaky combinations over all scenarios.
+	FlakyCombinations int `json:"flaky_combinations"`
+	// Scenarios are sorted by id.
+	Scenarios []ScenarioSummary `json:"scenarios"`
+	// Warnings describe skipped lines and other oddities (capped; see Options.MaxWarnings).
+	Warnings []string `json:"warnings"`
+}
+
+// Counts are run outcomes with their rates and Wilson 95% intervals. A pass
+// rate is passed/runs: a run that did not complete did not pass.
+type Counts struct {
+	Runs               int      `json:"runs"`
+	Completed          int      `json:"completed"`
+	Passed             int      `json:"passed"`
+	Failed             int      `json:"failed"`     // completed but did not pass
+	Incomplete         int      `json:"incomplete"` // did not reach the judgment
+	PassRate           float64  `json:"pass_rate"`
+	PassInterval       Interval `json:"pass_interval"`
+	CompletionRate     float64  `json:"completion_rate"`
+	CompletionInterval Interval `json:"completion_interval"`
+}
+
+func newCounts(runs, completed, passed int) Counts {
+	return Counts{
+		Runs: runs, Completed: completed, Passed: passed,
+		Failed: completed - passed, Incomplete: runs - completed,
+		PassRate: Rate(passed, runs), PassInterval: Wilson(passed, runs),
+		CompletionRate: Rate(completed, runs), CompletionInterval: Wilson(completed, runs),
+	}
+}
+
+// KValue is pass@k and pass^k for one k.
+type KValue struct {
+	K        int     `json:"k"`
+	PassAtK  float64 `json:"pass_at_k"`
+	PassHatK float64 `json:"pass_hat_k"`
+}
+
+// Durations are wall-time percentiles in milliseconds over all recorded runs.
+type Durations struct {
+	P50   float64 `json:"p50_ms"`
+	P90   float64 `json:"p90_ms"`
+	P99   float64 `json:"p99_ms"`
+	Max   float64 `json:"max_ms"`
+	Total float64 `json:"total_ms"`
+}
+
+// Tokens are token totals.
+type Tokens struct {
+	Prompt     int64 `json:"prompt"`
+	Completion int64 `json:"completion"`
+	Total      int64 `json:"total"`
+}
+
+// ReasonCount is how often a conversation ended for one reason.
+type ReasonCount struct {
+	Reason string `json:"reason"`
+	Count  int    `json:"count"`
+}
+
+// EvaluationFailures says how often one evaluation (by type and description)
+// failed: counted in jobs, not in results.
+type EvaluationFailures struct {
+	Type        string  `json:"type"`
+	Description string  `json:"description"`
+	Jobs        int     `json:"jobs"`    // jobs that ran it
+	Failed      int     `json:"failed"`  // jobs where it failed at least once
+	Errored     int     `json:"errored"` // jobs where it could not judge
+	FailRate    float64 `json:"fail_rate"`
+}
+
+// Stats are the figures shared by scenarios and combinations.
+type Stats struct {
+	Counts
+	// Attempts is the total number of attempts (runs plus retries used).
+	Attempts int `json:"attempts"`
+	// PassK lists pass@k and pass^k for k = 1..min(runs, Options.MaxKList).
+	// For a scenario, each k averages its combinations that have ≥ k runs.
+	PassK []KValue `json:"pass_k"`
+	// Chosen is pass@k and pass^k for Summary.K; nil when no combination has K runs.
+	Chosen             *KValue              `json:"chosen_k"`
+	Durations          Durations            `json:"durations"`
+	Tokens             Tokens               `json:"tokens"`
+	TerminationReasons []ReasonCount        `json:"termination_reasons"`
+	FailingEvaluations []EvaluationFailures `json:"failing_evaluations"`
+}
+
+// CombinationSummary is one combination of a scenario's matrix (or the
+// whole scenario, id "-", outside a matrix).
+type CombinationSummary struct {
+	// Key is the job id prefix "scenario/combination" that identifies it across runs.
+	Key         string         `json:"key"`
+	Combination string         `json:"combination"`
+	Matrix      string         `json:"matrix,omitempty"`
+	Label       string         `json:"label"`
+	Params      map[string]any `json:"params,omitempty"`
+	// Flaky is true when its completed runs disagree on the verdict.
+	Flaky bool `json:"flaky"`
+	Stats
+}
+
+// ScenarioSummary aggregates a scenario over its combinations.
+type ScenarioSummary struct {
+	ID                string               `json:"id"`
+	Name              string               `json:"name,omitempty"`
+	FlakyCombinations int                  `json:"flaky_combinations"`
+	Stats                                  // over all its runs
+	Combinations      []CombinationSummary `json:"combinations"` // in job order
+	// Parameters give the pass rate per value of each matrix parameter,
+	// marginalised over the other parameters.
+	Parameters []ParameterSummary `json:"parameters"`
+}
+
+// ParameterSummary is one matrix parameter's outcome per value.
+type ParameterSummary struct {
+	Path   string         `json:"path"`
+	Values []ValueSummary `json:"values"`
+}
+
+// ValueSummary is the outcome of every run whose parameter had Value.
+type ValueSummary struct {
+	Value string `json:"value"`
+	Counts
+}
+
+// maxFailingEvaluations bounds the failing-evaluation lists.
+const maxFailingEvaluations = 10
+
+// Summary computes the statistics. It is cheap to call again.
+func (r *Results) Summary() *Summary {
+	s := &Summary{K: r.opts.K, Duplicates: r.duplicates, Malformed: r.malformed, Recorded: r.recorded,
+		TotalJobs: r.TotalJobs(), RunIDs: []string{}, Shards: []string{}, Inputs: []string{},
+		Scenarios: []ScenarioSummary{}, Sources: []string{}, Missing: []IndexRange{}}
+	for _, in := range r.inputs {
+		s.Inputs = append(s.Inputs, in.Name)
+	}
+	for i, p := range r.plans {
+		if i == 0 {
+			s.Agent, s.Seed, s.Started = p.plan.Agent, p.plan.Seed, p.plan.Started
+			s.Sources = append(s.Sources, p.plan.Sources...)
+		}
+		if !p.plan.Started.IsZero() && (s.Started.IsZero() || p.plan.Started.Before(s.Started)) {
+			s.Started = p.plan.Started
+		}
+		if !slices.Contains(s.RunIDs, p.plan.RunID) {
+			s.RunIDs = append(s.RunIDs, p.plan.RunID)
+		}
+		if p.plan.Shard != "" && !slices.Contains(s.Shards, p.plan.Shard) {
+			s.Shards = append(s.Shards, p.plan.Shard)
+		}
+	}
+	slices.Sort(s.Shards)
+	if ranges, n := r.covered.missing(); len(ranges) > 0 {
+		s.Missing, s.MissingJobs = ranges, n
+	}
+	var all tally
+	for _, g := range r.scenarios {
+		sc := r.scenarioSummary(g)
+		all.runs += sc.Runs
+		all.completed += sc.Completed
+		all.passed += sc.Passed
+		s.FlakyCombinations += sc.FlakyCombinations
+		s.Scenarios = append(s.Scenarios, sc)
+	}
+	s.Totals = newCounts(all.runs, all.completed, all.passed)
+	s.Warnings = append([]string{}, r.warnings...)
+	if r.droppedWarnings > 0 {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%d more warning(s) not shown", r.droppedWarnings))
+	}
+	return s
+}
+
+func (r *Results) scenarioSummary(g *scenarioGroup) ScenarioSummary {
+	sc := ScenarioSummary{ID: g.id, Name: g.name, Combinations: []CombinationSummary{}, Parameters: []ParameterSummary{}}
+	var t tally
+	var durs []float64
+	// Per k: sum of pass@k, pass^k and how many combinations contributed.
+	type kSum struct {
+		at, hat float64
+		n       int
+	}
+	ks := make([]kSum, r.opts.MaxKList+1)
+	var chosen kSum
+	params := map[string]map[string]*[3]int{} // path → value → runs, completed, passed
+	for _, c := range g.combos {
+		cs, cdurs := r.combinationSummary(c)
+		sc.Combinations = append(sc.Combinations, cs)
+		if cs.Flaky {
+			sc.FlakyCombinations++
+		}
+		t.merge(&c.t)
+		durs = append(durs, cdurs...)
+		for _, kv := range cs.PassK {
+			ks[kv.K].at += kv.PassAtK
+			ks[kv.K].hat += kv.PassHatK
+			ks[kv.K].n++
+		}
+		if cs.Chosen != nil {
+			chosen.at += cs.Chosen.PassAtK
+			chosen.hat += cs.Chosen.PassHatK
+			chosen.n++
+		}
+		for path, v := range c.params {
+			vals := params[path]
+			if vals == nil {
+				vals = map[string]*[3]int{}
+				params[path] = vals
+			}
+			key := ValueString(v)
+			cnt := vals[key]
+			if cnt == nil {
+				cnt = &[3]int{}
+				vals[key] = cnt
+			}
+			cnt[0] += cs.Runs
+			cnt[1] += cs.Completed
+			cnt[2] += cs.Passed
+		}
+	}
+	sc.Stats = statsOf(&t, durs)
+	sc.PassK = []KValue{}
+	for k := 1; k < len(ks); k++ {
+		if ks[k].n > 0 {
+			n := float64(ks[k].n)
+			sc.PassK = append(sc.PassK, KValue{K: k, PassAtK: ks[k].at / n, PassHatK: ks[k].hat / n})
+		}
+	}
+	if chosen.n > 0 {
+		n := float64(chosen.n)
+		sc.Chosen = &KValue{K: r.opts.K, PassAtK: chosen.at / n, PassHatK: chosen.hat / n}
+	}
+	paths := make([]string, 0, len(params))
+	for p := range params {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		ps := ParameterSummary{Path: p}
+		for v, cnt := range params[p] {
+			ps.Values = append(ps.Values, ValueSummary{Value: v, Counts: newCounts(cnt[0], cnt[1], cnt[2])})
+		}
+		slices.SortFunc(ps.Values, func(a, b ValueSummary) int { return compareValues(a.Value, b.Value) })
+		sc.Parameters = append(sc.Parameters, ps)
+	}
+	return sc
+}
+
+// combinationSummary computes one combination's figures and returns its
+// durations (sorted) for the scenario's percentiles.
+func (r *Results) combinationSummary(c *combo) (CombinationSummary, []float64) {
+	durs := make([]float64, 0, len(c.slots))
+	for _, s := range c.slots {
+		if s.src != 0 {
+			durs = append(durs, s.dur)
+		}
+	}
+	cs := CombinationSummary{Key: c.key, Combination: c.combination, Matrix: c.matrix,
+		Label: ParamsLabel(c.params), Params: c.params}
+	cs.Stats = statsOf(&c.t, durs)
+	cs.Flaky = c.t.passed > 0 && c.t.passed < c.t.completed
+	n, p := c.t.runs, c.t.passed
+	cs.PassK = []KValue{}
+	for k := 1; k <= min(n, r.opts.MaxKList); k++ {
+		at, _ := PassAtK(n, p, k)
+		hat, _ := PassHatK(n, p, k)
+		cs.PassK = append(cs.PassK, KValue{K: k, PassAtK: at, PassHatK: hat})
+	}
+	if at, ok := PassAtK(n, p, r.opts.K); ok {
+		hat, _ := PassHatK(n, p, r.opts.K)
+		cs.Chosen = &KValue{K: r.opts.K, PassAtK: at, PassHatK: hat}
+	}
+	return cs, durs
+}
+
+// statsOf computes the figures of a tally; it sorts durs.
+func statsOf(t *tally, durs []float64) Stats {
+	st := Stats{Counts: newCounts(t.runs, t.completed, t.passed), Attempts: t.attempts,
+		Tokens:             Tokens{Prompt: t.prompt, Completion: t.completion, Total: t.total},
+		TerminationReasons: []ReasonCount{}, FailingEvaluations: []EvaluationFailures{}, PassK: []KValue{}}
+	slices.Sort(durs)
+	for _, d := range durs {
+		st.Durations.Total += d
+	}
+	if len(durs) > 0 {
+		st.Durations.P50 = Percentile(durs, 50)
+		st.Durations.P90 = Percentile(durs, 90)
+		st.Durations.P99 = Percentile(durs, 99)
+		st.Durations.Max = durs[len(durs)-1]
+	}
+	for reason, n := range t.terms {
+		if n > 0 {
+			st.TerminationReasons = append(st.TerminationReasons, ReasonCount{Reason: reason, Count: n})
+		}
+	}
+	slices.SortFunc(st.TerminationReasons, func(a, b ReasonCount) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Reason, b.Reason))
+	})
+	for k, c := range t.evals {
+		if c.failed > 0 || c.errored > 0 {
+			st.FailingEvaluations = append(st.FailingEvaluations, EvaluationFailures{
+				Type: k.Type, Description: k.Description, Jobs: c.jobs, Failed: c.failed, Errored: c.errored,
+				FailRate: Rate(c.failed, c.jobs)})
+		}
+	}
+	slices.SortFunc(st.FailingEvaluations, func(a, b EvaluationFailures) int {
+		return cmp.Or(cmp.Compare(b.Failed, a.Failed), cmp.Compare(b.Errored, a.Errored),
+			strings.Compare(a.Type, b.Type), strings.Compare(a.Description, b.Description))
+	})
+	if len(st.FailingEvaluations) > maxFailingEvaluations {
+		st.FailingEvaluations = st.FailingEvaluations[:maxFailingEvaluations]
+	}
+	return st
+}
+
+// ValueString renders a parameter value: strings as they are, anything
+// else as compact JSON.
+func ValueString(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// ParamsLabel renders parameters as "path=value, ..." sorted by path, or "-"
+// when there are none.
+func ParamsLabel(params map[string]any) string {
+	if len(params) == 0 {
+		return "-"
+	}
+	paths := make([]string, 0, len(params))
+	for p := range params {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	var b strings.Builder
+	for i, p := range paths {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(p)
+		b.WriteByte('=')
+		b.WriteString(ValueString(params[p]))
+	}
+	return b.String()
+}
+
+// compareValues orders parameter values numerically when both are numbers,
+// otherwise as strings.
+func compareValues(a, b string) int {
+	var x, y float64
+	if json.Unmarshal([]byte(a), &x) == nil && json.Unmarshal([]byte(b), &y) == nil {
+		return cmp.Compare(x, y)
+	}
+	return strings.Compare(a, b)
+}
