@@ -74,6 +74,8 @@ type JobResult struct {
 	DurationMS float64 `json:"duration_ms"`
 	// Usage totals tokens reported by the agent.
 	Usage evaluate.Usage `json:"usage"`
+	// MockCalls are the calls the agent made to mocked services.
+	MockCalls []MockCall `json:"mock_calls,omitempty"`
 	// Error is set when the job could not complete.
 	Error string `json:"error,omitempty"`
 }

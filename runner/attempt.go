@@ -1,0 +1,303 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"time"
+
+	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// ErrTimeout marks a step, turn or run that exceeded its time.
+var ErrTimeout = errors.New("timed out")
+
+// attempt runs one attempt of a job: environment, session, steps with their
+// evaluations, checkpoints, verdict.
+func (r *run) attempt(ctx context.Context, j Job, attemptNo int) *JobResult {
+	res := r.newResult(j)
+	start := res.Started
+	defer func() { res.DurationMS = float64(time.Since(start).Microseconds()) / 1000 }()
+	s := j.Scenario
+	if s.TimeoutMS > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, time.Duration(s.TimeoutMS)*time.Millisecond,
+			fmt.Errorf("scenario timeout of %d ms: %w", s.TimeoutMS, ErrTimeout))
+		defer cancel()
+	}
+	fail := func(format string, args ...any) *JobResult {
+		res.Error = fmt.Sprintf(format, args...)
+		res.Reason = "not completed: " + res.Error
+		return res
+	}
+	if s.Fixture != nil || len(s.Checkpoints) > 0 {
+		if r.cfg.Fixtures != nil {
+			bound, err := r.cfg.Fixtures.Prepare(ctx, s, s.Fixture != nil && s.Fixture.ReseedPerIteration)
+			if err != nil {
+				return fail("fixture: %v", err)
+			}
+			s = bound
+		} else if s.Fixture != nil {
+			return fail("the scenario needs fixture %v but no fixture manifest is configured (--manifest)", s.Fixture.Requires)
+		}
+	}
+	compiled, err := r.compiled.get(s)
+	if err != nil {
+		return fail("evaluations: %v", err)
+	}
+	needs := compiled.Needs()
+	env, err := r.cfg.Environments.Lookup(s.Environment.Type)
+	if err != nil {
+		return fail("%v", err)
+	}
+	needDir := needs.Dir || needs.Commands || hasCode(s) || (s.Setup != nil && len(s.Setup.VirtualFS) > 0) || s.Environment.Setup != nil
+	ws, err := env.Prepare(ctx, s, j.ID, needDir)
+	if err != nil {
+		return fail("environment: %v", err)
+	}
+	defer ws.Close()
+	seed := jobSeed(r.cfg.Seed, j.ID, attemptNo)
+	var mockList []scenario.Mock
+	if s.Setup != nil {
+		mockList = s.Setup.Mocks
+	}
+	mocks := NewMocks(mockList, seed)
+	trace := &evaluate.Trace{ScenarioID: s.ID, Dir: ws.Dir(), Started: start, Steps: make([]evaluate.StepTrace, 0, len(s.Run))}
+	evalEnv := &evaluate.Env{AllowCommands: r.cfg.AllowCommands, Judge: r.cfg.Judge}
+	var sess Session
+	needsAgent := false
+	for _, st := range s.Run {
+		if st.Code == "" || st.Input != "" || st.Conversation != nil {
+			needsAgent = true
+		}
+	}
+	if needsAgent {
+		plugins := make([]scenario.Plugin, 0, len(s.Plugins))
+		for _, p := range s.Plugins {
+			if p.IsEnabled() {
+				plugins = append(plugins, p)
+			}
+		}
+		sess, err = callTimeout(ctx, r.cfg.StepTimeout, func(ctx context.Context) (Session, error) {
+			return r.cfg.Agent.NewSession(ctx, SessionConfig{JobID: j.ID, Scenario: s, Character: s.Character, Plugins: plugins, Dir: ws.Dir(), Mocks: mocks, Seed: seed})
+		})
+		if err != nil {
+			return fail("starting the agent session: %v", err)
+		}
+		defer sess.Close()
+	}
+	completed := true
+	for i := range s.Run {
+		step := &s.Run[i]
+		trace.Steps = append(trace.Steps, evaluate.StepTrace{Index: i, Name: step.Name, Started: time.Now()})
+		st := &trace.Steps[len(trace.Steps)-1]
+		stepErr := r.runStep(ctx, s, step, st, sess, ws, trace, compiled, evalEnv, res, seed)
+		if step.Conversation == nil {
+			res.Evaluations = append(res.Evaluations, compiled.Evaluate(ctx, evaluate.Input{Trace: trace, Step: i, Turn: -1, Scope: evaluate.ScopeStep, Env: evalEnv})...)
+		}
+		trace.Usage = trace.Usage.Add(st.Usage)
+		if stepErr != nil {
+			st.Error = stepErr.Error()
+			res.Error = fmt.Sprintf("step %d (%s): %v", i, stepLabel(step), stepErr)
+			completed = false
+			break
+		}
+	}
+	trace.Ended = time.Now()
+	res.Usage = trace.Usage
+	res.Transcript = transcriptOf(trace)
+	for _, st := range trace.Steps {
+		if st.TerminationReason != "" {
+			res.TerminationReasons = append(res.TerminationReasons, st.TerminationReason)
+		}
+	}
+	if calls := mocks.Calls(); len(calls) > 0 {
+		res.MockCalls = calls
+	}
+	if completed && len(s.Checkpoints) > 0 {
+		if r.cfg.Checkpoints == nil {
+			return fail("the scenario has %d checkpoint(s) but no checkpoint executor is configured (GitHub token or --graphql-url)", len(s.Checkpoints))
+		}
+		cps, err := r.cfg.Checkpoints.ScoreCheckpoints(ctx, s)
+		res.Checkpoints = cps
+		if err != nil {
+			return fail("checkpoints: %v", err)
+		}
+	}
+	if !completed {
+		res.Reason = "not completed: " + res.Error
+		return res
+	}
+	res.Completed = true
+	r.decide(s, res, mocks)
+	return res
+}
+
+func (r *run) runStep(ctx context.Context, s *scenario.Scenario, step *scenario.RunStep, st *evaluate.StepTrace,
+	sess Session, ws Workspace, trace *evaluate.Trace, compiled *evaluate.Compiled, evalEnv *evaluate.Env, res *JobResult, seed int64) error {
+	timeout := r.cfg.StepTimeout
+	if step.Timeout > 0 {
+		timeout = step.Timeout.D()
+	}
+	switch {
+	case step.Conversation != nil:
+		st.Kind = "conversation"
+		st.Input = step.Input
+		return r.converse(ctx, s, step, st, sess, trace, compiled, evalEnv, res, seed)
+	case step.Input != "" || step.Code == "":
+		st.Kind = "input"
+		st.Input = step.Input
+		t0 := time.Now()
+		reply, err := callTimeout(ctx, timeout, func(ctx context.Context) (Reply, error) { return sess.Send(ctx, step.Input) })
+		st.Duration = time.Since(t0)
+		st.Reply, st.Actions, st.Usage = reply.Text, reply.Actions, reply.Usage
+		return err
+	default:
+		st.Kind = "code"
+		st.Input = step.Code
+		t0 := time.Now()
+		cctx, cancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("code step timeout of %v: %w", timeout, ErrTimeout))
+		defer cancel()
+		out, err := ws.RunCode(cctx, step.Lang, step.Code)
+		st.Duration = time.Since(t0)
+		st.Stdout, st.Stderr, st.ExitCode = out.Stdout, out.Stderr, out.ExitCode
+		if err != nil && cctx.Err() != nil {
+			return context.Cause(cctx)
+		}
+		return err
+	}
+}
+
+// decide turns evaluation and checkpoint results into the verdict.
+func (r *run) decide(s *scenario.Scenario, res *JobResult, mocks *Mocks) {
+	outcomes := make([]judge.Outcome, 0, len(res.Evaluations)+len(res.Checkpoints))
+	for _, e := range res.Evaluations {
+		outcomes = append(outcomes, judge.Outcome{Name: evalName(e), Passed: e.Passed, Score: e.Score, Weight: e.Weight, Critical: e.Critical})
+	}
+	for i, c := range res.Checkpoints {
+		o := judge.Outcome{Name: "checkpoint " + c.ID, Passed: c.Passed, Weight: 1}
+		if c.Passed {
+			o.Score = 1
+		}
+		if i < len(s.Checkpoints) {
+			o.Weight = weightOr(s.Checkpoints[i].Weight, 1)
+			o.Critical = s.Checkpoints[i].Critical
+		}
+		outcomes = append(outcomes, o)
+	}
+	d, err := r.cfg.Strategies.Decide(s.Judgment.Strategy, outcomes, judge.Options{Threshold: s.Judgment.Threshold})
+	if err != nil {
+		res.Passed, res.Reason = false, err.Error()
+		return
+	}
+	res.Passed, res.Score, res.Reason = d.Passed, d.Score, d.Reason
+	if r.cfg.StrictMocks {
+		if un := mocks.Unmatched(); len(un) > 0 {
+			res.Passed = false
+			res.Reason = fmt.Sprintf("strict mocks: %d call(s) no mock answered, first %s.%s", len(un), un[0].Service, un[0].Method)
+		}
+	}
+}
+
+func weightOr(w *float64, def float64) float64 {
+	if w == nil {
+		return def
+	}
+	return *w
+}
+
+func evalName(e evaluate.Result) string {
+	if e.Description != "" {
+		return e.Type + " (" + e.Description + ")"
+	}
+	return e.Type
+}
+
+func stepLabel(st *scenario.RunStep) string {
+	if st.Name != "" {
+		return st.Name
+	}
+	switch {
+	case st.Conversation != nil:
+		return "conversation"
+	case st.Input != "":
+		return "input"
+	}
+	return "code"
+}
+
+func hasCode(s *scenario.Scenario) bool {
+	for _, st := range s.Run {
+		if st.Code != "" && st.Input == "" && st.Conversation == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// transcriptOf keeps the messages of a run for failing jobs' reports: every
+// conversation's turns, or the steps' inputs and replies.
+func transcriptOf(t *evaluate.Trace) []evaluate.Turn {
+	var out []evaluate.Turn
+	for _, st := range t.Steps {
+		switch st.Kind {
+		case "conversation":
+			out = append(out, st.Turns...)
+		case "input":
+			out = append(out, evaluate.Turn{Role: "user", Text: st.Input, At: st.Started},
+				evaluate.Turn{Role: "assistant", Text: st.Reply, At: st.Started.Add(st.Duration), Duration: st.Duration, Actions: st.Actions})
+		}
+	}
+	return out
+}
+
+// jobSeed derives a job's seed from the run seed, its id and the attempt,
+// so that every job is repeatable on its own, whatever runs beside it.
+func jobSeed(seed int64, id string, attempt int) int64 {
+	h := fnv.New64a()
+	var b [8]byte
+	for i := range 8 {
+		b[i] = byte(seed >> (8 * i))
+	}
+	h.Write(b[:])
+	h.Write([]byte(id))
+	h.Write([]byte{byte(attempt)})
+	return int64(h.Sum64() >> 1)
+}
+
+// callTimeout runs fn with a deadline and returns at the deadline even when
+// fn ignores its context (the call is then abandoned). A panic in fn comes
+// back as an error.
+func callTimeout[T any](ctx context.Context, d time.Duration, fn func(context.Context) (T, error)) (T, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, d, fmt.Errorf("%v: %w", d, ErrTimeout))
+	defer cancel()
+	type out struct {
+		v   T
+		err error
+	}
+	ch := make(chan out, 1)
+	go func() {
+		var o out
+		defer func() {
+			if p := recover(); p != nil {
+				o.err = fmt.Errorf("agent panicked: %v", p)
+			}
+			ch <- o
+		}()
+		o.v, o.err = fn(ctx)
+	}()
+	select {
+	case o := <-ch:
+		if o.err != nil && ctx.Err() != nil {
+			var zero T
+			return zero, context.Cause(ctx)
+		}
+		return o.v, o.err
+	case <-ctx.Done():
+		var zero T
+		return zero, context.Cause(ctx)
+	}
+}

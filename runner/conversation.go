@@ -1,0 +1,277 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// Termination reasons recorded in results.
+const (
+	ReasonMaxTurns     = "max_turns_reached"
+	ReasonTotalTimeout = "total_timeout"
+)
+
+// defaultFirstMessage opens a conversation whose step has no input.
+const defaultFirstMessage = "Hello, I need help."
+
+// Default keywords per termination type, used when a condition gives
+// neither keywords nor llm_judge. Each list is matched, case-insensitively,
+// against the speaker the condition is about.
+var terminationDefaults = map[string]struct {
+	speaker  string // "user", "assistant" or "either"
+	keywords []string
+}{
+	"user_expresses_satisfaction": {"user", []string{"thank you", "thanks", "that helps", "that solves", "perfect", "great, that", "problem solved", "that works"}},
+	"agent_provides_solution":     {"assistant", []string{"here's how", "here is how", "the solution", "to fix this", "you can fix", "steps:", "try this"}},
+	"escalation_needed":           {"assistant", []string{"escalate", "human agent", "support team", "transfer you", "specialist"}},
+	"goal_achieved":               {"either", []string{"goal achieved", "all set", "done!", "that solves", "resolved"}},
+	"custom_condition":            {"either", nil},
+}
+
+// converse runs a conversation step: the agent answers, turn evaluations run,
+// termination conditions are checked on the right speaker, the simulated user
+// answers, until a condition holds, max_turns is reached or time runs out.
+func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario.RunStep, st *evaluate.StepTrace,
+	sess Session, trace *evaluate.Trace, compiled *evaluate.Compiled, evalEnv *evaluate.Env, res *JobResult, seed int64) error {
+	conv := step.Conversation
+	if r.cfg.UserModel == nil && conv.MaxTurns > 1 {
+		return fmt.Errorf("a conversation needs a user simulator model (runner.Config.UserModel; --user-model on the CLI)")
+	}
+	total := time.Duration(conv.TotalTimeoutMS) * time.Millisecond
+	if total <= 0 {
+		total = time.Duration(scenario.DefaultTotalTimeoutMS) * time.Millisecond
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, total, fmt.Errorf("conversation total_timeout_ms %d: %w", conv.TotalTimeoutMS, ErrTimeout))
+	defer cancel()
+	perTurn := time.Duration(conv.TimeoutPerTurnMS) * time.Millisecond
+	if perTurn <= 0 {
+		perTurn = time.Duration(scenario.DefaultTimeoutPerTurnMS) * time.Millisecond
+	}
+	msg := step.Input
+	if msg == "" {
+		msg = defaultFirstMessage
+	}
+	stepIdx := len(trace.Steps) - 1
+	sim := newSimulator(r.cfg.UserModel, conv.UserSimulator, seed)
+	st.Turns = append(st.Turns, evaluate.Turn{Role: "user", Text: msg, At: time.Now()})
+	var convErr error
+	for turn := 1; ; turn++ {
+		t0 := time.Now()
+		reply, err := callTimeout(ctx, perTurn, func(ctx context.Context) (Reply, error) { return sess.Send(ctx, msg) })
+		d := time.Since(t0)
+		st.Duration += d
+		if err != nil {
+			if ctx.Err() != nil {
+				st.TerminationReason = ReasonTotalTimeout
+			}
+			convErr = fmt.Errorf("turn %d: %w", turn, err)
+			break
+		}
+		st.Reply = reply.Text
+		st.Actions = append(st.Actions, reply.Actions...)
+		st.Usage = st.Usage.Add(reply.Usage)
+		st.Turns = append(st.Turns, evaluate.Turn{Role: "assistant", Text: reply.Text, At: time.Now(), Duration: d, Actions: reply.Actions})
+		res.Evaluations = append(res.Evaluations, compiled.Evaluate(ctx, evaluate.Input{Trace: trace, Step: stepIdx, Turn: len(st.Turns) - 1, Scope: evaluate.ScopeTurn, Env: evalEnv})...)
+		if reason := r.terminated(ctx, conv, st, "assistant"); reason != "" {
+			st.TerminationReason = reason
+			break
+		}
+		if turn >= conv.MaxTurns {
+			st.TerminationReason = ReasonMaxTurns
+			break
+		}
+		t1 := time.Now()
+		next, usage, err := sim.next(ctx, st.Turns, turn)
+		if err != nil {
+			if ctx.Err() != nil {
+				st.TerminationReason = ReasonTotalTimeout
+			}
+			convErr = fmt.Errorf("user simulator at turn %d: %w", turn, err)
+			break
+		}
+		_ = usage
+		st.Turns = append(st.Turns, evaluate.Turn{Role: "user", Text: next, At: time.Now(), Duration: time.Since(t1)})
+		if reason := r.terminated(ctx, conv, st, "user"); reason != "" {
+			st.TerminationReason = reason
+			break
+		}
+		msg = next
+	}
+	// Final and step evaluations judge what happened even when it ended early.
+	res.Evaluations = append(res.Evaluations, compiled.Evaluate(ctx, evaluate.Input{Trace: trace, Step: stepIdx, Turn: -1, Scope: evaluate.ScopeFinal, Env: evalEnv})...)
+	res.Evaluations = append(res.Evaluations, compiled.Evaluate(ctx, evaluate.Input{Trace: trace, Step: stepIdx, Turn: -1, Scope: evaluate.ScopeStep, Env: evalEnv})...)
+	return convErr
+}
+
+// terminated checks the conditions that concern the speaker who just spoke
+// and returns the type of the first that holds.
+func (r *run) terminated(ctx context.Context, conv *scenario.Conversation, st *evaluate.StepTrace, speaker string) string {
+	last := st.Turns[len(st.Turns)-1].Text
+	for _, c := range conv.TerminationConditions {
+		if c.Type == "max_turns_reached" {
+			continue // checked by the loop itself
+		}
+		if c.Type == "conversation_stuck" {
+			if stuck(st.Turns) {
+				return c.Type
+			}
+			continue
+		}
+		def := terminationDefaults[c.Type]
+		if def.speaker != "either" && def.speaker != speaker {
+			continue
+		}
+		keywords := c.Keywords
+		if len(keywords) == 0 && c.LLMJudge == nil {
+			keywords = def.keywords
+		}
+		if containsAny(last, keywords) {
+			return c.Type
+		}
+		if c.LLMJudge != nil && r.cfg.Judge != nil {
+			thr := scenario.DefaultTerminationThresh
+			if c.LLMJudge.Threshold != nil {
+				thr = *c.LLMJudge.Threshold
+			}
+			v, err := r.cfg.Judge.Evaluate(ctx, judge.Input{Prompt: c.LLMJudge.Prompt + "\n" + c.Description,
+				Evidence: st.Transcript(), Expected: fmt.Sprintf("%g+", thr)})
+			if err == nil && v.Pass {
+				return c.Type
+			}
+		}
+	}
+	return ""
+}
+
+// stuck reports whether the last two messages of either speaker repeat.
+func stuck(turns []evaluate.Turn) bool {
+	n := len(turns)
+	if n < 3 {
+		return false
+	}
+	a, b := turns[n-1], turns[n-3]
+	return strings.EqualFold(strings.TrimSpace(a.Text), strings.TrimSpace(b.Text))
+}
+
+func containsAny(text string, keywords []string) bool {
+	lower := strings.ToLower(text)
+	for _, k := range keywords {
+		if k != "" && strings.Contains(lower, strings.ToLower(k)) {
+			return true
+		}
+	}
+	return false
+}
+
+// simulator plays the user of a conversation on a chat model.
+type simulator struct {
+	model  judge.Model
+	cfg    scenario.UserSimulator
+	seed   int64
+	system string
+}
+
+func newSimulator(m judge.Model, cfg *scenario.UserSimulator, seed int64) *simulator {
+	s := &simulator{model: m, seed: seed}
+	if cfg != nil {
+		s.cfg = *cfg
+	}
+	s.system = simulatorPrompt(s.cfg)
+	return s
+}
+
+// simulatorPrompt states who the simulated user is and what they want.
+func simulatorPrompt(u scenario.UserSimulator) string {
+	var b strings.Builder
+	b.WriteString("You are role-playing a user talking to an AI assistant. Stay in character and write only the user's next message.\n")
+	fmt.Fprintf(&b, "Persona: %s\nObjective: %s\n", u.Persona, u.Objective)
+	if u.Style != "" {
+		fmt.Fprintf(&b, "Style: %s\n", u.Style)
+	}
+	if u.EmotionalState != "" {
+		fmt.Fprintf(&b, "Emotional state: %s\n", u.EmotionalState)
+	}
+	if u.KnowledgeLevel != "" {
+		fmt.Fprintf(&b, "Knowledge level: %s\n", u.KnowledgeLevel)
+	}
+	for _, c := range u.Constraints {
+		fmt.Fprintf(&b, "Constraint: %s\n", c)
+	}
+	b.WriteString("When your objective is met, say thank you and that your problem is solved.")
+	return b.String()
+}
+
+// next asks the model for the user's next message. The model sees the
+// conversation from the user's side: the agent's messages as "user" and its
+// own earlier messages as "assistant".
+func (s *simulator) next(ctx context.Context, turns []evaluate.Turn, turn int) (string, judge.Usage, error) {
+	msgs := make([]judge.Message, 0, len(turns)+1)
+	msgs = append(msgs, judge.Message{Role: judge.RoleSystem, Content: s.system})
+	for _, t := range turns {
+		role := judge.RoleUser
+		if t.Role == "user" {
+			role = judge.RoleAssistant
+		}
+		msgs = append(msgs, judge.Message{Role: role, Content: t.Text})
+	}
+	seed := s.seed + int64(turn)
+	req := judge.Request{Messages: msgs, Temperature: s.cfg.Temperature, MaxTokens: s.cfg.MaxTokens, Seed: &seed}
+	if s.cfg.ModelType != "" && s.cfg.ModelType != scenario.DefaultSimulatorModel {
+		req.Model = s.cfg.ModelType
+	}
+	resp, err := s.model.Complete(ctx, req)
+	if err != nil {
+		return "", judge.Usage{}, err
+	}
+	text := strings.TrimSpace(resp.Content)
+	if text == "" {
+		return "", resp.Usage, fmt.Errorf("the simulator model returned an empty message")
+	}
+	return text, resp.Usage, nil
+}
+
+// ScriptedUser is a deterministic offline user simulator: it asks follow-up
+// questions about its objective and, after `patience` agent replies, thanks
+// the agent. It lets conversation scenarios run without a model or network
+// (the examples and CI use it); it is no substitute for a real simulator.
+func ScriptedUser(patience int) judge.Model {
+	if patience < 1 {
+		patience = 2
+	}
+	return judge.ModelFunc(func(_ context.Context, req judge.Request) (judge.Response, error) {
+		replies := 0
+		objective := ""
+		for _, m := range req.Messages {
+			switch m.Role {
+			case judge.RoleUser:
+				replies++ // the agent's messages, seen from the user's side
+			case judge.RoleSystem:
+				for _, line := range strings.Split(m.Content, "\n") {
+					if o, ok := strings.CutPrefix(line, "Objective: "); ok {
+						objective = o
+					}
+				}
+			}
+		}
+		if replies >= patience {
+			return judge.Response{Content: "Thank you, that solves my problem."}, nil
+		}
+		if objective == "" {
+			objective = "this"
+		}
+		return judge.Response{Content: fmt.Sprintf("Could you explain a bit more? I want to %s.", strings.TrimSuffix(lowerFirst(objective), "."))}, nil
+	})
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}

@@ -1,0 +1,407 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// ErrNoMock is returned by Mocks.Call when no mock matches the call; the
+// agent should then use the real service (or fail, in a sealed test).
+var ErrNoMock = errors.New("no mock matches the call")
+
+// MockError is the error a mock with `error:` returns.
+type MockError struct {
+	Code    string
+	Message string
+	Status  int
+}
+
+func (e *MockError) Error() string { return e.Code + ": " + e.Message }
+
+// MockCall is one call an agent made to a mocked service, as recorded in results.
+type MockCall struct {
+	Service string `json:"service"`
+	Method  string `json:"method"`
+	Args    []any  `json:"args,omitempty"`
+	// Mock is the index in setup.mocks of the mock that answered, or -1.
+	Mock  int    `json:"mock"`
+	Error string `json:"error,omitempty"`
+	// At is when the call was made.
+	At time.Time `json:"at"`
+}
+
+// Mocks answers an agent's service calls from a scenario's setup.mocks. The
+// first mock in file order whose service, method and `when` conditions match
+// answers; `metadata.probability` is the chance a matching mock applies,
+// drawn from the run's seeded source, and a mock that does not apply lets the
+// next one try. Safe for concurrent use.
+type Mocks struct {
+	mocks []scenario.Mock
+	mu    sync.Mutex
+	rng   *rand.Rand
+	calls []MockCall
+}
+
+// NewMocks returns the mock engine of one run.
+func NewMocks(mocks []scenario.Mock, seed int64) *Mocks {
+	return &Mocks{mocks: mocks, rng: rand.New(rand.NewPCG(uint64(seed), 0x6d6f636b))}
+}
+
+// Calls returns the calls recorded so far.
+func (m *Mocks) Calls() []MockCall {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]MockCall(nil), m.calls...)
+}
+
+// Unmatched returns the recorded calls no mock answered.
+func (m *Mocks) Unmatched() []MockCall {
+	var out []MockCall
+	for _, c := range m.Calls() {
+		if c.Mock < 0 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Len reports how many mocks the run has.
+func (m *Mocks) Len() int { return len(m.mocks) }
+
+// Call asks the mocks to answer service.method(args...). It returns
+// ErrNoMock when none matches, a *MockError for error mocks, or the
+// response. A delay honours ctx.
+func (m *Mocks) Call(ctx context.Context, service, method string, args ...any) (any, error) {
+	call := mockCall{args: args, input: callInput(args), at: time.Now()}
+	for i := range m.mocks {
+		mk := &m.mocks[i]
+		if mk.Method != method || (mk.Service != "" && mk.Service != service) || !call.matches(mk.When) {
+			continue
+		}
+		if mk.Metadata != nil && mk.Metadata.Probability != nil && !m.draw(*mk.Metadata.Probability) {
+			continue
+		}
+		if mk.Metadata != nil && mk.Metadata.Delay > 0 {
+			t := time.NewTimer(time.Duration(mk.Metadata.Delay) * time.Millisecond)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				m.record(service, method, args, i, ctx.Err())
+				return nil, ctx.Err()
+			case <-t.C:
+			}
+		}
+		res, err := m.answer(mk, &call)
+		m.record(service, method, args, i, err)
+		return res, err
+	}
+	m.record(service, method, args, -1, ErrNoMock)
+	return nil, fmt.Errorf("%s.%s: %w", service, method, ErrNoMock)
+}
+
+func (m *Mocks) draw(p float64) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.rng.Float64() < p
+}
+
+func (m *Mocks) record(service, method string, args []any, idx int, err error) {
+	c := MockCall{Service: service, Method: method, Args: args, Mock: idx, At: time.Now()}
+	if err != nil {
+		c.Error = err.Error()
+	}
+	m.mu.Lock()
+	m.calls = append(m.calls, c)
+	m.mu.Unlock()
+}
+
+func (m *Mocks) answer(mk *scenario.Mock, c *mockCall) (any, error) {
+	if mk.Error != nil {
+		return nil, &MockError{Code: mk.Error.Code, Message: mk.Error.Message, Status: mk.Error.Status}
+	}
+	if mk.ResponseFn != "" {
+		text := c.render(mk.ResponseFn)
+		if t := strings.TrimSpace(text); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+			var v any
+			if err := json.Unmarshal([]byte(t), &v); err != nil {
+				return nil, fmt.Errorf("mock %s.%s: responseFn rendered invalid JSON: %w", mk.Service, mk.Method, err)
+			}
+			return v, nil
+		}
+		return text, nil
+	}
+	return mk.Response, nil
+}
+
+type mockCall struct {
+	args  []any
+	input map[string]any
+	at    time.Time
+}
+
+// callInput merges object arguments (later wins) and adds scalar arguments as arg<i>.
+func callInput(args []any) map[string]any {
+	in := map[string]any{}
+	for i, a := range args {
+		switch v := a.(type) {
+		case map[string]any:
+			for k, x := range v {
+				in[k] = x
+			}
+		case string, float64, int, int64, json.Number:
+			in["arg"+strconv.Itoa(i)] = v
+		}
+	}
+	return in
+}
+
+func (c *mockCall) context() map[string]any {
+	hasObj := false
+	for _, a := range c.args {
+		if _, ok := a.(map[string]any); ok || a == nil {
+			hasObj = true
+		}
+	}
+	return map[string]any{"timestamp": c.at.UTC().Format(time.RFC3339), "argsCount": len(c.args), "hasObjectArgs": hasObj}
+}
+
+func (c *mockCall) matches(w *scenario.MockWhen) bool {
+	if w == nil {
+		return true
+	}
+	if w.Args != nil && !deepEqual(w.Args, c.args) {
+		return false
+	}
+	if w.PartialArgs != nil {
+		if len(c.args) < len(w.PartialArgs) {
+			return false
+		}
+		for i, a := range w.PartialArgs {
+			if !deepEqual(a, c.args[i]) {
+				return false
+			}
+		}
+	}
+	if w.Input != nil && !partialMatch(w.Input, c.input) {
+		return false
+	}
+	if w.Context != nil && !partialMatch(w.Context, c.context()) {
+		return false
+	}
+	if w.Matcher != "" && !c.matcher(w.Matcher) {
+		return false
+	}
+	return true
+}
+
+// partialMatch reports whether every key of want is in got with a matching
+// value; nested objects match partially too, other values deeply.
+func partialMatch(want, got map[string]any) bool {
+	for k, w := range want {
+		g, ok := got[k]
+		if !ok {
+			return false
+		}
+		wm, wIsMap := w.(map[string]any)
+		gm, gIsMap := g.(map[string]any)
+		if wIsMap && gIsMap {
+			if !partialMatch(wm, gm) {
+				return false
+			}
+			continue
+		}
+		if !deepEqual(w, g) {
+			return false
+		}
+	}
+	return true
+}
+
+// deepEqual compares JSON-like values, numbers by value whatever their type.
+func deepEqual(a, b any) bool {
+	if fa, ok := toFloat(a); ok {
+		fb, ok := toFloat(b)
+		return ok && fa == fb
+	}
+	switch av := a.(type) {
+	case []any:
+		bv, ok := b.([]any)
+		if !ok || len(av) != len(bv) {
+			return false
+		}
+		for i := range av {
+			if !deepEqual(av[i], bv[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		bv, ok := b.(map[string]any)
+		if !ok || len(av) != len(bv) {
+			return false
+		}
+		for k, x := range av {
+			y, ok := bv[k]
+			if !ok || !deepEqual(x, y) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+func toFloat(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, true
+	case float32:
+		return float64(n), true
+	case int:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	case int32:
+		return float64(n), true
+	case uint64:
+		return float64(n), true
+	case json.Number:
+		f, err := n.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}
+
+var placeholder = regexp.MustCompile(`\$\{\s*([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_]+|\[[0-9]+\])*)\s*\}`)
+
+// render replaces ${input.x}, ${args[0]}, ${context.argsCount} with values;
+// objects render as JSON, a missing value as "undefined".
+func (c *mockCall) render(tmpl string) string {
+	return placeholder.ReplaceAllStringFunc(tmpl, func(m string) string {
+		sub := placeholder.FindStringSubmatch(m)
+		var root any
+		switch sub[1] {
+		case "input":
+			root = c.input
+		case "args":
+			root = c.args
+		case "context":
+			root = c.context()
+		default:
+			return m
+		}
+		v, ok := walkPath(root, sub[2])
+		if !ok {
+			return "undefined"
+		}
+		switch x := v.(type) {
+		case string:
+			return x
+		case map[string]any, []any:
+			b, _ := json.Marshal(x)
+			return string(b)
+		default:
+			return fmt.Sprint(x)
+		}
+	})
+}
+
+func walkPath(v any, path string) (any, bool) {
+	for path != "" {
+		var tok string
+		if path[0] == '[' {
+			end := strings.IndexByte(path, ']')
+			tok, path = path[1:end], path[end+1:]
+		} else {
+			path = path[1:]
+			end := strings.IndexAny(path, ".[")
+			if end < 0 {
+				end = len(path)
+			}
+			tok, path = path[:end], path[end:]
+		}
+		switch c := v.(type) {
+		case map[string]any:
+			x, ok := c[tok]
+			if !ok {
+				return nil, false
+			}
+			v = x
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil, false
+			}
+			v = c[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+var comparison = regexp.MustCompile(`^\s*(.+?)\s*(===|!==|==|!=|>=|<=|>|<)\s*(.+?)\s*$`)
+
+// matcher evaluates one comparison after rendering placeholders, such as
+// "${input.owner} == 'acme'" or "${input.n} > 10". Without an operator the
+// rendered text must be non-empty and not false, 0 or undefined.
+func (c *mockCall) matcher(expr string) bool {
+	text := c.render(expr)
+	m := comparison.FindStringSubmatch(text)
+	if m == nil {
+		t := strings.TrimSpace(text)
+		return t != "" && t != "false" && t != "0" && t != "undefined"
+	}
+	l, op, r := unquote(m[1]), m[2], unquote(m[3])
+	lf, lerr := strconv.ParseFloat(l, 64)
+	rf, rerr := strconv.ParseFloat(r, 64)
+	if lerr == nil && rerr == nil {
+		switch op {
+		case "==", "===":
+			return lf == rf
+		case "!=", "!==":
+			return lf != rf
+		case ">":
+			return lf > rf
+		case "<":
+			return lf < rf
+		case ">=":
+			return lf >= rf
+		case "<=":
+			return lf <= rf
+		}
+	}
+	switch op {
+	case "==", "===":
+		return l == r
+	case "!=", "!==":
+		return l != r
+	case ">":
+		return l > r
+	case "<":
+		return l < r
+	case ">=":
+		return l >= r
+	case "<=":
+		return l <= r
+	}
+	return false
+}
+
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '\'' || s[0] == '"') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return s
+}

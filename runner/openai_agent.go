@@ -1,0 +1,167 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/judge"
+)
+
+// ModelAgent is an agent under test backed by a chat model (an
+// OpenAI-compatible endpoint, or any judge.Model). The scenario's mocks are
+// offered to the model as tools named service__method; each tool call is
+// answered by the mocks and recorded as an action.
+type ModelAgent struct {
+	model judge.Model
+	// MaxToolRounds bounds tool-call rounds per message (default 8).
+	MaxToolRounds int
+}
+
+// NewModelAgent returns an agent that talks to model.
+func NewModelAgent(model judge.Model) *ModelAgent { return &ModelAgent{model: model, MaxToolRounds: 8} }
+
+// NewOpenAIAgentFromSpec builds the openai:MODEL agent. The base URL comes
+// from OPENAI_BASE_URL and the key from OPENAI_API_KEY.
+func NewOpenAIAgentFromSpec(model string, opts AgentOptions) (Agent, error) {
+	if model == "" {
+		return nil, errors.New("openai agent: name a model, as in openai:gpt-4o-mini")
+	}
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	m, err := judge.NewOpenAI(judge.OpenAIConfig{BaseURL: getenv("OPENAI_BASE_URL"), APIKey: getenv("OPENAI_API_KEY"), Model: model})
+	if err != nil {
+		return nil, fmt.Errorf("openai agent: %w", err)
+	}
+	return NewModelAgent(m), nil
+}
+
+// NewSession starts a conversation with the character as system prompt.
+func (a *ModelAgent) NewSession(_ context.Context, cfg SessionConfig) (Session, error) {
+	s := &modelSession{agent: a, cfg: cfg}
+	if c := cfg.Character; c != nil {
+		var sys strings.Builder
+		if c.System != "" {
+			sys.WriteString(c.System)
+		}
+		if c.Name != "" {
+			fmt.Fprintf(&sys, "\nYou are %s.", c.Name)
+		}
+		for _, b := range c.Bio {
+			sys.WriteString("\n" + b)
+		}
+		if t := strings.TrimSpace(sys.String()); t != "" {
+			s.history = append(s.history, judge.Message{Role: judge.RoleSystem, Content: t})
+		}
+		if c.LLM != nil {
+			s.temperature = c.LLM.Temperature
+			s.maxTokens = c.LLM.MaxTokens
+		}
+	}
+	if cfg.Scenario != nil && cfg.Scenario.Setup != nil {
+		seen := map[string]bool{}
+		for _, m := range cfg.Scenario.Setup.Mocks {
+			name := toolName(m.Service, m.Method)
+			if seen[name] {
+				continue
+			}
+			seen[name] = true
+			s.tools = append(s.tools, judge.Tool{Name: name, Description: fmt.Sprintf("Call %s.%s.", m.Service, m.Method),
+				Parameters: json.RawMessage(`{"type":"object","additionalProperties":true}`)})
+			s.toolTargets = append(s.toolTargets, [2]string{m.Service, m.Method})
+		}
+	}
+	return s, nil
+}
+
+func toolName(service, method string) string {
+	clean := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r == '_' || r == '-' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
+				return r
+			}
+			return '_'
+		}, s)
+	}
+	if service == "" {
+		return clean(method)
+	}
+	return clean(service) + "__" + clean(method)
+}
+
+type modelSession struct {
+	agent       *ModelAgent
+	cfg         SessionConfig
+	history     []judge.Message
+	tools       []judge.Tool
+	toolTargets [][2]string
+	temperature *float64
+	maxTokens   int
+}
+
+func (s *modelSession) Send(ctx context.Context, message string) (Reply, error) {
+	s.history = append(s.history, judge.Message{Role: judge.RoleUser, Content: message})
+	var reply Reply
+	rounds := max(1, s.agent.MaxToolRounds)
+	for range rounds + 1 {
+		resp, err := s.agent.model.Complete(ctx, judge.Request{Messages: s.history, Tools: s.tools, Temperature: s.temperature, MaxTokens: s.maxTokens})
+		if err != nil {
+			return reply, err
+		}
+		reply.Usage = reply.Usage.Add(evaluate.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens, TotalTokens: resp.Usage.TotalTokens})
+		s.history = append(s.history, judge.Message{Role: judge.RoleAssistant, Content: resp.Content, ToolCalls: resp.ToolCalls})
+		if len(resp.ToolCalls) == 0 {
+			reply.Text = resp.Content
+			return reply, nil
+		}
+		for _, tc := range resp.ToolCalls {
+			act := evaluate.Action{Name: tc.Name, Start: time.Now()}
+			var args map[string]any
+			if len(tc.Arguments) > 0 {
+				_ = json.Unmarshal(tc.Arguments, &args)
+			}
+			act.Args = args
+			service, method := s.target(tc.Name)
+			res, err := s.cfg.Mocks.Call(ctx, service, method, args)
+			act.End = time.Now()
+			var content string
+			if err != nil {
+				act.Error = err.Error()
+				content = `{"error":` + strconvQuote(err.Error()) + `}`
+			} else {
+				act.Result = res
+				b, _ := json.Marshal(res)
+				content = string(b)
+			}
+			reply.Actions = append(reply.Actions, act)
+			s.history = append(s.history, judge.Message{Role: judge.RoleTool, ToolCallID: tc.ID, Content: content})
+		}
+	}
+	return reply, fmt.Errorf("openai agent: still calling tools after %d rounds", rounds)
+}
+
+func (s *modelSession) target(tool string) (string, string) {
+	for i, t := range s.tools {
+		if t.Name == tool {
+			return s.toolTargets[i][0], s.toolTargets[i][1]
+		}
+	}
+	service, method, ok := strings.Cut(tool, "__")
+	if !ok {
+		return "", tool
+	}
+	return service, method
+}
+
+func (s *modelSession) Close() error { return nil }
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

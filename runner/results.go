@@ -1,0 +1,164 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+// JSONLWriter appends records to a results file, one JSON object per line.
+// Each record is written (and reaches the OS) as soon as it is given; fsync
+// happens in groups (every SyncEvery records or SyncInterval, whichever
+// comes first), so a crash loses at most the last group, which --resume runs
+// again. It is not safe for concurrent use: Run calls Write from one goroutine.
+type JSONLWriter struct {
+	f            *os.File
+	buf          bytes.Buffer
+	enc          *json.Encoder
+	unsynced     int
+	lastSync     time.Time
+	SyncEvery    int
+	SyncInterval time.Duration
+}
+
+// CreateJSONL opens path for appending results. With resume false the file
+// is truncated; with resume true a torn last line (from a killed run) is
+// cut off first so the file stays valid JSONL.
+func CreateJSONL(path string, resume bool) (*JSONLWriter, error) {
+	flag := os.O_CREATE | os.O_WRONLY
+	if !resume {
+		flag |= os.O_TRUNC
+	}
+	f, err := os.OpenFile(path, flag, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if resume {
+		if err := cutTornLine(f); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	if _, err := f.Seek(0, io.SeekEnd); err != nil {
+		f.Close()
+		return nil, err
+	}
+	w := &JSONLWriter{f: f, lastSync: time.Now(), SyncEvery: 1000, SyncInterval: time.Second}
+	w.enc = json.NewEncoder(&w.buf)
+	w.enc.SetEscapeHTML(false)
+	return w, nil
+}
+
+// cutTornLine truncates f after its last newline.
+func cutTornLine(f *os.File) error {
+	st, err := f.Stat()
+	if err != nil || st.Size() == 0 {
+		return err
+	}
+	const chunk = 64 << 10
+	end := st.Size()
+	for end > 0 {
+		start := max(0, end-chunk)
+		b := make([]byte, end-start)
+		if _, err := f.ReadAt(b, start); err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+			return f.Truncate(start + int64(i) + 1)
+		}
+		end = start
+	}
+	return f.Truncate(0)
+}
+
+// WritePlan writes a plan record.
+func (w *JSONLWriter) WritePlan(p *Plan) error {
+	p.Record = RecordPlan
+	return w.writeValue(p)
+}
+
+// Write appends one job result.
+func (w *JSONLWriter) Write(r *JobResult) error {
+	r.Record = RecordJob
+	return w.writeValue(r)
+}
+
+func (w *JSONLWriter) writeValue(v any) error {
+	w.buf.Reset()
+	if err := w.enc.Encode(v); err != nil {
+		return err
+	}
+	if _, err := w.f.Write(w.buf.Bytes()); err != nil {
+		return err
+	}
+	w.unsynced++
+	if w.unsynced >= w.SyncEvery || time.Since(w.lastSync) >= w.SyncInterval {
+		return w.Sync()
+	}
+	return nil
+}
+
+// Sync flushes the file to stable storage.
+func (w *JSONLWriter) Sync() error {
+	w.unsynced = 0
+	w.lastSync = time.Now()
+	return w.f.Sync()
+}
+
+// Close syncs and closes the file.
+func (w *JSONLWriter) Close() error {
+	err := w.Sync()
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Recorded reads a results file and returns the ids of the jobs it holds
+// (for --resume) and the run id of its plan. A missing file is empty. A
+// torn last line is ignored.
+func Recorded(path string) (ids map[string]bool, runID string, err error) {
+	ids = map[string]bool{}
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return ids, "", nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<20)
+	var rec struct {
+		Record string `json:"record"`
+		ID     string `json:"id"`
+		RunID  string `json:"run_id"`
+	}
+	for line := 1; ; line++ {
+		b, err := r.ReadBytes('\n')
+		if len(b) > 0 && b[len(b)-1] == '\n' {
+			rec.Record, rec.ID, rec.RunID = "", "", ""
+			if jerr := json.Unmarshal(b, &rec); jerr != nil {
+				return nil, "", fmt.Errorf("%s:%d: %w", path, line, jerr)
+			}
+			switch rec.Record {
+			case RecordJob:
+				ids[rec.ID] = true
+			case RecordPlan:
+				if runID == "" {
+					runID = rec.RunID
+				}
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return ids, runID, nil
+		}
+		if err != nil {
+			return nil, "", err
+		}
+	}
+}

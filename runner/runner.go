@@ -1,0 +1,295 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// Job is one run of one scenario variant: scenario × combination × run.
+type Job struct {
+	// ID is scenario/combination/run-N; combination is "-" outside a matrix.
+	ID string
+	// Index is the job's deterministic number within the whole run.
+	Index int64
+	// Scenario is the variant to run, with defaults applied. Read-only: it
+	// may share memory with other jobs.
+	Scenario *scenario.Scenario
+	// Matrix names the matrix the job came from, if any.
+	Matrix string
+	// Combination is the combination id ("" outside a matrix).
+	Combination string
+	// Params are the combination's parameters in axis order.
+	Params []Param
+	// Run is the 1-based run number within the combination.
+	Run int
+}
+
+// Param is one matrix parameter of a job.
+type Param struct {
+	Path  string
+	Value any
+}
+
+// Config configures Run. Only Agent is required; nil fields take the
+// documented defaults.
+type Config struct {
+	// Agent is the system under test.
+	Agent Agent
+	// Concurrency is how many jobs run at once (default 4 × GOMAXPROCS).
+	Concurrency int
+	// Evaluations builds evaluations (default evaluate.DefaultRegistry()).
+	Evaluations *evaluate.Registry
+	// Strategies decides verdicts (default judge.DefaultStrategies()).
+	Strategies *judge.Strategies
+	// Judge answers llm_judge evaluations and llm_judge termination conditions.
+	Judge *judge.Judge
+	// UserModel plays the simulated user of conversations.
+	UserModel judge.Model
+	// Checkpoints scores a scenario's checkpoints after its session; nil
+	// makes a scenario with checkpoints fail with a message saying so.
+	Checkpoints CheckpointScorer
+	// Fixtures binds {{placeholders}} and resets fixtures per run; nil when no
+	// manifest is given.
+	Fixtures FixtureBinder
+	// Environments provides run environments (default: local in the OS temp dir).
+	Environments *Environments
+	// AllowCommands lets command_exit_code_is run commands.
+	AllowCommands bool
+	// StrictMocks fails a run in which the agent called a mocked service
+	// method that no mock answered.
+	StrictMocks bool
+	// Seed makes mock probabilities and the user simulator repeatable; each
+	// job derives its own seed from it and the job id.
+	Seed int64
+	// StepTimeout bounds a step that sets no timeout (default 5 minutes).
+	StepTimeout time.Duration
+	// Results receives every finished job, in completion order, from one goroutine.
+	Results Sink
+	// Skip, when set, skips the jobs it returns true for (resume).
+	Skip func(id string) bool
+	// Progress, when set, is called after every finished job from one goroutine.
+	Progress func(Progress)
+}
+
+// CheckpointScorer scores a scenario's checkpoints against live state.
+type CheckpointScorer interface {
+	ScoreCheckpoints(ctx context.Context, s *scenario.Scenario) ([]CheckpointResult, error)
+}
+
+// FixtureBinder prepares a scenario's fixture for one run: it binds
+// placeholders and, when the scenario asks, resets the fixture first.
+type FixtureBinder interface {
+	Prepare(ctx context.Context, s *scenario.Scenario, reseed bool) (*scenario.Scenario, error)
+}
+
+// Sink receives finished jobs.
+type Sink interface {
+	Write(r *JobResult) error
+}
+
+// Progress is the state of a run after a job finished.
+type Progress struct {
+	Done, Passed, Failed, Incomplete, Skipped int64
+	// Total is the number of jobs this run owns (after shard and resume), or -1 when unknown.
+	Total   int64
+	Elapsed time.Duration
+	Last    *JobResult
+}
+
+// Summary is what a run did.
+type Summary struct {
+	// Jobs is the number of jobs that ran.
+	Jobs int64
+	// Completed ran to a verdict; Passed of those passed.
+	Completed, Passed int64
+	// Skipped were already recorded (resume).
+	Skipped  int64
+	Duration time.Duration
+}
+
+// Failed is the number of jobs that did not pass (failed or incomplete).
+func (s Summary) Failed() int64 { return s.Jobs - s.Passed }
+
+// ErrNoAgent is returned by Run when Config.Agent is nil.
+var ErrNoAgent = errors.New("runner: no agent configured")
+
+// Run runs every job and streams each result to cfg.Results as it finishes.
+// Memory does not grow with the number of jobs. It returns when all jobs
+// are done or ctx ends; the error reports a failure of the run itself (a
+// results write failed, the job source failed, ctx ended), never a failing
+// job.
+func Run(ctx context.Context, cfg Config, jobs iter.Seq2[Job, error]) (Summary, error) {
+	r, err := newRun(cfg)
+	if err != nil {
+		return Summary{}, err
+	}
+	return r.run(ctx, jobs, -1)
+}
+
+// RunCounted is Run with a known job total for progress and ETA.
+func RunCounted(ctx context.Context, cfg Config, jobs iter.Seq2[Job, error], total int64) (Summary, error) {
+	r, err := newRun(cfg)
+	if err != nil {
+		return Summary{}, err
+	}
+	return r.run(ctx, jobs, total)
+}
+
+type run struct {
+	cfg      Config
+	compiled *compileCache
+}
+
+func newRun(cfg Config) (*run, error) {
+	if cfg.Agent == nil {
+		return nil, ErrNoAgent
+	}
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = 4 * runtime.GOMAXPROCS(0)
+	}
+	if cfg.Evaluations == nil {
+		cfg.Evaluations = evaluate.DefaultRegistry()
+	}
+	if cfg.Strategies == nil {
+		cfg.Strategies = judge.DefaultStrategies()
+	}
+	if cfg.Environments == nil {
+		cfg.Environments = NewEnvironments("", false)
+	}
+	if cfg.StepTimeout <= 0 {
+		cfg.StepTimeout = 5 * time.Minute
+	}
+	return &run{cfg: cfg, compiled: newCompileCache(cfg.Evaluations)}, nil
+}
+
+func (r *run) run(ctx context.Context, jobs iter.Seq2[Job, error], total int64) (Summary, error) {
+	start := time.Now()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobCh := make(chan Job, 2*r.cfg.Concurrency)
+	resCh := make(chan *JobResult, 2*r.cfg.Concurrency)
+	var sum Summary
+	var srcErr error
+	var skipped int64
+	go func() {
+		defer close(jobCh)
+		for j, err := range jobs {
+			if err != nil {
+				srcErr = err
+				cancel()
+				return
+			}
+			if r.cfg.Skip != nil && r.cfg.Skip(j.ID) {
+				skipped++
+				continue
+			}
+			select {
+			case jobCh <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for range r.cfg.Concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobCh {
+				if ctx.Err() != nil {
+					return
+				}
+				res := r.runJob(ctx, j)
+				if ctx.Err() != nil && !res.Completed {
+					// Interrupted, not judged: leave it for --resume rather than record a failure.
+					return
+				}
+				resCh <- res
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(resCh) }()
+	var writeErr error
+	var p Progress
+	p.Total = total
+	for res := range resCh {
+		sum.Jobs++
+		if res.Completed {
+			sum.Completed++
+		}
+		if res.Passed {
+			sum.Passed++
+		}
+		if writeErr == nil && r.cfg.Results != nil {
+			if err := r.cfg.Results.Write(res); err != nil {
+				writeErr = fmt.Errorf("runner: writing results: %w", err)
+				cancel()
+			}
+		}
+		if r.cfg.Progress != nil {
+			p.Done = sum.Jobs
+			p.Passed = sum.Passed
+			p.Incomplete = sum.Jobs - sum.Completed
+			p.Failed = sum.Completed - sum.Passed
+			p.Elapsed = time.Since(start)
+			p.Last = res
+			r.cfg.Progress(p)
+		}
+	}
+	sum.Skipped = skipped
+	sum.Duration = time.Since(start)
+	switch {
+	case writeErr != nil:
+		return sum, writeErr
+	case srcErr != nil:
+		return sum, fmt.Errorf("runner: job source: %w", srcErr)
+	}
+	return sum, context.Cause(ctx)
+}
+
+// runJob runs a job with its retries. It never panics.
+func (r *run) runJob(ctx context.Context, j Job) (res *JobResult) {
+	s := j.Scenario
+	attempts := 1 + max(0, s.AllowedRetries)
+	for a := 1; a <= attempts; a++ {
+		res = r.attemptSafely(ctx, j, a)
+		res.Attempts = a
+		if res.Passed || ctx.Err() != nil {
+			break
+		}
+	}
+	return res
+}
+
+func (r *run) attemptSafely(ctx context.Context, j Job, attempt int) (res *JobResult) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = r.newResult(j)
+			res.Error = fmt.Sprintf("panic: %v\n%s", p, debug.Stack())
+			res.Reason = "the run panicked; see error"
+		}
+	}()
+	return r.attempt(ctx, j, attempt)
+}
+
+func (r *run) newResult(j Job) *JobResult {
+	res := &JobResult{Record: RecordJob, ID: j.ID, Index: j.Index, Scenario: j.Scenario.ID, ScenarioName: j.Scenario.Name,
+		Matrix: j.Matrix, Combination: j.Combination, Run: j.Run, Strategy: j.Scenario.Judgment.Strategy, Started: time.Now()}
+	if len(j.Params) > 0 {
+		res.Params = make(map[string]any, len(j.Params))
+		for _, p := range j.Params {
+			res.Params[p.Path] = p.Value
+		}
+	}
+	return res
+}
