@@ -75,7 +75,9 @@ func Echo() Agent { return echoAgent{} }
 
 type echoAgent struct{}
 
-func (echoAgent) NewSession(context.Context, SessionConfig) (Session, error) { return echoSession{}, nil }
+func (echoAgent) NewSession(context.Context, SessionConfig) (Session, error) {
+	return echoSession{}, nil
+}
 
 type echoSession struct{}
 
