@@ -1,0 +1,139 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/agenteval/agenteval/matrix"
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// stringsFlag collects a repeated flag's values.
+type stringsFlag []string
+
+func (s *stringsFlag) String() string     { return strings.Join(*s, ", ") }
+func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
+
+func runMatrix(ctx context.Context, env *cliEnv, args []string) int {
+	fs := newFlags(env, "matrix", "[--count] [--filter PATH=VALUE]... [--shard i/n] [--max-jobs N] FILE")
+	count := fs.Bool("count", false, "print only the number of jobs")
+	var filterTexts stringsFlag
+	fs.Var(&filterTexts, "filter", "keep jobs whose parameter PATH has VALUE, a YAML value (repeatable; all must match)")
+	shardText := fs.String("shard", "", "run only part i of n (1-based), such as 2/5")
+	maxJobs := fs.Int64("max-jobs", 0, fmt.Sprintf("refuse selections of more jobs than this (0: %d, -1: no limit)", matrix.DefaultMaxJobs))
+	runs := fs.Int("runs", 1, "runs of a plain scenario file (a matrix file sets its own)")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	fail := func(code int, format string, a ...any) int {
+		fmt.Fprintf(env.stderr, "agenteval matrix: "+format+"\n", a...)
+		return code
+	}
+	filters, err := matrix.ParseFilters(filterTexts)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	var shard matrix.Shard
+	if *shardText != "" {
+		if shard, err = matrix.ParseShard(*shardText); err != nil {
+			return fail(exitUsage, "%v", err)
+		}
+	}
+	name := fs.Arg(0)
+	if _, err := os.Stat(name); err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	l := scenario.NewLoader(scenario.Options{})
+	f, _ := l.LoadFile(name)
+	var plan *matrix.Plan
+	var diags scenario.Diagnostics
+	switch {
+	case f.Kind == scenario.KindMatrix:
+		plan, diags = matrix.Compile(f, matrix.Options{Loader: l, MaxJobs: *maxJobs})
+	case (f.Kind == scenario.KindScenario || f.Kind == scenario.KindGitHub) && f.Scenario != nil && !f.Diagnostics.HasErrors():
+		diags = f.Diagnostics
+		plan = matrix.Single(f.Scenario, *runs).WithMaxJobs(*maxJobs)
+	default:
+		diags = f.Diagnostics
+		if !diags.HasErrors() {
+			diags = append(diags, scenario.Diagnostic{File: name, Severity: scenario.Error, Code: "kind",
+				Message: fmt.Sprintf("a %s file cannot be expanded; give a matrix or a scenario file", f.Kind)})
+		}
+	}
+	for _, d := range diags {
+		fmt.Fprintln(env.stderr, d.String())
+	}
+	if plan == nil {
+		return exitFail
+	}
+	// Filters and shards come from the command line, so a bad one is a usage error.
+	if plan, err = plan.Select(filters, shard); err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	if *count {
+		n, err := plan.Count()
+		if err != nil {
+			return fail(exitFail, "%v", err)
+		}
+		fmt.Fprintln(env.stdout, n)
+		return exitOK
+	}
+	if err := writeJobs(ctx, env.stdout, plan); err != nil {
+		if errors.Is(err, matrix.ErrTooManyJobs) || errors.Is(err, matrix.ErrOverflow) {
+			return fail(exitFail, "%s: %v", name, err)
+		}
+		return fail(exitFail, "%v", err)
+	}
+	return exitOK
+}
+
+// jobLine is one line of `agenteval matrix` output.
+type jobLine struct {
+	ID          string          `json:"id"`
+	Index       int64           `json:"index"`
+	Combination string          `json:"combination"`
+	Run         int             `json:"run"`
+	Params      json.RawMessage `json:"params"`
+}
+
+// writeJobs prints one JSON object per job; params is an object whose keys
+// keep the axes' order.
+func writeJobs(ctx context.Context, out io.Writer, plan *matrix.Plan) error {
+	w := bufio.NewWriterSize(out, 64<<10)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	var params []byte
+	for j, err := range plan.Headers(ctx) {
+		if err != nil {
+			_ = w.Flush()
+			return err
+		}
+		params = append(params[:0], '{')
+		for i, p := range j.Params {
+			if i > 0 {
+				params = append(params, ',')
+			}
+			k, _ := json.Marshal(p.Path)
+			v, err := json.Marshal(p.Value)
+			if err != nil {
+				return err
+			}
+			params = append(append(append(params, k...), ':'), v...)
+		}
+		params = append(params, '}')
+		if err := enc.Encode(jobLine{ID: j.ID, Index: j.Index, Combination: j.Combination, Run: j.Run, Params: params}); err != nil {
+			return err
+		}
+	}
+	return w.Flush()
+}

@@ -1,0 +1,236 @@
+package matrix
+
+import (
+	"fmt"
+	"math/bits"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// Plan is a compiled matrix: parsed and checked paths, checked and decoded
+// values, the base scenario with defaults applied, and a selection (filters,
+// shard, cap). It is immutable and safe for concurrent use; Select returns a
+// narrowed copy. Build one with Compile or Single.
+type Plan struct {
+	scenarioID string
+	base       *scenario.Scenario
+	baseValue  reflect.Value
+	axes       []axis
+	hashOrder  []int // axis indexes sorted by canonical path, for combination ids
+	runs       int
+	trie       *node
+
+	// combos is the number of combinations before filters.
+	combos int64
+	// sel holds, per axis, the value indexes the filters keep (all, unfiltered).
+	sel     [][]int
+	filters []Filter
+	shard   Shard
+	maxJobs int64
+}
+
+// axis is one compiled matrix axis.
+type axis struct {
+	param  string        // canonical path, as Path.String renders it
+	path   scenario.Path //
+	steps  []step        // the slot in the typed model
+	values []any         // plain YAML data, as written
+	canon  [][]byte      // canonical JSON of each value
+	leaves []reflect.Value
+	// redefault marks values that change another field's default (judgment
+	// strategy weighted gives a threshold), so jobs with them run SetDefaults.
+	redefault []bool
+	hashHead  []byte // `["param",` for the combination hash
+	stride    int64  // combinations between consecutive values of this axis
+}
+
+// Param is one parameter of a job: an axis's path and the value it takes.
+type Param struct {
+	// Path is the parameter in canonical form (run[0].input, setup.virtual_fs["a.json"]).
+	Path string `json:"path"`
+	// Value is the value as plain YAML data: string, json.Number, bool, nil,
+	// map[string]any or []any. Shared between jobs; do not modify.
+	Value any `json:"value"`
+}
+
+// Job is one run of one combination.
+type Job struct {
+	// ID is ScenarioID/Combination/run-Run: the key of the job in results,
+	// resume and shards.
+	ID string
+	// Index is the job's position in the whole expansion (before filters and
+	// shards): combination index × runs + Run − 1. It is stable for a given
+	// matrix, whatever selection produced the job.
+	Index int64
+	// ScenarioID is the base scenario's id.
+	ScenarioID string
+	// Combination is the content-addressed combination id (c-<16 hex>), or
+	// "-" for a scenario without a matrix.
+	Combination string
+	// Run is the 1-based run number within the combination.
+	Run int
+	// Params are the job's parameters in axis order; nil without a matrix.
+	Params []Param
+	// Scenario is the scenario to run, with the parameters applied and
+	// defaults set; nil from Plan.Headers. It shares every part that the
+	// parameters do not touch with the base scenario and with other jobs,
+	// and is never modified after it is yielded: treat it as read-only.
+	Scenario *scenario.Scenario
+}
+
+// ScenarioID returns the base scenario's id, the first part of job ids.
+func (p *Plan) ScenarioID() string { return p.scenarioID }
+
+// Base returns the base scenario with defaults applied. It is shared by
+// every job; do not modify it.
+func (p *Plan) Base() *scenario.Scenario { return p.base }
+
+// Runs returns the number of runs per combination.
+func (p *Plan) Runs() int { return p.runs }
+
+// Parameters returns the axes' paths in canonical form, in axis order.
+func (p *Plan) Parameters() []string {
+	out := make([]string, len(p.axes))
+	for i, a := range p.axes {
+		out[i] = a.param
+	}
+	return out
+}
+
+// Values returns the values of the axis at i, as plain YAML data, in the
+// order the matrix gives them. They are shared; do not modify them.
+func (p *Plan) Values(i int) []any { return slices.Clip(p.axes[i].values) }
+
+// Filters returns the plan's filters.
+func (p *Plan) Filters() []Filter { return slices.Clip(p.filters) }
+
+// Shard returns the plan's shard.
+func (p *Plan) Shard() Shard { return p.shard.norm() }
+
+// MaxJobs returns the cap on the selected jobs; negative means none.
+func (p *Plan) MaxJobs() int64 { return p.maxJobs }
+
+// Combinations returns the number of combinations before filters.
+func (p *Plan) Combinations() int64 { return p.combos }
+
+// Total returns the number of jobs the filters select, before sharding.
+// It never expands the matrix; ErrOverflow when the number does not fit.
+func (p *Plan) Total() (int64, error) {
+	n := int64(p.runs)
+	for i := range p.axes {
+		var ok bool
+		if n, ok = mul(n, int64(len(p.sel[i]))); !ok {
+			return 0, fmt.Errorf("%w: %s", ErrOverflow, p.sizeText())
+		}
+	}
+	return n, nil
+}
+
+// Count returns the number of jobs Jobs yields: the filtered total, then the
+// shard's share of it. It never expands the matrix and ignores the cap;
+// ErrOverflow when the total does not fit an int64.
+func (p *Plan) Count() (int64, error) {
+	n, err := p.Total()
+	if err != nil {
+		return 0, err
+	}
+	return p.shard.size(n), nil
+}
+
+// sizeText describes the product of the selection's sizes, for messages.
+func (p *Plan) sizeText() string {
+	parts := make([]string, 0, len(p.axes)+1)
+	for i := range p.axes {
+		parts = append(parts, fmt.Sprint(len(p.sel[i])))
+	}
+	parts = append(parts, fmt.Sprintf("%d run(s)", p.runs))
+	return strings.Join(parts, " × ")
+}
+
+// mul multiplies non-negative a and b, reporting whether the product fits an int64.
+func mul(a, b int64) (int64, bool) {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi != 0 || lo > 1<<63-1 {
+		return 0, false
+	}
+	return int64(lo), true
+}
+
+// Select returns a copy of the plan narrowed to the jobs that match every
+// filter, then to one shard. Filters must name axes of the matrix and match
+// at least one of its values; a plan without a matrix accepts no filters.
+func (p *Plan) Select(filters []Filter, shard Shard) (*Plan, error) {
+	if err := shard.validate(); err != nil {
+		return nil, err
+	}
+	q := *p
+	q.shard = shard.norm()
+	q.filters = slices.Clone(filters)
+	q.sel = make([][]int, len(p.axes))
+	for i, a := range p.axes {
+		q.sel[i] = allIndexes(len(a.values))
+	}
+	for _, f := range filters {
+		canon := f.canon
+		if canon == "" {
+			c, err := canonicalJSON(f.Value)
+			if err != nil {
+				return nil, fmt.Errorf("filter %q: %w", f.Text, err)
+			}
+			canon = string(c)
+		}
+		param := f.Path.String()
+		i := slices.IndexFunc(p.axes, func(a axis) bool { return a.param == param })
+		if i < 0 {
+			return nil, p.unknownParam(f, param)
+		}
+		a := p.axes[i]
+		q.sel[i] = slices.DeleteFunc(q.sel[i], func(v int) bool { return string(a.canon[v]) != canon })
+		if len(q.sel[i]) == 0 {
+			vals := make([]string, len(a.canon))
+			for j, c := range a.canon {
+				vals[j] = string(c)
+			}
+			return nil, fmt.Errorf("filter %q: no value of %s matches %s (it takes %s, and earlier filters may have narrowed it)", f.Text, param, canon, strings.Join(vals, ", "))
+		}
+	}
+	return &q, nil
+}
+
+func (p *Plan) unknownParam(f Filter, param string) error {
+	if len(p.axes) == 0 {
+		return fmt.Errorf("filter %q: this scenario has no matrix, so there are no parameters to filter on", f.Text)
+	}
+	names := p.Parameters()
+	msg := fmt.Sprintf("filter %q: %s is not a parameter of this matrix; its parameters are %s", f.Text, param, strings.Join(names, ", "))
+	if s := scenario.Suggest(param, names); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return fmt.Errorf("%s", msg)
+}
+
+// WithMaxJobs returns a copy of the plan with another cap on its selected
+// jobs: 0 means DefaultMaxJobs, negative means no cap.
+func (p *Plan) WithMaxJobs(n int64) *Plan {
+	q := *p
+	q.maxJobs = capOf(n)
+	return &q
+}
+
+func capOf(n int64) int64 {
+	if n == 0 {
+		return DefaultMaxJobs
+	}
+	return n
+}
+
+func allIndexes(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
