@@ -2,8 +2,6 @@ package judge
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -259,20 +257,6 @@ func (j *Judge) sample(ctx context.Context, model Model, name string, req Reques
 	}
 	pass, score := exp.samplePass(raw)
 	return sampleResult{raw: raw, pass: pass, score: score, usage: resp.Usage, model: resp.Model}, nil
-}
-
-// cacheKey hashes everything that can change an answer. The sample index is
-// included so that k samples are k independent entries: a cache must not
-// turn "ask five times" into "ask once, repeat four times".
-func cacheKey(model string, req Request, sample int) string {
-	b, _ := json.Marshal(struct {
-		V      int     `json:"v"`
-		Model  string  `json:"model"`
-		Req    Request `json:"req"`
-		Sample int     `json:"sample"`
-	}{cacheVersion, model, req, sample}) // Request always marshals: plain fields and valid raw JSON
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
 }
 
 // combine merges samples by majority: Pass needs more than half of the

@@ -14,7 +14,7 @@ func P(name string) judge.Outcome { return judge.Outcome{Name: name, Passed: tru
 func F(name string) judge.Outcome { return judge.Outcome{Name: name} }
 
 func weight(o judge.Outcome, w float64) judge.Outcome { o.Weight = w; return o }
-func critical(o judge.Outcome) judge.Outcome         { o.Critical = true; return o }
+func critical(o judge.Outcome) judge.Outcome          { o.Critical = true; return o }
 
 func TestStrategiesTruthTable(t *testing.T) {
 	t.Parallel()

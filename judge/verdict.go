@@ -157,6 +157,9 @@ var (
 // normKey lower-cases k and drops everything but letters and digits, so
 // that "Overall_Success", "overall-success" and "overallSuccess" agree.
 func normKey(k string) string {
+	if isNormal(k) {
+		return k
+	}
 	var b strings.Builder
 	for _, r := range strings.ToLower(k) {
 		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
@@ -166,18 +169,58 @@ func normKey(k string) string {
 	return b.String()
 }
 
-func lookup(obj map[string]any, keys []string) (any, bool) {
-	for _, want := range keys {
-		for k, v := range obj {
-			if normKey(k) == want && v != nil {
-				return v, true
+// normObject re-keys obj by normKey once, so that each alias lookup is a
+// map access. When two keys normalise alike the first in key order wins,
+// keeping the result deterministic.
+func normObject(obj map[string]any) map[string]any {
+	out := make(map[string]any, len(obj))
+	for k, v := range obj {
+		nk := normKey(k)
+		if prev, dup := out[nk]; dup && prev != nil {
+			// Keep the value of the smaller original key.
+			if smallerKeyWins(obj, k, nk) {
+				continue
 			}
+		}
+		out[nk] = v
+	}
+	return out
+}
+
+// smallerKeyWins reports whether another key of obj that normalises to nk
+// sorts before k.
+func smallerKeyWins(obj map[string]any, k, nk string) bool {
+	for other := range obj {
+		if other != k && other < k && normKey(other) == nk {
+			return true
+		}
+	}
+	return false
+}
+
+// isNormal reports whether k is already lower-case letters and digits, the
+// common case, so normKey need not allocate.
+func isNormal(k string) bool {
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func lookup(obj map[string]any, keys []string) (any, bool) {
+	for _, k := range keys {
+		if v, ok := obj[k]; ok && v != nil {
+			return v, true
 		}
 	}
 	return nil, false
 }
 
 func fromObject(obj map[string]any) (rawVerdict, error) {
+	obj = normObject(obj)
 	var r rawVerdict
 	if v, ok := lookup(obj, passKeys); ok {
 		if b, ok := asBool(v); ok {
@@ -309,6 +352,7 @@ func asCapabilities(v any) []CapabilityVerdict {
 			if !ok {
 				continue
 			}
+			obj = normObject(obj)
 			var c CapabilityVerdict
 			if n, ok := lookup(obj, capNameKeys); ok {
 				c.Capability = asText(n)
@@ -326,6 +370,7 @@ func asCapabilities(v any) []CapabilityVerdict {
 		for name, val := range x {
 			c := CapabilityVerdict{Capability: name}
 			if obj, ok := val.(map[string]any); ok {
+				obj = normObject(obj)
 				if m, ok := lookup(obj, capMetKeys); ok {
 					c.Achieved, _ = asBool(m)
 				}

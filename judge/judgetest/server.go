@@ -44,6 +44,14 @@ type Server struct {
 // a client does not retry, so a missing script fails fast and visibly.
 func NewServer(t testing.TB) *Server {
 	t.Helper()
+	s := Start()
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Start starts a server outside a test (in an Example, a TestMain or a
+// demo program); the caller must Close it.
+func Start() *Server {
 	s := &Server{}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.serveChat)
@@ -53,12 +61,11 @@ func NewServer(t testing.TB) *Server {
 	})
 	s.srv = httptest.NewServer(mux)
 	s.URL = s.srv.URL + "/v1"
-	t.Cleanup(s.srv.Close)
 	return s
 }
 
-// Close shuts the server down early; NewServer already arranges it at the
-// end of the test.
+// Close shuts the server down, waiting for requests in flight. NewServer
+// arranges it at the end of the test; calling it again is harmless.
 func (s *Server) Close() { s.srv.Close() }
 
 // Enqueue appends replies that the next requests receive, one each, in
