@@ -41,13 +41,13 @@ type Job struct {
 	Score              float64            `json:"score"`
 	Reason             string             `json:"reason"`
 	Strategy           string             `json:"strategy"`
-	Evaluations        []Evaluation  `json:"evaluations"`
+	Evaluations        []Evaluation       `json:"evaluations"`
 	Checkpoints        []CheckpointResult `json:"checkpoints,omitempty"`
 	TerminationReasons []string           `json:"termination_reasons,omitempty"`
-	Transcript         []Turn    `json:"transcript,omitempty"`
+	Transcript         []Turn             `json:"transcript,omitempty"`
 	Started            time.Time          `json:"started"`
 	DurationMS         float64            `json:"duration_ms"`
-	Usage              Usage     `json:"usage"`
+	Usage              Usage              `json:"usage"`
 	Error              string             `json:"error,omitempty"`
 }
 
@@ -91,7 +91,7 @@ type lineRecord struct {
 	Evaluations        []evalRecord   `json:"evaluations"`
 	TerminationReasons []string       `json:"termination_reasons"`
 	DurationMS         float64        `json:"duration_ms"`
-	Usage              Usage `json:"usage"`
+	Usage              Usage          `json:"usage"`
 }
 
 // evalRecord is the part of an evaluation result the statistics need.

@@ -1,0 +1,145 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Multiple-comparison corrections for Compare.
+const (
+	// CorrectionHolm adjusts p-values with Holm–Bonferroni across combinations.
+	CorrectionHolm = "holm"
+	// CorrectionNone uses each combination's p-value as it is.
+	CorrectionNone = "none"
+)
+
+// CompareOptions tune Compare.
+type CompareOptions struct {
+	// Alpha is the significance level of the one-sided regression test (0.05 when 0).
+	Alpha float64
+	// MinPassRate fails the comparison when the candidate's overall pass
+	// rate is below it; 0 disables the check.
+	MinPassRate float64
+	// Correction is CorrectionHolm (the default when "") or CorrectionNone.
+	Correction string
+}
+
+// Comparison is the outcome of comparing a candidate run with a baseline.
+type Comparison struct {
+	Alpha       float64 `json:"alpha"`
+	MinPassRate float64 `json:"min_pass_rate"`
+	Correction  string  `json:"correction"`
+	// Baseline and Candidate total the matched combinations only.
+	Baseline  Counts `json:"baseline"`
+	Candidate Counts `json:"candidate"`
+	// CandidateAll totals every candidate job; MinPassRate applies to it.
+	CandidateAll Counts `json:"candidate_all"`
+	// Rows are the combinations present in both, in the candidate's order.
+	Rows []ComparisonRow `json:"rows"`
+	// OnlyBaseline and OnlyCandidate are combination keys present on one side.
+	OnlyBaseline  []string `json:"only_baseline"`
+	OnlyCandidate []string `json:"only_candidate"`
+	// Regressions counts rows with a significant drop in pass rate.
+	Regressions int `json:"regressions"`
+	// BelowMinPassRate is true when CandidateAll.PassRate < MinPassRate.
+	BelowMinPassRate bool `json:"below_min_pass_rate"`
+	// Failed is true on a significant regression or a pass rate below the minimum.
+	Failed bool `json:"failed"`
+}
+
+// ComparisonRow compares one combination across the two runs.
+type ComparisonRow struct {
+	Key       string `json:"key"`
+	Scenario  string `json:"scenario"`
+	Label     string `json:"label"`
+	Baseline  Counts `json:"baseline"`
+	Candidate Counts `json:"candidate"`
+	// Delta is the candidate's pass rate minus the baseline's.
+	Delta float64 `json:"delta"`
+	// PValue is Fisher's exact one-sided p that the candidate passes less
+	// often; AdjustedP is after the multiple-comparison correction.
+	PValue    float64 `json:"p_value"`
+	AdjustedP float64 `json:"adjusted_p"`
+	// Regression is true when AdjustedP < Alpha and the pass rate dropped.
+	Regression bool `json:"regression"`
+}
+
+// Compare matches combinations by scenario and combination id (the job id
+// prefix) and tests each for a drop in pass rate with Fisher's exact test,
+// one-sided, on passed versus not passed (an incomplete run did not pass).
+// The p-values are corrected for the number of combinations compared
+// (Holm–Bonferroni unless CorrectionNone), so that a gate over many
+// combinations does not fail by chance.
+func Compare(baseline, candidate *Summary, opts CompareOptions) (*Comparison, error) {
+	if opts.Alpha == 0 {
+		opts.Alpha = 0.05
+	}
+	if opts.Correction == "" {
+		opts.Correction = CorrectionHolm
+	}
+	if opts.Alpha <= 0 || opts.Alpha >= 1 {
+		return nil, fmt.Errorf("compare: alpha %v is not in (0, 1)", opts.Alpha)
+	}
+	if opts.MinPassRate < 0 || opts.MinPassRate > 1 {
+		return nil, fmt.Errorf("compare: minimum pass rate %v is not in [0, 1]", opts.MinPassRate)
+	}
+	if opts.Correction != CorrectionHolm && opts.Correction != CorrectionNone {
+		return nil, fmt.Errorf("compare: unknown correction %q (want %s or %s)", opts.Correction, CorrectionHolm, CorrectionNone)
+	}
+	cmp := &Comparison{Alpha: opts.Alpha, MinPassRate: opts.MinPassRate, Correction: opts.Correction,
+		Rows: []ComparisonRow{}, OnlyBaseline: []string{}, OnlyCandidate: []string{}, CandidateAll: candidate.Totals}
+	base := map[string]*CombinationSummary{}
+	for i := range baseline.Scenarios {
+		for j := range baseline.Scenarios[i].Combinations {
+			c := &baseline.Scenarios[i].Combinations[j]
+			base[c.Key] = c
+		}
+	}
+	seen := map[string]bool{}
+	var bt, ct [3]int
+	for _, sc := range candidate.Scenarios {
+		for _, c := range sc.Combinations {
+			b, ok := base[c.Key]
+			if !ok {
+				cmp.OnlyCandidate = append(cmp.OnlyCandidate, c.Key)
+				continue
+			}
+			seen[c.Key] = true
+			row := ComparisonRow{Key: c.Key, Scenario: sc.ID, Label: c.Label, Baseline: b.Counts, Candidate: c.Counts,
+				Delta:  c.PassRate - b.PassRate,
+				PValue: FisherLess(b.Passed, b.Runs-b.Passed, c.Passed, c.Runs-c.Passed)}
+			cmp.Rows = append(cmp.Rows, row)
+			bt[0], bt[1], bt[2] = bt[0]+b.Runs, bt[1]+b.Completed, bt[2]+b.Passed
+			ct[0], ct[1], ct[2] = ct[0]+c.Runs, ct[1]+c.Completed, ct[2]+c.Passed
+		}
+	}
+	for _, sc := range baseline.Scenarios {
+		for _, c := range sc.Combinations {
+			if !seen[c.Key] {
+				cmp.OnlyBaseline = append(cmp.OnlyBaseline, c.Key)
+			}
+		}
+	}
+	slices.Sort(cmp.OnlyBaseline)
+	slices.Sort(cmp.OnlyCandidate)
+	cmp.Baseline = newCounts(bt[0], bt[1], bt[2])
+	cmp.Candidate = newCounts(ct[0], ct[1], ct[2])
+	ps := make([]float64, len(cmp.Rows))
+	for i, r := range cmp.Rows {
+		ps[i] = r.PValue
+	}
+	if opts.Correction == CorrectionHolm {
+		ps = Holm(ps)
+	}
+	for i := range cmp.Rows {
+		r := &cmp.Rows[i]
+		r.AdjustedP = ps[i]
+		r.Regression = r.Delta < 0 && r.AdjustedP < opts.Alpha
+		if r.Regression {
+			cmp.Regressions++
+		}
+	}
+	cmp.BelowMinPassRate = opts.MinPassRate > 0 && candidate.Totals.PassRate < opts.MinPassRate
+	cmp.Failed = cmp.Regressions > 0 || cmp.BelowMinPassRate
+	return cmp, nil
+}
