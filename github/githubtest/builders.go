@@ -246,8 +246,9 @@ func (b *RepoBuilder) AddWorkflow(spec Workflow) int64 {
 }
 
 // AddWorkflowRun adds a run of an existing workflow, with its jobs (and
-// their logs) and artifacts, and returns the run ID.
-func (b *RepoBuilder) AddWorkflowRun(spec WorkflowRun) int64 {
+// their logs) and artifacts, and returns the run as stored: spec with the
+// IDs of the run, its jobs and its artifacts filled in.
+func (b *RepoBuilder) AddWorkflowRun(spec WorkflowRun) WorkflowRun {
 	b.s.tb.Helper()
 	b.s.mu.Lock()
 	defer b.s.mu.Unlock()
@@ -260,7 +261,7 @@ func (b *RepoBuilder) AddWorkflowRun(spec WorkflowRun) int64 {
 	}
 	if wf == nil {
 		b.s.tb.Fatalf("githubtest: AddWorkflowRun: %s has no workflow %d", b.r.nameWithOwner(), spec.WorkflowID)
-		return 0
+		return spec
 	}
 	branch := cmpOr(spec.HeadBranch, b.r.defaultBranch)
 	sha := spec.HeadSHA
@@ -279,7 +280,11 @@ func (b *RepoBuilder) AddWorkflowRun(spec WorkflowRun) int64 {
 	run := &workflowRun{id: db, nodeID: nodeID, workflow: wf, headBranch: branch, headSha: sha, event: cmpOr(spec.Event, "push"),
 		status: status, conclusion: conclusion, createdAt: now, updatedAt: now, startedAt: now, attempt: max(spec.Attempt, 1), repo: b.r}
 	run.runNumber = len(b.r.runs) + 1
-	for _, j := range spec.Jobs {
+	spec.ID, spec.HeadBranch, spec.HeadSHA, spec.Status, spec.Conclusion, spec.Attempt = db, branch, sha, status, conclusion, run.attempt
+	spec.Event = run.event
+	spec.Jobs = append([]Job(nil), spec.Jobs...)
+	spec.Artifacts = append([]Artifact(nil), spec.Artifacts...)
+	for i, j := range spec.Jobs {
 		jid, jdb := st.nextID("CR")
 		jb := &job{id: jdb, nodeID: jid, name: j.Name, status: cmpOr(j.Status, status), conclusion: cmpOr(j.Conclusion, conclusion), startedAt: now, log: j.Log, run: run}
 		if jb.status == "completed" {
@@ -288,13 +293,15 @@ func (b *RepoBuilder) AddWorkflowRun(spec WorkflowRun) int64 {
 		}
 		run.jobs = append(run.jobs, jb)
 		st.jobs[jdb] = jb
+		spec.Jobs[i].ID, spec.Jobs[i].Status, spec.Jobs[i].Conclusion = jdb, jb.status, jb.conclusion
 	}
-	for _, a := range spec.Artifacts {
+	for i, a := range spec.Artifacts {
 		aid, adb := st.nextID("AR")
+		spec.Artifacts[i].ID = adb
 		run.artifacts = append(run.artifacts, &artifact{id: adb, nodeID: aid, name: a.Name, size: a.SizeInBytes, expired: a.Expired, createdAt: now, run: run})
 	}
 	b.r.runs = append(b.r.runs, run)
-	return db
+	return spec
 }
 
 // IssueBuilder adds state to one issue.

@@ -1,0 +1,139 @@
+package github_test
+
+import (
+	"bytes"
+	"log/slog"
+	"net/http"
+	"sync"
+	"testing"
+
+	"github.com/agenteval/agenteval/checkpoint/github"
+	"github.com/agenteval/agenteval/github/githubtest"
+)
+
+// testToken is deliberately distinctive so leak checks can search for it.
+const testToken = "ghp_SECRETtestTOKEN0123456789abcdef"
+
+// bearer adds the token like a caller's transport would.
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
+// syncBuffer collects log output from concurrent requests.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+type env struct {
+	srv  *githubtest.Server
+	exec *github.Executor
+	logs *syncBuffer
+}
+
+// newEnv starts a fake GitHub that requires testToken and an executor that
+// sends it, logging at debug level into env.logs.
+func newEnv(t testing.TB, opts github.Options) *env {
+	t.Helper()
+	s := githubtest.NewServer(t)
+	s.RequireToken(testToken)
+	hc := s.Client()
+	hc.Transport = bearer{token: testToken, next: hc.Transport}
+	logs := &syncBuffer{}
+	opts.GraphQLURL = s.GraphQLURL()
+	opts.RESTBaseURL = s.URL
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return &env{srv: s, exec: github.New(hc, opts), logs: logs}
+}
+
+// seeded holds what seed created, for expectations.
+type seeded struct {
+	runID, jobID, failJobID, workflowID, releaseID int64
+	prHead                                         string
+}
+
+// seed builds the repository acme/demo (owned by the organization acme) with
+// one of everything the tasks read:
+//
+//	#1 issue "Crash on start" (bug), 2 comments, sub-issue #2, blocked by #2,
+//	   linked to PR #3
+//	#2 issue "Write a regression test", closed
+//	#3 PR "Fix crash" (head fix-crash, 2 commits, 1 file), 3 review threads
+//	   (2 unresolved, 1 resolved), a CHANGES_REQUESTED review, checks
+//	   build (success), lint (failure, 1 annotation), ci/legacy (pending)
+//	release v1.0.0, workflow CI with one run (2 jobs, 1 artifact),
+//	organization project 1 and user project 1.
+func seed(t testing.TB, s *githubtest.Server) seeded {
+	t.Helper()
+	org := s.AddOrganization("acme")
+	org.AddIssueType(githubtest.IssueType{Name: "Bug", Color: "red"})
+	org.AddIssueType(githubtest.IssueType{Name: "Feature", Color: "blue", Disabled: true})
+	s.AddUser("alice")
+	r := s.AddRepoWith("acme/demo", githubtest.RepoOptions{Stars: 5, Forks: 2, Description: "demo"})
+	r.AddLabel(githubtest.Label{Name: "bug", Color: "d73a4a", Description: "Something isn't working", IsDefault: true})
+	r.AddLabel(githubtest.Label{Name: "enhancement", Color: "a2eeef"})
+
+	i1 := r.AddIssue(githubtest.Issue{Title: "Crash on start", Body: "It crashes.", Author: "alice", Labels: []string{"bug"},
+		Comments: []githubtest.Comment{{Author: "bob", Body: "Confirmed."}, {Author: "alice", Body: "Thanks"}}})
+	r.AddIssue(githubtest.Issue{Title: "Write a regression test", State: "CLOSED"})
+	i1.AddSubIssue(2).AddBlockedBy(2)
+
+	pr := r.AddPullRequest(githubtest.PullRequest{
+		Title: "Fix crash", Body: "Fixes #1", Author: "alice", Head: "fix-crash", Labels: []string{"bug"},
+		Commits: []string{"Fix crash", "Add test"}, ReviewDecision: "CHANGES_REQUESTED",
+		Files: []githubtest.ChangedFile{{Path: "main.go", Additions: 10, Deletions: 2, Patch: "@@ -1,2 +1,10 @@\n-old\n+new\n"}},
+	})
+	i1.LinkPullRequest(pr.Number())
+	pr.AddReview(githubtest.Review{Author: "bob", Body: "Needs work", State: "CHANGES_REQUESTED"})
+	pr.AddReviewThread(githubtest.ReviewThread{Path: "main.go", Line: 3, Comments: []githubtest.Comment{{Author: "bob", Body: "Handle the nil case."}}})
+	pr.AddReviewThread(githubtest.ReviewThread{Path: "main.go", Line: 7, StartLine: 5, Comments: []githubtest.Comment{{Author: "bob", Body: "Rename this."}, {Author: "alice", Body: "Will do."}}})
+	pr.AddReviewThread(githubtest.ReviewThread{Path: "main.go", Line: 9, Resolved: true, ResolvedBy: "bob", Comments: []githubtest.Comment{{Author: "bob", Body: "Typo."}}})
+	pr.AddCheckRun(githubtest.CheckRun{Name: "build", Workflow: "CI", DetailsURL: "https://example.test/build"})
+	pr.AddCheckRun(githubtest.CheckRun{Name: "lint", Workflow: "CI", Conclusion: "FAILURE",
+		Annotations: []githubtest.Annotation{{Path: "main.go", StartLine: 4, EndLine: 4, Level: "FAILURE", Message: "unused variable"}}})
+	pr.AddStatus(githubtest.StatusContext{Context: "ci/legacy", State: "PENDING", TargetURL: "https://example.test/legacy"})
+
+	relID := r.AddRelease(githubtest.Release{TagName: "v1.0.0", Name: "First", Latest: true})
+	r.AddRelease(githubtest.Release{TagName: "v1.1.0-rc1", Name: "RC", Prerelease: true})
+
+	wf := r.AddWorkflow(githubtest.Workflow{Name: "CI", Path: ".github/workflows/ci.yml"})
+	r.AddWorkflow(githubtest.Workflow{Name: "Release", Path: ".github/workflows/release.yml", State: "disabled_manually"})
+	run := r.AddWorkflowRun(githubtest.WorkflowRun{WorkflowID: wf, HeadBranch: "fix-crash", Event: "pull_request", Conclusion: "failure",
+		Jobs: []githubtest.Job{
+			{Name: "build", Conclusion: "success", Log: "compiling\nwarning: deprecated API\nok\n"},
+			{Name: "test", Conclusion: "failure", Log: "running\nError: nil pointer\nerror: exit 1\nWARN flaky\n"},
+		},
+		Artifacts: []githubtest.Artifact{{Name: "coverage", SizeInBytes: 1234}},
+	})
+
+	proj := org.AddProject(githubtest.Project{Title: "Roadmap", ShortDescription: "Next", Public: true,
+		Fields: []githubtest.ProjectField{{Name: "Status", DataType: "SINGLE_SELECT", Options: []string{"Todo", "Done"}}, {Name: "Estimate", DataType: "NUMBER"}}})
+	proj.AddIssue("acme/demo", 1)
+	proj.AddPullRequest("acme/demo", 3)
+	proj.AddDraft("Think about it", "")
+	s.AddUser("alice").AddProject(githubtest.Project{Title: "Personal"})
+
+	return seeded{runID: run.ID, workflowID: wf, releaseID: relID, prHead: "fix-crash", jobID: run.Jobs[0].ID, failJobID: run.Jobs[1].ID}
+}
+
