@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
-	"sync"
 )
 
 // cacheVersion is part of every cache key. Bump it when the prompt or the
@@ -19,9 +17,9 @@ const cacheVersion = 1
 type Config struct {
 	// Model answers the evaluation prompts.
 	Model Model
-	// ModelName names Model in cache keys when Model does not implement
-	// [Namer]. New refuses a Cache without a name for the model, because
-	// verdicts of different models must never be mixed up.
+	// ModelName names Model in cache keys; empty means the name from its
+	// Name method ([Namer]). New refuses a Cache when neither gives a name,
+	// because verdicts of different models must never be mixed up.
 	ModelName string
 	// Models serves Input.ModelType: a name found here selects that model
 	// (named in cache keys by its Namer name, else by the map key). A name
@@ -89,9 +87,10 @@ func New(cfg Config) (*Judge, error) {
 	return &Judge{cfg: cfg}, nil
 }
 
-func modelName(m Model, fallback string) string {
-	if fallback != "" {
-		return fallback
+// modelName returns explicit if set, else m's own name, else "".
+func modelName(m Model, explicit string) string {
+	if explicit != "" {
+		return explicit
 	}
 	if n, ok := m.(Namer); ok {
 		return n.Name()
@@ -99,38 +98,49 @@ func modelName(m Model, fallback string) string {
 	return ""
 }
 
-// sampleResult is one model answer, read but not yet combined.
-type sampleResult struct {
-	raw    rawVerdict
-	pass   bool
-	score  float64
-	usage  Usage
-	cached bool
-	model  string
-}
-
-// cacheEntry is what the cache holds for one sample: the model's raw
-// answer, so that a better parser applies to old entries too.
-type cacheEntry struct {
-	Model   string `json:"model"`
-	Content string `json:"content"`
-	Usage   Usage  `json:"usage"`
-}
-
 // Evaluate asks the judge about in and returns its verdict. Errors wrap
 // [ErrUnparseableVerdict] when the model answered but not with a verdict,
 // and the model's own errors ([*APIError], context errors) otherwise.
 func (j *Judge) Evaluate(ctx context.Context, in Input) (Verdict, error) {
-	exp, err := ParseExpectation(in.Expected)
+	p, err := j.plan(in)
 	if err != nil {
 		return Verdict{}, err
 	}
+	results := make([]sampleResult, p.samples)
+	if p.samples == 1 {
+		// The common case runs inline: no goroutine, no extra context.
+		results[0], err = j.sample(ctx, p, 0)
+		if err != nil {
+			return Verdict{}, err
+		}
+	} else if err := j.sampleAll(ctx, p, results); err != nil {
+		return Verdict{}, err
+	}
+	return combine(in, results), nil
+}
+
+// plan is one evaluation ready to send: the validated input turned into a
+// request, and the model that answers it.
+type plan struct {
+	model   Model
+	name    string // the model's name in cache keys
+	req     Request
+	exp     Expectation
+	samples int
+}
+
+// plan validates in and builds the request every sample sends.
+func (j *Judge) plan(in Input) (plan, error) {
+	exp, err := ParseExpectation(in.Expected)
+	if err != nil {
+		return plan{}, err
+	}
 	if strings.TrimSpace(in.Prompt) == "" {
-		return Verdict{}, errors.New("judge: the evaluation prompt is empty")
+		return plan{}, errors.New("judge: the evaluation prompt is empty")
 	}
 	for i, c := range in.Capabilities {
 		if strings.TrimSpace(c) == "" {
-			return Verdict{}, fmt.Errorf("judge: capability %d is empty", i+1)
+			return plan{}, fmt.Errorf("judge: capability %d is empty", i+1)
 		}
 	}
 	temp := 0.0
@@ -141,199 +151,41 @@ func (j *Judge) Evaluate(ctx context.Context, in Input) (Verdict, error) {
 		temp = *in.Temperature
 	}
 	if temp < 0 || temp > 2 {
-		return Verdict{}, fmt.Errorf("judge: temperature %v is outside 0..2", temp)
+		return plan{}, fmt.Errorf("judge: temperature %v is outside 0..2", temp)
 	}
 
-	model, name := j.cfg.Model, modelName(j.cfg.Model, j.cfg.ModelName)
-	req := Request{Temperature: &temp, MaxTokens: j.cfg.MaxTokens}
+	p := plan{
+		model: j.cfg.Model,
+		name:  modelName(j.cfg.Model, j.cfg.ModelName),
+		req:   Request{Temperature: &temp, MaxTokens: j.cfg.MaxTokens},
+		exp:   exp,
+	}
 	if in.ModelType != "" {
 		if m, ok := j.cfg.Models[in.ModelType]; ok {
-			model, name = m, modelName(m, in.ModelType)
+			p.model, p.name = m, modelName(m, "")
+			if p.name == "" {
+				p.name = in.ModelType
+			}
 		} else {
-			req.Model, name = in.ModelType, in.ModelType
+			p.req.Model, p.name = in.ModelType, in.ModelType
 		}
 	}
 	custom := len(in.JSONSchema) > 0
 	if custom {
 		if !json.Valid(in.JSONSchema) {
-			return Verdict{}, errors.New("judge: json_schema is not valid JSON")
+			return plan{}, errors.New("judge: json_schema is not valid JSON")
 		}
-		req.JSONSchema = &JSONSchema{Name: "custom_verdict", Schema: in.JSONSchema}
+		p.req.JSONSchema = &JSONSchema{Name: "custom_verdict", Schema: in.JSONSchema}
 	} else {
-		req.JSONSchema = &JSONSchema{Name: verdictSchemaName, Schema: verdictSchema, Strict: true}
+		p.req.JSONSchema = &JSONSchema{Name: verdictSchemaName, Schema: verdictSchema, Strict: true}
 	}
-	req.Messages = buildMessages(in, exp, custom)
+	p.req.Messages = buildMessages(in, exp, custom)
 
-	k := in.Samples
-	if k <= 0 {
-		k = j.cfg.Samples
+	p.samples = in.Samples
+	if p.samples <= 0 {
+		p.samples = j.cfg.Samples
 	}
-	k = max(k, 1)
-	results := make([]sampleResult, k)
-	if k == 1 {
-		results[0], err = j.sample(ctx, model, name, req, 0, exp)
-		if err != nil {
-			return Verdict{}, err
-		}
-	} else if err := j.sampleAll(ctx, model, name, req, exp, results); err != nil {
-		return Verdict{}, err
-	}
-	return combine(in, results), nil
+	p.samples = max(p.samples, 1)
+	return p, nil
 }
 
-// sampleAll runs the samples concurrently: they are independent requests,
-// and a judge with k samples should not take k times as long.
-func (j *Judge) sampleAll(ctx context.Context, model Model, name string, req Request, exp Expectation, out []sampleResult) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		wg       sync.WaitGroup
-		once     sync.Once
-		firstErr error
-	)
-	for i := range out {
-		wg.Go(func() {
-			r, err := j.sample(ctx, model, name, req, i, exp)
-			if err != nil {
-				once.Do(func() {
-					firstErr = fmt.Errorf("judge: sample %d of %d: %w", i+1, len(out), err)
-					cancel()
-				})
-				return
-			}
-			out[i] = r
-		})
-	}
-	wg.Wait()
-	return firstErr
-}
-
-func (j *Judge) sample(ctx context.Context, model Model, name string, req Request, index int, exp Expectation) (sampleResult, error) {
-	if j.cfg.Seed != nil {
-		s := *j.cfg.Seed + int64(index)
-		req.Seed = &s
-	}
-	var key string
-	if j.cfg.Cache != nil {
-		key = cacheKey(name, req, index)
-		if b, ok, err := j.cfg.Cache.Get(ctx, key); err == nil && ok {
-			var e cacheEntry
-			if json.Unmarshal(b, &e) == nil {
-				if raw, err := parseRaw(e.Content); err == nil {
-					pass, score := exp.samplePass(raw)
-					return sampleResult{raw: raw, pass: pass, score: score, cached: true, model: e.Model}, nil
-				}
-			}
-			// A corrupt or unreadable entry is a miss; the fresh answer
-			// below overwrites it.
-		}
-	}
-	resp, err := model.Complete(ctx, req)
-	if err != nil {
-		return sampleResult{}, err
-	}
-	content := resp.Content
-	if strings.TrimSpace(content) == "" {
-		switch {
-		case resp.Refusal != "":
-			return sampleResult{}, fmt.Errorf("judge: the model refused to judge: %s", resp.Refusal)
-		case len(resp.ToolCalls) > 0:
-			return sampleResult{}, fmt.Errorf("%w: the model called tools instead of answering", ErrUnparseableVerdict)
-		}
-	}
-	raw, err := parseRaw(content)
-	if err != nil {
-		if resp.FinishReason == "length" {
-			return sampleResult{}, fmt.Errorf("judge: the answer was cut off at the token limit: %w", err)
-		}
-		return sampleResult{}, fmt.Errorf("judge: %w", err)
-	}
-	if j.cfg.Cache != nil {
-		if b, err := json.Marshal(cacheEntry{Model: resp.Model, Content: content, Usage: resp.Usage}); err == nil {
-			// A failed write costs a model call next time, nothing more,
-			// so it does not fail an evaluation that has its answer.
-			_ = j.cfg.Cache.Put(ctx, key, b)
-		}
-	}
-	pass, score := exp.samplePass(raw)
-	return sampleResult{raw: raw, pass: pass, score: score, usage: resp.Usage, model: resp.Model}, nil
-}
-
-// combine merges samples by majority: Pass needs more than half of the
-// samples to pass (a tie fails, as the cautious reading), Score is the mean.
-func combine(in Input, results []sampleResult) Verdict {
-	v := Verdict{Samples: len(results), Cached: true}
-	for _, r := range results {
-		if r.pass {
-			v.Passes++
-		}
-		v.Score += r.score
-		v.Usage = v.Usage.Add(r.usage)
-		v.Cached = v.Cached && r.cached
-		if v.Model == "" {
-			v.Model = r.model
-		}
-	}
-	v.Score /= float64(len(results))
-	v.Pass = v.Passes*2 > len(results)
-	agree := results[0]
-	for _, r := range results {
-		if r.pass == v.Pass {
-			agree = r
-			break
-		}
-	}
-	v.Reasoning = agree.raw.reasoning
-	v.Capabilities = combineCapabilities(in.Capabilities, results, agree)
-	return v
-}
-
-// combineCapabilities reports each requested capability in request order,
-// achieved when most samples say so. A model's entry is matched by name
-// (ignoring case and punctuation), else by position when it returned exactly
-// the requested number of entries.
-func combineCapabilities(requested []string, results []sampleResult, agree sampleResult) []CapabilityVerdict {
-	if len(requested) == 0 {
-		return slices.Clone(agree.raw.caps)
-	}
-	out := make([]CapabilityVerdict, len(requested))
-	found := make([]CapabilityVerdict, 0, len(results))
-	for i, name := range requested {
-		found = found[:0]
-		achieved := 0
-		for _, r := range results {
-			if c, ok := findCapability(r.raw.caps, name, i, len(requested)); ok {
-				found = append(found, c)
-				if c.Achieved {
-					achieved++
-				}
-			}
-		}
-		out[i] = CapabilityVerdict{Capability: name, Achieved: achieved*2 > len(results)}
-		if len(found) == 0 {
-			out[i].Reasoning = "the judge did not report on this capability"
-			continue
-		}
-		// Explain the outcome with the words of a sample that agrees.
-		for _, c := range found {
-			if c.Achieved == out[i].Achieved {
-				out[i].Reasoning = c.Reasoning
-				break
-			}
-		}
-	}
-	return out
-}
-
-func findCapability(caps []CapabilityVerdict, name string, index, total int) (CapabilityVerdict, bool) {
-	want := normKey(name)
-	for _, c := range caps {
-		if normKey(c.Capability) == want {
-			return c, true
-		}
-	}
-	if len(caps) == total {
-		return caps[index], true
-	}
-	return CapabilityVerdict{}, false
-}

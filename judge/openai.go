@@ -143,7 +143,9 @@ func (m *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 		return Response{}, fmt.Errorf("judge: encode request: %w", err)
 	}
 	var lastErr error
+	attempts := 0
 	for attempt := 0; ; attempt++ {
+		attempts++
 		resp, wait, err := m.attempt(ctx, body)
 		if err == nil {
 			return resp, nil
@@ -167,10 +169,10 @@ func (m *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 		case <-t.C:
 		}
 	}
-	if m.maxRetries == 0 {
+	if attempts == 1 {
 		return Response{}, lastErr
 	}
-	return Response{}, fmt.Errorf("judge: gave up after %d attempts: %w", m.maxRetries+1, lastErr)
+	return Response{}, fmt.Errorf("judge: gave up after %d attempts: %w", attempts, lastErr)
 }
 
 // attempt makes one HTTP request. wait is negative when the failure is final

@@ -214,6 +214,7 @@ func TestOpenAIDoesNotRetryClientErrors(t *testing.T) {
 			require.ErrorAs(t, err, &apiErr)
 			assert.Equal(t, tt.status, apiErr.StatusCode)
 			assert.False(t, apiErr.Temporary())
+			assert.NotContains(t, err.Error(), "gave up", "a single attempt is not reported as retries")
 			assert.Len(t, srv.Requests(), 1)
 		})
 	}
