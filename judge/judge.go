@@ -188,4 +188,3 @@ func (j *Judge) plan(in Input) (plan, error) {
 	p.samples = max(p.samples, 1)
 	return p, nil
 }
-

@@ -105,4 +105,3 @@ func (j *Judge) sample(ctx context.Context, p plan, index int) (sampleResult, er
 	pass, score := exp.samplePass(raw)
 	return sampleResult{raw: raw, pass: pass, score: score, usage: resp.Usage, model: resp.Model}, nil
 }
-
