@@ -123,7 +123,7 @@ type (
 
 // junitCase builds one job's testcase.
 func junitCase(j *Job, scenario string) junitTestCase {
-	name := strings.TrimPrefix(j.ID, scenario+"/")
+	name := strings.TrimPrefix(strings.TrimPrefix(j.ID, scenario+"/"), "-/")
 	if label := ParamsLabel(j.Params); label != "-" {
 		name += " (" + label + ")"
 	}
