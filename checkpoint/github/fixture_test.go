@@ -137,3 +137,46 @@ func seed(t testing.TB, s *githubtest.Server) seeded {
 	return seeded{runID: run.ID, workflowID: wf, releaseID: relID, prHead: "fix-crash", jobID: run.Jobs[0].ID, failJobID: run.Jobs[1].ID}
 }
 
+// sampleInputs gives one valid input per task against the seeded state.
+func sampleInputs(sd seeded) map[string]map[string]any {
+	repo := func(extra ...any) map[string]any {
+		m := map[string]any{"owner": "acme", "name": "demo"}
+		for i := 0; i+1 < len(extra); i += 2 {
+			m[extra[i].(string)] = extra[i+1]
+		}
+		return m
+	}
+	return map[string]map[string]any{
+		"repo.view":                   repo(),
+		"repo.labels.list":            repo(),
+		"repo.issue_types.list":       repo(),
+		"issue.view":                  repo("issueNumber", 1),
+		"issue.list":                  repo(),
+		"issue.comments.list":         repo("issueNumber", 1, "first", 10),
+		"issue.relations.prs.list":    repo("issueNumber", 1),
+		"issue.relations.view":        repo("issueNumber", 1),
+		"pr.view":                     repo("prNumber", 3),
+		"pr.list":                     repo(),
+		"pr.commits.list":             repo("prNumber", 3),
+		"pr.diff.files":               repo("prNumber", 3),
+		"pr.diff.view":                repo("prNumber", 3),
+		"pr.checks.list":              repo("prNumber", 3),
+		"pr.merge.status":             repo("prNumber", 3),
+		"pr.reviews.list":             repo("prNumber", 3),
+		"pr.threads.list":             repo("prNumber", 3),
+		"pr.review_threads.list":      repo("prNumber", 3, "filter", "unresolved"),
+		"workflow.list":               repo(),
+		"workflow.view":               repo("workflowId", "Release"),
+		"workflow.runs.list":          repo(),
+		"workflow.run.view":           repo("runId", sd.runID),
+		"workflow.run.artifacts.list": repo("runId", sd.runID),
+		"workflow.job.logs.view":      repo("jobId", sd.failJobID),
+		"workflow.job.logs.raw":       repo("jobId", sd.jobID),
+		"project_v2.org.view":         {"org": "acme", "projectNumber": 1},
+		"project_v2.user.view":        {"user": "alice", "projectNumber": 1},
+		"project_v2.fields.list":      {"owner": "acme", "projectNumber": 1},
+		"project_v2.items.list":       {"owner": "acme", "projectNumber": 1},
+		"release.list":                repo(),
+		"release.view":                repo("tagName", "v1.0.0"),
+	}
+}
