@@ -1,0 +1,177 @@
+package evaluate
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// ArgsMatch says how an expected action's arguments compare with an actual
+// call's.
+type ArgsMatch string
+
+const (
+	// ArgsExact: the arguments are deeply equal.
+	ArgsExact ArgsMatch = "exact"
+	// ArgsPartial: every expected argument is present and matches; actual
+	// arguments not mentioned are ignored. Nested objects compare the same
+	// way; lists must have the same length and match element by element.
+	ArgsPartial ArgsMatch = "partial"
+	// ArgsIgnore: arguments are not compared.
+	ArgsIgnore ArgsMatch = "ignore"
+)
+
+func parseArgsMatch(s string) (ArgsMatch, error) {
+	switch m := ArgsMatch(s); m {
+	case ArgsExact, ArgsPartial, ArgsIgnore:
+		return m, nil
+	}
+	return "", fmt.Errorf("args_match %q is not exact, partial or ignore", s)
+}
+
+// argsMatch compares expected with actual arguments under mode. When they
+// differ it returns the first difference, for messages: `args.title: want
+// "x", got "y"`.
+func argsMatch(mode ArgsMatch, expected, actual map[string]any) (bool, string) {
+	switch mode {
+	case ArgsIgnore:
+		return true, ""
+	case ArgsExact:
+		return matchValue("args", expected, actual, false)
+	}
+	return matchValue("args", expected, actual, true)
+}
+
+// matchValue compares two decoded values (JSON-like: maps, slices, strings,
+// numbers of any Go numeric type or json.Number, bools, nil). Numbers
+// compare by value, so 3, 3.0, json.Number("3") and, against a number, the
+// string "3" are equal. With partial,
+// a map matches when each of want's keys is in got and matches.
+func matchValue(path string, want, got any, partial bool) (bool, string) {
+	wn, wok := number(want)
+	gn, gok := number(got)
+	if wok || gok {
+		// A number on one side and a numeric string on the other compare by
+		// value: a bound {{placeholder}} in a file is always a string.
+		if !wok {
+			wn, wok = numericString(want)
+		}
+		if !gok {
+			gn, gok = numericString(got)
+		}
+		if wok && gok && wn == gn {
+			return true, ""
+		}
+		return false, fmt.Sprintf("%s: want %s, got %s", path, show(want), show(got))
+	}
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return false, fmt.Sprintf("%s: want an object, got %s", path, show(got))
+		}
+		for _, k := range slices.Sorted(maps.Keys(w)) {
+			gv, ok := g[k]
+			if !ok {
+				return false, fmt.Sprintf("%s.%s: missing (want %s)", path, k, show(w[k]))
+			}
+			if ok, why := matchValue(path+"."+k, w[k], gv, partial); !ok {
+				return false, why
+			}
+		}
+		if !partial && len(g) != len(w) {
+			for _, k := range slices.Sorted(maps.Keys(g)) {
+				if _, ok := w[k]; !ok {
+					return false, fmt.Sprintf("%s.%s: not expected (got %s)", path, k, show(g[k]))
+				}
+			}
+		}
+		return true, ""
+	case []any:
+		g, ok := got.([]any)
+		if !ok {
+			return false, fmt.Sprintf("%s: want a list, got %s", path, show(got))
+		}
+		if len(g) != len(w) {
+			return false, fmt.Sprintf("%s: want %d items, got %d", path, len(w), len(g))
+		}
+		for i := range w {
+			if ok, why := matchValue(fmt.Sprintf("%s[%d]", path, i), w[i], g[i], partial); !ok {
+				return false, why
+			}
+		}
+		return true, ""
+	}
+	if want == nil && got == nil {
+		return true, ""
+	}
+	if reflect.TypeOf(want) == reflect.TypeOf(got) && reflect.DeepEqual(want, got) {
+		return true, ""
+	}
+	return false, fmt.Sprintf("%s: want %s, got %s", path, show(want), show(got))
+}
+
+// number returns v as a float64 when it is a number.
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, true
+	case float32:
+		return float64(n), true
+	case int:
+		return float64(n), true
+	case int8:
+		return float64(n), true
+	case int16:
+		return float64(n), true
+	case int32:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	case uint:
+		return float64(n), true
+	case uint8:
+		return float64(n), true
+	case uint16:
+		return float64(n), true
+	case uint32:
+		return float64(n), true
+	case uint64:
+		return float64(n), true
+	case json.Number:
+		f, err := n.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}
+
+// numericString returns v as a float64 when it is a string holding a
+// number.
+func numericString(v any) (float64, bool) {
+	s, ok := v.(string)
+	if !ok {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	return f, err == nil
+}
+
+// show renders a value for messages, as compact JSON where it can.
+func show(v any) string {
+	if v == nil {
+		return "null"
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	s := string(b)
+	if len(s) > 80 {
+		s = strings.ToValidUTF8(s[:80], "") + "…"
+	}
+	return s
+}

@@ -1,0 +1,148 @@
+package evaluate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// CommandExitCodeIsKind is the command_exit_code_is evaluation type.
+func CommandExitCodeIsKind() *Kind {
+	return NewKind("command_exit_code_is",
+		"A command run in the run's directory exits with the expected code (runs only when commands are allowed).",
+		newCommandExitCode)
+}
+
+// defaultCommandTimeout bounds a command whose evaluation gives none.
+const defaultCommandTimeout = 30 * time.Second
+
+// maxCommandOutput is how much of a command's output a Result keeps.
+const maxCommandOutput = 4 << 10
+
+// commandExitCode runs command with `sh -c` in the run's directory and
+// passes when it exits with expected_code (default 0). The score is 1 on a
+// pass and 0 otherwise.
+//
+// It runs only when Env.AllowCommands is true. Otherwise it does not run
+// and the Result fails (it is not an error) with a message saying to pass
+// --allow-commands: a scenario that depends on a command cannot pass
+// without it, and reporting it as failed keeps the verdict honest while the
+// message says how to fix the run.
+//
+// The command gets timeout_ms (default 30 s). On timeout its whole process
+// group is killed, so children it started die too, and the check fails. A
+// run without a directory fails, because the command would otherwise run
+// wherever the runner happens to be. The last 4 KiB of combined output are
+// kept in Details.
+type commandExitCode struct {
+	command  string
+	expected int
+	timeout  time.Duration
+}
+
+func newCommandExitCode(p *scenario.CommandExitCodeIs) (Evaluator, error) {
+	if p.Command == "" {
+		return nil, errors.New("command is empty")
+	}
+	if p.TimeoutMS < 0 {
+		return nil, fmt.Errorf("timeout_ms %d must be positive", p.TimeoutMS)
+	}
+	if p.ExpectedCode < 0 || p.ExpectedCode > 255 {
+		return nil, fmt.Errorf("expected_code %d is not an exit code (0-255)", p.ExpectedCode)
+	}
+	t := defaultCommandTimeout
+	if p.TimeoutMS > 0 {
+		t = time.Duration(p.TimeoutMS) * time.Millisecond
+	}
+	return &commandExitCode{command: p.Command, expected: p.ExpectedCode, timeout: t}, nil
+}
+
+// Needs reports that the check runs a command in the run's directory.
+func (e *commandExitCode) Needs() Needs { return Needs{Dir: true, Commands: true} }
+
+func (e *commandExitCode) Evaluate(ctx context.Context, in Input) (Result, error) {
+	r := Result{Details: map[string]any{"command": e.command, "expected_code": e.expected}}
+	if in.Env == nil || !in.Env.AllowCommands {
+		r.Details["skipped"] = true
+		r.Message = fmt.Sprintf("command %s was not run: commands are disabled; pass --allow-commands (Env.AllowCommands) to run it", quote(excerpt(e.command)))
+		return r, nil
+	}
+	if in.Trace.Dir == "" {
+		r.Message = noDirMessage("command_exit_code_is")
+		return r, nil
+	}
+	tctx, cancel := context.WithTimeout(ctx, e.timeout)
+	defer cancel()
+	cmd := exec.CommandContext(tctx, "sh", "-c", e.command)
+	cmd.Dir = in.Trace.Dir
+	var out tailBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	killGroupOnCancel(cmd)
+	// Without WaitDelay, a grandchild that keeps the output pipe open
+	// would hold Wait after the kill.
+	cmd.WaitDelay = time.Second
+	start := time.Now()
+	err := cmd.Run()
+	r.Details["duration_ms"] = time.Since(start).Milliseconds()
+	r.Details["output"] = out.String()
+	shown := quote(excerpt(e.command))
+	var exitErr *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		// The caller gave up (the run was cancelled): no verdict.
+		return r, fmt.Errorf("command %s interrupted: %w", shown, context.Cause(ctx))
+	case tctx.Err() != nil:
+		r.Details["timed_out"] = true
+		r.Message = fmt.Sprintf("command %s timed out after %s and was killed", shown, e.timeout)
+		return r, nil
+	case err == nil, errors.As(err, &exitErr):
+	default:
+		return r, fmt.Errorf("run command %s: %w", shown, err)
+	}
+	code := cmd.ProcessState.ExitCode()
+	r.Details["exit_code"] = code
+	if code == e.expected {
+		r.Passed, r.Score = true, 1
+		r.Message = fmt.Sprintf("command %s exited with %d", shown, code)
+		return r, nil
+	}
+	r.Message = fmt.Sprintf("command %s exited with %d, want %d", shown, code, e.expected)
+	if s := out.String(); s != "" {
+		r.Message += "; output ends " + quote(excerpt(lastLine(s)))
+	}
+	return r, nil
+}
+
+// tailBuffer keeps the last maxCommandOutput bytes written to it.
+type tailBuffer struct {
+	b bytes.Buffer
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	n := len(p)
+	if len(p) > maxCommandOutput {
+		p = p[len(p)-maxCommandOutput:]
+	}
+	if over := t.b.Len() + len(p) - maxCommandOutput; over > 0 {
+		t.b.Next(over)
+	}
+	t.b.Write(p)
+	return n, nil
+}
+
+func (t *tailBuffer) String() string { return t.b.String() }
+
+// lastLine returns the last non-empty line of s.
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\r\n\t ")
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}

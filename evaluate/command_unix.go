@@ -1,0 +1,18 @@
+//go:build unix
+
+package evaluate
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// killGroupOnCancel starts the command in its own process group and makes
+// cancellation kill the whole group, so a timed-out `sh -c` takes the
+// processes it started with it instead of leaving them running.
+func killGroupOnCancel(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+}

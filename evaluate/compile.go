@@ -1,0 +1,147 @@
+package evaluate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// Check is one compiled evaluation of a scenario.
+type Check struct {
+	// Scope is when it runs: after its step, after each turn of its
+	// conversation step, or when that conversation ends.
+	Scope Scope
+	// Step is the index of its step in the scenario's run list.
+	Step int
+	// Index is its position in that step's evaluations, turn_evaluations or
+	// final_evaluations, by Scope.
+	Index int
+	// Evaluation is the evaluation as the file gave it.
+	Evaluation scenario.Evaluation
+	// Evaluator is built from it by [Registry.Build]: its Results carry the
+	// evaluation's identity and it recovers panics.
+	Evaluator Evaluator
+}
+
+// Path is where the evaluation is written, as in diagnostics:
+// "run[0].evaluations[1]".
+func (c *Check) Path() string { return checkPath(c.Scope, c.Step, c.Index) }
+
+func checkPath(s Scope, step, index int) string {
+	field := "evaluations"
+	switch s {
+	case ScopeTurn:
+		field = "conversation.turn_evaluations"
+	case ScopeFinal:
+		field = "conversation.final_evaluations"
+	}
+	return fmt.Sprintf("run[%d].%s[%d]", step, field, index)
+}
+
+// Compiled is a scenario's evaluations, each built once. It is immutable and
+// safe for concurrent use by many runs of the scenario.
+type Compiled struct {
+	steps []compiledStep
+	needs Needs
+}
+
+type compiledStep struct {
+	step, turn, final []*Check
+}
+
+// CompileError reports an evaluation that could not be built.
+type CompileError struct {
+	// Scope, Step and Index locate the evaluation (see [Check]).
+	Scope Scope
+	Step  int
+	Index int
+	// Type is its evaluation type.
+	Type string
+	// Err is the cause, an *[UnknownTypeError] or the kind's validation error.
+	Err error
+}
+
+func (e *CompileError) Error() string {
+	return fmt.Sprintf("%s: %v", checkPath(e.Scope, e.Step, e.Index), e.Err)
+}
+
+func (e *CompileError) Unwrap() error { return e.Err }
+
+// Compile builds every evaluation of s. It reports every evaluation that
+// cannot be built, joined, each as a *[CompileError].
+func (r *Registry) Compile(s *scenario.Scenario) (*Compiled, error) {
+	c := &Compiled{steps: make([]compiledStep, len(s.Run))}
+	var errs []error
+	build := func(scope Scope, step int, evs []scenario.Evaluation) []*Check {
+		checks := make([]*Check, 0, len(evs))
+		for i, e := range evs {
+			ev, err := r.Build(e)
+			if err != nil {
+				errs = append(errs, &CompileError{Scope: scope, Step: step, Index: i, Type: e.Type, Err: err})
+				continue
+			}
+			c.needs = c.needs.Or(NeedsOf(ev))
+			checks = append(checks, &Check{Scope: scope, Step: step, Index: i, Evaluation: e, Evaluator: ev})
+		}
+		return checks
+	}
+	for i, st := range s.Run {
+		c.steps[i].step = build(ScopeStep, i, st.Evaluations)
+		if cv := st.Conversation; cv != nil {
+			c.steps[i].turn = build(ScopeTurn, i, cv.TurnEvaluations)
+			c.steps[i].final = build(ScopeFinal, i, cv.FinalEvaluations)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return c, nil
+}
+
+// Needs returns what the scenario's evaluations need from a run.
+func (c *Compiled) Needs() Needs { return c.needs }
+
+// Checks returns the evaluations of one step and scope, in file order; nil
+// when there are none.
+func (c *Compiled) Checks(scope Scope, step int) []*Check {
+	if step < 0 || step >= len(c.steps) {
+		return nil
+	}
+	switch scope {
+	case ScopeStep:
+		return c.steps[step].step
+	case ScopeTurn:
+		return c.steps[step].turn
+	case ScopeFinal:
+		return c.steps[step].final
+	}
+	return nil
+}
+
+// Check returns one evaluation by its address, or nil.
+func (c *Compiled) Check(scope Scope, step, index int) *Check {
+	cs := c.Checks(scope, step)
+	if index < 0 || index >= len(cs) {
+		return nil
+	}
+	return cs[index]
+}
+
+// Evaluate runs the evaluations of in.Scope for the step in.Step (which is
+// both the index in in.Trace.Steps and in the scenario's run list) and
+// returns one Result each, in file order. It never fails as a whole: an
+// evaluation that cannot judge yields a Result with Error set, and a
+// panicking evaluator is recovered the same way.
+func (c *Compiled) Evaluate(ctx context.Context, in Input) []Result {
+	checks := c.Checks(in.Scope, in.Step)
+	if len(checks) == 0 {
+		return nil
+	}
+	out := make([]Result, len(checks))
+	for i, ch := range checks {
+		out[i], _ = ch.Evaluator.Evaluate(ctx, in)
+	}
+	return out
+}

@@ -1,0 +1,102 @@
+package evaluate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime/debug"
+)
+
+// PanicError is returned when an evaluator panics. The run that triggered it
+// fails that evaluation; the process goes on.
+type PanicError struct {
+	// Type is the evaluation type whose evaluator panicked.
+	Type string
+	// Value is what was passed to panic.
+	Value any
+	// Stack is the goroutine's stack at the panic.
+	Stack []byte
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("evaluator %s panicked: %v", e.Type, e.Value)
+}
+
+// ErrBadInput is wrapped by errors about an Input that names no step or
+// turn of its trace; it is a bug in the caller, not in the agent.
+var ErrBadInput = errors.New("evaluate: bad input")
+
+// described wraps an evaluator with what the file says about it, so every
+// Result carries it, and makes the evaluator safe to call: the Input is
+// checked first and a panic is recovered.
+type described struct {
+	ev          Evaluator
+	typ         string
+	description string
+	weight      float64
+	critical    bool
+}
+
+// Needs reports the wrapped evaluator's needs.
+func (d *described) Needs() Needs { return NeedsOf(d.ev) }
+
+// Evaluate runs the wrapped evaluator. On error the Result is still
+// complete: Passed false, Score 0, Error and Message set.
+func (d *described) Evaluate(ctx context.Context, in Input) (r Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &PanicError{Type: d.typ, Value: v, Stack: debug.Stack()}
+			r = Result{}
+		}
+		r = d.finish(r, in, err)
+	}()
+	if err := in.check(); err != nil {
+		return Result{}, err
+	}
+	return d.ev.Evaluate(ctx, in)
+}
+
+// finish fills the Result's identity and keeps Score in [0,1].
+func (d *described) finish(r Result, in Input, err error) Result {
+	r.Type, r.Description = d.typ, d.description
+	r.Scope, r.Step, r.Turn = in.Scope, in.Step, in.Turn
+	r.Weight, r.Critical = d.weight, d.critical
+	if err != nil {
+		r.Passed, r.Score = false, 0
+		r.Error = err.Error()
+		if r.Message == "" {
+			r.Message = fmt.Sprintf("%s could not judge: %v", d.typ, err)
+		}
+		return r
+	}
+	switch {
+	case math.IsNaN(r.Score) || r.Score < 0:
+		r.Score = 0
+	case r.Score > 1:
+		r.Score = 1
+	}
+	return r
+}
+
+// check reports an Input that does not point at a step (and, for
+// ScopeTurn, an assistant turn) of its trace, so evaluators need not.
+func (in Input) check() error {
+	switch {
+	case in.Trace == nil:
+		return fmt.Errorf("%w: no trace", ErrBadInput)
+	case in.Step < 0 || in.Step >= len(in.Trace.Steps):
+		return fmt.Errorf("%w: step %d is not in a trace of %d steps", ErrBadInput, in.Step, len(in.Trace.Steps))
+	}
+	switch in.Scope {
+	case ScopeStep, ScopeFinal:
+	case ScopeTurn:
+		turns := in.Trace.Steps[in.Step].Turns
+		if in.Turn < 0 || in.Turn >= len(turns) {
+			return fmt.Errorf("%w: turn %d is not in a conversation of %d turns", ErrBadInput, in.Turn, len(turns))
+		}
+	default:
+		return fmt.Errorf("%w: unknown scope %q", ErrBadInput, in.Scope)
+	}
+	return nil
+}

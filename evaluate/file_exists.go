@@ -1,0 +1,61 @@
+package evaluate
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// FileExistsKind is the file_exists evaluation type.
+func FileExistsKind() *Kind {
+	return NewKind("file_exists", "A file exists inside the run's directory.", newFileExists)
+}
+
+// fileExists passes when path names a regular file (or a symbolic link to
+// one inside the directory) in the run's directory, Trace.Dir. Paths are
+// relative to that directory; absolute paths and paths with ".." are
+// rejected when the scenario is compiled, and a symbolic link that leads
+// outside the directory fails the check without being followed. A run
+// without a directory fails with a message saying so. A directory at path
+// fails: the check is about files. The score is 1 on a pass and 0
+// otherwise.
+type fileExists struct {
+	path string
+}
+
+func newFileExists(p *scenario.FileExists) (Evaluator, error) {
+	c, err := confinedPath(p.Path)
+	if err != nil {
+		return nil, err
+	}
+	return &fileExists{path: c}, nil
+}
+
+// Needs reports that the check reads the run's directory.
+func (e *fileExists) Needs() Needs { return Needs{Dir: true} }
+
+func (e *fileExists) Evaluate(_ context.Context, in Input) (Result, error) {
+	shown := filepath.ToSlash(e.path)
+	r := Result{Details: map[string]any{"path": shown}}
+	if in.Trace.Dir == "" {
+		r.Message = noDirMessage("file_exists")
+		return r, nil
+	}
+	fi, msg, err := statInDir(in.Trace.Dir, e.path)
+	if err != nil {
+		return r, err
+	}
+	switch {
+	case msg != "":
+		r.Message = msg
+	case fi.IsDir():
+		r.Message = fmt.Sprintf("%s is a directory, not a file", quote(shown))
+	default:
+		r.Passed, r.Score = true, 1
+		r.Details["size"] = fi.Size()
+		r.Message = fmt.Sprintf("file %s exists (%d bytes)", quote(shown), fi.Size())
+	}
+	return r, nil
+}

@@ -1,0 +1,115 @@
+package evaluate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// LLMJudgeKind is the llm_judge evaluation type.
+func LLMJudgeKind() *Kind {
+	return NewKind("llm_judge", "A model judges the step against a question, an expected answer and optional capabilities.", newLLMJudge)
+}
+
+// llmJudge asks Env.Judge (package judge) the evaluation's prompt about the
+// step's evidence (see [Input.Evidence]) and passes when the judge's
+// verdict passes under expected: yes/no, a score threshold such as "0.8+",
+// "<0.3" or "0.6-0.9", or an outcome in words (see judge.ParseExpectation).
+// The score is the verdict's score; Details carry the reasoning, each
+// capability's finding, the samples and the model.
+//
+// Without a judge (Env.Judge nil) it cannot judge and returns an error
+// saying that no judge model is configured; a failed model call is an
+// error too. Neither is a verdict about the agent. expected, capabilities,
+// temperature and json_schema are checked when the scenario is compiled.
+type llmJudge struct {
+	in judge.Input
+}
+
+func newLLMJudge(p *scenario.LLMJudge) (Evaluator, error) {
+	if strings.TrimSpace(p.Prompt) == "" {
+		return nil, errors.New("prompt is empty")
+	}
+	if _, err := judge.ParseExpectation(p.Expected); err != nil {
+		return nil, err
+	}
+	if p.Capabilities != nil && len(p.Capabilities) == 0 {
+		return nil, errors.New("capabilities is empty; leave it out or list at least one")
+	}
+	for i, c := range p.Capabilities {
+		if strings.TrimSpace(c) == "" {
+			return nil, fmt.Errorf("capabilities[%d] is empty", i)
+		}
+	}
+	if t := p.Temperature; t != nil && (*t < 0 || *t > 2) {
+		return nil, fmt.Errorf("temperature %v is outside 0..2", *t)
+	}
+	if p.Samples < 0 {
+		return nil, fmt.Errorf("samples %d must be at least 1", p.Samples)
+	}
+	in := judge.Input{
+		Prompt:       p.Prompt,
+		Expected:     p.Expected,
+		Capabilities: p.Capabilities,
+		ModelType:    p.ModelType,
+		Temperature:  p.Temperature,
+		Samples:      p.Samples,
+	}
+	if p.JSONSchema != nil {
+		b, err := json.Marshal(p.JSONSchema)
+		if err != nil {
+			return nil, fmt.Errorf("json_schema: %w", err)
+		}
+		in.JSONSchema = b
+	}
+	return &llmJudge{in: in}, nil
+}
+
+// Needs reports that the check asks the judge.
+func (e *llmJudge) Needs() Needs { return Needs{Judge: true} }
+
+func (e *llmJudge) Evaluate(ctx context.Context, in Input) (Result, error) {
+	if in.Env == nil || in.Env.Judge == nil {
+		return Result{}, errors.New("no judge model is configured; llm_judge needs one (configure a judge model for the run)")
+	}
+	q := e.in
+	q.Evidence = in.Evidence()
+	v, err := in.Env.Judge.Evaluate(ctx, q)
+	if err != nil {
+		return Result{}, fmt.Errorf("judge: %w", err)
+	}
+	r := Result{Passed: v.Pass, Score: v.Score, Details: map[string]any{
+		"expected":  e.in.Expected,
+		"reasoning": v.Reasoning,
+		"samples":   v.Samples,
+		"passes":    v.Passes,
+		"model":     v.Model,
+		"cached":    v.Cached,
+	}}
+	if len(v.Capabilities) > 0 {
+		r.Details["capabilities"] = v.Capabilities
+	}
+	verdict := "FAIL"
+	if v.Pass {
+		verdict = "PASS"
+	}
+	r.Message = fmt.Sprintf("judge: %s (score %.2f, expected %s)", verdict, v.Score, e.in.Expected)
+	var missed []string
+	for _, c := range v.Capabilities {
+		if !c.Achieved {
+			missed = append(missed, c.Capability)
+		}
+	}
+	if len(missed) > 0 {
+		r.Message += "; not achieved: " + strings.Join(missed, ", ")
+	}
+	if v.Reasoning != "" {
+		r.Message += "; " + excerpt(v.Reasoning)
+	}
+	return r, nil
+}

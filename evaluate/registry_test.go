@@ -1,0 +1,240 @@
+package evaluate_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// wordCount is a host's evaluation type used by the tests and the example.
+type wordCount struct {
+	Max int `json:"max" jsonschema:"minimum=1"`
+}
+
+func wordCountKind() *evaluate.Kind {
+	return evaluate.NewKind("word_count", "The reply has at most max words.", func(p *wordCount) (evaluate.Evaluator, error) {
+		if p.Max < 1 {
+			return nil, errors.New("max must be at least 1")
+		}
+		return evaluate.EvaluatorFunc(func(_ context.Context, in evaluate.Input) (evaluate.Result, error) {
+			_, text := in.Text()
+			n := len(splitWords(text))
+			return evaluate.Result{Passed: n <= p.Max, Score: 1}, nil
+		}), nil
+	})
+}
+
+func splitWords(s string) []string {
+	var out []string
+	word := ""
+	for _, r := range s + " " {
+		if r == ' ' || r == '\n' {
+			if word != "" {
+				out = append(out, word)
+			}
+			word = ""
+			continue
+		}
+		word += string(r)
+	}
+	return out
+}
+
+func TestBuiltinsMatchScenarioTypes(t *testing.T) {
+	t.Parallel()
+	reg := evaluate.DefaultRegistry()
+	want := scenario.DefaultRegistry().Names()
+	assert.Equal(t, want, reg.Names(), "every built-in scenario type has an evaluator, and no more")
+	assert.Equal(t, want, reg.Types().Names())
+	for _, k := range evaluate.Builtins() {
+		st := scenario.DefaultRegistry().Lookup(k.Name)
+		require.NotNil(t, st, k.Name)
+		assert.IsType(t, st.NewParams(), k.NewParams(), k.Name)
+		assert.NotEmpty(t, k.Doc, k.Name)
+	}
+}
+
+func TestNewRegistryRejects(t *testing.T) {
+	t.Parallel()
+	_, err := evaluate.NewRegistry(wordCountKind(), wordCountKind())
+	assert.ErrorContains(t, err, `"word_count" registered twice`)
+	_, err = evaluate.NewRegistry(&evaluate.Kind{})
+	assert.ErrorContains(t, err, "without a name")
+	_, err = evaluate.NewRegistry(&evaluate.Kind{Name: "x", NewParams: func() any { return new(wordCount) }})
+	assert.ErrorContains(t, err, "needs both NewParams and New")
+	type shadow struct {
+		Type string `json:"type"`
+	}
+	_, err = evaluate.NewRegistry(evaluate.NewKind("bad", "", func(*shadow) (evaluate.Evaluator, error) { return nil, nil }))
+	assert.ErrorContains(t, err, "shadows a field every evaluation has")
+	_, err = evaluate.DefaultRegistry().With(evaluate.StringContainsKind())
+	assert.ErrorContains(t, err, "registered twice")
+}
+
+const customScenario = `name: custom
+description: a host's own evaluation type
+environment: {type: local}
+run:
+  - input: hello
+    evaluations:
+      - type: word_count
+        max: 3
+        weight: 2
+        critical: true
+      - type: string_contains
+        value: hi
+judgment: {strategy: all_pass}
+`
+
+func TestCustomKindLoadsValidatesAndAppearsInSchema(t *testing.T) {
+	t.Parallel()
+	reg, err := evaluate.DefaultRegistry().With(wordCountKind())
+	require.NoError(t, err)
+	loader := scenario.NewLoader(scenario.Options{Registry: reg.Types(), Strict: true})
+
+	f, err := loader.Load("custom.scenario.yaml", []byte(customScenario))
+	require.NoError(t, err)
+	evs := f.Scenario.Run[0].Evaluations
+	require.Len(t, evs, 2)
+	assert.Equal(t, &wordCount{Max: 3}, evs[0].Params)
+
+	c, err := reg.Compile(f.Scenario)
+	require.NoError(t, err)
+	in := reply("hi there")
+	rs := c.Evaluate(context.Background(), in)
+	require.Len(t, rs, 2)
+	assert.Equal(t, evaluate.Result{Type: "word_count", Scope: evaluate.ScopeStep, Turn: -1, Passed: true, Score: 1, Weight: 2, Critical: true}, rs[0])
+	assert.True(t, rs[1].Passed)
+
+	// The schema validates the host's fields like a built-in's.
+	_, err = loader.Load("bad.scenario.yaml", []byte(replaceOnce(customScenario, "max: 3", "max: 0")))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "max")
+	_, err = loader.Load("bad.scenario.yaml", []byte(replaceOnce(customScenario, "max: 3", "maximum: 3")))
+	require.Error(t, err)
+
+	// The default loader does not know the host's type.
+	_, err = scenario.NewLoader(scenario.Options{Registry: evaluate.DefaultRegistry().Types()}).Load("c.scenario.yaml", []byte(customScenario))
+	assert.ErrorContains(t, err, "word_count")
+
+	schema, err := scenario.GenerateSchema(scenario.KindScenario, reg.Types())
+	require.NoError(t, err)
+	assert.Contains(t, string(schema), `"word_count"`)
+	assert.Contains(t, string(schema), "The reply has at most max words.")
+}
+
+func replaceOnce(s, old, new string) string {
+	i := indexOf(s, old)
+	if i < 0 {
+		return s
+	}
+	return s[:i] + new + s[i+len(old):]
+}
+
+func indexOf(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestBuild(t *testing.T) {
+	t.Parallel()
+	reg := evaluate.DefaultRegistry()
+	_, err := reg.Build(scenario.Evaluation{Type: "nope"})
+	var unknown *evaluate.UnknownTypeError
+	require.ErrorAs(t, err, &unknown)
+	assert.Equal(t, "nope", unknown.Type)
+	assert.Contains(t, unknown.Known, "string_contains")
+
+	// Nil params get the kind's zero parameters with defaults.
+	ev, err := reg.Build(scenario.Evaluation{Type: "conversation_length"})
+	require.NoError(t, err)
+	r, err := ev.Evaluate(context.Background(), final("a", "b"))
+	require.NoError(t, err)
+	assert.True(t, r.Passed)
+
+	_, err = reg.Build(scenario.Evaluation{Type: "string_contains"})
+	assert.ErrorContains(t, err, "string_contains: value is empty")
+}
+
+func TestPanickingEvaluatorBecomesErrorResult(t *testing.T) {
+	t.Parallel()
+	boom := evaluate.NewKind("boom", "Panics.", func(*struct{}) (evaluate.Evaluator, error) {
+		return evaluate.EvaluatorFunc(func(context.Context, evaluate.Input) (evaluate.Result, error) {
+			var m map[string]int
+			m["x"]++
+			return evaluate.Result{Passed: true}, nil
+		}), nil
+	})
+	reg, err := evaluate.NewRegistry(boom)
+	require.NoError(t, err)
+	c, err := reg.Compile(&scenario.Scenario{Run: []scenario.RunStep{{Evaluations: []scenario.Evaluation{{Type: "boom", Weight: ptr(3.0)}}}}})
+	require.NoError(t, err)
+	rs := c.Evaluate(context.Background(), reply("x"))
+	require.Len(t, rs, 1)
+	assert.False(t, rs[0].Passed)
+	assert.Equal(t, 3.0, rs[0].Weight)
+	assert.Contains(t, rs[0].Error, "evaluator boom panicked: assignment to entry in nil map")
+	_, err = c.Check(evaluate.ScopeStep, 0, 0).Evaluator.Evaluate(context.Background(), reply("x"))
+	var pe *evaluate.PanicError
+	require.ErrorAs(t, err, &pe)
+	assert.NotEmpty(t, pe.Stack)
+}
+
+func TestCompile(t *testing.T) {
+	t.Parallel()
+	reg := evaluate.DefaultRegistry()
+	s := &scenario.Scenario{Run: []scenario.RunStep{
+		{Input: "a", Evaluations: []scenario.Evaluation{
+			{Type: "string_contains", Params: &scenario.StringContains{Value: "x"}},
+			{Type: "file_exists", Params: &scenario.FileExists{Path: "out.txt"}},
+		}},
+		{Input: "b", Conversation: &scenario.Conversation{
+			MaxTurns:         3,
+			TurnEvaluations:  []scenario.Evaluation{{Type: "regex_match", Params: &scenario.RegexMatch{Pattern: "y"}}},
+			FinalEvaluations: []scenario.Evaluation{{Type: "command_exit_code_is", Params: &scenario.CommandExitCodeIs{Command: "true"}}},
+		}},
+	}}
+	c, err := reg.Compile(s)
+	require.NoError(t, err)
+	assert.Len(t, c.Checks(evaluate.ScopeStep, 0), 2)
+	assert.Empty(t, c.Checks(evaluate.ScopeStep, 1))
+	assert.Empty(t, c.Checks(evaluate.ScopeTurn, 0))
+	assert.Nil(t, c.Checks(evaluate.ScopeStep, 9))
+	ch := c.Check(evaluate.ScopeTurn, 1, 0)
+	require.NotNil(t, ch)
+	assert.Equal(t, "regex_match", ch.Evaluation.Type)
+	assert.Equal(t, "run[1].conversation.turn_evaluations[0]", ch.Path())
+	assert.Nil(t, c.Check(evaluate.ScopeTurn, 1, 1))
+	assert.Equal(t, evaluate.Needs{Dir: true, Commands: true}, c.Needs())
+
+	in := turn(1, "hi", "y?")
+	in.Step = 0
+	in.Trace.Steps = append([]evaluate.StepTrace{{Kind: "input"}}, in.Trace.Steps...)
+	in.Step = 1
+	rs := c.Evaluate(context.Background(), in)
+	require.Len(t, rs, 1)
+	assert.Equal(t, evaluate.Result{Type: "regex_match", Scope: evaluate.ScopeTurn, Step: 1, Turn: 1, Passed: true, Score: 1, Weight: 1,
+		Message: rs[0].Message, Details: rs[0].Details}, rs[0])
+
+	bad := &scenario.Scenario{Run: []scenario.RunStep{
+		{Evaluations: []scenario.Evaluation{{Type: "regex_match", Params: &scenario.RegexMatch{Pattern: "("}}}},
+		{Conversation: &scenario.Conversation{FinalEvaluations: []scenario.Evaluation{{Type: "nope"}}}},
+	}}
+	_, err = reg.Compile(bad)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "run[0].evaluations[0]: regex_match: pattern")
+	assert.Contains(t, err.Error(), `run[1].conversation.final_evaluations[0]: unknown evaluation type "nope"`)
+	var ce *evaluate.CompileError
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, 0, ce.Step)
+}

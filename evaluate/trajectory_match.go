@@ -1,0 +1,290 @@
+package evaluate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// TrajectoryMatchKind is the trajectory_match evaluation type.
+func TrajectoryMatchKind() *Kind {
+	return NewKind("trajectory_match",
+		"The step's actions match an expected list: strict order, unordered, subset or superset, with arguments compared exactly, partially or not at all.",
+		newTrajectoryMatch)
+}
+
+// The trajectory_match modes, as in LangChain agentevals.
+const (
+	modeStrict    = "strict"
+	modeUnordered = "unordered"
+	modeSubset    = "subset"
+	modeSuperset  = "superset"
+)
+
+// trajectoryMatch compares the step's actions (see [Input.Actions]) with an
+// expected list. An expected action matches an actual one when their names
+// are equal ignoring case, underscores and hyphens and their arguments
+// match under the action's args_match, else the evaluation's (default
+// ignore; see [ArgsMatch]).
+//
+//   - strict passes when the lists have the same length and the i-th
+//     actions match; score = matching positions / the longer length.
+//   - unordered passes when each expected action can be paired with a
+//     different actual one and none is left over (the same multiset);
+//     score = pairs / the longer length.
+//   - subset passes when every actual action matches some expected one
+//     (the agent did nothing unexpected; repeats and omissions are fine,
+//     and no actions at all passes); score = matched actual / actual.
+//   - superset passes when every expected action matches some actual one
+//     (the agent did at least this; extra actions are fine);
+//     score = found expected / expected.
+//
+// The message names the first mismatch.
+type trajectoryMatch struct {
+	mode     string
+	expected []expectedAction
+}
+
+type expectedAction struct {
+	name string
+	norm string
+	args map[string]any
+	mode ArgsMatch
+}
+
+func newTrajectoryMatch(p *scenario.TrajectoryMatch) (Evaluator, error) {
+	if len(p.Expected) == 0 {
+		return nil, errors.New("expected is empty; list at least one action")
+	}
+	mode := p.Mode
+	if mode == "" {
+		mode = modeStrict
+	}
+	switch mode {
+	case modeStrict, modeUnordered, modeSubset, modeSuperset:
+	default:
+		return nil, fmt.Errorf("mode %q is not strict, unordered, subset or superset", p.Mode)
+	}
+	def := ArgsIgnore
+	if p.ArgsMatch != "" {
+		m, err := parseArgsMatch(p.ArgsMatch)
+		if err != nil {
+			return nil, err
+		}
+		def = m
+	}
+	e := &trajectoryMatch{mode: mode, expected: make([]expectedAction, len(p.Expected))}
+	for i, x := range p.Expected {
+		n := normalizeActionName(x.Action)
+		if n == "" {
+			return nil, fmt.Errorf("expected[%d]: action is empty", i)
+		}
+		m := def
+		if x.ArgsMatch != "" {
+			var err error
+			if m, err = parseArgsMatch(x.ArgsMatch); err != nil {
+				return nil, fmt.Errorf("expected[%d]: %w", i, err)
+			}
+		}
+		e.expected[i] = expectedAction{name: x.Action, norm: n, args: x.Args, mode: m}
+	}
+	return e, nil
+}
+
+// match reports whether a matches x, and why not.
+func (x *expectedAction) match(a *Action) (bool, string) {
+	if normalizeActionName(a.Name) != x.norm {
+		return false, fmt.Sprintf("expected %s, got %s", x.name, a.Name)
+	}
+	if ok, why := argsMatch(x.mode, x.args, a.Args); !ok {
+		return false, fmt.Sprintf("%s %s (args_match %s)", a.Name, why, x.mode)
+	}
+	return true, ""
+}
+
+func (e *trajectoryMatch) Evaluate(_ context.Context, in Input) (Result, error) {
+	actual := in.Actions()
+	names := actionNames(actual)
+	want := make([]string, len(e.expected))
+	for i, x := range e.expected {
+		want[i] = x.name
+	}
+	var (
+		score float64
+		why   string
+	)
+	switch e.mode {
+	case modeStrict:
+		score, why = e.strict(actual)
+	case modeUnordered:
+		score, why = e.unordered(actual)
+	case modeSubset:
+		score, why = e.subset(actual)
+	default:
+		score, why = e.superset(actual)
+	}
+	r := Result{Score: score, Details: map[string]any{"mode": e.mode, "expected": want, "actual": names}}
+	if why == "" {
+		r.Passed, r.Score = true, score
+		r.Message = fmt.Sprintf("the %d actions match the expected trajectory (%s)", len(actual), e.mode)
+		return r, nil
+	}
+	r.Details["mismatch"] = why
+	r.Message = fmt.Sprintf("trajectory does not match (%s): %s", e.mode, why)
+	return r, nil
+}
+
+func (e *trajectoryMatch) strict(actual []Action) (float64, string) {
+	n := max(len(actual), len(e.expected))
+	ok, first := 0, ""
+	for i := range n {
+		var why string
+		switch {
+		case i >= len(actual):
+			why = fmt.Sprintf("action %d: expected %s, but the agent made only %d actions", i+1, e.expected[i].name, len(actual))
+		case i >= len(e.expected):
+			why = fmt.Sprintf("action %d: unexpected %s; expected only %d actions", i+1, actual[i].Name, len(e.expected))
+		default:
+			if m, w := e.expected[i].match(&actual[i]); m {
+				ok++
+			} else {
+				why = fmt.Sprintf("action %d: %s", i+1, w)
+			}
+		}
+		if first == "" {
+			first = why
+		}
+	}
+	return ratio(ok, n), first
+}
+
+func (e *trajectoryMatch) unordered(actual []Action) (float64, string) {
+	pairOf := e.pair(actual) // expected index → actual index, or -1
+	used := make([]bool, len(actual))
+	pairs, first := 0, ""
+	for i, a := range pairOf {
+		if a >= 0 {
+			pairs++
+			used[a] = true
+		} else if first == "" {
+			first = e.missing(i, actual)
+		}
+	}
+	if first == "" {
+		for j, u := range used {
+			if !u {
+				first = fmt.Sprintf("unexpected action %d (%s)", j+1, actual[j].Name)
+				break
+			}
+		}
+	}
+	return ratio(pairs, max(len(actual), len(e.expected))), first
+}
+
+// pair finds a largest one-to-one pairing of expected with actual actions
+// (augmenting paths; the lists are short). Greedy pairing is not enough:
+// with partial arguments one actual call can match several expected ones.
+func (e *trajectoryMatch) pair(actual []Action) []int {
+	ok := make([][]bool, len(e.expected))
+	for i := range e.expected {
+		ok[i] = make([]bool, len(actual))
+		for j := range actual {
+			ok[i][j], _ = e.expected[i].match(&actual[j])
+		}
+	}
+	owner := make([]int, len(actual)) // actual index → expected index, or -1
+	for j := range owner {
+		owner[j] = -1
+	}
+	var try func(i int, seen []bool) bool
+	try = func(i int, seen []bool) bool {
+		for j := range actual {
+			if !ok[i][j] || seen[j] {
+				continue
+			}
+			seen[j] = true
+			if owner[j] < 0 || try(owner[j], seen) {
+				owner[j] = i
+				return true
+			}
+		}
+		return false
+	}
+	for i := range e.expected {
+		try(i, make([]bool, len(actual)))
+	}
+	pairOf := make([]int, len(e.expected))
+	for i := range pairOf {
+		pairOf[i] = -1
+	}
+	for j, i := range owner {
+		if i >= 0 {
+			pairOf[i] = j
+		}
+	}
+	return pairOf
+}
+
+// missing explains why expected action i found no partner: no call of that
+// name, or calls whose arguments differ.
+func (e *trajectoryMatch) missing(i int, actual []Action) string {
+	x := &e.expected[i]
+	for j := range actual {
+		if normalizeActionName(actual[j].Name) == x.norm {
+			if m, why := x.match(&actual[j]); !m {
+				return fmt.Sprintf("expected action %d (%s) not matched; closest call, action %d: %s", i+1, x.name, j+1, why)
+			}
+		}
+	}
+	return fmt.Sprintf("expected action %d (%s) was not called", i+1, x.name)
+}
+
+func (e *trajectoryMatch) subset(actual []Action) (float64, string) {
+	matched, first := 0, ""
+	for j := range actual {
+		found := false
+		for i := range e.expected {
+			if m, _ := e.expected[i].match(&actual[j]); m {
+				found = true
+				break
+			}
+		}
+		if found {
+			matched++
+		} else if first == "" {
+			first = fmt.Sprintf("action %d (%s) is not among the expected actions", j+1, actual[j].Name)
+		}
+	}
+	if len(actual) == 0 {
+		return 1, ""
+	}
+	return ratio(matched, len(actual)), first
+}
+
+func (e *trajectoryMatch) superset(actual []Action) (float64, string) {
+	found, first := 0, ""
+	for i := range e.expected {
+		ok := false
+		for j := range actual {
+			if m, _ := e.expected[i].match(&actual[j]); m {
+				ok = true
+				break
+			}
+		}
+		if ok {
+			found++
+		} else if first == "" {
+			first = e.missing(i, actual)
+		}
+	}
+	return ratio(found, len(e.expected)), first
+}
+
+func ratio(n, d int) float64 {
+	if d == 0 {
+		return 1
+	}
+	return float64(n) / float64(d)
+}
