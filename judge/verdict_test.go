@@ -164,3 +164,12 @@ func TestParseExpectationErrors(t *testing.T) {
 		assert.Error(t, err, "%q", in)
 	}
 }
+
+func TestParseVerdictDuplicateKeysAreDeterministic(t *testing.T) {
+	t.Parallel()
+	for range 50 {
+		v, err := judge.ParseVerdict(`{"pass": true, "Pass": false, "PASS": false}`)
+		require.NoError(t, err)
+		assert.False(t, v.Pass, `"PASS" sorts first and wins`)
+	}
+}
