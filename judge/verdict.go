@@ -138,4 +138,3 @@ func excerpt(s string) string {
 	}
 	return strconv.Quote(s)
 }
-
