@@ -137,11 +137,11 @@ func (c *compiler) axis(p *Plan, i int, p0 any) (axis, bool) {
 	steps, err := c.res.resolve(p.baseValue, path)
 	if err != nil {
 		var re *resolveError
-		sug := ""
+		sug, code := "", "path-missing"
 		if errors.As(err, &re) {
-			sug = re.suggestion
+			sug, code = re.suggestion, cmpOr(re.code, code)
 		}
-		c.at(at.Key("parameter"), "path-missing", sug, "%s: %v", path, err)
+		c.at(at.Key("parameter"), code, sug, "%s: %v", path, err)
 		return axis{}, false
 	}
 	if other, ok := p.trie.insert(steps, len(p.axes)); !ok {

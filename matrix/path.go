@@ -46,10 +46,34 @@ func ParsePath(s string) (scenario.Path, error) {
 	if err != nil {
 		return nil, err
 	}
+	if end != len(s) && s[end] == ']' {
+		return nil, errAt(s, end, "unexpected ']' with no '[' open")
+	}
 	if end != len(s) {
-		return nil, errAt(s, end, "unexpected %s; expected '.', '[' or the end (quote keys that are not identifiers, as in [\"data.json\"])", describe(s, end))
+		return nil, errAt(s, end, "unexpected %s; expected '.', '[' or the end%s", describe(s, end), quoteHint(s, end))
 	}
 	return p, nil
+}
+
+// quoteHint suggests the quoted spelling when a key that is not an
+// identifier (api-key, data.json) was written after a dot.
+func quoteHint(s string, end int) string {
+	start := end
+	for start > 0 && isIdentPart(s[start-1]) {
+		start--
+	}
+	if start == end || (start > 0 && s[start-1] != '.') {
+		return " (quote keys that are not identifiers, as in [\"data.json\"])"
+	}
+	stop := end + strings.IndexAny(s[end:], ".[")
+	if stop < end {
+		stop = len(s)
+	}
+	prefix := ""
+	if start > 0 {
+		prefix = s[:start-1]
+	}
+	return fmt.Sprintf("; quote keys that are not identifiers: %s[%q]%s", prefix, s[start:stop], s[stop:])
 }
 
 // parsePath parses a path at the start of s. With stopAtEquals it stops

@@ -45,6 +45,7 @@ func (s step) same(o step) bool {
 
 // resolveError says why a path does not lead anywhere in the base scenario.
 type resolveError struct {
+	code       string // diagnostic code; "" means path-missing
 	msg        string
 	suggestion string
 }
@@ -73,7 +74,7 @@ func (r *resolver) resolve(root reflect.Value, p scenario.Path) ([]step, error) 
 		where := describePrefix(p[:i])
 		for cur.Kind() == reflect.Pointer || cur.Kind() == reflect.Interface {
 			if cur.IsNil() {
-				return nil, &resolveError{msg: fmt.Sprintf("%s is not set in the base scenario, so %s cannot be varied; vary %s as a whole instead", where, p[:i+1], where)}
+				return nil, &resolveError{msg: fmt.Sprintf("%s is not set in the base scenario, and a matrix varies values without creating them; vary %s as a whole instead", where, where)}
 			}
 			cur = cur.Elem()
 		}
@@ -103,6 +104,9 @@ func (r *resolver) resolve(root reflect.Value, p scenario.Path) ([]step, error) 
 		case reflect.Map:
 			key, err := mapKey(cur, e, p[:i+1], where)
 			if err != nil {
+				if hint := dottedKey(cur, p, i); hint != "" {
+					return nil, &resolveError{msg: fmt.Sprintf("%s has no key %q; a key with dots must be quoted: %s", where, e.Key, hint)}
+				}
 				return nil, err
 			}
 			steps = append(steps, step{kind: stepKey, key: key})
@@ -122,7 +126,7 @@ func (r *resolver) structStep(v reflect.Value, key string, p scenario.Path, wher
 	t := v.Type()
 	names := r.fieldNames(t)
 	if t == evaluationType && key == "type" {
-		return nil, reflect.Value{}, &resolveError{msg: fmt.Sprintf("an evaluation's type cannot be varied on its own, since its other fields belong to the type; vary the whole evaluation (%s) instead", p[:len(p)-1])}
+		return nil, reflect.Value{}, &resolveError{code: "path-forbidden", msg: fmt.Sprintf("an evaluation's type cannot be varied on its own, since its other fields belong to the type; vary the whole evaluation (%s) instead", p[:len(p)-1])}
 	}
 	if fi, ok := names[key]; ok {
 		return []step{{kind: stepField, field: fi}}, v.Field(fi), nil
@@ -259,4 +263,24 @@ func quoteAll(ss []string) string {
 		q[i] = fmt.Sprintf("%q", s)
 	}
 	return strings.Join(q, ", ")
+}
+
+// dottedKey returns the quoted spelling of p when the keys from p[i] on,
+// joined with dots, name an entry of map m (setup.virtual_fs.data.json
+// meant setup.virtual_fs["data.json"]); "" otherwise.
+func dottedKey(m reflect.Value, p scenario.Path, i int) string {
+	if m.Type().Key().Kind() != reflect.String {
+		return ""
+	}
+	joined := ""
+	for j := i; j < len(p) && !p[j].IsIndex; j++ {
+		if j > i {
+			joined += "."
+		}
+		joined += p[j].Key
+		if j > i && m.MapIndex(reflect.ValueOf(joined).Convert(m.Type().Key())).IsValid() {
+			return append(p[:i:i].Key(joined), p[j+1:]...).String()
+		}
+	}
+	return ""
 }
