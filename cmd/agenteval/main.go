@@ -42,6 +42,7 @@ func commands() []command {
 	return []command{
 		{"validate", "check scenario, GitHub eval, matrix and manifest files", runValidate},
 		{"schema", "print the JSON Schema of a document kind", runSchema},
+		{"checkpoint", "score scenarios' checkpoints against GitHub now", runCheckpoint},
 		{"matrix", "expand a matrix into jobs", runMatrix},
 	}
 }

@@ -1,0 +1,190 @@
+package checkpoint_test
+
+import (
+	"context"
+	"net/http"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/checkpoint"
+	ghexec "github.com/agenteval/agenteval/checkpoint/github"
+	"github.com/agenteval/agenteval/fixture"
+	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// The reference scenarios (testdata/ghx, copied unchanged from the ghx eval
+// package) are scored end to end: loaded, bound to a manifest for acme/demo,
+// run through the GitHub executor against the fake GitHub. In the reference
+// every one of their checkpoints fails whatever the agent does (tasks that do
+// not exist, inputs of the wrong shape, counts on {items, pageInfo}); here
+// they tell a finished task from an unfinished one.
+
+const e2eToken = "ghp_e2eTOKENforCHECKPOINTtests"
+
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
+// fakeGitHub starts a fake GitHub holding acme/demo and an executor for it.
+func fakeGitHub(t testing.TB) (*githubtest.Server, *githubtest.RepoBuilder, checkpoint.Executor) {
+	t.Helper()
+	srv := githubtest.NewServer(t)
+	srv.RequireToken(e2eToken)
+	repo := srv.AddRepoWith("acme/demo", githubtest.RepoOptions{OwnerType: "Organization"})
+	hc := srv.Client()
+	hc.Transport = bearer{token: e2eToken, next: hc.Transport}
+	exec := ghexec.New(hc, ghexec.Options{GraphQLURL: srv.GraphQLURL(), RESTBaseURL: srv.URL, MaxRateLimitWait: -1})
+	return srv, repo, exec
+}
+
+// manifest records the seeded pull requests as a seeder would.
+func manifest(mixedThreads, withChanges int) *scenario.Manifest {
+	return &scenario.Manifest{
+		SeedID: "seed-e2e", CreatedAt: "2026-11-22T00:00:00Z", Repo: "acme/demo",
+		Fixtures: map[string]scenario.FixtureResource{
+			"pr_with_mixed_threads": {Type: "pr", Number: float64(mixedThreads), Repo: "acme/demo", Branch: "bench-fixture/pr-mixed-threads"},
+			"pr_with_changes":       {Type: "pr", Number: float64(withChanges), Repo: "acme/demo", Branch: "bench-fixture/pr-changes"},
+		},
+	}
+}
+
+// loadBound loads a reference scenario and binds it to m.
+func loadBound(t testing.TB, name string, m *scenario.Manifest) *scenario.Scenario {
+	t.Helper()
+	f, err := scenario.LoadFile(filepath.Join("testdata", "ghx", name))
+	require.NoError(t, err)
+	s, err := fixture.Bind(f.Scenario, m)
+	require.NoError(t, err)
+	return s
+}
+
+// seedPRs adds the two fixture pull requests: #1 with one commit and seven
+// review threads, four of them resolved (the mixed-threads recipe); #2 with
+// changes and no reviews.
+func seedPRs(repo *githubtest.RepoBuilder) (mixed, changes *githubtest.PullRequestBuilder) {
+	mixed = repo.AddPullRequest(githubtest.PullRequest{Title: "Refactor the parser", Head: "bench-fixture/pr-mixed-threads",
+		Commits: []string{"Refactor the parser"}})
+	for i, resolved := range []bool{true, false, true, false, true, false, true} {
+		mixed.AddReviewThread(githubtest.ReviewThread{Path: "parser.go", Line: 10 + i, Resolved: resolved,
+			Comments: []githubtest.Comment{{Author: "reviewer", Body: "Please rename this variable."}}})
+	}
+	changes = repo.AddPullRequest(githubtest.PullRequest{Title: "Add a cache", Head: "bench-fixture/pr-changes",
+		Commits: []string{"Add a cache"}, Files: []githubtest.ChangedFile{{Path: "cache.go", Additions: 40}}})
+	return mixed, changes
+}
+
+func TestReferenceScenariosAgainstFakeGitHub(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+
+	t.Run("the agent did the work", func(t *testing.T) {
+		t.Parallel()
+		srv, repo, exec := fakeGitHub(t)
+		mixed, changes := seedPRs(repo)
+		m := manifest(mixed.Number(), changes.Number())
+		// The agent pushes a fix to the mixed-threads PR, leaves the
+		// threads alone, and comments on the other PR's changes.
+		mixed.AddCommit("Rename the variable as asked", githubtest.File{Path: "parser.go", Content: "package parser\n"})
+		changes.AddReview(githubtest.Review{Author: "agent", Body: "The cache never evicts; consider an LRU.", State: "COMMENTED"})
+
+		for _, name := range []string{"pr-fix-mixed-threads-wf-001.json", "pr-review-comment-001.json"} {
+			s := loadBound(t, name, m)
+			rep := checkpoint.Score(ctx, exec, s.Checkpoints)
+			for _, r := range rep.Results {
+				require.NoError(t, r.Err, "%s/%s", s.ID, r.ID)
+				assert.True(t, r.Passed, "%s/%s: expected %s, %s", s.ID, r.ID, r.Expected, r.Message)
+			}
+			assert.True(t, rep.Passed, s.ID)
+			assert.Equal(t, len(s.Checkpoints), rep.PassedCount)
+		}
+		assert.Positive(t, srv.RequestCount(""))
+	})
+
+	t.Run("no fix commit", func(t *testing.T) {
+		t.Parallel()
+		_, repo, exec := fakeGitHub(t)
+		mixed, changes := seedPRs(repo)
+		s := loadBound(t, "pr-fix-mixed-threads-wf-001.json", manifest(mixed.Number(), changes.Number()))
+		rep := checkpoint.Score(ctx, exec, s.Checkpoints)
+		assert.False(t, rep.Passed)
+		require.Len(t, rep.Results, 2)
+		commit, threads := rep.Results[0], rep.Results[1]
+		assert.Equal(t, "new-commit-pushed", commit.ID)
+		require.NoError(t, commit.Err)
+		assert.False(t, commit.Passed)
+		assert.Equal(t, "count >= 2", commit.Expected)
+		assert.Contains(t, commit.Message, "count is 1, want >= 2 (result.items: [{")
+		assert.Equal(t, 1.0, lenItems(t, commit.Actual), "actual is the task's data")
+		assert.True(t, threads.Passed, threads.Message)
+	})
+
+	t.Run("threads resolved by the agent", func(t *testing.T) {
+		t.Parallel()
+		_, repo, exec := fakeGitHub(t)
+		mixed := repo.AddPullRequest(githubtest.PullRequest{Head: "bench-fixture/pr-mixed-threads", Commits: []string{"Refactor"}})
+		for i := range 3 {
+			mixed.AddReviewThread(githubtest.ReviewThread{Path: "parser.go", Line: i + 1, Resolved: true,
+				Comments: []githubtest.Comment{{Author: "reviewer", Body: "nit"}}})
+		}
+		mixed.AddCommit("Fix", githubtest.File{Path: "parser.go", Content: "x"})
+		s := loadBound(t, "pr-fix-mixed-threads-wf-001.json", manifest(mixed.Number(), mixed.Number()))
+		rep := checkpoint.Score(ctx, exec, s.Checkpoints)
+		assert.False(t, rep.Passed)
+		assert.True(t, rep.Results[0].Passed, rep.Results[0].Message)
+		threads := rep.Results[1]
+		assert.Equal(t, "threads-not-resolved", threads.ID)
+		assert.False(t, threads.Passed)
+		assert.Equal(t, "non-empty result", threads.Expected)
+		// In the reference non_empty passes here: {items: [], ...} is not null.
+		assert.Equal(t, "result.items has no items", threads.Message)
+	})
+
+	t.Run("no review comment", func(t *testing.T) {
+		t.Parallel()
+		_, repo, exec := fakeGitHub(t)
+		mixed, changes := seedPRs(repo)
+		s := loadBound(t, "pr-review-comment-001.json", manifest(mixed.Number(), changes.Number()))
+		rep := checkpoint.Score(ctx, exec, s.Checkpoints)
+		assert.False(t, rep.Passed)
+		require.Len(t, rep.Results, 1)
+		r := rep.Results[0]
+		assert.Equal(t, "review-comment-exists", r.ID)
+		require.NoError(t, r.Err)
+		assert.False(t, r.Passed)
+		assert.Equal(t, "result.items has no items", r.Message)
+	})
+
+	t.Run("missing pull request is a task error", func(t *testing.T) {
+		t.Parallel()
+		_, _, exec := fakeGitHub(t)
+		s := loadBound(t, "pr-review-comment-001.json", manifest(99, 99))
+		rep := checkpoint.Score(ctx, exec, s.Checkpoints)
+		r := rep.Results[0]
+		var te *checkpoint.TaskError
+		require.ErrorAs(t, r.Err, &te)
+		require.ErrorIs(t, r.Err, ghexec.ErrNotFound)
+		assert.False(t, rep.Passed)
+		assert.NotContains(t, r.Error, e2eToken)
+	})
+}
+
+// lenItems returns the length of data.items as a float64.
+func lenItems(t testing.TB, data any) float64 {
+	t.Helper()
+	m, ok := data.(map[string]any)
+	require.True(t, ok, "data is %T", data)
+	items, ok := m["items"].([]any)
+	require.True(t, ok, "items is %T", m["items"])
+	return float64(len(items))
+}
