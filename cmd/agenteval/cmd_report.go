@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/agenteval/agenteval/report"
+)
+
+// runReport renders a report from results files, or compares two runs
+// when its first argument is "compare".
+func runReport(_ context.Context, env *cliEnv, args []string) int {
+	if len(args) > 0 && args[0] == "compare" {
+		return runReportCompare(env, args[1:])
+	}
+	fs := newFlags(env, "report", "[--format md|html|junit|json] [--out FILE] [--k K] RESULTS.jsonl...\n       agenteval report compare [--min-pass-rate R] [--alpha A] BASELINE.jsonl CANDIDATE.jsonl")
+	format := fs.String("format", "md", "output format: md, html, junit or json")
+	out := fs.String("out", "", "write to FILE instead of stdout")
+	k := fs.Int("k", report.DefaultK, "the k reported for pass@k and pass^k")
+	maxFailing := fs.Int("max-failing", report.DefaultMaxFailingJobs, "html: how many failing jobs to show with messages and transcripts")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	valid := map[string]bool{"md": true, "html": true, "junit": true, "json": true}
+	if fs.NArg() == 0 || !valid[*format] || *k < 1 || *maxFailing < 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	files, err := report.OpenFiles(fs.Args()...)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "agenteval report: %v\n", err)
+		return exitUsage
+	}
+	defer func() { _ = files.Close() }()
+	res, err := report.Read(files.Inputs, report.Options{K: *k})
+	if err != nil {
+		fmt.Fprintf(env.stderr, "agenteval report: %v\n", err)
+		return exitUsage
+	}
+	sum := res.Summary()
+	err = reportWriteOutput(env, *out, func(w io.Writer) error {
+		switch *format {
+		case "html":
+			return report.WriteHTML(w, res, report.HTMLOptions{MaxFailingJobs: *maxFailing})
+		case "junit":
+			return report.WriteJUnit(w, res)
+		case "json":
+			return report.WriteJSON(w, sum)
+		}
+		return report.WriteMarkdown(w, sum)
+	})
+	if err != nil {
+		fmt.Fprintf(env.stderr, "agenteval report: %v\n", err)
+		return exitFail
+	}
+	t := sum.Totals
+	fmt.Fprintf(env.stderr, "%d job(s): %d passed, %d failed, %d incomplete", t.Runs, t.Passed, t.Failed, t.Incomplete)
+	if sum.MissingJobs > 0 {
+		fmt.Fprintf(env.stderr, "; %d of %d missing", sum.MissingJobs, sum.TotalJobs)
+	}
+	if sum.Malformed > 0 {
+		fmt.Fprintf(env.stderr, "; %d malformed line(s) skipped", sum.Malformed)
+	}
+	fmt.Fprintln(env.stderr)
+	return exitOK
+}
+
+// runReportCompare compares a candidate run with a baseline; it exits 1 only
+// on a significant regression or a pass rate under --min-pass-rate.
+func runReportCompare(env *cliEnv, args []string) int {
+	fs := newFlags(env, "report compare", "[--min-pass-rate R] [--alpha A] [--correction holm|none] [--format md|json] [--out FILE] BASELINE.jsonl CANDIDATE.jsonl")
+	minRate := fs.Float64("min-pass-rate", 0, "fail when the candidate's overall pass rate is below R (0..1)")
+	alpha := fs.Float64("alpha", 0.05, "significance level of the one-sided Fisher exact test")
+	correction := fs.String("correction", report.CorrectionHolm, "multiple-comparison correction: holm or none")
+	format := fs.String("format", "md", "output format: md or json")
+	out := fs.String("out", "", "write to FILE instead of stdout")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() != 2 || (*format != "md" && *format != "json") {
+		fs.Usage()
+		return exitUsage
+	}
+	var sums [2]*report.Summary
+	for i, path := range fs.Args() {
+		s, err := reportSummary(path)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "agenteval report compare: %v\n", err)
+			return exitUsage
+		}
+		sums[i] = s
+	}
+	cmp, err := report.Compare(sums[0], sums[1], report.CompareOptions{Alpha: *alpha, MinPassRate: *minRate, Correction: *correction})
+	if err != nil {
+		fmt.Fprintf(env.stderr, "agenteval report compare: %v\n", err)
+		return exitUsage
+	}
+	err = reportWriteOutput(env, *out, func(w io.Writer) error {
+		if *format == "json" {
+			return reportWriteJSON(w, cmp)
+		}
+		return report.WriteComparisonMarkdown(w, cmp)
+	})
+	if err != nil {
+		fmt.Fprintf(env.stderr, "agenteval report compare: %v\n", err)
+		return exitUsage
+	}
+	if cmp.Failed {
+		fmt.Fprintf(env.stderr, "agenteval report compare: %d significant regression(s)", cmp.Regressions)
+		if cmp.BelowMinPassRate {
+			fmt.Fprintf(env.stderr, "; pass rate %.1f%% below %.1f%%", cmp.CandidateAll.PassRate*100, cmp.MinPassRate*100)
+		}
+		fmt.Fprintln(env.stderr)
+		return exitFail
+	}
+	return exitOK
+}
+
+// reportSummary reads one results file into its summary.
+func reportSummary(path string) (*report.Summary, error) {
+	files, err := report.OpenFiles(path)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = files.Close() }()
+	res, err := report.Read(files.Inputs, report.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return res.Summary(), nil
+}
+
+// reportWriteJSON writes v as indented JSON.
+func reportWriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// reportWriteOutput runs write against stdout, or against a temporary file next
+// to path that replaces path only once everything was written.
+func reportWriteOutput(env *cliEnv, path string, write func(io.Writer) error) error {
+	if path == "" {
+		return write(env.stdout)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() { _ = os.Remove(tmp.Name()) }()
+	bw := bufio.NewWriterSize(tmp, 256<<10)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	err = errors.Join(err, tmp.Close())
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

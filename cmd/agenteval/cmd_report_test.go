@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// writeResults writes a results file of one scenario with one job per
+// outcome ("pass", "fail" or "error") and returns its path.
+func writeResults(t *testing.T, dir, name string, outcomes ...string) string {
+	t.Helper()
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"record":"plan","run_id":"r","total_jobs":%d,"agent":"a","sources":["s.yaml"],"seed":1}`+"\n", len(outcomes))
+	for i, o := range outcomes {
+		completed, passed, errText := o != "error", o == "pass", ""
+		if o == "error" {
+			errText = "timeout"
+		}
+		fmt.Fprintf(&b, `{"record":"job","id":"s/-/run-%d","index":%d,"scenario":"s","run":%d,"attempts":1,"completed":%t,"passed":%t,"duration_ms":1500,"error":%q,"evaluations":[{"type":"string_contains","passed":%t,"message":"m"}]}`+"\n",
+			i+1, i, i+1, completed, passed, errText, passed)
+	}
+	path := filepath.Join(dir, name)
+	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+	return path
+}
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := &cliEnv{stdout: &out, stderr: &errb, stdin: strings.NewReader(""), getenv: func(string) string { return "" }}
+	code = mainWith(context.Background(), env, args)
+	return code, out.String(), errb.String()
+}
+
+func TestReportFormats(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	res := writeResults(t, dir, "r.jsonl", "pass", "fail", "error", "pass")
+	tests := []struct {
+		format string
+		check  func(t *testing.T, out string)
+	}{
+		{"md", func(t *testing.T, out string) { assert.Contains(t, out, "| Pass rate | 50.0% (2/4)") }},
+		{"json", func(t *testing.T, out string) {
+			var s struct {
+				Totals struct {
+					Runs, Passed, Completed int
+				} `json:"totals"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(out), &s))
+			assert.Equal(t, 4, s.Totals.Runs)
+			assert.Equal(t, 2, s.Totals.Passed)
+			assert.Equal(t, 3, s.Totals.Completed)
+		}},
+		{"junit", func(t *testing.T, out string) {
+			var doc struct {
+				Tests  int `xml:"tests,attr"`
+				Errors int `xml:"errors,attr"`
+			}
+			require.NoError(t, xml.Unmarshal([]byte(out), &doc))
+			assert.Equal(t, 4, doc.Tests)
+			assert.Equal(t, 1, doc.Errors)
+		}},
+		{"html", func(t *testing.T, out string) { assert.True(t, strings.HasPrefix(out, "<!DOCTYPE html>")) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.format, func(t *testing.T) {
+			t.Parallel()
+			code, out, stderr := runCLI(t, "report", "--format", tt.format, res)
+			require.Equal(t, exitOK, code, stderr)
+			assert.Contains(t, stderr, "4 job(s): 2 passed, 1 failed, 1 incomplete")
+			tt.check(t, out)
+		})
+	}
+}
+
+func TestReportOut(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	res := writeResults(t, dir, "r.jsonl", "pass")
+	out := filepath.Join(dir, "report.html")
+	code, stdout, stderr := runCLI(t, "report", "--format", "html", "--out", out, res)
+	require.Equal(t, exitOK, code, stderr)
+	assert.Empty(t, stdout)
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "</html>")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 2, "no temporary file left behind")
+}
+
+func TestReportUsageErrors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	res := writeResults(t, dir, "r.jsonl", "pass")
+	other := filepath.Join(dir, "other.jsonl")
+	require.NoError(t, os.WriteFile(other, []byte(`{"record":"plan","run_id":"x","total_jobs":9}`+"\n"), 0o644))
+	tests := []struct {
+		name string
+		args []string
+		msg  string
+	}{
+		{"no files", []string{"report"}, "usage: agenteval report"},
+		{"bad format", []string{"report", "--format", "pdf", res}, "usage: agenteval report"},
+		{"missing file", []string{"report", filepath.Join(dir, "nope.jsonl")}, "no such file"},
+		{"conflicting plans", []string{"report", res, other}, "conflicting plans"},
+		{"compare needs two files", []string{"report", "compare", res}, "usage: agenteval report compare"},
+		{"compare bad alpha", []string{"report", "compare", "--alpha", "2", res, res}, "alpha"},
+		{"unknown flag", []string{"report", "--nope", res}, "flag provided but not defined"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			code, _, stderr := runCLI(t, tt.args...)
+			assert.Equal(t, exitUsage, code)
+			assert.Contains(t, stderr, tt.msg)
+		})
+	}
+}
+
+func TestReportCompareExitCodes(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	all := make([]string, 10)
+	half := make([]string, 10)
+	for i := range all {
+		all[i] = "pass"
+		half[i] = "pass"
+		if i >= 5 {
+			half[i] = "fail"
+		}
+	}
+	base := writeResults(t, dir, "base.jsonl", all...)
+	worse := writeResults(t, dir, "worse.jsonl", half...)
+	tests := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"same", []string{base, base}, exitOK},
+		{"improvement", []string{worse, base}, exitOK},
+		{"regression", []string{base, worse}, exitFail},
+		{"not significant at a strict alpha", []string{"--alpha", "0.01", base, worse}, exitOK},
+		{"under the minimum pass rate", []string{"--min-pass-rate", "0.9", worse, worse}, exitFail},
+		{"json", []string{"--format", "json", base, base}, exitOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			code, out, stderr := runCLI(t, append([]string{"report", "compare"}, tt.args...)...)
+			assert.Equal(t, tt.code, code, stderr)
+			assert.NotEmpty(t, out)
+		})
+	}
+}
