@@ -44,6 +44,7 @@ func commands() []command {
 		{"schema", "print the JSON Schema of a document kind", runSchema},
 		{"checkpoint", "score scenarios' checkpoints against GitHub now", runCheckpoint},
 		{"matrix", "expand a matrix into jobs", runMatrix},
+		{"report", "summarise results: pass rates, intervals, flakiness; JUnit, Markdown, HTML", runReport},
 	}
 }
 
