@@ -28,7 +28,12 @@ const (
 
 // maxErrorBody bounds how much of an error response is read, so a proxy that
 // answers with a large HTML page cannot balloon memory or error messages.
-const maxErrorBody = 64 << 10
+// maxResponseBody bounds a successful one for the same reason; no chat
+// completion comes near it.
+const (
+	maxErrorBody    = 64 << 10
+	maxResponseBody = 32 << 20
+)
 
 // OpenAIConfig configures [NewOpenAI]. Only Model is required.
 type OpenAIConfig struct {
@@ -208,7 +213,7 @@ func (m *OpenAI) attempt(ctx context.Context, body []byte) (Response, time.Durat
 		return Response{}, wait, apiErr
 	}
 	var w wireResponse
-	if err := json.NewDecoder(hresp.Body).Decode(&w); err != nil {
+	if err := json.NewDecoder(io.LimitReader(hresp.Body, maxResponseBody)).Decode(&w); err != nil {
 		if ctx.Err() == nil && actx.Err() != nil {
 			return Response{}, 0, fmt.Errorf("judge: attempt timed out after %s: %w", m.timeout, context.DeadlineExceeded)
 		}
