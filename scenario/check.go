@@ -77,11 +77,14 @@ func (l *Loader) checkScenario(f *File, s *Scenario, github bool) {
 		sp := Path{}.Key("setup")
 		for name := range s.Setup.VirtualFS {
 			if err := ConfinedPath(name); err != nil {
-				f.addf(sp.Key("virtual_fs").Key(name), Error, "path", "%v", err)
+				f.addKeyf(sp.Key("virtual_fs").Key(name), Error, "path", "%v", err)
 			}
 		}
 		for i, m := range s.Setup.Mocks {
 			mp := sp.Key("mocks").Index(i)
+			if m.Method == "" {
+				continue // the schema has reported the missing method
+			}
 			if m.Service == "" {
 				f.addf(mp, Warning, "mock", "mock for %q names no service, so it matches the method on any service", m.Method)
 			}

@@ -52,8 +52,7 @@ func (l Limits) withDefaults() Limits {
 func ParseDocument(file string, data []byte, lim Limits) (*Document, Diagnostics) {
 	lim = lim.withDefaults()
 	if len(data) > lim.MaxBytes {
-		return nil, Diagnostics{{File: file, Line: 1, Column: 1, Severity: Error, Code: "size",
-			Message: fmt.Sprintf("file is %d bytes; the limit is %d bytes", len(data), lim.MaxBytes)}}
+		return nil, Diagnostics{sizeDiagnostic(file, int64(len(data)), lim.MaxBytes)}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
@@ -88,6 +87,11 @@ func ParseDocument(file string, data []byte, lim Limits) (*Document, Diagnostics
 	return &Document{File: file, Value: v, root: root}, diags
 }
 
+func sizeDiagnostic(file string, size int64, limit int) Diagnostic {
+	return Diagnostic{File: file, Line: 1, Column: 1, Severity: Error, Code: "size",
+		Message: fmt.Sprintf("file is %d bytes; the limit is %d bytes", size, limit)}
+}
+
 var yamlLine = regexp.MustCompile(`line (\d+)`)
 
 // syntaxDiagnostic positions a parser error. YAML parsers report the line
@@ -99,6 +103,7 @@ func syntaxDiagnostic(file string, data []byte, err error) Diagnostic {
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		d.Line, _ = strconv.Atoi(m[1])
 		msg = strings.TrimPrefix(msg, m[0]+": ")
+		msg = "near line " + m[1] + ": " + msg
 	}
 	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
 		// For JSON, encoding/json finds the exact offset.
@@ -126,6 +131,14 @@ func offsetPos(data []byte, off int) (line, col int) {
 // yaml11 matches plain scalars that YAML 1.1 tools (and many editors and
 // libraries) read as booleans or numbers while YAML 1.2 reads them as text.
 var yaml11 = regexp.MustCompile(`^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|[-+]?0[0-7]+|[-+]?[0-9][0-9_]*_[0-9_]*|[-+]?[0-9]+(?::[0-5]?[0-9])+)$`)
+
+var leadingZero = regexp.MustCompile(`^[-+]?0[0-9]+$`)
+
+// isYAML11 reports whether a plain scalar means something else to YAML 1.1
+// tools; the first-byte test spares the regexp for almost every scalar.
+func isYAML11(s string) bool {
+	return s != "" && strings.IndexByte("yYnNoO0123456789+-", s[0]) >= 0 && yaml11.MatchString(s)
+}
 
 type converter struct {
 	file   string
@@ -199,7 +212,7 @@ func (c *converter) mapping(n *yaml.Node, path Path, depth int, out map[string]a
 			continue
 		}
 		key := k.Value
-		if !merged && k.Style == 0 && yaml11.MatchString(key) {
+		if !merged && k.Style == 0 && isYAML11(key) {
 			c.add(k, path.Key(key), Warning, "yaml11", fmt.Sprintf("key %q is read as text here but as a boolean or number by YAML 1.1 tools; quote it", key))
 		}
 		if prev, dup := seen[key]; dup {
@@ -235,8 +248,13 @@ func (c *converter) mapping(n *yaml.Node, path Path, depth int, out map[string]a
 
 func (c *converter) scalar(n *yaml.Node, path Path) any {
 	tag := n.ShortTag()
-	if n.Style == 0 && tag == "!!str" && yaml11.MatchString(n.Value) {
-		c.add(n, path, Warning, "yaml11", fmt.Sprintf("%q is text here but a boolean or number to YAML 1.1 tools; quote it to make the intent plain", n.Value))
+	if n.Style == 0 && isYAML11(n.Value) {
+		switch tag {
+		case "!!str":
+			c.add(n, path, Warning, "yaml11", fmt.Sprintf("%q is text here but a boolean or number to YAML 1.1 tools; quote it to make the intent plain", n.Value))
+		case "!!int", "!!float":
+			c.add(n, path, Warning, "yaml11", fmt.Sprintf("%s is read as a number whose value YAML tools disagree on (octal? digit groups?); write it plainly, or quote it to make it text", n.Value))
+		}
 	}
 	switch tag {
 	case "!!null":
@@ -245,7 +263,11 @@ func (c *converter) scalar(n *yaml.Node, path Path) any {
 		return strings.EqualFold(n.Value, "true")
 	case "!!int":
 		s := strings.ReplaceAll(n.Value, "_", "")
-		if i, err := strconv.ParseInt(s, 0, 64); err == nil {
+		base := 0
+		if leadingZero.MatchString(s) {
+			base = 10 // YAML 1.2: 0755 is seven hundred and fifty-five; 0o755 is octal
+		}
+		if i, err := strconv.ParseInt(s, base, 64); err == nil {
 			return json.Number(strconv.FormatInt(i, 10))
 		}
 		if u, err := strconv.ParseUint(s, 0, 64); err == nil {

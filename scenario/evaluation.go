@@ -26,6 +26,8 @@ type Evaluation struct {
 	Params any `json:"-"`
 	// raw keeps the type's own fields until the loader decodes them with its registry.
 	raw json.RawMessage
+	// value is raw as plain data, when the loader decoded the evaluation from a Document.
+	value map[string]any
 }
 
 // commonEvaluationKeys are the fields every evaluation type shares.
@@ -58,6 +60,8 @@ func (e Evaluation) MarshalJSON() ([]byte, error) {
 		if err := json.Unmarshal(b, &m); err != nil {
 			return nil, err
 		}
+	} else if e.value != nil {
+		m = jsonNumbers(e.value).(map[string]any)
 	} else if len(e.raw) > 0 {
 		if err := json.Unmarshal(e.raw, &m); err != nil {
 			return nil, err
@@ -97,7 +101,11 @@ func (e *Evaluation) decodeParams(reg *Registry) error {
 		return fmt.Errorf("unknown evaluation type %q", e.Type)
 	}
 	p := t.NewParams()
-	if len(e.raw) > 0 {
+	if e.value != nil {
+		if err := decodeValue(e.value, p); err != nil {
+			return fmt.Errorf("evaluation %q: %w", e.Type, err)
+		}
+	} else if len(e.raw) > 0 {
 		d := json.NewDecoder(bytes.NewReader(e.raw))
 		if err := d.Decode(p); err != nil {
 			return fmt.Errorf("evaluation %q: %w", e.Type, err)

@@ -2,12 +2,14 @@ package scenario
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -70,6 +72,10 @@ type compiledSchema struct {
 	schema *jsonschema.Schema
 	doc    map[string]any
 	err    error
+	// evalSites are where evaluations occur; evals holds each registered
+	// evaluation type's schema, by name.
+	evalSites [][]string
+	evals     map[string]*jsonschema.Schema
 }
 
 // NewLoader returns a loader with the given options.
@@ -113,20 +119,18 @@ func (l *Loader) LoadFile(name string) (*File, error) {
 
 // LoadFS loads one file from fsys.
 func (l *Loader) LoadFS(fsys fs.FS, name string) (*File, error) {
-	data, err := l.read(fsys, name)
+	max := l.opts.Limits.withDefaults().MaxBytes
+	if st, err := fs.Stat(fsys, name); err == nil && st.Size() > int64(max) {
+		// The same finding ParseDocument makes, without reading the file.
+		f := &File{Name: name, Diagnostics: Diagnostics{sizeDiagnostic(name, st.Size(), max)}}
+		return f, f.Diagnostics
+	}
+	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		f := &File{Name: name, Diagnostics: Diagnostics{{File: name, Severity: Error, Code: "read", Message: err.Error()}}}
 		return f, f.Diagnostics
 	}
 	return l.load(fsys, name, data)
-}
-
-func (l *Loader) read(fsys fs.FS, name string) ([]byte, error) {
-	max := l.opts.Limits.withDefaults().MaxBytes
-	if st, err := fs.Stat(fsys, name); err == nil && st.Size() > int64(max) {
-		return nil, fmt.Errorf("file is %d bytes; the limit is %d bytes", st.Size(), max)
-	}
-	return fs.ReadFile(fsys, name)
 }
 
 func (l *Loader) load(fsys fs.FS, name string, data []byte) (*File, error) {
@@ -178,11 +182,6 @@ func (l *Loader) decode(f *File) {
 		return
 	}
 	schemaOK := l.validateSchema(f)
-	js, err := json.Marshal(f.Doc.Value)
-	if err != nil {
-		f.addf(nil, Error, "internal", "cannot re-encode document: %v", err)
-		return
-	}
 	var target any
 	switch f.Kind {
 	case KindScenario:
@@ -200,7 +199,7 @@ func (l *Loader) decode(f *File) {
 	case KindScenarioSets:
 		target = &f.Sets
 	}
-	if err := json.NewDecoder(bytes.NewReader(js)).Decode(target); err != nil {
+	if err := decodeValue(f.Doc.Value, target); err != nil {
 		if schemaOK {
 			f.addf(nil, Error, "type", "%v", err)
 		}
@@ -231,25 +230,41 @@ func (l *Loader) decode(f *File) {
 }
 
 // validateSchema checks the document against its kind's schema and reports
-// every violation; it returns whether there were errors.
+// every violation; it returns whether there were errors. Evaluations are
+// checked against their own type's schema directly: the published schema
+// selects it with one if/then per registered type, which makes a validator
+// try every type on every evaluation.
 func (l *Loader) validateSchema(f *File) bool {
 	cs := l.schema(f.Kind)
 	if cs.err != nil {
 		f.addf(nil, Error, "internal", "schema: %v", cs.err)
 		return false
 	}
-	err := cs.schema.Validate(f.Doc.Value)
+	before := len(f.Diagnostics.Errors())
+	l.validateAt(f, cs, cs.schema, nil, f.Doc.Value)
+	for _, site := range cs.evalSites {
+		eachSite(f.Doc.Value, site, nil, func(loc []string, v any) {
+			m, _ := v.(map[string]any)
+			typ, _ := m["type"].(string)
+			if sch := cs.evals[typ]; sch != nil {
+				l.validateAt(f, cs, sch, loc, v)
+			}
+		})
+	}
+	return len(f.Diagnostics.Errors()) == before
+}
+
+func (l *Loader) validateAt(f *File, cs *compiledSchema, sch *jsonschema.Schema, loc []string, v any) {
+	err := sch.Validate(v)
 	if err == nil {
-		return true
+		return
 	}
 	ve, ok := err.(*jsonschema.ValidationError)
 	if !ok {
-		f.addf(nil, Error, "schema", "%v", err)
-		return false
+		f.addf(f.Doc.PathOf(loc), Error, "schema", "%v", err)
+		return
 	}
-	before := len(f.Diagnostics.Errors())
-	f.Diagnostics = append(f.Diagnostics, schemaDiagnostics(f.Doc, cs.doc, ve)...)
-	return len(f.Diagnostics.Errors()) == before
+	f.Diagnostics = append(f.Diagnostics, schemaDiagnostics(f.Doc, cs.doc, loc, ve)...)
 }
 
 func (l *Loader) schema(k Kind) *compiledSchema {
@@ -271,14 +286,110 @@ func (l *Loader) schema(k Kind) *compiledSchema {
 		return cs
 	}
 	cs.doc, _ = doc.(map[string]any)
+	defs, _ := cs.doc["$defs"].(map[string]any)
+	if ev, ok := defs["Evaluation"].(map[string]any); ok {
+		// The loader's copy keeps the type check and leaves the per-type
+		// branches to validateSchema.
+		cs.evalSites = evaluationSites(cs.doc)
+		delete(ev, "allOf")
+	}
 	c := jsonschema.NewCompiler()
 	url := SchemaBaseURL + k.String() + ".schema.json"
 	if err := c.AddResource(url, doc); err != nil {
 		cs.err = err
 		return cs
 	}
-	cs.schema, cs.err = c.Compile(url)
+	if cs.schema, cs.err = c.Compile(url); cs.err != nil {
+		return cs
+	}
+	if cs.evalSites != nil {
+		cs.evals = map[string]*jsonschema.Schema{}
+		for _, name := range l.reg.Names() {
+			sch, err := c.Compile(url + "#/$defs/Evaluation_" + jsonPointerEscape(name))
+			if err != nil {
+				cs.err = err
+				return cs
+			}
+			cs.evals[name] = sch
+		}
+	}
 	return cs
+}
+
+// evaluationSites lists where evaluations occur in documents of a schema, as
+// paths whose "*" elements stand for any index or key: run/*/evaluations/*.
+func evaluationSites(doc map[string]any) [][]string {
+	defs, _ := doc["$defs"].(map[string]any)
+	var out [][]string
+	onStack := map[string]bool{}
+	var walk func(node any, path []string)
+	walk = func(node any, path []string) {
+		n, ok := node.(map[string]any)
+		if !ok || len(path) > 64 {
+			return
+		}
+		if ref, ok := n["$ref"].(string); ok {
+			name, isDef := strings.CutPrefix(ref, "#/$defs/")
+			switch {
+			case !isDef || onStack[name]:
+			case name == "Evaluation":
+				out = append(out, slices.Clone(path))
+				return
+			default:
+				onStack[name] = true
+				walk(defs[name], path)
+				delete(onStack, name)
+			}
+		}
+		if props, ok := n["properties"].(map[string]any); ok {
+			for _, k := range slices.Sorted(maps.Keys(props)) {
+				walk(props[k], append(slices.Clip(path), k))
+			}
+		}
+		walk(n["items"], append(slices.Clip(path), "*"))
+		walk(n["additionalProperties"], append(slices.Clip(path), "*"))
+		for _, kw := range []string{"oneOf", "anyOf", "allOf"} {
+			subs, _ := n[kw].([]any)
+			for _, sub := range subs {
+				walk(sub, path)
+			}
+		}
+	}
+	walk(doc, nil)
+	return out
+}
+
+// eachSite calls fn for every value of v at the site pattern (see
+// evaluationSites), with its location.
+func eachSite(v any, pattern, loc []string, fn func(loc []string, v any)) {
+	if len(pattern) == 0 {
+		fn(loc, v)
+		return
+	}
+	tok, rest := pattern[0], pattern[1:]
+	switch x := v.(type) {
+	case map[string]any:
+		if tok != "*" {
+			if e, ok := x[tok]; ok {
+				eachSite(e, rest, append(slices.Clip(loc), tok), fn)
+			}
+			return
+		}
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			eachSite(x[k], rest, append(slices.Clip(loc), k), fn)
+		}
+	case []any:
+		if tok != "*" {
+			return
+		}
+		for i, e := range x {
+			eachSite(e, rest, append(slices.Clip(loc), strconv.Itoa(i)), fn)
+		}
+	}
+}
+
+func jsonPointerEscape(s string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
 
 // addf appends a diagnostic positioned at path (nil: the whole document).
@@ -289,6 +400,15 @@ func (f *File) addf(p Path, sev Severity, code, format string, args ...any) *Dia
 	}
 	f.Diagnostics = append(f.Diagnostics, d)
 	return &f.Diagnostics[len(f.Diagnostics)-1]
+}
+
+// addKeyf is addf positioned at the mapping key that ends p, for findings
+// about a key (a virtual_fs path) rather than its value.
+func (f *File) addKeyf(p Path, sev Severity, code, format string, args ...any) {
+	d := f.addf(p, sev, code, format, args...)
+	if f.Doc != nil && f.Doc.root != nil {
+		d.Line, d.Column, _ = f.Doc.LocateKey(p)
+	}
 }
 
 // loadBase loads a matrix's base scenario relative to the matrix file.

@@ -17,8 +17,9 @@ var english = message.NewPrinter(language.English)
 // schemaDiagnostics flattens a validation error tree into positioned
 // diagnostics: one per leaf, unknown fields at their keys, enum mistakes with
 // the nearest valid value, and only the relevant branch of string-or-object
-// unions.
-func schemaDiagnostics(doc *Document, schemaDoc map[string]any, ve *jsonschema.ValidationError) Diagnostics {
+// unions. prefix locates the validated instance in the document (nil: the
+// whole document).
+func schemaDiagnostics(doc *Document, schemaDoc map[string]any, prefix []string, ve *jsonschema.ValidationError) Diagnostics {
 	var out Diagnostics
 	add := func(p Path, atKey bool, code, msg, suggestion string, sev Severity) {
 		d := Diagnostic{File: doc.File, Path: p.String(), Severity: sev, Code: code, Message: msg, Suggestion: suggestion}
@@ -33,7 +34,11 @@ func schemaDiagnostics(doc *Document, schemaDoc map[string]any, ve *jsonschema.V
 	}
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
-		p := doc.PathOf(e.InstanceLocation)
+		loc := e.InstanceLocation
+		if len(prefix) > 0 {
+			loc = append(slices.Clip(prefix), loc...)
+		}
+		p := doc.PathOf(loc)
 		switch k := e.ErrorKind.(type) {
 		case *kind.OneOf, *kind.AnyOf:
 			// A union of different JSON types (name-or-object, number-or-string):
@@ -56,7 +61,7 @@ func schemaDiagnostics(doc *Document, schemaDoc map[string]any, ve *jsonschema.V
 					want = append(want, t.Want...)
 				}
 			}
-			add(p, false, "type", fmt.Sprintf("got %s, want %s", jsonTypeName(valueAt(doc.Value, e.InstanceLocation)), strings.Join(uniq(want), " or ")), "", Error)
+			add(p, false, "type", fmt.Sprintf("got %s, want %s", jsonTypeName(valueAt(doc.Value, loc)), strings.Join(uniq(want), " or ")), "", Error)
 			return
 		case *kind.AdditionalProperties:
 			allowed := schemaProperties(schemaDoc, fragment(e.SchemaURL))

@@ -1,0 +1,369 @@
+package scenario
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// decodeValue stores plain data, as a Document holds it (map[string]any,
+// []any, string, json.Number, bool, nil), in the value dst points to. It
+// does what encoding/json would do with the same data written as JSON,
+// without writing and re-reading that JSON, with one difference: struct
+// fields match their json names exactly, as the schema does, not ignoring
+// case. Keys without a field are skipped (the schema has reported them). It
+// keeps going after a mismatch and returns the first one.
+func decodeValue(v any, dst any) error {
+	d := valueDecoder{}
+	d.decode(v, reflect.ValueOf(dst).Elem(), nil)
+	return d.err
+}
+
+type valueDecoder struct {
+	err error
+}
+
+func (d *valueDecoder) fail(p Path, format string, args ...any) {
+	if d.err == nil {
+		msg := fmt.Sprintf(format, args...)
+		if p != nil {
+			msg = p.String() + ": " + msg
+		}
+		d.err = fmt.Errorf("%s", msg)
+	}
+}
+
+var (
+	durationType     = reflect.TypeFor[Duration]()
+	stringListType   = reflect.TypeFor[StringList]()
+	pluginType       = reflect.TypeFor[Plugin]()
+	characterType    = reflect.TypeFor[Character]()
+	llmConfigType    = reflect.TypeFor[LLMConfig]()
+	evaluationType   = reflect.TypeFor[Evaluation]()
+	unmarshalerType  = reflect.TypeFor[json.Unmarshaler]()
+	jsonNumberType   = reflect.TypeFor[json.Number]()
+	emptyIntfType    = reflect.TypeFor[any]()
+	stringSliceTypes = reflect.TypeFor[[]string]()
+)
+
+func (d *valueDecoder) decode(v any, rv reflect.Value, p Path) {
+	t := rv.Type()
+	// This package's types with their own JSON forms.
+	switch t {
+	case durationType:
+		d.duration(v, rv, p)
+		return
+	case stringListType:
+		if s, ok := v.(string); ok {
+			rv.Set(reflect.ValueOf(StringList{s}))
+			return
+		}
+		d.decode(v, rv.Addr().Convert(reflect.PointerTo(stringSliceTypes)).Elem(), p)
+		return
+	case pluginType:
+		if s, ok := v.(string); ok {
+			rv.Set(reflect.ValueOf(Plugin{Name: s}))
+			return
+		}
+		d.structFields(v, rv, p)
+		return
+	case characterType:
+		d.structFields(v, rv, p)
+		rv.FieldByName("Extra").Set(reflect.ValueOf(extraValues(v, characterKeys)))
+		return
+	case llmConfigType:
+		d.structFields(v, rv, p)
+		rv.FieldByName("Extra").Set(reflect.ValueOf(extraValues(v, llmKeys)))
+		return
+	case evaluationType:
+		d.evaluation(v, rv.Addr().Interface().(*Evaluation), p)
+		return
+	case jsonNumberType:
+		if n, ok := v.(json.Number); ok {
+			rv.SetString(string(n))
+			return
+		}
+	}
+	if v == nil {
+		// JSON null: pointers, maps, slices and interfaces become nil; other
+		// values are left alone.
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface:
+			rv.SetZero()
+		}
+		return
+	}
+	// A host's type with its own JSON form (an evaluation's parameters).
+	if t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && reflect.PointerTo(t).Implements(unmarshalerType) {
+		b, err := json.Marshal(v)
+		if err == nil {
+			err = rv.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(b)
+		}
+		if err != nil {
+			d.fail(p, "%v", err)
+		}
+		return
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		if rv.IsNil() {
+			rv.Set(reflect.New(t.Elem()))
+		}
+		d.decode(v, rv.Elem(), p)
+	case reflect.Interface:
+		if t == emptyIntfType {
+			rv.Set(reflect.ValueOf(jsonPlain(v)))
+			return
+		}
+		d.fail(p, "cannot store %s in %s", jsonTypeName(v), t)
+	case reflect.Struct:
+		d.structFields(v, rv, p)
+	case reflect.Map:
+		m, ok := v.(map[string]any)
+		if !ok || t.Key().Kind() != reflect.String {
+			d.fail(p, "cannot store %s in %s", jsonTypeName(v), t)
+			return
+		}
+		out := reflect.MakeMapWithSize(t, len(m))
+		for k, e := range m {
+			ev := reflect.New(t.Elem()).Elem()
+			d.decode(e, ev, p.Key(k))
+			out.SetMapIndex(reflect.ValueOf(k).Convert(t.Key()), ev)
+		}
+		rv.Set(out)
+	case reflect.Slice:
+		s, ok := v.([]any)
+		if !ok {
+			d.fail(p, "cannot store %s in %s", jsonTypeName(v), t)
+			return
+		}
+		out := reflect.MakeSlice(t, len(s), len(s))
+		for i, e := range s {
+			d.decode(e, out.Index(i), p.Index(i))
+		}
+		rv.Set(out)
+	case reflect.String:
+		s, ok := v.(string)
+		if !ok {
+			d.fail(p, "cannot store %s in %s", jsonTypeName(v), t)
+			return
+		}
+		rv.SetString(s)
+	case reflect.Bool:
+		b, ok := v.(bool)
+		if !ok {
+			d.fail(p, "cannot store %s in %s", jsonTypeName(v), t)
+			return
+		}
+		rv.SetBool(b)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n, ok := v.(json.Number)
+		i, err := strconv.ParseInt(string(n), 10, t.Bits())
+		if !ok || err != nil {
+			d.fail(p, "cannot store %s %v in %s", jsonTypeName(v), v, t)
+			return
+		}
+		rv.SetInt(i)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		n, ok := v.(json.Number)
+		u, err := strconv.ParseUint(string(n), 10, t.Bits())
+		if !ok || err != nil {
+			d.fail(p, "cannot store %s %v in %s", jsonTypeName(v), v, t)
+			return
+		}
+		rv.SetUint(u)
+	case reflect.Float32, reflect.Float64:
+		n, ok := v.(json.Number)
+		f, err := strconv.ParseFloat(string(n), t.Bits())
+		if !ok || err != nil {
+			d.fail(p, "cannot store %s %v in %s", jsonTypeName(v), v, t)
+			return
+		}
+		rv.SetFloat(f)
+	default:
+		d.fail(p, "cannot decode into %s", t)
+	}
+}
+
+// structFields decodes a mapping into a struct's fields by their json names.
+func (d *valueDecoder) structFields(v any, rv reflect.Value, p Path) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		d.fail(p, "cannot store %s in %s", jsonTypeName(v), rv.Type())
+		return
+	}
+	fields := fieldsOf(rv.Type())
+	for k, e := range m {
+		idx, ok := fields[k]
+		if !ok {
+			continue
+		}
+		d.decode(e, fieldByIndexAlloc(rv, idx), p.Key(k))
+	}
+}
+
+func (d *valueDecoder) duration(v any, rv reflect.Value, p Path) {
+	switch x := v.(type) {
+	case json.Number:
+		ms, err := strconv.ParseFloat(string(x), 64)
+		if err != nil {
+			d.fail(p, "invalid duration %s", x)
+			return
+		}
+		rv.SetInt(int64(time.Duration(ms * float64(time.Millisecond))))
+	case string:
+		dur, err := time.ParseDuration(x)
+		if err != nil {
+			d.fail(p, "invalid duration %q: want milliseconds or a duration such as \"30s\"", x)
+			return
+		}
+		rv.SetInt(int64(dur))
+	case nil:
+	default:
+		d.fail(p, "invalid duration: got %s", jsonTypeName(v))
+	}
+}
+
+// evaluation reads the shared fields and keeps the rest for the registry.
+func (d *valueDecoder) evaluation(v any, e *Evaluation, p Path) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		d.fail(p, "cannot store %s in an evaluation", jsonTypeName(v))
+		return
+	}
+	*e = Evaluation{}
+	var c struct {
+		Type        string   `json:"type"`
+		Description string   `json:"description,omitempty"`
+		Weight      *float64 `json:"weight,omitempty"`
+		Critical    bool     `json:"critical,omitempty"`
+	}
+	d.decode(m, reflect.ValueOf(&c).Elem(), p)
+	e.Type, e.Description, e.Weight, e.Critical = c.Type, c.Description, c.Weight, c.Critical
+	e.value = m
+}
+
+// fieldsOf maps the json names of a struct's fields (including those of
+// embedded structs) to their index paths.
+func fieldsOf(t reflect.Type) map[string][]int {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.(map[string][]int)
+	}
+	out := map[string][]int{}
+	depth := map[string]int{}
+	for _, f := range reflect.VisibleFields(t) {
+		if !f.IsExported() && !f.Anonymous {
+			continue
+		}
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		if f.Anonymous {
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if name == "" && ft.Kind() == reflect.Struct {
+				continue // its fields are promoted
+			}
+			if !f.IsExported() {
+				continue
+			}
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if d, seen := depth[name]; seen && d <= len(f.Index) {
+			continue // the shallower field wins, as in encoding/json
+		}
+		depth[name] = len(f.Index)
+		out[name] = f.Index
+	}
+	fieldCache.Store(t, out)
+	return out
+}
+
+var fieldCache sync.Map // reflect.Type → map[string][]int
+
+// fieldByIndexAlloc is reflect.Value.FieldByIndex, allocating nil embedded
+// struct pointers on the way.
+func fieldByIndexAlloc(v reflect.Value, index []int) reflect.Value {
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				v.Set(reflect.New(v.Type().Elem()))
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v
+}
+
+// jsonPlain copies a value for an `any` field the way encoding/json fills
+// one: numbers become float64.
+func jsonPlain(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		f, _ := strconv.ParseFloat(string(x), 64)
+		return f
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = jsonPlain(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = jsonPlain(e)
+		}
+		return out
+	default:
+		return v
+	}
+}
+
+// jsonNumbers copies a value keeping numbers as json.Number, as a decoder
+// with UseNumber does.
+func jsonNumbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = jsonNumbers(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = jsonNumbers(e)
+		}
+		return out
+	default:
+		return v
+	}
+}
+
+// extraValues returns the keys of a mapping that are not in known, as
+// Character and LLMConfig keep them.
+func extraValues(v any, known map[string]bool) map[string]any {
+	m, _ := v.(map[string]any)
+	var out map[string]any
+	for k, e := range m {
+		if known[k] {
+			continue
+		}
+		if out == nil {
+			out = map[string]any{}
+		}
+		out[k] = jsonNumbers(e)
+	}
+	return out
+}
