@@ -133,6 +133,13 @@ func (s *execSession) write(l execLine) error {
 
 // describe adds the program's exit status and stderr tail to an error.
 func (s *execSession) describe(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, os.ErrClosed) || strings.Contains(err.Error(), "broken pipe") {
+		// The program is going away: give it a moment so its exit status and stderr can be reported.
+		select {
+		case <-s.done:
+		case <-time.After(time.Second):
+		}
+	}
 	select {
 	case <-s.done:
 		return fmt.Errorf("exec agent exited (%v): %w; stderr: %s", s.waitErr, err, s.stderr.tail())

@@ -288,7 +288,15 @@ var placeholder = regexp.MustCompile(`\$\{\s*([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za
 // render replaces ${input.x}, ${args[0]}, ${context.argsCount} with values;
 // objects render as JSON, a missing value as "undefined".
 func (c *mockCall) render(tmpl string) string {
-	return placeholder.ReplaceAllStringFunc(tmpl, func(m string) string {
+	out, _ := c.renderChecked(tmpl)
+	return out
+}
+
+// renderChecked is render that also reports whether a placeholder named a
+// value the call does not have.
+func (c *mockCall) renderChecked(tmpl string) (string, bool) {
+	missing := false
+	out := placeholder.ReplaceAllStringFunc(tmpl, func(m string) string {
 		sub := placeholder.FindStringSubmatch(m)
 		var root any
 		switch sub[1] {
@@ -303,6 +311,7 @@ func (c *mockCall) render(tmpl string) string {
 		}
 		v, ok := walkPath(root, sub[2])
 		if !ok {
+			missing = true
 			return "undefined"
 		}
 		switch x := v.(type) {
@@ -315,6 +324,7 @@ func (c *mockCall) render(tmpl string) string {
 			return fmt.Sprint(x)
 		}
 	})
+	return out, missing
 }
 
 func walkPath(v any, path string) (any, bool) {
@@ -355,9 +365,14 @@ var comparison = regexp.MustCompile(`^\s*(.+?)\s*(===|!==|==|!=|>=|<=|>|<)\s*(.+
 
 // matcher evaluates one comparison after rendering placeholders, such as
 // "${input.owner} == 'acme'" or "${input.n} > 10". Without an operator the
-// rendered text must be non-empty and not false, 0 or undefined.
+// rendered text must be non-empty and not false or 0. A placeholder naming a
+// value the call lacks makes the matcher false (the reference rendered it as
+// the text "undefined", which compared true against most things).
 func (c *mockCall) matcher(expr string) bool {
-	text := c.render(expr)
+	text, missing := c.renderChecked(expr)
+	if missing {
+		return false
+	}
 	m := comparison.FindStringSubmatch(text)
 	if m == nil {
 		t := strings.TrimSpace(text)

@@ -30,7 +30,7 @@ type JSONLWriter struct {
 // is truncated; with resume true a torn last line (from a killed run) is
 // cut off first so the file stays valid JSONL.
 func CreateJSONL(path string, resume bool) (*JSONLWriter, error) {
-	flag := os.O_CREATE | os.O_WRONLY
+	flag := os.O_CREATE | os.O_RDWR
 	if !resume {
 		flag |= os.O_TRUNC
 	}

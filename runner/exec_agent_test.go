@@ -1,0 +1,116 @@
+package runner
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// TestMain lets the test binary play an exec agent: with
+// AGENTEVAL_TEST_AGENT=1 it speaks the JSON-lines protocol instead of
+// running tests.
+func TestMain(m *testing.M) {
+	if os.Getenv("AGENTEVAL_TEST_AGENT") == "1" {
+		protocolAgent()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// protocolAgent answers each message by asking the mocks for the issues,
+// reporting an action, and replying with the titles.
+func protocolAgent() {
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 1<<20)
+	out := json.NewEncoder(os.Stdout)
+	next := func() map[string]any {
+		if !in.Scan() {
+			os.Exit(0)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(in.Bytes(), &m); err != nil {
+			fmt.Fprintln(os.Stderr, "bad line:", err)
+			os.Exit(3)
+		}
+		return m
+	}
+	start := next()
+	if start["type"] != "start" {
+		os.Exit(4)
+	}
+	for {
+		msg := next()
+		if msg["type"] != "message" {
+			continue
+		}
+		text := msg["text"].(string)
+		if strings.Contains(text, "crash") {
+			fmt.Fprintln(os.Stderr, "crashing as asked")
+			os.Exit(5)
+		}
+		_ = out.Encode(map[string]any{"type": "mock", "id": 1, "service": "github", "method": "listIssues", "args": []any{map[string]any{"repo": "acme/demo"}}})
+		res := next()
+		var titles []string
+		if items, ok := res["result"].([]any); ok {
+			for _, it := range items {
+				titles = append(titles, it.(map[string]any)["title"].(string))
+			}
+		}
+		_ = out.Encode(map[string]any{"type": "action", "name": "LIST_ISSUES", "args": map[string]any{"repo": "acme/demo"}})
+		_ = out.Encode(map[string]any{"type": "reply", "id": msg["id"], "text": "Open issues: " + strings.Join(titles, ", "),
+			"usage": map[string]any{"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7}})
+	}
+}
+
+func TestExecAgentProtocol(t *testing.T) { // not parallel: it sets an environment variable
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	t.Setenv("AGENTEVAL_TEST_AGENT", "1")
+	f, err := scenario.Load("exec.scenario.yaml", []byte(`name: exec
+description: the exec protocol end to end
+environment: {type: local}
+setup:
+  mocks:
+    - service: github
+      method: listIssues
+      when: {input: {repo: acme/demo}}
+      response: [{title: "Bug A"}, {title: "Bug B"}]
+run:
+  - input: list the open issues
+    evaluations:
+      - {type: string_contains, value: "bug a, bug b"}
+      - {type: trajectory_contains_action, action: LIST_ISSUES, args: {repo: acme/demo}}
+  - input: please crash
+    evaluations:
+      - {type: string_contains, value: never}
+judgment: {strategy: all_pass}
+`))
+	require.NoError(t, err)
+	agent, err := NewAgents().Build("exec:"+exe, AgentOptions{})
+	require.NoError(t, err)
+	res := runOne(t, Config{Agent: agent}, f.Scenario)
+	require.Len(t, res.Evaluations, 3)
+	assert.True(t, res.Evaluations[0].Passed, res.Evaluations[0].Message)
+	assert.True(t, res.Evaluations[1].Passed, res.Evaluations[1].Message)
+	assert.Equal(t, 7, res.Usage.TotalTokens)
+	assert.False(t, res.Completed, "the second step's agent crash leaves the run incomplete")
+	assert.Contains(t, res.Error, "crashing as asked", "the agent's stderr explains the crash")
+	require.Len(t, res.MockCalls, 1)
+	assert.Equal(t, 0, res.MockCalls[0].Mock)
+}
+
+func TestExecAgentNeedsCommand(t *testing.T) {
+	t.Parallel()
+	_, err := NewAgents().Build("exec:", AgentOptions{})
+	assert.ErrorContains(t, err, "give a command")
+	_, err = NewAgents().Build("ecko", AgentOptions{})
+	assert.ErrorContains(t, err, `did you mean "echo"`)
+}

@@ -1,0 +1,203 @@
+package runner
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/scenario"
+)
+
+func TestAgentPanicFailsOnlyThatRun(t *testing.T) {
+	t.Parallel()
+	s := loadScenario(t, "echo.scenario.yaml")
+	var n atomic.Int64
+	agent := AgentFunc(func(_ context.Context, _ *SessionConfig, m string) (Reply, error) {
+		if n.Add(1) == 2 {
+			panic("boom")
+		}
+		return Reply{Text: m}, nil
+	})
+	sink := &memSink{}
+	jobs, _, err := Combine([]Source{ScenarioSource("s", s, 4)}, Shard{})
+	require.NoError(t, err)
+	sum, err := Run(t.Context(), Config{Agent: agent, Results: sink, Concurrency: 1}, jobs)
+	require.NoError(t, err)
+	assert.EqualValues(t, 4, sum.Jobs)
+	assert.EqualValues(t, 3, sum.Passed)
+	var failed *JobResult
+	for _, r := range sink.results {
+		if !r.Passed {
+			failed = r
+		}
+	}
+	require.NotNil(t, failed)
+	assert.False(t, failed.Completed)
+	assert.Contains(t, failed.Error, "agent panicked: boom")
+}
+
+func TestStepTimeoutEvenWhenAgentIgnoresContext(t *testing.T) {
+	t.Parallel()
+	s := *loadScenario(t, "echo.scenario.yaml")
+	s.Run = append([]scenario.RunStep(nil), s.Run...)
+	s.Run[0].Timeout = scenario.Duration(30 * time.Millisecond)
+	stuck := AgentFunc(func(context.Context, *SessionConfig, string) (Reply, error) { select {} })
+	start := time.Now()
+	res := runOne(t, Config{Agent: stuck}, &s)
+	assert.Less(t, time.Since(start), 5*time.Second)
+	assert.False(t, res.Completed)
+	assert.Contains(t, res.Error, "timed out")
+}
+
+func TestRetriesUpToAllowed(t *testing.T) {
+	t.Parallel()
+	s := *loadScenario(t, "echo.scenario.yaml")
+	s.AllowedRetries = 2
+	var calls atomic.Int64
+	flaky := AgentFunc(func(_ context.Context, _ *SessionConfig, m string) (Reply, error) {
+		if calls.Add(1) < 3 {
+			return Reply{Text: "nope"}, nil
+		}
+		return Reply{Text: m}, nil
+	})
+	res := runOne(t, Config{Agent: flaky}, &s)
+	assert.True(t, res.Passed)
+	assert.Equal(t, 3, res.Attempts)
+}
+
+func TestResumeAfterInterruptNeitherRepeatsNorLoses(t *testing.T) {
+	t.Parallel()
+	s := loadScenario(t, "echo.scenario.yaml")
+	path := filepath.Join(t.TempDir(), "results.jsonl")
+	const n = 40
+	var started atomic.Int64
+	ctx, cancel := context.WithCancel(t.Context())
+	slow := AgentFunc(func(ctx context.Context, _ *SessionConfig, m string) (Reply, error) {
+		if started.Add(1) == 15 {
+			cancel() // the run is "killed" part-way
+		}
+		return Reply{Text: m}, nil
+	})
+	w, err := CreateJSONL(path, false)
+	require.NoError(t, err)
+	jobs, _, err := Combine([]Source{ScenarioSource("s", s, n)}, Shard{})
+	require.NoError(t, err)
+	_, err = Run(ctx, Config{Agent: slow, Results: w, Concurrency: 3}, jobs)
+	require.ErrorIs(t, err, context.Canceled)
+	require.NoError(t, w.Close())
+	// A torn last line, as a kill mid-write leaves.
+	fh, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, _ = fh.WriteString(`{"record":"job","id":"torn`)
+	require.NoError(t, fh.Close())
+
+	done, _, err := Recorded(path)
+	require.NoError(t, err)
+	require.Less(t, len(done), n)
+	first := len(done)
+	w, err = CreateJSONL(path, true)
+	require.NoError(t, err)
+	jobs, _, err = Combine([]Source{ScenarioSource("s", s, n)}, Shard{})
+	require.NoError(t, err)
+	sum, err := Run(t.Context(), Config{Agent: Echo(), Results: w, Skip: func(id string) bool { return done[id] }}, jobs)
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	assert.EqualValues(t, first, sum.Skipped)
+	assert.EqualValues(t, n-first, sum.Jobs)
+
+	all, _, err := Recorded(path)
+	require.NoError(t, err)
+	assert.Len(t, all, n, "every job recorded exactly once (Recorded would fail on the torn line if it were kept)")
+}
+
+func TestShardsPartitionARun(t *testing.T) {
+	t.Parallel()
+	s := loadScenario(t, "echo.scenario.yaml")
+	for _, total := range []int{1, 7, 30} {
+		for n := int64(1); n <= 5; n++ {
+			seen := map[string]int{}
+			var sizes int64
+			for i := int64(1); i <= n; i++ {
+				sh := Shard{I: i, N: n}
+				jobs, all, err := Combine([]Source{ScenarioSource("a", s, total), ScenarioSource("b", s, 3)}, sh)
+				require.NoError(t, err)
+				sizes += sh.Size(all)
+				var got int64
+				for j, err := range jobs {
+					require.NoError(t, err)
+					seen[j.ID+"#"+j.Scenario.ID+string(rune(j.Index))]++
+					got++
+				}
+				assert.Equal(t, sh.Size(all), got)
+			}
+			assert.EqualValues(t, total+3, sizes)
+			assert.Len(t, seen, total+3)
+			for id, c := range seen {
+				assert.Equal(t, 1, c, id)
+			}
+		}
+	}
+	_, err := ParseShard("0/3")
+	assert.Error(t, err)
+	_, err = ParseShard("4/3")
+	assert.Error(t, err)
+	sh, err := ParseShard("2/3")
+	require.NoError(t, err)
+	assert.Equal(t, "2/3", sh.String())
+}
+
+func TestEnvironmentFilesAndCode(t *testing.T) {
+	t.Parallel()
+	f, err := scenario.Load("fs.scenario.yaml", []byte(`name: fs
+description: virtual_fs, a code step and file checks
+environment: {type: local}
+setup:
+  virtual_fs:
+    "data/in.txt": "hello"
+run:
+  - code: "cat data/in.txt > out.txt; echo ' world' >> out.txt; echo done"
+    lang: sh
+    evaluations:
+      - {type: string_contains, value: done}
+      - {type: file_exists, path: out.txt}
+      - {type: file_contains, path: out.txt, value: "hello"}
+      - {type: command_exit_code_is, command: "test -f data/in.txt", expected_code: 0}
+judgment: {strategy: all_pass}
+`))
+	require.NoError(t, err)
+	denied := runOne(t, Config{Agent: Echo()}, f.Scenario)
+	assert.False(t, denied.Passed, "commands are not allowed by default")
+	allowed := runOne(t, Config{Agent: Echo(), AllowCommands: true}, f.Scenario)
+	assert.True(t, allowed.Passed, FailureMessage(allowed))
+}
+
+func TestUnregisteredEnvironmentIsAnError(t *testing.T) {
+	t.Parallel()
+	s := *loadScenario(t, "echo.scenario.yaml")
+	s.Environment.Type = "e2b"
+	res := runOne(t, Config{Agent: Echo()}, &s)
+	assert.False(t, res.Completed)
+	assert.Contains(t, res.Error, "no provider registered")
+	_, err := NewEnvironments("", false).Lookup("e2b")
+	assert.ErrorContains(t, err, "never falls back")
+}
+
+func TestVirtualFSEscapeIsRefused(t *testing.T) {
+	t.Parallel()
+	s := *loadScenario(t, "echo.scenario.yaml")
+	s.Setup = &scenario.Setup{VirtualFS: map[string]string{"../escape.txt": "x"}}
+	res := runOne(t, Config{Agent: Echo()}, &s)
+	assert.False(t, res.Completed)
+	assert.Contains(t, res.Error, "leaves the run's directory")
+}
+
+func TestGoTestEmbedding(t *testing.T) {
+	s := loadScenario(t, "echo.scenario.yaml")
+	Test(t, Config{Agent: Echo()}, ScenarioSource("echo", s, 2))
+}
