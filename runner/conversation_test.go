@@ -146,5 +146,3 @@ func TestScriptedUserIsDeterministic(t *testing.T) {
 	}
 	assert.Equal(t, "user: My build fails\nassistant: Run the tests.\nuser: Could you explain a bit more? I want to fix the build.\nassistant: Fixed it.\nuser: Thank you, that solves my problem.", strings.Join(texts, "\n"))
 }
-
-
