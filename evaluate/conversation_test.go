@@ -104,13 +104,13 @@ func TestContextRetention(t *testing.T) {
 	t.Parallel()
 	c := final(
 		"Hi, I'm Ada and I live in   Berlin.", // 1: given
-		"Hello Ada!",                         // agent turn 1
-		"What's the weather like?",           //
-		"Sunny.",                             // agent turn 2
-		"And tomorrow?",                      //
-		"Rain in berlin, Ada.",               // agent turn 3: 2 agent turns after the fact
-		"Thanks.",                            //
-		"You're welcome, Ada from Berlin.",   // agent turn 4: 3 agent turns after
+		"Hello Ada!",                          // agent turn 1
+		"What's the weather like?",            //
+		"Sunny.",                              // agent turn 2
+		"And tomorrow?",                       //
+		"Rain in berlin, Ada.",                // agent turn 3: 2 agent turns after the fact
+		"Thanks.",                             //
+		"You're welcome, Ada from Berlin.",    // agent turn 4: 3 agent turns after
 	)
 	runCases(t, "context_retention", []evalCase{
 		{name: "both retained 3 turns later", params: retention(3, 0.8, "Ada", "Berlin"), in: c, pass: true, score: 1, msg: "2 of 2 facts retained"},
