@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"encoding/json"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -27,4 +28,11 @@ func checkAgainstLoader(t *testing.T, l *scenario.Loader, f *scenario.File, p *P
 	got, err := json.Marshal(j.Scenario)
 	require.NoError(t, err)
 	require.JSONEq(t, string(want), string(got), "job %s", j.ID)
+}
+
+func readFixture(t testing.TB, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	require.NoError(t, err)
+	return string(b)
 }
