@@ -116,7 +116,11 @@ func (e *contextRetention) Evaluate(_ context.Context, in Input) (Result, error)
 			}
 		}
 		if recalled < 0 {
-			lost = append(lost, fmt.Sprintf("%s (given in turn %d, not used by the agent %d or more agent turns later)", quote(e.facts[k]), given+1, need-ordinal[given]))
+			if need < ordinal[given]+e.after {
+				lost = append(lost, fmt.Sprintf("%s (given in turn %d, not used in the agent's last turn; the conversation ended %d agent turns later)", quote(e.facts[k]), given+1, need-ordinal[given]))
+			} else {
+				lost = append(lost, fmt.Sprintf("%s (given in turn %d, not used by the agent %d or more agent turns later)", quote(e.facts[k]), given+1, e.after))
+			}
 			continue
 		}
 		d["recalled_turn"] = recalled + 1

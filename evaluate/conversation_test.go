@@ -102,22 +102,26 @@ func retention(after int, th float64, facts ...string) *scenario.ContextRetentio
 
 func TestContextRetention(t *testing.T) {
 	t.Parallel()
+	// The facts are given in turn 1; with retention_turns 3 they must be
+	// used in the third agent turn after it (turn 6) or later.
 	c := final(
-		"Hi, I'm Ada and I live in   Berlin.", // 1: given
-		"Hello Ada!",                          // agent turn 1
-		"What's the weather like?",            //
-		"Sunny.",                              // agent turn 2
-		"And tomorrow?",                       //
-		"Rain in berlin, Ada.",                // agent turn 3: 2 agent turns after the fact
-		"Thanks.",                             //
-		"You're welcome, Ada from Berlin.",    // agent turn 4: 3 agent turns after
+		"Hi, I'm Ada and I live in   Berlin.",
+		"Hello Ada!",
+		"What's the weather like?",
+		"Sunny.",
+		"And tomorrow?",
+		"Rain in berlin, Ada.",
+		"Thanks.",
+		"You're welcome.",
 	)
 	runCases(t, "context_retention", []evalCase{
 		{name: "both retained 3 turns later", params: retention(3, 0.8, "Ada", "Berlin"), in: c, pass: true, score: 1, msg: "2 of 2 facts retained"},
 		{name: "not used late enough", params: retention(4, 0.8, "Ada"), in: final("I'm Ada", "Hi Ada", "x", "y", "z", "w", "q", "ok"), pass: false, score: 0,
 			msg: `"Ada" (given in turn 1, not used by the agent 4 or more agent turns later)`},
-		{name: "short conversation judged on the last reply", params: retention(10, 0.8, "Ada"), in: c, pass: true, score: 1},
-		{name: "short conversation, last reply forgets", params: retention(10, 0.8, "Ada"), in: final("I'm Ada", "Hi Ada", "bye", "Bye!"), score: 0},
+		{name: "short conversation judged on the last reply", params: retention(10, 0.8, "Ada"), in: final("I'm Ada", "Hi", "bye", "Bye, Ada!"), pass: true, score: 1},
+		{name: "short conversation, last reply forgets", params: retention(10, 0.8, "Ada"), in: c, score: 0,
+			msg: `"Ada" (given in turn 1, not used in the agent's last turn; the conversation ended 4 agent turns later)`},
+		{name: "the agent using it too early does not count", params: retention(2, 0.8, "Ada"), in: final("I'm Ada", "Hi Ada", "x", "ok", "y", "ok"), score: 0},
 		{name: "never given", params: retention(1, 0.5, "Ada", "Paris"), in: c, pass: true, score: 0.5, msg: `not retained: "Paris" (the user never said it)`},
 		{name: "given last", params: retention(1, 0.8, "Paris"), in: final("hi", "hello", "I'm in Paris"), score: 0, msg: "no agent turn after it"},
 		{name: "white space is collapsed", params: retention(3, 1, "lives in  Berlin"), in: final("She lives in\nBerlin", "ok", "a", "b", "c", "d", "e", "She lives in Berlin."), pass: true, score: 1},
