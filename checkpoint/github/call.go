@@ -112,6 +112,8 @@ func (c *call) getJSON(ctx context.Context, path string, q url.Values, what stri
 	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
 		return false, fmt.Errorf("%s: decode %s: %w", c.task, path, err)
 	}
+	// Drain the rest (a trailing newline) so the connection is reused.
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
 	return strings.Contains(resp.Header.Get("Link"), `rel="next"`), nil
 }
 

@@ -7,7 +7,8 @@ import (
 
 // Builders add state to a Server. They are meant for test setup: misuse
 // (an unknown branch, a malformed name) fails the test that created the
-// server with t.Fatalf. Every builder method is safe for concurrent use.
+// server with t.Fatalf (or panics for a server made without a test). Every
+// builder method is safe for concurrent use.
 
 // RepoBuilder adds state to one repository. Get one from Server.AddRepo,
 // Server.AddRepoWith or Server.Repo.
@@ -20,16 +21,16 @@ type RepoBuilder struct {
 // default branch "main" holding one commit, creating the owner as a user if
 // needed. Adding an existing repository returns its builder.
 func (s *Server) AddRepo(nameWithOwner string) *RepoBuilder {
-	s.tb.Helper()
+	s.helper()
 	return s.AddRepoWith(nameWithOwner, RepoOptions{})
 }
 
 // AddRepoWith is AddRepo with options.
 func (s *Server) AddRepoWith(nameWithOwner string, opts RepoOptions) *RepoBuilder {
-	s.tb.Helper()
+	s.helper()
 	owner, name, ok := strings.Cut(nameWithOwner, "/")
 	if !ok || owner == "" || name == "" || strings.Contains(name, "/") {
-		s.tb.Fatalf("githubtest: AddRepo(%q): want owner/name", nameWithOwner)
+		s.fatalf("githubtest: AddRepo(%q): want owner/name", nameWithOwner)
 		return nil
 	}
 	s.mu.Lock()
@@ -47,13 +48,13 @@ func (s *Server) AddRepoWith(nameWithOwner string, opts RepoOptions) *RepoBuilde
 // Repo returns the builder of an existing repository, failing the test if
 // there is none.
 func (s *Server) Repo(nameWithOwner string) *RepoBuilder {
-	s.tb.Helper()
+	s.helper()
 	owner, name, _ := strings.Cut(nameWithOwner, "/")
 	s.mu.RLock()
 	r := s.st.repo(owner, name)
 	s.mu.RUnlock()
 	if r == nil {
-		s.tb.Fatalf("githubtest: no repository %q", nameWithOwner)
+		s.fatalf("githubtest: no repository %q", nameWithOwner)
 		return nil
 	}
 	return &RepoBuilder{s: s, r: r}
@@ -75,16 +76,16 @@ func (b *RepoBuilder) AddLabel(l Label) string {
 // AddBranch creates branch name at the tip of branch from and returns the
 // commit oid it points at.
 func (b *RepoBuilder) AddBranch(name, from string) string {
-	b.s.tb.Helper()
+	b.s.helper()
 	b.s.mu.Lock()
 	defer b.s.mu.Unlock()
 	src := b.r.branch(from)
 	if src == nil {
-		b.s.tb.Fatalf("githubtest: AddBranch(%q): no branch %q in %s", name, from, b.r.nameWithOwner())
+		b.s.fatalf("githubtest: AddBranch(%q): no branch %q in %s", name, from, b.r.nameWithOwner())
 		return ""
 	}
 	if b.r.branch(name) != nil {
-		b.s.tb.Fatalf("githubtest: AddBranch(%q): branch exists in %s", name, b.r.nameWithOwner())
+		b.s.fatalf("githubtest: AddBranch(%q): branch exists in %s", name, b.r.nameWithOwner())
 		return ""
 	}
 	b.s.st.newRef(b.r, "refs/heads/", name, src.target)
@@ -95,12 +96,12 @@ func (b *RepoBuilder) AddBranch(name, from string) string {
 // moves the branch to it and returns its oid. The author is the viewer.
 // This is what an agent's `git push` looks like to GitHub.
 func (b *RepoBuilder) Commit(branch, message string, files ...File) string {
-	b.s.tb.Helper()
+	b.s.helper()
 	b.s.mu.Lock()
 	defer b.s.mu.Unlock()
 	rf := b.r.branch(branch)
 	if rf == nil {
-		b.s.tb.Fatalf("githubtest: Commit: no branch %q in %s", branch, b.r.nameWithOwner())
+		b.s.fatalf("githubtest: Commit: no branch %q in %s", branch, b.r.nameWithOwner())
 		return ""
 	}
 	rf.target = b.s.st.newCommit(b.r, rf.target, message, b.s.st.viewer, toChanges(files))
@@ -118,7 +119,7 @@ func toChanges(files []File) []fileChange {
 // AddTag creates a lightweight tag at the tip of branch (or at a commit oid)
 // and returns the commit oid.
 func (b *RepoBuilder) AddTag(name, target string) string {
-	b.s.tb.Helper()
+	b.s.helper()
 	b.s.mu.Lock()
 	defer b.s.mu.Unlock()
 	c := b.resolveTarget(target)
@@ -130,7 +131,7 @@ func (b *RepoBuilder) AddTag(name, target string) string {
 }
 
 func (b *RepoBuilder) resolveTarget(target string) *commit {
-	b.s.tb.Helper()
+	b.s.helper()
 	if target == "" {
 		target = b.r.defaultBranch
 	}
@@ -140,7 +141,7 @@ func (b *RepoBuilder) resolveTarget(target string) *commit {
 	if c := b.r.commits[target]; c != nil {
 		return c
 	}
-	b.s.tb.Fatalf("githubtest: %s has no branch or commit %q", b.r.nameWithOwner(), target)
+	b.s.fatalf("githubtest: %s has no branch or commit %q", b.r.nameWithOwner(), target)
 	return nil
 }
 
@@ -156,14 +157,14 @@ func (b *RepoBuilder) AddIssue(spec Issue) *IssueBuilder {
 // in spec.Commits (one by default), so the pull request has commits and a
 // diff like a real one.
 func (b *RepoBuilder) AddPullRequest(spec PullRequest) *PullRequestBuilder {
-	b.s.tb.Helper()
+	b.s.helper()
 	b.s.mu.Lock()
 	defer b.s.mu.Unlock()
 	st := b.s.st
 	base := cmpOr(spec.Base, b.r.defaultBranch)
 	baseRef := b.r.branch(base)
 	if baseRef == nil {
-		b.s.tb.Fatalf("githubtest: AddPullRequest: no base branch %q in %s", base, b.r.nameWithOwner())
+		b.s.fatalf("githubtest: AddPullRequest: no base branch %q in %s", base, b.r.nameWithOwner())
 		return nil
 	}
 	p := st.newPull(b.r, spec)
@@ -184,12 +185,12 @@ func (b *RepoBuilder) AddPullRequest(spec PullRequest) *PullRequestBuilder {
 // PullRequest returns the builder of an existing pull request, failing the
 // test if there is none.
 func (b *RepoBuilder) PullRequest(number int) *PullRequestBuilder {
-	b.s.tb.Helper()
+	b.s.helper()
 	b.s.mu.RLock()
 	p := b.r.pull(number)
 	b.s.mu.RUnlock()
 	if p == nil {
-		b.s.tb.Fatalf("githubtest: %s has no pull request #%d", b.r.nameWithOwner(), number)
+		b.s.fatalf("githubtest: %s has no pull request #%d", b.r.nameWithOwner(), number)
 		return nil
 	}
 	return &PullRequestBuilder{s: b.s, p: p}
@@ -198,12 +199,12 @@ func (b *RepoBuilder) PullRequest(number int) *PullRequestBuilder {
 // Issue returns the builder of an existing issue, failing the test if there
 // is none.
 func (b *RepoBuilder) Issue(number int) *IssueBuilder {
-	b.s.tb.Helper()
+	b.s.helper()
 	b.s.mu.RLock()
 	i := b.r.issue(number)
 	b.s.mu.RUnlock()
 	if i == nil {
-		b.s.tb.Fatalf("githubtest: %s has no issue #%d", b.r.nameWithOwner(), number)
+		b.s.fatalf("githubtest: %s has no issue #%d", b.r.nameWithOwner(), number)
 		return nil
 	}
 	return &IssueBuilder{s: b.s, i: i}
@@ -212,7 +213,7 @@ func (b *RepoBuilder) Issue(number int) *IssueBuilder {
 // AddRelease adds a release (and its tag, if missing) and returns the
 // release's database ID.
 func (b *RepoBuilder) AddRelease(spec Release) int64 {
-	b.s.tb.Helper()
+	b.s.helper()
 	b.s.mu.Lock()
 	defer b.s.mu.Unlock()
 	st := b.s.st
@@ -249,7 +250,7 @@ func (b *RepoBuilder) AddWorkflow(spec Workflow) int64 {
 // their logs) and artifacts, and returns the run as stored: spec with the
 // IDs of the run, its jobs and its artifacts filled in.
 func (b *RepoBuilder) AddWorkflowRun(spec WorkflowRun) WorkflowRun {
-	b.s.tb.Helper()
+	b.s.helper()
 	b.s.mu.Lock()
 	defer b.s.mu.Unlock()
 	st := b.s.st
@@ -260,7 +261,7 @@ func (b *RepoBuilder) AddWorkflowRun(spec WorkflowRun) WorkflowRun {
 		}
 	}
 	if wf == nil {
-		b.s.tb.Fatalf("githubtest: AddWorkflowRun: %s has no workflow %d", b.r.nameWithOwner(), spec.WorkflowID)
+		b.s.fatalf("githubtest: AddWorkflowRun: %s has no workflow %d", b.r.nameWithOwner(), spec.WorkflowID)
 		return spec
 	}
 	branch := cmpOr(spec.HeadBranch, b.r.defaultBranch)
@@ -327,16 +328,16 @@ func (b *IssueBuilder) AddComment(c Comment) string {
 
 // AddSubIssue makes issue number (same repository) a sub-issue of this one.
 func (b *IssueBuilder) AddSubIssue(number int) *IssueBuilder {
-	b.s.tb.Helper()
+	b.s.helper()
 	b.s.mu.Lock()
 	defer b.s.mu.Unlock()
 	child := b.i.repo.issue(number)
 	if child == nil {
-		b.s.tb.Fatalf("githubtest: AddSubIssue: no issue #%d", number)
+		b.s.fatalf("githubtest: AddSubIssue: no issue #%d", number)
 		return b
 	}
 	if child.parent != nil {
-		b.s.tb.Fatalf("githubtest: AddSubIssue: issue #%d already has a parent", number)
+		b.s.fatalf("githubtest: AddSubIssue: issue #%d already has a parent", number)
 		return b
 	}
 	child.parent = b.i
@@ -347,12 +348,12 @@ func (b *IssueBuilder) AddSubIssue(number int) *IssueBuilder {
 // AddBlockedBy records that this issue is blocked by issue number (same
 // repository).
 func (b *IssueBuilder) AddBlockedBy(number int) *IssueBuilder {
-	b.s.tb.Helper()
+	b.s.helper()
 	b.s.mu.Lock()
 	defer b.s.mu.Unlock()
 	blocker := b.i.repo.issue(number)
 	if blocker == nil {
-		b.s.tb.Fatalf("githubtest: AddBlockedBy: no issue #%d", number)
+		b.s.fatalf("githubtest: AddBlockedBy: no issue #%d", number)
 		return b
 	}
 	b.i.blockedBy = append(b.i.blockedBy, blocker)
@@ -362,12 +363,12 @@ func (b *IssueBuilder) AddBlockedBy(number int) *IssueBuilder {
 // LinkPullRequest links pull request number (same repository) to this issue,
 // as a closing reference or the Development sidebar does.
 func (b *IssueBuilder) LinkPullRequest(number int) *IssueBuilder {
-	b.s.tb.Helper()
+	b.s.helper()
 	b.s.mu.Lock()
 	defer b.s.mu.Unlock()
 	p := b.i.repo.pull(number)
 	if p == nil {
-		b.s.tb.Fatalf("githubtest: LinkPullRequest: no pull request #%d", number)
+		b.s.fatalf("githubtest: LinkPullRequest: no pull request #%d", number)
 		return b
 	}
 	b.i.closedBy = append(b.i.closedBy, p)
@@ -401,7 +402,7 @@ func (b *PullRequestBuilder) HeadOID() string {
 
 // AddCommit pushes a commit to the head branch and returns its oid.
 func (b *PullRequestBuilder) AddCommit(message string, files ...File) string {
-	b.s.tb.Helper()
+	b.s.helper()
 	return (&RepoBuilder{s: b.s, r: b.p.repo}).Commit(b.p.headRef, message, files...)
 }
 
@@ -483,14 +484,14 @@ func (s *Server) AddUser(login string) *OwnerBuilder {
 }
 
 func (s *Server) addAccount(login, kind string) *OwnerBuilder {
-	s.tb.Helper()
+	s.helper()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a := s.st.findAccount(login)
 	if a == nil {
 		a = s.st.newAccount(login, kind)
 	} else if a.kind != kind {
-		s.tb.Fatalf("githubtest: account %q exists as a %s", login, a.kind)
+		s.fatalf("githubtest: account %q exists as a %s", login, a.kind)
 	}
 	return &OwnerBuilder{s: s, a: a}
 }
@@ -541,13 +542,13 @@ func (b *ProjectBuilder) Number() int { return b.p.number }
 // AddIssue adds issue number of repository nameWithOwner as an item and
 // returns the item's node ID.
 func (b *ProjectBuilder) AddIssue(nameWithOwner string, number int) string {
-	b.s.tb.Helper()
+	b.s.helper()
 	b.s.mu.Lock()
 	defer b.s.mu.Unlock()
 	owner, name, _ := strings.Cut(nameWithOwner, "/")
 	r := b.s.st.repo(owner, name)
 	if r == nil || r.issue(number) == nil {
-		b.s.tb.Fatalf("githubtest: ProjectBuilder.AddIssue: no issue %s#%d", nameWithOwner, number)
+		b.s.fatalf("githubtest: ProjectBuilder.AddIssue: no issue %s#%d", nameWithOwner, number)
 		return ""
 	}
 	return b.addItem("ISSUE", r.issue(number))
@@ -556,13 +557,13 @@ func (b *ProjectBuilder) AddIssue(nameWithOwner string, number int) string {
 // AddPullRequest adds pull request number of repository nameWithOwner as an
 // item and returns the item's node ID.
 func (b *ProjectBuilder) AddPullRequest(nameWithOwner string, number int) string {
-	b.s.tb.Helper()
+	b.s.helper()
 	b.s.mu.Lock()
 	defer b.s.mu.Unlock()
 	owner, name, _ := strings.Cut(nameWithOwner, "/")
 	r := b.s.st.repo(owner, name)
 	if r == nil || r.pull(number) == nil {
-		b.s.tb.Fatalf("githubtest: ProjectBuilder.AddPullRequest: no pull request %s#%d", nameWithOwner, number)
+		b.s.fatalf("githubtest: ProjectBuilder.AddPullRequest: no pull request %s#%d", nameWithOwner, number)
 		return ""
 	}
 	return b.addItem("PULL_REQUEST", r.pull(number))

@@ -79,8 +79,14 @@ type RateLimit struct {
 // NewServer starts a fake GitHub server and closes it when t's test ends.
 // It starts empty apart from the viewer account "octocat"; add state with
 // AddRepo, AddOrganization and AddUser.
+//
+// t may be nil (in examples and programs that are not tests): the caller
+// must then Close the server, and builder misuse panics instead of failing
+// a test.
 func NewServer(t testing.TB) *Server {
-	t.Helper()
+	if t != nil {
+		t.Helper()
+	}
 	s := &Server{schema: Schema(), tb: t, st: newState(), docs: map[string]*ast.QueryDocument{}, mutations: mutationTable()}
 	s.st.ensureAccount(s.st.viewer)
 	mux := http.NewServeMux()
@@ -91,8 +97,26 @@ func NewServer(t testing.TB) *Server {
 	s.srv = httptest.NewServer(s.middleware(mux))
 	s.URL = s.srv.URL
 	s.st.apiURL = s.URL
-	t.Cleanup(s.Close)
+	if t != nil {
+		t.Cleanup(s.Close)
+	}
 	return s
+}
+
+// fatalf reports builder misuse: through the test when there is one.
+func (s *Server) fatalf(format string, args ...any) {
+	if s.tb == nil {
+		panic(fmt.Sprintf(format, args...))
+	}
+	s.tb.Helper()
+	s.tb.Fatalf(format, args...)
+}
+
+// helper marks the caller as a test helper when there is a test.
+func (s *Server) helper() {
+	if s.tb != nil {
+		s.tb.Helper()
+	}
 }
 
 // Close shuts the server down. It is called automatically at the end of the
