@@ -196,4 +196,3 @@ func TestReferenceScenarioReviewComment(t *testing.T) {
 		})
 	}
 }
-
