@@ -65,6 +65,15 @@ type OpenAIConfig struct {
 	// HTTPClient sends the requests; nil means a client without its own
 	// timeout (Timeout applies per attempt through the context).
 	HTTPClient *http.Client
+	// MaxConcurrent bounds the requests this model has in flight at once,
+	// across all its callers, so that a wide evaluation run queues here
+	// instead of drawing a storm of 429s. Zero means no bound.
+	MaxConcurrent int
+	// OnRetry, when set, is called before each retry wait with the number
+	// of the attempt that failed (from 1), the wait and the error, so that
+	// a runner can show retries instead of looking stuck. It must be safe
+	// for concurrent use.
+	OnRetry func(attempt int, wait time.Duration, err error)
 }
 
 // OpenAI is a [Model] served by an OpenAI-compatible chat-completions
@@ -78,6 +87,8 @@ type OpenAI struct {
 	backoff    time.Duration
 	maxBackoff time.Duration
 	client     *http.Client
+	slots      chan struct{} // nil when MaxConcurrent is 0
+	onRetry    func(attempt int, wait time.Duration, err error)
 }
 
 // NewOpenAI returns a model for the endpoint cfg describes. It reads the
@@ -126,6 +137,13 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	if m.client == nil {
 		m.client = &http.Client{}
 	}
+	if cfg.MaxConcurrent < 0 {
+		return nil, fmt.Errorf("judge: MaxConcurrent %d is negative", cfg.MaxConcurrent)
+	}
+	if cfg.MaxConcurrent > 0 {
+		m.slots = make(chan struct{}, cfg.MaxConcurrent)
+	}
+	m.onRetry = cfg.OnRetry
 	return m, nil
 }
 
@@ -166,6 +184,9 @@ func (m *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 		if wait > d {
 			d = min(wait, m.maxBackoff)
 		}
+		if m.onRetry != nil {
+			m.onRetry(attempts, d, lastErr)
+		}
 		t := time.NewTimer(d)
 		select {
 		case <-ctx.Done():
@@ -183,6 +204,16 @@ func (m *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 // attempt makes one HTTP request. wait is negative when the failure is final
 // (not worth retrying) and otherwise the minimum wait the server asked for.
 func (m *OpenAI) attempt(ctx context.Context, body []byte) (Response, time.Duration, error) {
+	if m.slots != nil {
+		// The slot is held for one attempt, not across retry waits, so a
+		// rate-limited caller does not block others while it sleeps.
+		select {
+		case m.slots <- struct{}{}:
+			defer func() { <-m.slots }()
+		case <-ctx.Done():
+			return Response{}, -1, fmt.Errorf("judge: waiting for a request slot: %w", ctx.Err())
+		}
+	}
 	actx, cancel := context.WithTimeout(ctx, m.timeout)
 	defer cancel()
 	hreq, err := http.NewRequestWithContext(actx, http.MethodPost, m.endpoint, bytes.NewReader(body))

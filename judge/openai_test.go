@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -365,4 +366,64 @@ func TestAPIErrorMessage(t *testing.T) {
 	assert.Equal(t, "model API: 429 Too Many Requests (rate_limit_exceeded): slow down", err.Error())
 	var target *judge.APIError
 	assert.True(t, errors.As(err, &target))
+}
+
+func TestOpenAIMaxConcurrent(t *testing.T) {
+	t.Parallel()
+	srv := judgetest.NewServer(t)
+	var mu sync.Mutex
+	inFlight, peak := 0, 0
+	release := make(chan struct{})
+	srv.Handle(func(judgetest.Request) judgetest.Reply {
+		mu.Lock()
+		inFlight++
+		peak = max(peak, inFlight)
+		mu.Unlock()
+		<-release
+		mu.Lock()
+		inFlight--
+		mu.Unlock()
+		return judgetest.Text("ok")
+	})
+	m := newOpenAI(t, srv, func(c *judge.OpenAIConfig) { c.MaxConcurrent = 2 })
+	var wg sync.WaitGroup
+	for range 6 {
+		wg.Go(func() {
+			_, err := m.Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+			assert.NoError(t, err)
+		})
+	}
+	require.Eventually(t, func() bool { return len(srv.Requests()) == 2 }, 2*time.Second, time.Millisecond)
+	time.Sleep(20 * time.Millisecond) // give a third request the chance to slip through, if it could
+	assert.Len(t, srv.Requests(), 2)
+	close(release)
+	wg.Wait()
+	assert.Equal(t, 2, peak)
+	assert.Len(t, srv.Requests(), 6)
+
+	_, err := judge.NewOpenAI(judge.OpenAIConfig{Model: "m", MaxConcurrent: -1})
+	assert.Error(t, err)
+}
+
+func TestOpenAIOnRetry(t *testing.T) {
+	t.Parallel()
+	srv := judgetest.NewServer(t)
+	srv.Enqueue(judgetest.Error(500, "server_error", "a"), judgetest.RateLimited(20*time.Millisecond), judgetest.Text("ok"))
+	var mu sync.Mutex
+	var attempts []int
+	var waits []time.Duration
+	m := newOpenAI(t, srv, func(c *judge.OpenAIConfig) {
+		c.OnRetry = func(attempt int, wait time.Duration, err error) {
+			mu.Lock()
+			defer mu.Unlock()
+			attempts = append(attempts, attempt)
+			waits = append(waits, wait)
+			var apiErr *judge.APIError
+			assert.ErrorAs(t, err, &apiErr)
+		}
+	})
+	_, err := m.Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 2}, attempts)
+	assert.GreaterOrEqual(t, waits[1], 20*time.Millisecond)
 }
