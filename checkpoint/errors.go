@@ -3,6 +3,7 @@ package checkpoint
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Errors that callers branch on. Match them with errors.Is; the errors
@@ -31,8 +32,15 @@ type TaskError struct {
 	Err error
 }
 
-// Error returns "task <task>: <err>".
-func (e *TaskError) Error() string { return fmt.Sprintf("task %s: %v", e.Task, e.Err) }
+// Error returns "task <task>: <err>", or the executor's message alone when
+// it already starts with the task's name (as the GitHub executor's do).
+func (e *TaskError) Error() string {
+	msg := e.Err.Error()
+	if strings.HasPrefix(msg, e.Task+":") || strings.HasPrefix(msg, e.Task+" ") {
+		return msg
+	}
+	return fmt.Sprintf("task %s: %s", e.Task, msg)
+}
 
 // Unwrap returns the executor's error.
 func (e *TaskError) Unwrap() error { return e.Err }

@@ -309,3 +309,13 @@ func TestHasScorerPlugsIntoLoader(t *testing.T) {
 	rep := Checker{Executor: tasks(map[string]any{"pr.view": obj()}), Registry: reg}.Score(context.Background(), f.Scenario.Checkpoints)
 	assert.True(t, rep.Passed)
 }
+
+func TestTaskErrorMessage(t *testing.T) {
+	t.Parallel()
+	e := &TaskError{Task: "pr.view", Err: errors.New("Not found")}
+	assert.Equal(t, "task pr.view: Not found", e.Error())
+	e = &TaskError{Task: "pr.view", Err: errors.New("pr.view: not found: Could not resolve to a PullRequest")}
+	assert.Equal(t, "pr.view: not found: Could not resolve to a PullRequest", e.Error(), "no stutter")
+	e = &TaskError{Task: "pr.view", Err: errors.New("pr.viewer: x")}
+	assert.Equal(t, "task pr.view: pr.viewer: x", e.Error())
+}

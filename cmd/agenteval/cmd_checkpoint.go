@@ -107,7 +107,7 @@ func runCheckpoint(ctx context.Context, env *cliEnv, args []string) int {
 func loadCheckpoints(l *scenario.Loader, path string, m *scenario.Manifest) (*checkpointScenario, error) {
 	f, err := l.LoadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err // diagnostics name the file
 	}
 	if f.Scenario == nil {
 		return nil, fmt.Errorf("%s: a %s file has no checkpoints; give a scenario", path, f.Kind)
@@ -119,9 +119,9 @@ func loadCheckpoints(l *scenario.Loader, path string, m *scenario.Manifest) (*ch
 	bound, err := fixture.Bind(part, m)
 	if err != nil {
 		if m == nil {
-			return nil, fmt.Errorf("%s: %w (pass --manifest to bind placeholders)", path, err)
+			return nil, fmt.Errorf("%s: checkpoints use placeholders; pass --manifest to bind them:\n%w", path, err)
 		}
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s:\n%w", path, err)
 	}
 	return &checkpointScenario{File: path, ID: f.Scenario.ID, checkpoints: bound.Checkpoints}, nil
 }
