@@ -108,7 +108,6 @@ func (r *run) attempt(ctx context.Context, j Job, attemptNo int) *JobResult {
 	}
 	trace.Ended = time.Now()
 	res.Usage = trace.Usage
-	res.Transcript = transcriptOf(trace)
 	for _, st := range trace.Steps {
 		if st.TerminationReason != "" {
 			res.TerminationReasons = append(res.TerminationReasons, st.TerminationReason)
@@ -129,10 +128,16 @@ func (r *run) attempt(ctx context.Context, j Job, attemptNo int) *JobResult {
 	}
 	if !completed {
 		res.Reason = "not completed: " + res.Error
+		res.Transcript = transcriptOf(trace)
 		return res
 	}
 	res.Completed = true
 	r.decide(s, res, mocks)
+	if !res.Passed || r.cfg.KeepTranscripts {
+		// Reports show failing jobs' transcripts; passing ones are not
+		// worth their bytes unless asked for.
+		res.Transcript = transcriptOf(trace)
+	}
 	return res
 }
 

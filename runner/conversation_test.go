@@ -91,7 +91,7 @@ func TestConversationTerminations(t *testing.T) {
 			for _, u := range tc.user {
 				users.Enqueue(judgetest.Text(u))
 			}
-			cfg := Config{Agent: scriptedAgent(tc.agent...), UserModel: users.Model()}
+			cfg := Config{Agent: scriptedAgent(tc.agent...), UserModel: users.Model(), KeepTranscripts: true}
 			if tc.judge != nil {
 				js := judgetest.NewServer(t)
 				js.Enqueue(tc.judge...)
@@ -136,7 +136,7 @@ func TestConversationNeedsUserModel(t *testing.T) {
 
 func TestScriptedUserIsDeterministic(t *testing.T) {
 	t.Parallel()
-	res := runOne(t, Config{Agent: scriptedAgent("Run the tests.", "Fixed it."), UserModel: ScriptedUser(2)},
+	res := runOne(t, Config{Agent: scriptedAgent("Run the tests.", "Fixed it."), UserModel: ScriptedUser(2), KeepTranscripts: true},
 		conversationScenario(t, "      termination_conditions:\n        - type: user_expresses_satisfaction\n"))
 	require.True(t, res.Completed, res.Error)
 	assert.Equal(t, []string{"user_expresses_satisfaction"}, res.TerminationReasons)

@@ -66,7 +66,9 @@ type JobResult struct {
 	Checkpoints []CheckpointResult `json:"checkpoints,omitempty"`
 	// TerminationReasons are the conversations' termination reasons, one per conversation step.
 	TerminationReasons []string `json:"termination_reasons,omitempty"`
-	// Transcript is the last conversation's or the steps' messages, for failing jobs' reports.
+	// Transcript is the run's messages (every step's input and reply, every
+	// conversation turn); kept for failing and incomplete jobs, and for all
+	// jobs with Config.KeepTranscripts.
 	Transcript []evaluate.Turn `json:"transcript,omitempty"`
 	// Started is when the job's last attempt began.
 	Started time.Time `json:"started"`

@@ -75,6 +75,9 @@ type Config struct {
 	StepTimeout time.Duration
 	// Results receives every finished job, in completion order, from one goroutine.
 	Results Sink
+	// KeepTranscripts records the transcript of every job; by default only
+	// failing and incomplete jobs carry theirs.
+	KeepTranscripts bool
 	// Skip, when set, skips the jobs it returns true for (resume).
 	Skip func(id string) bool
 	// Progress, when set, is called after every finished job from one goroutine.

@@ -44,6 +44,7 @@ func commands() []command {
 		{"schema", "print the JSON Schema of a document kind", runSchema},
 		{"checkpoint", "score scenarios' checkpoints against GitHub now", runCheckpoint},
 		{"matrix", "expand a matrix into jobs", runMatrix},
+		{"run", "run scenarios and matrices against an agent; results to DIR/results.jsonl", runRun},
 		{"report", "summarise results: pass rates, intervals, flakiness; JUnit, Markdown, HTML", runReport},
 	}
 }

@@ -1,0 +1,255 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agenteval/agenteval/checkpoint"
+	ghcheck "github.com/agenteval/agenteval/checkpoint/github"
+	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/fixture"
+	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/runner"
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// stringList is a repeatable flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+func runRun(ctx context.Context, env *cliEnv, args []string) int {
+	fs := newFlags(env, "run", "[flags] PATH...  (scenario files, matrix files or directories)")
+	agentSpec := fs.String("agent", "echo", "agent under test: echo, exec:COMMAND or openai:MODEL")
+	concurrency := fs.Int("concurrency", 0, "jobs at once (default 4 x CPUs)")
+	out := fs.String("out", "out", "directory for results.jsonl")
+	resume := fs.Bool("resume", false, "skip jobs already recorded in DIR/results.jsonl and append")
+	shardSpec := fs.String("shard", "", "run only part i of n (i/n)")
+	seed := fs.Int64("seed", 1, "seed for mock probabilities and the user simulator")
+	allowCommands := fs.Bool("allow-commands", false, "let command_exit_code_is run commands")
+	strict := fs.Bool("strict", false, "unknown fields are errors; unmatched mock calls fail the run")
+	runs := fs.Int("runs", 1, "runs per plain scenario (matrices use runs_per_combination)")
+	userModel := fs.String("user-model", "script", "user simulator: script (offline, deterministic) or openai:MODEL")
+	judgeModel := fs.String("judge-model", "", "model for llm_judge: openai:MODEL (OPENAI_BASE_URL, OPENAI_API_KEY)")
+	judgeCache := fs.String("judge-cache", "", "directory caching judge verdicts (default DIR/judge-cache)")
+	manifest := fs.String("manifest", "", "fixture manifest for {{placeholders}} and checkpoints")
+	graphqlURL := fs.String("graphql-url", "", "GitHub GraphQL endpoint for checkpoints (default api.github.com)")
+	keepDirs := fs.Bool("keep-dirs", false, "keep run directories")
+	maxJobs := fs.Int64("max-jobs", 10_000_000, "refuse runs with more jobs than this")
+	verbose := fs.Bool("v", false, "print every failing job")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
+	var filters stringList
+	fs.Var(&filters, "filter", "matrix filter path=value (repeatable, ANDed)")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(env.stderr, "agenteval run: "+format+"\n", a...)
+		return exitUsage
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return usageErr("--cpuprofile: %v", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return usageErr("--cpuprofile: %v", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	var shard runner.Shard
+	if *shardSpec != "" {
+		var err error
+		if shard, err = runner.ParseShard(*shardSpec); err != nil {
+			return usageErr("%v", err)
+		}
+	}
+	agents := runner.NewAgents()
+	agent, err := agents.Build(*agentSpec, runner.AgentOptions{Getenv: env.getenv})
+	if err != nil {
+		return usageErr("--agent: %v", err)
+	}
+	evals := evaluate.DefaultRegistry()
+	conds := checkpoint.NewRegistry()
+	loader := scenario.NewLoader(scenario.Options{Strict: *strict, Registry: evals.Types(), CustomScorer: conds.HasScorer})
+	files, diags, err := loadPaths(loader, fs.Args())
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	for _, d := range diags {
+		if d.Severity == scenario.Error || *verbose {
+			fmt.Fprintln(env.stderr, d.String())
+		}
+	}
+	if diags.HasErrors() {
+		fmt.Fprintf(env.stderr, "agenteval run: %d error(s) in the input; nothing ran\n", len(diags.Errors()))
+		return exitUsage
+	}
+	sources, err := buildSources(loader, files, *runs, filters, *maxJobs)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	envs := runner.NewEnvironments("", *keepDirs)
+	for _, f := range files {
+		if f.Scenario != nil {
+			if _, err := envs.Lookup(f.Scenario.Environment.Type); err != nil {
+				return usageErr("%s: %v", f.Name, err)
+			}
+		}
+	}
+	cfg := runner.Config{Agent: agent, Concurrency: *concurrency, Evaluations: evals, Environments: envs,
+		AllowCommands: *allowCommands, StrictMocks: *strict, Seed: *seed}
+	if cfg.UserModel, err = buildModel(*userModel, env); err != nil {
+		return usageErr("--user-model: %v", err)
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return usageErr("--out: %v", err)
+	}
+	if *judgeModel != "" {
+		m, err := buildModel(*judgeModel, env)
+		if err != nil {
+			return usageErr("--judge-model: %v", err)
+		}
+		dir := *judgeCache
+		if dir == "" {
+			dir = filepath.Join(*out, "judge-cache")
+		}
+		cache, err := judge.NewDirCache(dir)
+		if err != nil {
+			return usageErr("--judge-cache: %v", err)
+		}
+		if cfg.Judge, err = judge.New(judge.Config{Model: m, ModelName: *judgeModel, Cache: cache}); err != nil {
+			return usageErr("--judge-model: %v", err)
+		}
+	}
+	if *manifest != "" {
+		m, err := fixture.LoadManifest(*manifest)
+		if err != nil {
+			return usageErr("--manifest: %v", err)
+		}
+		cfg.Fixtures = runner.Fixtures(m, nil)
+	}
+	if token := firstNonEmpty(env.getenv("GITHUB_TOKEN"), env.getenv("GH_TOKEN")); token != "" || *graphqlURL != "" {
+		client := &http.Client{Transport: bearerTransport{token: token, next: http.DefaultTransport}, Timeout: 60 * time.Second}
+		cfg.Checkpoints = runner.Checkpoints(checkpoint.Checker{Executor: ghcheck.New(client, ghcheck.Options{GraphQLURL: *graphqlURL}), Registry: conds})
+	}
+	jobs, total, err := runner.Combine(sources, shard)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	resultsPath := filepath.Join(*out, "results.jsonl")
+	runID := newRunID()
+	owned := shard.Size(total)
+	if *resume {
+		done, prevID, err := runner.Recorded(resultsPath)
+		if err != nil {
+			return usageErr("--resume: %v", err)
+		}
+		if prevID != "" {
+			runID = prevID
+		}
+		cfg.Skip = func(id string) bool { return done[id] }
+		owned -= int64(len(done))
+	}
+	w, err := runner.CreateJSONL(resultsPath, *resume)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	names := make([]string, len(sources))
+	for i, s := range sources {
+		names[i] = s.Name
+	}
+	if err := w.WritePlan(&runner.Plan{RunID: runID, Started: time.Now().UTC(), TotalJobs: total, Shard: shard.String(),
+		ShardJobs: shard.Size(total), Agent: *agentSpec, Sources: names, Seed: *seed}); err != nil {
+		return usageErr("%v", err)
+	}
+	cfg.Results = w
+	pp := &runner.ProgressPrinter{W: env.stderr, Terminal: env.isTerminal, Every: 10000, Verbose: *verbose}
+	cfg.Progress = pp.Update
+	sum, runErr := runner.RunCounted(ctx, cfg, jobs, owned)
+	if err := w.Close(); err != nil && runErr == nil {
+		runErr = err
+	}
+	fmt.Fprintf(env.stderr, "%d job(s): %d passed, %d failed, %d incomplete, %d skipped (already recorded) in %v; results in %s\n",
+		sum.Jobs, sum.Passed, sum.Completed-sum.Passed, sum.Jobs-sum.Completed, sum.Skipped, sum.Duration.Round(time.Millisecond), resultsPath)
+	switch {
+	case runErr != nil && errors.Is(runErr, context.Canceled):
+		fmt.Fprintln(env.stderr, "agenteval run: interrupted; run again with --resume to finish")
+		return exitFail
+	case runErr != nil:
+		fmt.Fprintf(env.stderr, "agenteval run: %v\n", runErr)
+		return exitFail
+	case sum.Passed != sum.Jobs:
+		return exitFail
+	}
+	return exitOK
+}
+
+// buildModel reads "script", "script:N" or "openai:MODEL".
+func buildModel(spec string, env *cliEnv) (judge.Model, error) {
+	name, arg, _ := strings.Cut(spec, ":")
+	switch name {
+	case "script":
+		n := 2
+		if arg != "" {
+			v, err := strconv.Atoi(arg)
+			if err != nil {
+				return nil, fmt.Errorf("script:N wants a number of agent replies before the user is satisfied")
+			}
+			n = v
+		}
+		return runner.ScriptedUser(n), nil
+	case "openai":
+		if arg == "" {
+			return nil, fmt.Errorf("name a model, as in openai:gpt-4o-mini")
+		}
+		return judge.NewOpenAI(judge.OpenAIConfig{BaseURL: env.getenv("OPENAI_BASE_URL"), APIKey: env.getenv("OPENAI_API_KEY"), Model: arg})
+	}
+	return nil, fmt.Errorf("unknown model %q; want script or openai:MODEL", spec)
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// bearerTransport adds the GitHub token; it never appears in output.
+type bearerTransport struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if b.token == "" {
+		return b.next.RoundTrip(r)
+	}
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
+func newRunID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+}
