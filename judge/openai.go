@@ -166,39 +166,38 @@ func (m *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 		return Response{}, fmt.Errorf("judge: encode request: %w", err)
 	}
 	var lastErr error
-	attempts := 0
-	for attempt := 0; ; attempt++ {
-		attempts++
+	attempt := 1
+	for ; ; attempt++ {
 		resp, wait, err := m.attempt(ctx, body)
 		if err == nil {
 			return resp, nil
 		}
 		lastErr = err
 		if ctx.Err() != nil {
-			return Response{}, fmt.Errorf("judge: %w (last error: %v)", ctx.Err(), lastErr)
+			return Response{}, fmt.Errorf("judge: %w (last error: %w)", ctx.Err(), lastErr)
 		}
-		if wait < 0 || attempt >= m.maxRetries {
+		if wait < 0 || attempt > m.maxRetries {
 			break
 		}
-		d := backoff(attempt+1, m.backoff, m.maxBackoff)
+		d := backoff(attempt, m.backoff, m.maxBackoff)
 		if wait > d {
 			d = min(wait, m.maxBackoff)
 		}
 		if m.onRetry != nil {
-			m.onRetry(attempts, d, lastErr)
+			m.onRetry(attempt, d, lastErr)
 		}
 		t := time.NewTimer(d)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return Response{}, fmt.Errorf("judge: %w while waiting to retry (last error: %v)", ctx.Err(), lastErr)
+			return Response{}, fmt.Errorf("judge: %w while waiting to retry (last error: %w)", ctx.Err(), lastErr)
 		case <-t.C:
 		}
 	}
-	if attempts == 1 {
+	if attempt == 1 {
 		return Response{}, lastErr
 	}
-	return Response{}, fmt.Errorf("judge: gave up after %d attempts: %w", attempts, lastErr)
+	return Response{}, fmt.Errorf("judge: gave up after %d attempts: %w", attempt, lastErr)
 }
 
 // attempt makes one HTTP request. wait is negative when the failure is final

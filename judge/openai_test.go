@@ -259,6 +259,9 @@ func TestOpenAICancelWhileWaitingToRetry(t *testing.T) {
 	start := time.Now()
 	_, err := m.Complete(ctx, judge.Request{Messages: userMsg("x")})
 	require.ErrorIs(t, err, context.DeadlineExceeded)
+	var apiErr *judge.APIError
+	require.ErrorAs(t, err, &apiErr, "the last API error stays reachable")
+	assert.Equal(t, http.StatusTooManyRequests, apiErr.StatusCode)
 	assert.Less(t, time.Since(start), 2*time.Second)
 }
 
