@@ -12,8 +12,10 @@ type Verdict struct {
 	// Pass is the final pass/fail after the expected form was applied and
 	// the samples were combined.
 	Pass bool `json:"pass"`
-	// Score is in [0, 1]: the mean over samples of how well the evidence
-	// meets the question (see [Expectation] for how it relates to Pass).
+	// Score is in [0, 1], the mean over samples. Its meaning follows the
+	// expected form: for yes/no, the judge's confidence that the expected
+	// answer is right; for a score threshold, the grade the threshold is
+	// applied to; for free text, how fully the outcome is met.
 	Score float64 `json:"score"`
 	// Reasoning is the judge's explanation, from a sample that agrees with
 	// the final Pass.
