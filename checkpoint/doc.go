@@ -37,4 +37,15 @@
 //     Registry.HasScorer as scenario.Options.CustomScorer) and when scoring.
 //
 // A report with zero checkpoints does not pass.
+//
+// # Differences from the ghx reference scorer
+//
+// The conditions do what the ghx documentation promises rather than what its
+// scorer does: count_gte, count_eq, empty and non_empty apply the list rule
+// (there, list capabilities return {items, pageInfo}, so counts never pass
+// and non_empty passes for a list without items); "" and {} are empty;
+// field_contains matches list elements; custom calls a registered scorer
+// (there it is always false); the empty path is the whole result (there it
+// is the key ""); expected values are printed as JSON, quotes escaped. A
+// failed task keeps its expected text, and every result says why it failed.
 package checkpoint
