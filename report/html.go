@@ -54,6 +54,7 @@ func WriteHTML(w io.Writer, r *Results, opts HTMLOptions) error {
 		"clip":     func(s string) string { return clip(s, opts.MaxTurnBytes) },
 		"add":      func(a, b int) int { return a + b },
 		"title":    htmlTitle,
+		"short":    func(s string) string { return shorten(s, 58) },
 	}).Parse(htmlTemplateText)
 	if err != nil {
 		return fmt.Errorf("write html: parse template: %w", err)
@@ -254,4 +255,13 @@ func htmlTitle(s *Summary) string {
 		return "agenteval report"
 	}
 	return "agenteval report: " + strings.Join(s.RunIDs, ", ")
+}
+
+// shorten cuts s to at most n runes, marking the cut with an ellipsis.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }

@@ -45,7 +45,7 @@ func (jr *jobReader) each(g *scenarioGroup, keep func(*slot) bool, yield func(*J
 	for _, c := range g.combos {
 		for i := range c.slots {
 			s := &c.slots[i]
-			if s.src == 0 || (keep != nil && !keep(s)) {
+			if keep != nil && !keep(s) {
 				continue
 			}
 			job, err := jr.read(int(s.src-1), s.off)

@@ -20,8 +20,8 @@ const (
 	DefaultMaxKList = 10
 	// DefaultMaxWarnings caps the warnings kept.
 	DefaultMaxWarnings = 20
-	// maxRun bounds run numbers so a corrupt id cannot allocate without limit.
-	maxRun = 1 << 20
+	// maxRun bounds run numbers to what a slot stores.
+	maxRun = 1<<31 - 1
 )
 
 // Options tune Read.
@@ -65,7 +65,8 @@ type Results struct {
 
 	recorded, duplicates, malformed int64
 	outOfRange                      int64
-	covered                         bitset
+	missing                         []IndexRange
+	missingJobs                     int64
 	warnings                        []string
 	droppedWarnings                 int
 	scratch                         map[evalKey]uint8
@@ -85,7 +86,8 @@ type combo struct {
 	combination  string
 	params       map[string]any
 	minIndex     int64
-	slots        []slot // indexed by run−1
+	slots        []slot        // sorted by run once reading is done
+	byRun        map[int32]int // run → position in slots, while reading
 	t            tally
 }
 
@@ -95,7 +97,8 @@ type slot struct {
 	off       int64
 	index     int64
 	dur       float64
-	src       int32 // input index + 1; 0 when no record was seen
+	src       int32 // input index + 1
+	run       int32
 	completed bool
 	passed    bool
 }
@@ -240,15 +243,18 @@ func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
 			comb = "-"
 		}
 		c = &combo{key: prefix, scenario: scen, scenarioName: rec.ScenarioName, matrix: rec.Matrix,
-			combination: comb, params: rec.Params, minIndex: rec.Index}
+			combination: comb, params: rec.Params, minIndex: rec.Index, byRun: map[int32]int{}}
 		r.combos[prefix] = c
 	}
 	c.minIndex = min(c.minIndex, rec.Index)
-	if run > len(c.slots) {
-		c.slots = slices.Grow(c.slots, run-len(c.slots))[:run]
+	pos, seen := c.byRun[int32(run)]
+	if !seen {
+		pos = len(c.slots)
+		c.byRun[int32(run)] = pos
+		c.slots = append(c.slots, slot{})
 	}
-	s := &c.slots[run-1]
-	if s.src != 0 {
+	s := &c.slots[pos]
+	if seen {
 		r.duplicates++
 		// The current record is later than the kept one; it wins unless it
 		// is incomplete and the kept one completed.
@@ -264,7 +270,8 @@ func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
 	}
 	c.t.add(rec, 1, r.scratch)
 	r.recorded++
-	*s = slot{off: off, index: rec.Index, dur: rec.DurationMS, src: int32(src + 1), completed: rec.Completed, passed: rec.Passed && rec.Completed}
+	*s = slot{off: off, index: rec.Index, dur: rec.DurationMS, src: int32(src + 1), run: int32(run),
+		completed: rec.Completed, passed: rec.Passed && rec.Completed}
 	return nil
 }
 
@@ -283,11 +290,11 @@ func (r *Results) readRecord(src int, off int64) (*lineRecord, error) {
 	return &rec, nil
 }
 
-// finish orders scenarios and combinations and marks which job indexes
-// have a record.
+// finish orders scenarios, combinations and runs, and works out which job
+// indexes have no record.
 func (r *Results) finish() {
 	total := r.TotalJobs()
-	r.covered = newBitset(total)
+	have := make([]int64, 0, r.recorded)
 	groups := map[string]*scenarioGroup{}
 	for _, c := range r.combos {
 		g := groups[c.scenario]
@@ -300,16 +307,17 @@ func (r *Results) finish() {
 			g.name = c.scenarioName
 		}
 		g.combos = append(g.combos, c)
+		c.byRun = nil
+		slices.SortFunc(c.slots, func(a, b slot) int { return cmp.Compare(a.run, b.run) })
 		for _, s := range c.slots {
-			if s.src == 0 {
-				continue
-			}
-			if total > 0 && s.index >= total {
+			if len(r.plans) > 0 && s.index >= total {
 				r.outOfRange++
-				continue
 			}
-			r.covered.set(s.index)
+			have = append(have, s.index)
 		}
+	}
+	if len(r.plans) > 0 {
+		r.missing, r.missingJobs = missingRanges(have, total)
 	}
 	slices.SortFunc(r.scenarios, func(a, b *scenarioGroup) int { return strings.Compare(a.id, b.id) })
 	for _, g := range r.scenarios {

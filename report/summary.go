@@ -191,8 +191,8 @@ func (r *Results) Summary() *Summary {
 		}
 	}
 	slices.Sort(s.Shards)
-	if ranges, n := r.covered.missing(); len(ranges) > 0 {
-		s.Missing, s.MissingJobs = ranges, n
+	if len(r.missing) > 0 {
+		s.Missing, s.MissingJobs = r.missing, r.missingJobs
 	}
 	var all tally
 	for _, g := range r.scenarios {
@@ -291,9 +291,7 @@ func (r *Results) scenarioSummary(g *scenarioGroup) ScenarioSummary {
 func (r *Results) combinationSummary(c *combo) (CombinationSummary, []float64) {
 	durs := make([]float64, 0, len(c.slots))
 	for _, s := range c.slots {
-		if s.src != 0 {
-			durs = append(durs, s.dur)
-		}
+		durs = append(durs, s.dur)
 	}
 	cs := CombinationSummary{Key: c.key, Combination: c.combination, Matrix: c.matrix,
 		Label: ParamsLabel(c.params), Params: c.params}

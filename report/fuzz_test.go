@@ -1,0 +1,42 @@
+package report
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+)
+
+// FuzzRead feeds arbitrary bytes to the reader and every renderer: nothing
+// may panic, and whatever was read must render.
+func FuzzRead(f *testing.F) {
+	s1, s2 := sampleLines(f)
+	f.Add(strings.Join(s1, "\n"))
+	f.Add(strings.Join(s2, "\n") + "\n" + s1[1])
+	f.Add(`{"record":"plan","total_jobs":3}` + "\n" + `{"record":"job","id":"a/-/run-1","index":9}`)
+	f.Add(`{"record":"job","id":"a/b/run-2","params":{"x":[1,{"y":null}]},"completed":true}` + "\n" + `{"record":"job","id":"a/b/run-2"}`)
+	f.Add("\x00\xff{\n}\r\n[]")
+	f.Fuzz(func(t *testing.T, data string) {
+		in := Input{Name: "fuzz", R: strings.NewReader(data), Size: int64(len(data))}
+		r, err := Read([]Input{in}, Options{MaxLineBytes: 4 << 10})
+		if err != nil {
+			return
+		}
+		s := r.Summary()
+		var b bytes.Buffer
+		for _, write := range []func(io.Writer) error{
+			func(w io.Writer) error { return WriteJSON(w, s) },
+			func(w io.Writer) error { return WriteMarkdown(w, s) },
+			func(w io.Writer) error { return WriteJUnit(w, r) },
+			func(w io.Writer) error { return WriteHTML(w, r, HTMLOptions{}) },
+		} {
+			b.Reset()
+			if err := write(&b); err != nil {
+				t.Fatalf("render: %v", err)
+			}
+		}
+		if _, err := Compare(s, s, CompareOptions{}); err != nil {
+			t.Fatalf("compare: %v", err)
+		}
+	})
+}
