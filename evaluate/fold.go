@@ -12,8 +12,20 @@ func containsFold(s, substr string) bool {
 	if substr == "" {
 		return true
 	}
+	// When the needle starts with an ASCII byte other than K and S (whose
+	// folds include the Kelvin and long-s signs), a candidate must start
+	// with that byte in either case, which rules out most positions
+	// cheaply.
+	first := substr[0]
+	quick := first < utf8.RuneSelf && lowerASCII(first) != 'k' && lowerASCII(first) != 's'
+	lo, up := lowerASCII(first), upperASCII(first)
 	for i := 0; i < len(s); i++ {
-		if !utf8.RuneStart(s[i]) {
+		c := s[i]
+		if quick {
+			if c != lo && c != up {
+				continue
+			}
+		} else if !utf8.RuneStart(c) {
 			continue
 		}
 		if hasPrefixFold(s[i:], substr) {
@@ -63,6 +75,13 @@ func equalFoldRune(a, b rune) bool {
 func lowerASCII(c byte) byte {
 	if 'A' <= c && c <= 'Z' {
 		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func upperASCII(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - ('a' - 'A')
 	}
 	return c
 }
