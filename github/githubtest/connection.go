@@ -17,6 +17,9 @@ const maxPageSize = 100
 type connection struct {
 	items      []any
 	start, end int
+	// unbounded is GitHub's error for selecting nodes or edges without
+	// first or last; totalCount alone needs no page size.
+	unbounded error
 }
 
 // paginate applies first/after/last/before to items the way GitHub does,
@@ -25,7 +28,8 @@ func paginate(field string, items []any, args map[string]any) (*connection, erro
 	first, hasFirst := intArg(args, "first")
 	last, hasLast := intArg(args, "last")
 	if !hasFirst && !hasLast {
-		return nil, &fieldError{typ: "MISSING_PAGINATION_BOUNDARIES", msg: fmt.Sprintf("You must provide a `first` or `last` value to properly paginate the `%s` connection.", field)}
+		return &connection{items: items, end: len(items), unbounded: &fieldError{typ: "MISSING_PAGINATION_BOUNDARIES",
+			msg: fmt.Sprintf("You must provide a `first` or `last` value to properly paginate the `%s` connection.", field)}}, nil
 	}
 	for _, b := range []struct {
 		name string
@@ -88,6 +92,9 @@ func decodeCursor(c string) (int, error) {
 }
 
 func (c *connection) resolve(_ *execCtx, field string, _ map[string]any) (any, error) {
+	if c.unbounded != nil && (field == "nodes" || field == "edges") {
+		return nil, c.unbounded
+	}
 	switch field {
 	case "nodes":
 		return append([]any{}, c.items[c.start:c.end]...), nil
