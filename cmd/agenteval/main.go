@@ -46,6 +46,7 @@ func commands() []command {
 		{"matrix", "expand a matrix into jobs", runMatrix},
 		{"run", "run scenarios and matrices against an agent; results to DIR/results.jsonl", runRun},
 		{"report", "summarise results: pass rates, intervals, flakiness; JUnit, Markdown, HTML", runReport},
+		{"fixture", "seed, check, reset or clean up GitHub fixtures", runFixture},
 	}
 }
 
