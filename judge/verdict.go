@@ -9,8 +9,8 @@ import (
 
 // Verdict is the judge's answer for one evaluation.
 type Verdict struct {
-	// Pass is the final pass/fail after the expected form was applied and
-	// the samples were combined.
+	// Pass is the final pass/fail: each sample is decided under the
+	// expected form, and Pass needs more than half of them to pass.
 	Pass bool `json:"pass"`
 	// Score is in [0, 1], the mean over samples. Its meaning follows the
 	// expected form: for yes/no, the judge's confidence that the expected
