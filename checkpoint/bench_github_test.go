@@ -12,7 +12,8 @@ import (
 
 // BenchmarkScore10FakeGitHub scores ten checkpoints of the kinds a GitHub
 // scenario uses through the GitHub executor against the fake GitHub, one
-// after another, and reports the requests each checkpoint costs.
+// after another and four at a time, and reports the requests each
+// checkpoint costs.
 func BenchmarkScore10FakeGitHub(b *testing.B) {
 	srv, repo, exec := fakeGitHub(b)
 	mixed, changes := seedPRs(repo)
@@ -43,13 +44,17 @@ func BenchmarkScore10FakeGitHub(b *testing.B) {
 			b.Fatalf("%s %s: %s %v (expected %s)", r.ID, r.Task, r.Message, r.Err, r.Expected)
 		}
 	}
-	srv.ResetRequests()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		if rep := checkpoint.Score(ctx, exec, cps); !rep.Passed {
-			b.Fatal("a checkpoint failed")
-		}
+	for _, conc := range []int{1, 4} {
+		b.Run(fmt.Sprintf("concurrency=%d", conc), func(b *testing.B) {
+			checker := checkpoint.Checker{Executor: exec, Concurrency: conc}
+			srv.ResetRequests()
+			b.ReportAllocs()
+			for b.Loop() {
+				if rep := checker.Score(ctx, cps); !rep.Passed {
+					b.Fatal("a checkpoint failed")
+				}
+			}
+			b.ReportMetric(float64(srv.RequestCount(""))/float64(b.N*len(cps)), "requests/checkpoint")
+		})
 	}
-	b.ReportMetric(float64(srv.RequestCount(""))/float64(b.N*len(cps)), "requests/checkpoint")
 }
