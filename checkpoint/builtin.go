@@ -109,12 +109,15 @@ func observe(data any) string {
 // comparison of the count with the value (-1, 0, 1) satisfies op.
 func checkCount(op string, holds func(cmp int) bool) CheckFunc {
 	return func(_ context.Context, data any, cond scenario.Condition) (bool, string, error) {
+		if err := validateNumber(cond); err != nil {
+			return false, "", err
+		}
 		l, where, ok := list(data)
 		if !ok {
 			return false, fmt.Sprintf("result is %s, not a list (want an array, or an object with an items or nodes array): %s",
 				kindOf(data), preview(data)), nil
 		}
-		cmp, _ := compareNumbers(len(l), cond.Value)
+		cmp, _ := compareNumbers(len(l), cond.Value) // both are numbers: validated above
 		passed := holds(cmp)
 		var b strings.Builder
 		fmt.Fprintf(&b, "count is %d", len(l))
@@ -129,6 +132,9 @@ func checkCount(op string, holds func(cmp int) bool) CheckFunc {
 }
 
 func checkFieldEquals(_ context.Context, data any, cond scenario.Condition) (bool, string, error) {
+	if err := validateScalar(cond); err != nil {
+		return false, "", err
+	}
 	name := pathName(cond.Path)
 	got, ok := lookup(data, cond.Path)
 	if !ok {
@@ -145,7 +151,10 @@ func checkFieldEquals(_ context.Context, data any, cond scenario.Condition) (boo
 
 func checkFieldContains(_ context.Context, data any, cond scenario.Condition) (bool, string, error) {
 	name := pathName(cond.Path)
-	want := cond.Value.(string) // Validate ran
+	want, isString := cond.Value.(string)
+	if !isString {
+		return false, "", validateString(cond)
+	}
 	got, ok := lookup(data, cond.Path)
 	if !ok {
 		return false, fmt.Sprintf("%s is missing, want it to contain %s (result: %s)", name, formatScalar(want), preview(data)), nil

@@ -360,3 +360,23 @@ func TestValidate(t *testing.T) {
 	err := reg.Validate(scenario.Condition{Type: "count_ge"})
 	assert.Contains(t, err.Error(), `did you mean "count_gte"`)
 }
+
+// TestEntriesValidateThemselves calls the entries' Check directly, as a host
+// holding a ConditionType may: a malformed condition is an error, never a pass.
+func TestEntriesValidateThemselves(t *testing.T) {
+	t.Parallel()
+	reg := NewRegistry()
+	for _, cond := range []scenario.Condition{
+		{Type: "count_gte", Value: "2"},
+		{Type: "count_eq"},
+		{Type: "field_equals", Path: "a", Value: arr(1)},
+		{Type: "field_contains", Path: "a", Value: 5},
+		{Type: "custom", Scorer: "missing"},
+	} {
+		ct, ok := reg.Type(cond.Type)
+		require.True(t, ok)
+		passed, _, err := ct.Check(context.Background(), obj("a", arr(1)), cond)
+		require.Error(t, err, cond.Type)
+		assert.False(t, passed, cond.Type)
+	}
+}
