@@ -1,0 +1,93 @@
+package evaluatetest_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/evaluate/evaluatetest"
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// TestBuiltinsConform runs every built-in kind that needs nothing beyond
+// the trace through the conformance checks.
+func TestBuiltinsConform(t *testing.T) {
+	t.Parallel()
+	th := 0.5
+	cases := map[string][]evaluatetest.Case{
+		"string_contains": {
+			{Name: "found", Params: &scenario.StringContains{Value: "open issues"}, Pass: true},
+			{Name: "missing", Params: &scenario.StringContains{Value: "closed"}},
+			{Name: "empty", Params: &scenario.StringContains{}, Malformed: true},
+		},
+		"regex_match": {
+			{Name: "match", Params: &scenario.RegexMatch{Pattern: `#\d`}, Pass: true},
+			{Name: "bad", Params: &scenario.RegexMatch{Pattern: `(`}, Malformed: true},
+		},
+		"trajectory_contains_action": {{Name: "found", Params: &scenario.TrajectoryContainsAction{Action: "LIST_ISSUES"}, Pass: true}},
+		"trajectory_match": {
+			{Name: "superset", Params: &scenario.TrajectoryMatch{Mode: "superset", Expected: []scenario.ExpectedAction{{Action: "list_issues"}}}, Pass: true},
+			{Name: "bad mode", Params: &scenario.TrajectoryMatch{Mode: "x", Expected: []scenario.ExpectedAction{{Action: "a"}}}, Malformed: true},
+		},
+		"execution_time": {{Name: "fast", Params: &scenario.ExecutionTime{MaxDurationMS: &[]float64{2000}[0]}, Pass: true}},
+		"conversation_length": {{Name: "not a conversation", Params: &scenario.ConversationLength{MaxTurns: 3}}},
+		"conversation_flow":   {{Name: "not a conversation", Params: &scenario.ConversationFlow{RequiredPatterns: []string{"question_then_answer"}, FlowQualityThreshold: &th}}},
+		"user_satisfaction":   {{Name: "not a conversation", Params: &scenario.UserSatisfaction{MeasurementMethod: "keyword_analysis", SatisfactionThreshold: &th}}},
+		"context_retention":   {{Name: "not a conversation", Params: &scenario.ContextRetention{TestMemoryOf: []string{"x"}, RetentionTurns: 1, MemoryAccuracyThreshold: &th}}},
+		"file_exists":         {{Name: "no directory", Params: &scenario.FileExists{Path: "a.txt"}}},
+	}
+	for _, k := range evaluate.Builtins() {
+		cs, ok := cases[k.Name]
+		if !ok {
+			continue
+		}
+		t.Run(k.Name, func(t *testing.T) {
+			t.Parallel()
+			// A built-in already is in DefaultRegistry, so register it under
+			// a name of its own, keeping everything else.
+			k2 := *k
+			k2.Name = "conformance_" + k.Name
+			evaluatetest.Run(t, &k2, cs)
+		})
+	}
+}
+
+// TestCheckFindsViolations makes sure the checks catch broken kinds.
+func TestCheckFindsViolations(t *testing.T) {
+	t.Parallel()
+	type params struct {
+		N int `json:"n"`
+	}
+	broken := evaluate.NewKind("broken", "Breaks every rule.", func(p *params) (evaluate.Evaluator, error) {
+		return evaluate.EvaluatorFunc(func(_ context.Context, in evaluate.Input) (evaluate.Result, error) {
+			st := in.StepTrace()
+			st.Reply = strings.ToUpper(st.Reply) // changes the trace
+			_ = st.Turns[0]                      // panics on steps without turns
+			return evaluate.Result{Passed: true, Score: 2}, nil
+		}), nil
+	})
+	err := evaluatetest.Check(broken, []evaluatetest.Case{{Name: "c", Params: &params{}, Malformed: false, Pass: true,
+		Input: evaluate.Input{Trace: &evaluate.Trace{Steps: []evaluate.StepTrace{{Kind: "conversation", Reply: "x", Turns: []evaluate.Turn{{Role: "user"}}}}}, Turn: -1, Scope: evaluate.ScopeStep}}})
+	require.Error(t, err)
+	msg := err.Error()
+	assert.Contains(t, msg, "Score 2 is outside [0, 1]")
+	assert.Contains(t, msg, "Message is empty")
+	assert.Contains(t, msg, "changed the trace")
+	assert.Contains(t, msg, "on an input step: Evaluate panicked")
+
+	lenient := evaluate.NewKind("lenient", "Accepts anything.", func(p *params) (evaluate.Evaluator, error) {
+		return nil, nil
+	})
+	err = evaluatetest.Check(lenient, []evaluatetest.Case{{Name: "m", Params: &params{N: -1}, Malformed: true}, {Name: "ok", Params: &params{N: 1}}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "New accepted malformed parameters")
+	assert.Contains(t, err.Error(), "New returned neither an evaluator nor an error")
+
+	clash := evaluate.StringContainsKind()
+	err = evaluatetest.Check(clash, nil)
+	assert.ErrorContains(t, err, "does not register next to the built-ins")
+}
