@@ -33,7 +33,7 @@ func TestBuiltinsConform(t *testing.T) {
 			{Name: "superset", Params: &scenario.TrajectoryMatch{Mode: "superset", Expected: []scenario.ExpectedAction{{Action: "list_issues"}}}, Pass: true},
 			{Name: "bad mode", Params: &scenario.TrajectoryMatch{Mode: "x", Expected: []scenario.ExpectedAction{{Action: "a"}}}, Malformed: true},
 		},
-		"execution_time": {{Name: "fast", Params: &scenario.ExecutionTime{MaxDurationMS: &[]float64{2000}[0]}, Pass: true}},
+		"execution_time":      {{Name: "fast", Params: &scenario.ExecutionTime{MaxDurationMS: &[]float64{2000}[0]}, Pass: true}},
 		"conversation_length": {{Name: "not a conversation", Params: &scenario.ConversationLength{MaxTurns: 3}}},
 		"conversation_flow":   {{Name: "not a conversation", Params: &scenario.ConversationFlow{RequiredPatterns: []string{"question_then_answer"}, FlowQualityThreshold: &th}}},
 		"user_satisfaction":   {{Name: "not a conversation", Params: &scenario.UserSatisfaction{MeasurementMethod: "keyword_analysis", SatisfactionThreshold: &th}}},
