@@ -49,6 +49,9 @@ func (i *issue) resolve(ec *execCtx, field string, args map[string]any) (any, er
 		return paginate("closedByPullRequestsReferences", listOf(prs), args)
 	case "repository":
 		return i.repo, nil
+	case "projectV2":
+		n, _ := intArg(args, "number")
+		return projectContaining(ec.st, n, i)
 	}
 	return nil, unserved("Issue", field)
 }

@@ -102,6 +102,9 @@ func (p *pull) resolve(ec *execCtx, field string, args map[string]any) (any, err
 		return nullable(p.reviewDecision), nil
 	case "repository":
 		return p.repo, nil
+	case "projectV2":
+		n, _ := intArg(args, "number")
+		return projectContaining(ec.st, n, p)
 	}
 	return nil, unserved("PullRequest", field)
 }

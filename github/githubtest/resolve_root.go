@@ -61,6 +61,10 @@ func (queryRoot) resolve(ec *execCtx, field string, args map[string]any) (any, e
 		return st.findAccount(st.viewer), nil
 	case "rateLimit":
 		return rateLimitInfo{reset: st.clock.Add(time.Hour)}, nil
+	case "__schema", "__type":
+		// Clients of the fake read the schema from githubtest.Schema();
+		// answering introspection would mean serving the whole meta-model.
+		return nil, &fieldError{typ: "UNSUPPORTED", msg: "githubtest does not answer introspection queries; use githubtest.Schema()"}
 	}
 	return nil, unserved("Query", field)
 }
@@ -104,4 +108,22 @@ func intPtrValue(p *int) any {
 		return nil
 	}
 	return *p
+}
+
+// projectContaining finds project number of any owner that has content as
+// an item: what Issue.projectV2 and PullRequest.projectV2 answer.
+func projectContaining(st *state, number int, content any) (any, error) {
+	for _, a := range st.accounts {
+		for _, p := range a.projects {
+			if p.number != number {
+				continue
+			}
+			for _, it := range p.items {
+				if it.content == content {
+					return p, nil
+				}
+			}
+		}
+	}
+	return nil, errNotFound("Could not resolve to a ProjectV2 with the number %d.", number)
 }
