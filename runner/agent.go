@@ -37,7 +37,7 @@ type SessionConfig struct {
 	// Dir is the run's working directory, or "" when the run has none.
 	Dir string
 	// Mocks answers service calls the scenario mocks; never nil.
-	Mocks *Mocks
+	Mocks MockCaller
 	// Seed makes any randomness of the agent repeatable.
 	Seed int64
 }
@@ -50,6 +50,14 @@ type Reply struct {
 	Actions []evaluate.Action
 	// Usage counts the tokens spent.
 	Usage evaluate.Usage
+}
+
+// MockCaller answers an agent's calls to mocked services: *Mocks in
+// process, or the exec protocol's bridge in an external agent (ServeExec).
+type MockCaller interface {
+	// Call returns the mock's response, a *MockError, or an error wrapping
+	// ErrNoMock when no mock answers service.method.
+	Call(ctx context.Context, service, method string, args ...any) (any, error)
 }
 
 // AgentFunc turns a function into a stateless Agent: every message of every

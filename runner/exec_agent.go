@@ -239,15 +239,15 @@ func (s *execSession) answerMock(ctx context.Context, l execLine) error {
 	res, err := s.cfg.Mocks.Call(ctx, l.Service, l.Method, args...)
 	out := execLine{Type: "mock_result", ID: l.ID}
 	if err != nil {
-		code := "MOCK_ERROR"
+		code, message := "MOCK_ERROR", err.Error()
 		var me *MockError
 		switch {
 		case errors.As(err, &me):
-			code = me.Code
+			code, message = me.Code, me.Message
 		case errors.Is(err, ErrNoMock):
 			code = "NO_MOCK"
 		}
-		b, _ := json.Marshal(map[string]any{"code": code, "message": err.Error()})
+		b, _ := json.Marshal(map[string]any{"code": code, "message": message})
 		out.Error = b
 	} else {
 		b, err := json.Marshal(res)

@@ -101,7 +101,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "agenteval run: %d error(s) in the input; nothing ran\n", len(diags.Errors()))
 		return exitUsage
 	}
-	sources, err := buildSources(loader, files, *runs, filters, *maxJobs)
+	sources, err := runner.FileSources(files, runner.SourceOptions{Runs: *runs, Filters: filters, MaxJobs: *maxJobs, Loader: loader})
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -146,8 +146,9 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		cfg.Fixtures = runner.Fixtures(m, nil)
 	}
 	if token := firstNonEmpty(env.getenv("GITHUB_TOKEN"), env.getenv("GH_TOKEN")); token != "" || *graphqlURL != "" {
-		client := &http.Client{Transport: bearerTransport{token: token, next: http.DefaultTransport}, Timeout: 60 * time.Second}
-		cfg.Checkpoints = runner.Checkpoints(checkpoint.Checker{Executor: ghcheck.New(client, ghcheck.Options{GraphQLURL: *graphqlURL}), Registry: conds})
+		client := &http.Client{Transport: tokenTransport{token: token, base: http.DefaultTransport}, Timeout: 60 * time.Second}
+		exec := ghcheck.New(client, ghcheck.Options{GraphQLURL: *graphqlURL, RESTBaseURL: restBaseFor(*graphqlURL)})
+		cfg.Checkpoints = runner.Checkpoints(checkpoint.Checker{Executor: exec, Registry: conds})
 	}
 	jobs, total, err := runner.Combine(sources, shard)
 	if err != nil {
@@ -231,21 +232,6 @@ func firstNonEmpty(ss ...string) string {
 		}
 	}
 	return ""
-}
-
-// bearerTransport adds the GitHub token; it never appears in output.
-type bearerTransport struct {
-	token string
-	next  http.RoundTripper
-}
-
-func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if b.token == "" {
-		return b.next.RoundTrip(r)
-	}
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "bearer "+b.token)
-	return b.next.RoundTrip(r)
 }
 
 func newRunID() string {

@@ -1,0 +1,135 @@
+package runner
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+)
+
+// ServeExec serves the exec agent protocol (see ExecAgent) on r and w with
+// an in-process agent, so an agent written in Go runs under any runner as
+// `--agent exec:PROGRAM`. Mock calls the agent makes through
+// SessionConfig.Mocks travel to the runner and back. It returns when r ends.
+func ServeExec(ctx context.Context, r io.Reader, w io.Writer, agent Agent) error {
+	in := bufio.NewScanner(r)
+	in.Buffer(make([]byte, 64<<10), 16<<20)
+	out := &lineWriter{enc: json.NewEncoder(w)}
+	bridge := &mockBridge{out: out, pending: map[int64]chan execLine{}}
+	messages := make(chan execLine, 1)
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(messages)
+		for in.Scan() {
+			var l execLine
+			if err := json.Unmarshal(in.Bytes(), &l); err != nil {
+				readErr <- fmt.Errorf("exec protocol: line is not JSON: %w", err)
+				return
+			}
+			if l.Type == "mock_result" {
+				bridge.deliver(l)
+				continue
+			}
+			messages <- l
+		}
+		readErr <- in.Err()
+	}()
+	var sess Session
+	defer func() {
+		if sess != nil {
+			_ = sess.Close()
+		}
+	}()
+	for l := range messages {
+		switch l.Type {
+		case "start":
+			cfg := SessionConfig{JobID: l.Job, Dir: l.Dir, Seed: l.Seed, Mocks: bridge}
+			var err error
+			if sess, err = agent.NewSession(ctx, cfg); err != nil {
+				return fmt.Errorf("exec protocol: starting the session: %w", err)
+			}
+		case "message":
+			if sess == nil {
+				return errors.New("exec protocol: message before start")
+			}
+			reply, err := sess.Send(ctx, l.Text)
+			if err != nil {
+				return fmt.Errorf("exec protocol: message %d: %w", l.ID, err)
+			}
+			u := reply.Usage
+			if err := out.write(execLine{Type: "reply", ID: l.ID, Text: reply.Text, Actions: reply.Actions, Usage: &u}); err != nil {
+				return err
+			}
+		}
+	}
+	return <-readErr
+}
+
+type lineWriter struct {
+	mu  sync.Mutex
+	enc *json.Encoder
+}
+
+func (w *lineWriter) write(l execLine) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.enc.Encode(l)
+}
+
+// mockBridge forwards mock calls to the runner over the protocol.
+type mockBridge struct {
+	out     *lineWriter
+	next    atomic.Int64
+	mu      sync.Mutex
+	pending map[int64]chan execLine
+}
+
+func (b *mockBridge) deliver(l execLine) {
+	b.mu.Lock()
+	ch := b.pending[l.ID]
+	delete(b.pending, l.ID)
+	b.mu.Unlock()
+	if ch != nil {
+		ch <- l
+	}
+}
+
+// Call sends a mock line and waits for the runner's mock_result.
+func (b *mockBridge) Call(ctx context.Context, service, method string, args ...any) (any, error) {
+	id := b.next.Add(1)
+	ch := make(chan execLine, 1)
+	b.mu.Lock()
+	b.pending[id] = ch
+	b.mu.Unlock()
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.out.write(execLine{Type: "mock", ID: id, Service: service, Method: method, Args: raw}); err != nil {
+		return nil, err
+	}
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case l := <-ch:
+		if len(l.Error) > 0 {
+			var e struct{ Code, Message string }
+			_ = json.Unmarshal(l.Error, &e)
+			if e.Code == "NO_MOCK" {
+				return nil, fmt.Errorf("%s.%s: %w", service, method, ErrNoMock)
+			}
+			return nil, &MockError{Code: e.Code, Message: e.Message}
+		}
+		var v any
+		if len(l.Result) > 0 {
+			if err := json.Unmarshal(l.Result, &v); err != nil {
+				return nil, err
+			}
+		}
+		return v, nil
+	}
+}

@@ -1,0 +1,103 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"iter"
+
+	"github.com/agenteval/agenteval/matrix"
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// SourceOptions tune FileSources.
+type SourceOptions struct {
+	// Runs is how many times each plain scenario runs (at least 1);
+	// matrices use their runs_per_combination.
+	Runs int
+	// Filters select matrix combinations (path=value, ANDed); plain
+	// scenarios are left out when filters are given.
+	Filters []string
+	// MaxJobs refuses a run with more jobs (0 means no cap).
+	MaxJobs int64
+	// Loader is the loader that loaded the files (it checks matrix override
+	// values with the same evaluation types); nil means a default one.
+	Loader *scenario.Loader
+}
+
+// FileSources turns loaded files into job sources: each scenario runs
+// opts.Runs times; each matrix expands lazily. Manifests and scenario sets
+// contribute no jobs.
+func FileSources(files []*scenario.File, opts SourceOptions) ([]Source, error) {
+	var out []Source
+	var total int64
+	for _, f := range files {
+		var src Source
+		switch {
+		case f.Matrix != nil:
+			s, err := MatrixSource(f, opts)
+			if err != nil {
+				return nil, err
+			}
+			src = s
+		case f.Scenario != nil && (f.Kind == scenario.KindScenario || f.Kind == scenario.KindGitHub):
+			if len(opts.Filters) > 0 {
+				continue // filters select matrix combinations
+			}
+			src = ScenarioSource(f.Name, f.Scenario, opts.Runs)
+		default:
+			continue
+		}
+		total += src.Count
+		if opts.MaxJobs > 0 && total > opts.MaxJobs {
+			return nil, fmt.Errorf("the run has more than %d jobs; raise the cap (--max-jobs) to run it anyway", opts.MaxJobs)
+		}
+		out = append(out, src)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no scenarios or matrices to run")
+	}
+	return out, nil
+}
+
+// MatrixSource compiles a matrix file into a lazily expanded source.
+// Sharding is left to Combine, which numbers jobs across all sources.
+func MatrixSource(f *scenario.File, opts SourceOptions) (Source, error) {
+	fs, err := matrix.ParseFilters(opts.Filters)
+	if err != nil {
+		return Source{}, err
+	}
+	maxJobs := opts.MaxJobs
+	if maxJobs == 0 {
+		maxJobs = -1
+	}
+	plan, diags := matrix.Compile(f, matrix.Options{Loader: opts.Loader, Filters: fs, MaxJobs: maxJobs})
+	if diags.HasErrors() {
+		return Source{}, diags
+	}
+	count, err := plan.Count()
+	if err != nil {
+		return Source{}, fmt.Errorf("%s: %w", f.Name, err)
+	}
+	return Source{Name: f.Name, Count: count, Jobs: func(offset int64) iter.Seq2[Job, error] {
+		return func(yield func(Job, error) bool) {
+			i := offset
+			for j, err := range plan.Jobs(context.Background()) {
+				if err != nil {
+					yield(Job{}, err)
+					return
+				}
+				rj := Job{ID: j.ID, Index: i, Scenario: j.Scenario, Matrix: f.Matrix.Name, Combination: j.Combination, Run: j.Run}
+				if len(j.Params) > 0 {
+					rj.Params = make([]Param, len(j.Params))
+					for k, p := range j.Params {
+						rj.Params[k] = Param{Path: p.Path, Value: p.Value}
+					}
+				}
+				i++
+				if !yield(rj, nil) {
+					return
+				}
+			}
+		}
+	}}, nil
+}
