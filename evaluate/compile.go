@@ -72,6 +72,9 @@ func (e *CompileError) Unwrap() error { return e.Err }
 // Compile builds every evaluation of s. It reports every evaluation that
 // cannot be built, joined, each as a *[CompileError].
 func (r *Registry) Compile(s *scenario.Scenario) (*Compiled, error) {
+	if s == nil {
+		return nil, errors.New("evaluate: Compile of a nil scenario")
+	}
 	c := &Compiled{steps: make([]compiledStep, len(s.Run))}
 	var errs []error
 	build := func(scope Scope, step int, evs []scenario.Evaluation) []*Check {

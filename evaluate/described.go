@@ -46,8 +46,11 @@ func (d *described) Needs() Needs { return NeedsOf(d.ev) }
 func (d *described) Evaluate(ctx context.Context, in Input) (r Result, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			err = &PanicError{Type: d.typ, Value: v, Stack: debug.Stack()}
-			r = Result{}
+			pe := &PanicError{Type: d.typ, Value: v, Stack: debug.Stack()}
+			err = pe
+			// The stack goes with the Result, which is all a runner
+			// records, so the bug can be found from the results file.
+			r = Result{Details: map[string]any{"panic_stack": string(pe.Stack)}}
 		}
 		r = d.finish(r, in, err)
 	}()
@@ -94,6 +97,9 @@ func (in Input) check() error {
 		turns := in.Trace.Steps[in.Step].Turns
 		if in.Turn < 0 || in.Turn >= len(turns) {
 			return fmt.Errorf("%w: turn %d is not in a conversation of %d turns", ErrBadInput, in.Turn, len(turns))
+		}
+		if turns[in.Turn].Role != roleAssistant {
+			return fmt.Errorf("%w: turn %d is a %s turn; turn evaluations judge assistant turns", ErrBadInput, in.Turn, turns[in.Turn].Role)
 		}
 	default:
 		return fmt.Errorf("%w: unknown scope %q", ErrBadInput, in.Scope)

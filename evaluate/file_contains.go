@@ -55,10 +55,16 @@ func (e *fileContains) Evaluate(_ context.Context, in Input) (Result, error) {
 		r.Message = noDirMessage("file_contains")
 		return r, nil
 	}
-	b, msg, err := readInDir(in.Trace.Dir, e.path, maxFileRead)
+	f, msg, err := openRunFile(in.Trace.Dir, e.path)
 	if err != nil {
 		return r, err
 	}
+	if msg != "" {
+		r.Message = msg
+		return r, nil
+	}
+	b, msg := f.read(maxFileRead)
+	f.close()
 	if msg != "" {
 		r.Message = msg
 		return r, nil

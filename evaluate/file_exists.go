@@ -43,19 +43,17 @@ func (e *fileExists) Evaluate(_ context.Context, in Input) (Result, error) {
 		r.Message = noDirMessage("file_exists")
 		return r, nil
 	}
-	fi, msg, err := statInDir(in.Trace.Dir, e.path)
+	f, msg, err := openRunFile(in.Trace.Dir, e.path)
 	if err != nil {
 		return r, err
 	}
-	switch {
-	case msg != "":
+	if msg != "" {
 		r.Message = msg
-	case fi.IsDir():
-		r.Message = fmt.Sprintf("%s is a directory, not a file", quote(shown))
-	default:
-		r.Passed, r.Score = true, 1
-		r.Details["size"] = fi.Size()
-		r.Message = fmt.Sprintf("file %s exists (%d bytes)", quote(shown), fi.Size())
+		return r, nil
 	}
+	defer f.close()
+	r.Passed, r.Score = true, 1
+	r.Details["size"] = f.info.Size()
+	r.Message = fmt.Sprintf("file %s exists (%d bytes)", quote(shown), f.info.Size())
 	return r, nil
 }

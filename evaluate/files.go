@@ -31,43 +31,71 @@ func noDirMessage(typ string) string {
 	return typ + " needs the run's directory, but this run has none (the runner makes one when a scenario uses virtual_fs, code steps or file checks)"
 }
 
-// statInDir stats name inside dir without ever leaving it: name is opened
-// through an os.Root, which refuses ".." and symlinks that point outside,
-// so a symlink planted by the agent cannot make a check read the host's
-// files. The returned message, when not "", says why the file is not there
-// and is meant for a failed Result; err is set only when the directory
-// itself cannot be used.
-func statInDir(dir, name string) (fs.FileInfo, string, error) {
+// runFile is a regular file found inside a run's directory.
+type runFile struct {
+	root *os.Root
+	name string
+	info fs.FileInfo
+}
+
+// openRunFile finds name inside dir without ever leaving it: name is
+// resolved through an os.Root, which refuses ".." and symbolic links that
+// lead outside, so a link planted by the agent cannot make a check read the
+// host's files. When the file is not there (or is a directory, or escapes)
+// it returns a message for a failed Result; err is set only when the
+// directory itself cannot be used. The caller closes the file's root.
+func openRunFile(dir, name string) (f *runFile, msg string, err error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, "", fmt.Errorf("open the run's directory: %w", err)
 	}
-	defer root.Close()
+	shown := quote(filepath.ToSlash(name))
 	fi, err := root.Stat(name)
 	switch {
+	case err == nil && fi.IsDir():
+		msg = shown + " is a directory, not a file"
 	case err == nil:
-		return fi, "", nil
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Sprintf("file %s does not exist in the run's directory", quote(filepath.ToSlash(name))), nil
+		return &runFile{root: root, name: name, info: fi}, "", nil
+	case errors.Is(err, fs.ErrNotExist) && !escapes(dir, name):
+		msg = "file " + shown + " does not exist in the run's directory"
+	case escapes(dir, name):
+		msg = "file " + shown + " resolves outside the run's directory through a symbolic link; it is not read"
+	default:
+		msg = fmt.Sprintf("file %s cannot be read: %v", shown, err)
 	}
-	if escapes(dir, name) {
-		return nil, fmt.Sprintf("file %s resolves outside the run's directory through a symbolic link; it is not read", quote(filepath.ToSlash(name))), nil
-	}
-	return nil, fmt.Sprintf("file %s cannot be read: %v", quote(filepath.ToSlash(name)), err), nil
+	root.Close()
+	return nil, msg, nil
 }
+
+// read returns up to limit bytes of the file, or a message for a failed
+// Result.
+func (f *runFile) read(limit int64) ([]byte, string) {
+	r, err := f.root.Open(f.name)
+	if err != nil {
+		return nil, fmt.Sprintf("file %s cannot be read: %v", quote(filepath.ToSlash(f.name)), err)
+	}
+	defer r.Close()
+	b, err := io.ReadAll(io.LimitReader(r, limit))
+	if err != nil {
+		return nil, fmt.Sprintf("file %s cannot be read: %v", quote(filepath.ToSlash(f.name)), err)
+	}
+	return b, ""
+}
+
+func (f *runFile) close() { f.root.Close() }
 
 // escapes reports whether name, inside dir, resolves to a place outside
 // dir once symbolic links are followed. It only explains a refusal of
-// os.Root; the refusal itself is what keeps the check confined.
+// os.Root in the message; the refusal itself is what keeps checks confined.
 func escapes(dir, name string) bool {
 	d, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		return false
 	}
-	p, err := filepath.EvalSymlinks(filepath.Join(dir, name))
+	p, err := filepath.EvalSymlinks(filepath.Join(d, name))
 	if err != nil {
-		// A dangling link: check where it points instead.
-		t, lerr := os.Readlink(filepath.Join(dir, name))
+		// A dangling link: look at where it points instead.
+		t, lerr := os.Readlink(filepath.Join(d, name))
 		if lerr != nil {
 			return false
 		}
@@ -78,31 +106,4 @@ func escapes(dir, name string) bool {
 	}
 	rel, err := filepath.Rel(d, p)
 	return err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
-// readInDir reads name inside dir, confined as statInDir is, up to limit
-// bytes.
-func readInDir(dir, name string, limit int64) ([]byte, string, error) {
-	fi, msg, err := statInDir(dir, name)
-	if err != nil || msg != "" {
-		return nil, msg, err
-	}
-	if fi.IsDir() {
-		return nil, fmt.Sprintf("%s is a directory, not a file", quote(filepath.ToSlash(name))), nil
-	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return nil, "", fmt.Errorf("open the run's directory: %w", err)
-	}
-	defer root.Close()
-	f, err := root.Open(name)
-	if err != nil {
-		return nil, fmt.Sprintf("file %s cannot be read: %v", quote(filepath.ToSlash(name)), err), nil
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit))
-	if err != nil {
-		return nil, fmt.Sprintf("file %s cannot be read: %v", quote(filepath.ToSlash(name)), err), nil
-	}
-	return b, "", nil
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 	"strings"
 
 	"github.com/agenteval/agenteval/judge"
@@ -17,7 +19,8 @@ func LLMJudgeKind() *Kind {
 }
 
 // llmJudge asks Env.Judge (package judge) the evaluation's prompt about the
-// step's evidence (see [Input.Evidence]) and passes when the judge's
+// step's evidence (see [Input.Evidence], plus the names of up to 100 files
+// in the run's directory when it has one) and passes when the judge's
 // verdict passes under expected: yes/no, a score threshold such as "0.8+",
 // "<0.3" or "0.6-0.9", or an outcome in words (see judge.ParseExpectation).
 // The score is the verdict's score; Details carry the reasoning, each
@@ -79,6 +82,9 @@ func (e *llmJudge) Evaluate(ctx context.Context, in Input) (Result, error) {
 	}
 	q := e.in
 	q.Evidence = in.Evidence()
+	if files := listRunFiles(in.Trace.Dir, maxListedFiles); files != "" {
+		q.Evidence += "\n## Files in the run's directory\n" + files
+	}
 	v, err := in.Env.Judge.Evaluate(ctx, q)
 	if err != nil {
 		return Result{}, fmt.Errorf("judge: %w", err)
@@ -112,4 +118,39 @@ func (e *llmJudge) Evaluate(ctx context.Context, in Input) (Result, error) {
 		r.Message += "; " + excerpt(v.Reasoning)
 	}
 	return r, nil
+}
+
+// maxListedFiles bounds the file list shown to the judge: enough to see
+// what the agent produced, not so much that a vendored tree floods the
+// prompt.
+const maxListedFiles = 100
+
+// listRunFiles lists the regular files below dir, one relative slash path
+// a line, at most limit of them (then "…"). Symbolic links are not
+// followed. It returns "" when dir is "" or unreadable: the list helps the
+// judge but is not worth failing the evaluation for.
+func listRunFiles(dir string, limit int) string {
+	if dir == "" {
+		return ""
+	}
+	var b strings.Builder
+	n := 0
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return nil
+		}
+		if n == limit {
+			b.WriteString("…\n")
+			return filepath.SkipAll
+		}
+		rel, rerr := filepath.Rel(dir, p)
+		if rerr != nil {
+			return nil
+		}
+		b.WriteString(filepath.ToSlash(rel))
+		b.WriteByte('\n')
+		n++
+		return nil
+	})
+	return b.String()
 }

@@ -2,6 +2,8 @@ package evaluate_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -70,13 +72,16 @@ func TestLLMJudgeSendsEvidence(t *testing.T) {
 
 	step := reply("Found 3 issues.", evaluate.Action{Name: "list_issues", Args: map[string]any{"state": "open"}, Error: "rate limited"})
 	step.Trace.Steps[0].Input = "List the open issues"
+	step.Trace.Dir = t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(step.Trace.Dir, "out"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(step.Trace.Dir, "out", "report.md"), []byte("r"), 0o644))
 	in, srv := withJudge(t, step, verdict(true, 1, "ok"))
 	_, err = ev.Evaluate(ctx, in)
 	require.NoError(t, err)
 	reqs := srv.Requests()
 	require.Len(t, reqs, 1)
 	sent := reqs[0].LastUserMessage()
-	for _, want := range []string{"Did it help?", "List the open issues", "Found 3 issues.", `1. list_issues {"state":"open"} → error: rate limited`} {
+	for _, want := range []string{"Did it help?", "List the open issues", "Found 3 issues.", `1. list_issues {"state":"open"} → error: rate limited`, "## Files in the run's directory\nout/report.md\n"} {
 		assert.Contains(t, sent, want)
 	}
 

@@ -188,6 +188,10 @@ func TestPanickingEvaluatorBecomesErrorResult(t *testing.T) {
 	var pe *evaluate.PanicError
 	require.ErrorAs(t, err, &pe)
 	assert.NotEmpty(t, pe.Stack)
+	assert.Contains(t, rs[0].Details["panic_stack"], "registry_test.go")
+
+	_, err = reg.Compile(nil)
+	assert.ErrorContains(t, err, "nil scenario")
 }
 
 func TestCompile(t *testing.T) {

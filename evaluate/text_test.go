@@ -29,6 +29,8 @@ func TestStringContains(t *testing.T) {
 		{name: "malformed: wrong params type", params: &scenario.RegexMatch{Pattern: "x"}, buildErr: "want *scenario.StringContains"},
 		{name: "malformed input: step out of range", params: &scenario.StringContains{Value: "x"}, in: evaluate.Input{Trace: &evaluate.Trace{}, Step: 2, Scope: evaluate.ScopeStep}, evalErr: "step 2 is not in a trace of 0 steps"},
 		{name: "malformed input: turn out of range", params: &scenario.StringContains{Value: "x"}, in: turn(7, "a", "b"), evalErr: "turn 7 is not in a conversation of 2 turns"},
+		{name: "malformed input: turn is the user's", params: &scenario.StringContains{Value: "x"}, in: turn(0, "a", "b"), evalErr: "turn 0 is a user turn"},
+		{name: "malformed input: unknown scope", params: &scenario.StringContains{Value: "x"}, in: evaluate.Input{Trace: reply("x").Trace, Scope: "later"}, evalErr: `unknown scope "later"`},
 		{name: "malformed input: no trace", params: &scenario.StringContains{Value: "x"}, in: evaluate.Input{Scope: evaluate.ScopeStep}, evalErr: "no trace"},
 	})
 }
