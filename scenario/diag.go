@@ -185,8 +185,8 @@ func isIdent(s string) bool {
 // ParsePointer turns an RFC 6901 JSON pointer into a Path; tokens made of
 // digits become indexes.
 func ParsePointer(ptr string) Path {
-	if ptr == "" || ptr == "/" {
-		return nil
+	if ptr == "" {
+		return nil // the whole document; "/" is the key "" (RFC 6901)
 	}
 	var p Path
 	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {

@@ -145,6 +145,9 @@ type converter struct {
 	budget int
 	diags  Diagnostics
 	fatal  bool
+	// open holds the anchored nodes being converted, to catch an alias to
+	// a node that contains it (a: &a {b: *a}).
+	open map[*yaml.Node]bool
 }
 
 func (c *converter) add(n *yaml.Node, path Path, sev Severity, code, msg string) {
@@ -163,12 +166,24 @@ func (c *converter) convert(n *yaml.Node, path Path, depth int) any {
 	}
 	if depth > 500 {
 		c.fatal = true
-		c.add(n, path, Error, "depth", "document is nested more than 500 levels deep")
+		c.add(n, nil, Error, "depth", "document is nested more than 500 levels deep")
 		return nil
+	}
+	if n.Anchor != "" && (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) {
+		if c.open == nil {
+			c.open = map[*yaml.Node]bool{}
+		}
+		c.open[n] = true
+		defer delete(c.open, n)
 	}
 	switch n.Kind {
 	case yaml.AliasNode:
 		if n.Alias == nil {
+			return nil
+		}
+		if c.open[n.Alias] {
+			c.fatal = true
+			c.add(n, path, Error, "aliases", fmt.Sprintf("alias *%s refers to a value that contains it", n.Value))
 			return nil
 		}
 		return c.convert(n.Alias, path, depth+1)

@@ -109,7 +109,7 @@ func LoadDir(dir string) (*Set, error) { return defaultLoader().LoadDir(dir) }
 
 // Load loads a document from bytes; see the package-level Load.
 func (l *Loader) Load(name string, data []byte) (*File, error) {
-	return l.load(osFS{}, name, data)
+	return l.load(osFS{}, name, data, true)
 }
 
 // LoadFile loads one file from disk.
@@ -119,6 +119,13 @@ func (l *Loader) LoadFile(name string) (*File, error) {
 
 // LoadFS loads one file from fsys.
 func (l *Loader) LoadFS(fsys fs.FS, name string) (*File, error) {
+	return l.loadFS(fsys, name, true)
+}
+
+// loadFS reads and loads a file; withBase says whether a matrix's base
+// scenario is loaded too (not when loading a base, so that a matrix naming
+// itself, or two naming each other, cannot recurse).
+func (l *Loader) loadFS(fsys fs.FS, name string, withBase bool) (*File, error) {
 	max := l.opts.Limits.withDefaults().MaxBytes
 	if st, err := fs.Stat(fsys, name); err == nil && st.Size() > int64(max) {
 		// The same finding ParseDocument makes, without reading the file.
@@ -130,10 +137,10 @@ func (l *Loader) LoadFS(fsys fs.FS, name string) (*File, error) {
 		f := &File{Name: name, Diagnostics: Diagnostics{{File: name, Severity: Error, Code: "read", Message: err.Error()}}}
 		return f, f.Diagnostics
 	}
-	return l.load(fsys, name, data)
+	return l.load(fsys, name, data, withBase)
 }
 
-func (l *Loader) load(fsys fs.FS, name string, data []byte) (*File, error) {
+func (l *Loader) load(fsys fs.FS, name string, data []byte, withBase bool) (*File, error) {
 	f := &File{Name: name}
 	doc, diags := ParseDocument(name, data, l.opts.Limits)
 	f.Diagnostics = diags
@@ -145,7 +152,7 @@ func (l *Loader) load(fsys fs.FS, name string, data []byte) (*File, error) {
 		}
 		f.Kind = kind
 		l.decode(f)
-		if f.Kind == KindMatrix && f.Matrix != nil {
+		if f.Kind == KindMatrix && f.Matrix != nil && withBase {
 			l.loadBase(fsys, f)
 		}
 	}
@@ -428,7 +435,7 @@ func (l *Loader) loadBase(fsys fs.FS, f *File) {
 		f.addf(p, Error, "missing-file", "base scenario %q not found (looked for %s, relative to the matrix file)", rel, name)
 		return
 	}
-	base, _ := l.LoadFS(fsys, name)
+	base, _ := l.loadFS(fsys, name, false)
 	f.Base = base
 	if base.Kind != KindScenario && base.Kind != KindGitHub && base.Doc != nil {
 		f.addf(p, Error, "kind", "base scenario %q is a %s file, not a scenario", rel, base.Kind)
