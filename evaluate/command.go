@@ -66,6 +66,7 @@ func newCommandExitCode(p *scenario.CommandExitCodeIs) (Evaluator, error) {
 // Needs reports that the check runs a command in the run's directory.
 func (e *commandExitCode) Needs() Needs { return Needs{Dir: true, Commands: true} }
 
+// Evaluate runs the command; see the type's documentation.
 func (e *commandExitCode) Evaluate(ctx context.Context, in Input) (Result, error) {
 	r := Result{Details: map[string]any{"command": e.command, "expected_code": e.expected}}
 	if in.Env == nil || !in.Env.AllowCommands {
@@ -124,6 +125,7 @@ type tailBuffer struct {
 	b bytes.Buffer
 }
 
+// Write keeps the tail of p; it never fails, so the command never blocks on output.
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	n := len(p)
 	if len(p) > maxCommandOutput {
@@ -136,6 +138,7 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 	return n, nil
 }
 
+// String returns the kept output.
 func (t *tailBuffer) String() string { return t.b.String() }
 
 // lastLine returns the last non-empty line of s.

@@ -63,10 +63,12 @@ type CompileError struct {
 	Err error
 }
 
+// Error names the evaluation and the cause.
 func (e *CompileError) Error() string {
 	return fmt.Sprintf("%s: %v", checkPath(e.Scope, e.Step, e.Index), e.Err)
 }
 
+// Unwrap returns the cause.
 func (e *CompileError) Unwrap() error { return e.Err }
 
 // Compile builds every evaluation of s. It reports every evaluation that

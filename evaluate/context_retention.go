@@ -68,6 +68,7 @@ func newContextRetention(p *scenario.ContextRetention) (Evaluator, error) {
 // collapseSpace trims s and turns each run of white space into one space.
 func collapseSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
 
+// Evaluate judges in; see the type's documentation.
 func (e *contextRetention) Evaluate(_ context.Context, in Input) (Result, error) {
 	turns, ok := conversationTurns(in)
 	if !ok {

@@ -95,6 +95,7 @@ func newConversationFlow(p *scenario.ConversationFlow) (Evaluator, error) {
 	return e, nil
 }
 
+// Evaluate judges in; see the type's documentation.
 func (e *conversationFlow) Evaluate(_ context.Context, in Input) (Result, error) {
 	turns, ok := conversationTurns(in)
 	if !ok {

@@ -59,6 +59,7 @@ func newConversationLength(p *scenario.ConversationLength) (Evaluator, error) {
 	return &conversationLength{min: p.MinTurns, max: p.MaxTurns, optimal: p.OptimalTurns, rng: p.TargetRange}, nil
 }
 
+// Evaluate judges in; see the type's documentation.
 func (e *conversationLength) Evaluate(_ context.Context, in Input) (Result, error) {
 	turns, ok := conversationTurns(in)
 	if !ok {

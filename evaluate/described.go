@@ -19,6 +19,7 @@ type PanicError struct {
 	Stack []byte
 }
 
+// Error names the type and the panic value.
 func (e *PanicError) Error() string {
 	return fmt.Sprintf("evaluator %s panicked: %v", e.Type, e.Value)
 }

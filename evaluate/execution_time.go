@@ -58,6 +58,7 @@ func newExecutionTime(p *scenario.ExecutionTime) (Evaluator, error) {
 	return &executionTime{min: p.MinDurationMS, max: p.MaxDurationMS, target: p.TargetDurationMS}, nil
 }
 
+// Evaluate judges in; see the type's documentation.
 func (e *executionTime) Evaluate(_ context.Context, in Input) (Result, error) {
 	st := in.StepTrace()
 	d, started := st.Duration, st.Started

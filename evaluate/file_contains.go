@@ -48,6 +48,7 @@ func newFileContains(p *scenario.FileContains) (Evaluator, error) {
 // Needs reports that the check reads the run's directory.
 func (e *fileContains) Needs() Needs { return Needs{Dir: true} }
 
+// Evaluate judges in; see the type's documentation.
 func (e *fileContains) Evaluate(_ context.Context, in Input) (Result, error) {
 	shown := filepath.ToSlash(e.path)
 	r := Result{Details: map[string]any{"path": shown, "value": e.value, "case_sensitive": e.sensitive}}

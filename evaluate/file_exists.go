@@ -36,6 +36,7 @@ func newFileExists(p *scenario.FileExists) (Evaluator, error) {
 // Needs reports that the check reads the run's directory.
 func (e *fileExists) Needs() Needs { return Needs{Dir: true} }
 
+// Evaluate judges in; see the type's documentation.
 func (e *fileExists) Evaluate(_ context.Context, in Input) (Result, error) {
 	shown := filepath.ToSlash(e.path)
 	r := Result{Details: map[string]any{"path": shown}}

@@ -76,6 +76,7 @@ func newLLMJudge(p *scenario.LLMJudge) (Evaluator, error) {
 // Needs reports that the check asks the judge.
 func (e *llmJudge) Needs() Needs { return Needs{Judge: true} }
 
+// Evaluate judges in; see the type's documentation.
 func (e *llmJudge) Evaluate(ctx context.Context, in Input) (Result, error) {
 	if in.Env == nil || in.Env.Judge == nil {
 		return Result{}, errors.New("no judge model is configured; llm_judge needs one (configure a judge model for the run)")

@@ -45,6 +45,7 @@ func newRegexMatch(p *scenario.RegexMatch) (Evaluator, error) {
 	return &regexMatch{pattern: p.Pattern, re: re, sensitive: p.CaseSensitive}, nil
 }
 
+// Evaluate judges in; see the type's documentation.
 func (e *regexMatch) Evaluate(_ context.Context, in Input) (Result, error) {
 	what, text := in.Text()
 	loc := e.re.FindStringIndex(text)

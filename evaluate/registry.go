@@ -91,6 +91,7 @@ type UnknownTypeError struct {
 	Known []string
 }
 
+// Error names the type and lists the known ones.
 func (e *UnknownTypeError) Error() string {
 	return fmt.Sprintf("unknown evaluation type %q (known: %s)", e.Type, strings.Join(e.Known, ", "))
 }

@@ -33,6 +33,7 @@ func newStringContains(p *scenario.StringContains) (Evaluator, error) {
 	return &stringContains{value: p.Value, sensitive: p.CaseSensitive}, nil
 }
 
+// Evaluate judges in; see the type's documentation.
 func (e *stringContains) Evaluate(_ context.Context, in Input) (Result, error) {
 	what, text := in.Text()
 	var found bool

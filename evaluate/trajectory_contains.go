@@ -38,6 +38,7 @@ func newTrajectoryContains(p *scenario.TrajectoryContainsAction) (Evaluator, err
 	return &trajectoryContains{action: p.Action, norm: n, args: p.Args}, nil
 }
 
+// Evaluate judges in; see the type's documentation.
 func (e *trajectoryContains) Evaluate(_ context.Context, in Input) (Result, error) {
 	actions := in.Actions()
 	names := actionNames(actions)

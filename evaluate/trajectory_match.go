@@ -104,6 +104,7 @@ func (x *expectedAction) match(a *Action) (bool, string) {
 	return true, ""
 }
 
+// Evaluate judges in; see the type's documentation.
 func (e *trajectoryMatch) Evaluate(_ context.Context, in Input) (Result, error) {
 	actual := in.Actions()
 	names := actionNames(actual)

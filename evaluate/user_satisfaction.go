@@ -96,6 +96,7 @@ func (e *userSatisfaction) Needs() Needs { return Needs{Judge: e.method == "llm_
 const satisfactionPrompt = "How satisfied is the user with the agent by the end of this conversation? " +
 	"Grade from 0 (very dissatisfied) to 1 (fully satisfied), judging from the user's own messages, the last ones most."
 
+// Evaluate judges in; see the type's documentation.
 func (e *userSatisfaction) Evaluate(ctx context.Context, in Input) (Result, error) {
 	turns, ok := conversationTurns(in)
 	if !ok {

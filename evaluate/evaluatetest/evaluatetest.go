@@ -180,6 +180,7 @@ func newEvaluator(k *evaluate.Kind, params any) (ev evaluate.Evaluator, err erro
 
 type panicError struct{ v any }
 
+// Error says that Evaluate panicked and with what.
 func (p *panicError) Error() string { return fmt.Sprintf("Evaluate panicked: %v", p.v) }
 
 // evaluate1 calls Evaluate, turning a panic into a *panicError.
