@@ -96,8 +96,13 @@ func (jr *jobReader) read(src int, off int64) (*Job, error) {
 			Record string `json:"record"`
 			Job
 		}
-		if err := json.Unmarshal(line, &wire); err != nil {
-			return nil, fmt.Errorf("read back job at %s offset %d: %w", in.Name, off, err)
+		if derr := json.Unmarshal(line, &wire); derr != nil {
+			// Read accepted this line, so its statistics fields decode.
+			var rec lineRecord
+			if err := json.Unmarshal(line, &rec); err != nil {
+				return nil, fmt.Errorf("read back job at %s offset %d: %w", in.Name, off, err)
+			}
+			return rec.job(derr), nil
 		}
 		return &wire.Job, nil
 	}

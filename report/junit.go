@@ -179,6 +179,9 @@ func problemText(j *Job) string {
 	if j.Error != "" {
 		fmt.Fprintf(&b, "error: %s\n", j.Error)
 	}
+	if j.DecodeError != "" {
+		fmt.Fprintf(&b, "details unreadable: %s\n", j.DecodeError)
+	}
 	for _, e := range j.Evaluations {
 		if e.Passed && e.Error == "" {
 			continue

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"strings"
@@ -224,4 +225,25 @@ func TestOpenFiles(t *testing.T) {
 	require.ErrorContains(t, err, "is a directory")
 	_, err = OpenFiles("does-not-exist.jsonl")
 	require.Error(t, err)
+}
+
+func TestJobsWithUndecodableDetails(t *testing.T) {
+	t.Parallel()
+	// Read only decodes the statistics fields; a bad transcript timestamp
+	// surfaces when the details are read back.
+	line := `{"record":"job","id":"s/-/run-1","index":0,"scenario":"s","run":1,"completed":true,"passed":false,` +
+		`"evaluations":[{"type":"regex_match","passed":false,"message":"no match"}],"transcript":[{"role":"user","text":"hi","at":"yesterday"}]}`
+	r, err := Read([]Input{input("in", planLine(t, Plan{RunID: "r", TotalJobs: 1}), line)}, Options{})
+	require.NoError(t, err)
+	n := 0
+	for j, err := range r.Jobs() {
+		require.NoError(t, err)
+		assert.Contains(t, j.DecodeError, "yesterday")
+		assert.Equal(t, "regex_match", j.Evaluations[0].Type)
+		assert.True(t, j.Completed)
+		n++
+	}
+	assert.Equal(t, 1, n)
+	junit := render(t, func(b *bytes.Buffer) error { return WriteJUnit(b, r) })
+	assert.Contains(t, junit, "details unreadable")
 }

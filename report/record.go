@@ -49,6 +49,10 @@ type Job struct {
 	DurationMS         float64            `json:"duration_ms"`
 	Usage              Usage              `json:"usage"`
 	Error              string             `json:"error,omitempty"`
+	// DecodeError is set by this package, never by the runner, when the
+	// record's details (transcript, messages) could not be decoded; the Job
+	// then holds only the fields the statistics read.
+	DecodeError string `json:"-"`
 }
 
 // CheckpointResult mirrors one checkpoint's outcome in a job record.
@@ -147,4 +151,17 @@ type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
+}
+
+// job converts the statistics fields to a Job, for a record whose details
+// do not decode.
+func (r *lineRecord) job(decodeErr error) *Job {
+	j := &Job{ID: r.ID, Index: r.Index, Scenario: r.Scenario, ScenarioName: r.ScenarioName, Matrix: r.Matrix,
+		Combination: r.Combination, Params: r.Params, Run: r.Run, Attempts: r.Attempts, Completed: r.Completed,
+		Passed: r.Passed, TerminationReasons: r.TerminationReasons, Started: r.Started, DurationMS: r.DurationMS,
+		Usage: r.Usage, DecodeError: decodeErr.Error()}
+	for _, e := range r.Evaluations {
+		j.Evaluations = append(j.Evaluations, Evaluation{Type: e.Type, Description: e.Description, Passed: e.Passed, Error: e.Error})
+	}
+	return j
 }
