@@ -1,0 +1,138 @@
+package examples
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/agenteval/agenteval/checkpoint"
+	ghcheck "github.com/agenteval/agenteval/checkpoint/github"
+	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/fixture"
+	ghfixture "github.com/agenteval/agenteval/fixture/github"
+	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/runner"
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// Files holds the example scenarios (scenarios/) and the GitHub eval
+// scenario (github/).
+//
+//go:embed scenarios github fixtures
+var Files embed.FS
+
+// Options configure Run.
+type Options struct {
+	// Out is the directory for results.jsonl (created if missing).
+	Out string
+	// Log receives progress and the summary; nil discards them.
+	Log io.Writer
+}
+
+// Run runs every bundled example with Agent and writes the results to
+// Out/results.jsonl. GitHub is githubtest's in-process fake, seeded with a
+// pull request under review and reset before each run of the GitHub
+// scenario, so nothing leaves the machine. It returns the run's summary;
+// the error reports a failure of the run itself or of an input file.
+func Run(ctx context.Context, opts Options) (runner.Summary, error) {
+	log := opts.Log
+	if log == nil {
+		log = io.Discard
+	}
+	gh := githubtest.NewServer(nil)
+	defer gh.Close()
+	mgr, manifest, err := SeedGitHub(ctx, gh)
+	if err != nil {
+		return runner.Summary{}, err
+	}
+
+	evals := evaluate.DefaultRegistry()
+	conds := checkpoint.NewRegistry()
+	loader := scenario.NewLoader(scenario.Options{Registry: evals.Types(), CustomScorer: conds.HasScorer})
+	var files []*scenario.File
+	for _, dir := range []string{"scenarios", "github"} {
+		set, err := loader.LoadDirFS(Files, dir)
+		if err != nil {
+			return runner.Summary{}, err
+		}
+		files = append(files, set.Files...)
+	}
+	sources, err := runner.FileSources(files, runner.SourceOptions{Runs: 2, Loader: loader})
+	if err != nil {
+		return runner.Summary{}, err
+	}
+	jobs, total, err := runner.Combine(sources, runner.Shard{})
+	if err != nil {
+		return runner.Summary{}, err
+	}
+	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+		return runner.Summary{}, err
+	}
+	w, err := runner.CreateJSONL(filepath.Join(opts.Out, "results.jsonl"), false)
+	if err != nil {
+		return runner.Summary{}, err
+	}
+	names := make([]string, len(sources))
+	for i, s := range sources {
+		names[i] = s.Name
+	}
+	if err := w.WritePlan(&runner.Plan{RunID: "examples", Started: time.Now().UTC(), TotalJobs: total, ShardJobs: total, Agent: "examples.Agent", Sources: names, Seed: 1}); err != nil {
+		return runner.Summary{}, err
+	}
+	exec := ghcheck.New(gh.Client(), ghcheck.Options{GraphQLURL: gh.GraphQLURL(), RESTBaseURL: gh.URL})
+	cfg := runner.Config{
+		Agent:         &Agent{GitHub: NewGitHubClient(gh.GraphQLURL(), gh.Client())},
+		Evaluations:   evals,
+		UserModel:     runner.ScriptedUser(2),
+		AllowCommands: true, // the workspace example checks a command's exit code
+		Concurrency:   1,    // the GitHub example shares one fake repository between its runs
+		Checkpoints:   runner.Checkpoints(checkpoint.Checker{Executor: exec, Registry: conds}),
+		Fixtures: runner.Fixtures(manifest, func(ctx context.Context, s *scenario.Scenario) error {
+			rep, err := mgr.Reset(ctx, manifest, s.Fixture.Requires...)
+			if err == nil {
+				err = rep.Err()
+			}
+			return err
+		}),
+		Seed:     1,
+		Results:  w,
+		Progress: (&runner.ProgressPrinter{W: log, Every: 1000}).Update,
+	}
+	sum, runErr := runner.RunCounted(ctx, cfg, jobs, total)
+	if err := w.Close(); err != nil && runErr == nil {
+		runErr = err
+	}
+	fmt.Fprintf(log, "%d job(s): %d passed, %d failed, %d incomplete; results in %s\n",
+		sum.Jobs, sum.Passed, sum.Completed-sum.Passed, sum.Jobs-sum.Completed, filepath.Join(opts.Out, "results.jsonl"))
+	return sum, runErr
+}
+
+// SeedGitHub seeds the GitHub example's fixture (fixtures/seed.yaml: a pull
+// request with one resolved and one unresolved review thread) into gh with
+// fixture/github's Manager, exactly as on a real repository, and returns the
+// manager and the manifest it wrote.
+func SeedGitHub(ctx context.Context, gh *githubtest.Server) (*ghfixture.Manager, *scenario.Manifest, error) {
+	gh.AddRepo("acme/demo")
+	data, err := fs.ReadFile(Files, "fixtures/seed.yaml")
+	if err != nil {
+		return nil, nil, err
+	}
+	seed, err := fixture.ParseSeedFile("fixtures/seed.yaml", data)
+	if err != nil {
+		return nil, nil, err
+	}
+	mgr := ghfixture.New(NewGitHubClient(gh.GraphQLURL(), gh.Client()), ghfixture.Config{VerifyDelay: time.Millisecond})
+	m, rep, err := mgr.Seed(ctx, seed)
+	if err == nil {
+		err = rep.Err()
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("seeding the GitHub example: %w", err)
+	}
+	return mgr, m, nil
+}
