@@ -1,0 +1,33 @@
+// Package agenteval is the root of a library and CLI for evaluating AI
+// agents against scenario files. This package holds only documentation;
+// the work happens in its sub-packages, which read like the data flow:
+//
+//   - scenario: the schema. Go types for agent scenarios (*.scenario.yaml),
+//     GitHub eval scenarios (ghx JSON), matrices and fixture manifests;
+//     strict loading with file:line:col diagnostics and did-you-mean; JSON
+//     Schema generated from the same types.
+//   - matrix: parameter paths (run[0].conversation.max_turns,
+//     setup.virtual_fs["a.json"]), lazy cartesian expansion, content-addressed
+//     combination ids, filters and shards.
+//   - fixture: fixture manifests, {{placeholder}} binding on parsed values,
+//     and the Manager interface (fixture/github seeds, checks, resets and
+//     cleans up fixtures on GitHub).
+//   - checkpoint: checks on live state after a session: the condition
+//     registry, Score, and the Executor interface (checkpoint/github runs the
+//     capability tasks on GitHub's GraphQL API).
+//   - evaluate: the Evaluator interface, the registry of the 13 evaluation
+//     types, and Trace, the evidence a run leaves.
+//   - judge: the chat Model interface, an OpenAI-compatible client, the LLM
+//     judge with its verdict cache, and the judgment strategies.
+//   - runner: agents and sessions, environments, mocks, conversations with a
+//     simulated user, jobs at scale, JSONL results, resume, shards, progress,
+//     and go test embedding.
+//   - report: statistics over results (Wilson intervals, pass@k, pass^k,
+//     flakiness, per-parameter rates), comparisons, and JUnit, Markdown, JSON
+//     and HTML output.
+//   - github/githubtest and judge/judgetest: in-process fakes for tests.
+//   - examples: runnable examples; `go run ./examples/demo` runs them all.
+//
+// The agenteval command (cmd/agenteval) puts these together: validate,
+// schema, matrix, run, report, checkpoint and fixture.
+package agenteval
