@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strconv"
 	"time"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -78,22 +79,72 @@ func (m *orderedMap) set(k string, v any) {
 // MarshalJSON writes the fields in insertion order.
 func (m *orderedMap) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, k := range m.keys {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		kb, _ := json.Marshal(k)
-		buf.Write(kb)
-		buf.WriteByte(':')
-		vb, err := json.Marshal(m.vals[i])
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(vb)
+	if err := appendJSON(&buf, m); err != nil {
+		return nil, err
 	}
-	buf.WriteByte('}')
 	return buf.Bytes(), nil
+}
+
+// appendJSON encodes a completed value (ordered maps, lists and scalars)
+// straight into buf: nesting MarshalJSON calls would make encoding/json
+// re-validate every level of the tree.
+func appendJSON(buf *bytes.Buffer, v any) error {
+	switch v := v.(type) {
+	case nil:
+		buf.WriteString("null")
+	case *orderedMap:
+		buf.WriteByte('{')
+		for i, k := range v.keys {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			writeJSONString(buf, k)
+			buf.WriteByte(':')
+			if err := appendJSON(buf, v.vals[i]); err != nil {
+				return err
+			}
+		}
+		buf.WriteByte('}')
+	case []any:
+		buf.WriteByte('[')
+		for i, x := range v {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			if err := appendJSON(buf, x); err != nil {
+				return err
+			}
+		}
+		buf.WriteByte(']')
+	case string:
+		writeJSONString(buf, v)
+	case bool:
+		buf.WriteString(strconv.FormatBool(v))
+	case int:
+		buf.WriteString(strconv.Itoa(v))
+	case int64:
+		buf.WriteString(strconv.FormatInt(v, 10))
+	default:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		buf.Write(b)
+	}
+	return nil
+}
+
+func writeJSONString(buf *bytes.Buffer, s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 || c == '<' || c == '>' || c == '&' {
+			b, _ := json.Marshal(s)
+			buf.Write(b)
+			return
+		}
+	}
+	buf.WriteByte('"')
+	buf.WriteString(s)
+	buf.WriteByte('"')
 }
 
 // fieldGroup is one response key with every field node selected under it

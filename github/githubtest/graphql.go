@@ -1,6 +1,7 @@
 package githubtest
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,7 +54,20 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	data, errs := s.execute(op, vars)
-	writeJSON(w, http.StatusOK, graphQLResponse{Data: data, Errors: errs})
+	var buf bytes.Buffer
+	buf.WriteString(`{"data":`)
+	if err := appendJSON(&buf, data); err != nil {
+		writeJSON(w, http.StatusInternalServerError, graphQLResponse{Errors: []gqlError{{Message: "githubtest: encode response: " + err.Error()}}})
+		return
+	}
+	if len(errs) > 0 {
+		b, _ := json.Marshal(errs)
+		buf.WriteString(`,"errors":`)
+		buf.Write(b)
+	}
+	buf.WriteString("}\n")
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	_, _ = w.Write(buf.Bytes())
 }
 
 // parse parses and validates a document against the served schema, reusing
