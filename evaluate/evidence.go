@@ -120,6 +120,23 @@ func normalizeActionName(s string) string {
 	return b.String()
 }
 
+// sameAction reports whether normalizeActionName(name) == norm without
+// building the normalised string: trajectory checks compare every action
+// of a step, and this keeps them free of allocations.
+func sameAction(name, norm string) bool {
+	for _, r := range name {
+		if r == '_' || r == '-' || unicode.IsSpace(r) {
+			continue
+		}
+		n, size := utf8.DecodeRuneInString(norm)
+		if size == 0 || n != unicode.ToLower(r) {
+			return false
+		}
+		norm = norm[size:]
+	}
+	return norm == ""
+}
+
 // containsWord reports whether lower (already lower-cased) contains phrase
 // (lower-cased) as whole words: the characters either side of a match are
 // not letters or digits.

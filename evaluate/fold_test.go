@@ -86,3 +86,14 @@ func TestMatchValue(t *testing.T) {
 	ok, _ = matchValue("args", map[string]any{"n": int64(3)}, map[string]any{"n": uint8(3)}, false)
 	assert.True(t, ok)
 }
+
+func TestSameAction(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"LIST_GITHUB_ISSUES", "listGithubIssues", "list-github-issues", "List Github Issues"} {
+		assert.True(t, sameAction(s, "listgithubissues"), s)
+		assert.Equal(t, sameAction(s, "listgithubissues"), normalizeActionName(s) == "listgithubissues")
+	}
+	assert.False(t, sameAction("list_issue", "listissues"))
+	assert.False(t, sameAction("list_issuess", "listissues"))
+	assert.True(t, sameAction("ÜBER", "über"))
+}

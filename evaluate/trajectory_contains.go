@@ -48,7 +48,7 @@ func (e *trajectoryContains) Evaluate(_ context.Context, in Input) (Result, erro
 	}
 	firstDiff := ""
 	for i, a := range actions {
-		if normalizeActionName(a.Name) != e.norm {
+		if !sameAction(a.Name, e.norm) {
 			continue
 		}
 		if e.args != nil {

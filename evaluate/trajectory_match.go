@@ -93,9 +93,19 @@ func newTrajectoryMatch(p *scenario.TrajectoryMatch) (Evaluator, error) {
 	return e, nil
 }
 
+// matches reports whether a matches x. It formats no explanation, which
+// matters when pairing compares every expected with every actual action.
+func (x *expectedAction) matches(a *Action) bool {
+	if !sameAction(a.Name, x.norm) {
+		return false
+	}
+	ok, _ := argsMatch(x.mode, x.args, a.Args)
+	return ok
+}
+
 // match reports whether a matches x, and why not.
 func (x *expectedAction) match(a *Action) (bool, string) {
-	if normalizeActionName(a.Name) != x.norm {
+	if !sameAction(a.Name, x.norm) {
 		return false, fmt.Sprintf("expected %s, got %s", x.name, a.Name)
 	}
 	if ok, why := argsMatch(x.mode, x.args, a.Args); !ok {
@@ -188,25 +198,26 @@ func (e *trajectoryMatch) unordered(actual []Action) (float64, string) {
 // (augmenting paths; the lists are short). Greedy pairing is not enough:
 // with partial arguments one actual call can match several expected ones.
 func (e *trajectoryMatch) pair(actual []Action) []int {
-	ok := make([][]bool, len(e.expected))
+	m := len(actual)
+	ok := make([]bool, len(e.expected)*m) // ok[i*m+j]: expected i matches actual j
 	for i := range e.expected {
-		ok[i] = make([]bool, len(actual))
 		for j := range actual {
-			ok[i][j], _ = e.expected[i].match(&actual[j])
+			ok[i*m+j] = e.expected[i].matches(&actual[j])
 		}
 	}
-	owner := make([]int, len(actual)) // actual index → expected index, or -1
+	owner := make([]int, m) // actual index → expected index, or -1
 	for j := range owner {
 		owner[j] = -1
 	}
-	var try func(i int, seen []bool) bool
-	try = func(i int, seen []bool) bool {
+	seen := make([]bool, m)
+	var try func(i int) bool
+	try = func(i int) bool {
 		for j := range actual {
-			if !ok[i][j] || seen[j] {
+			if !ok[i*m+j] || seen[j] {
 				continue
 			}
 			seen[j] = true
-			if owner[j] < 0 || try(owner[j], seen) {
+			if owner[j] < 0 || try(owner[j]) {
 				owner[j] = i
 				return true
 			}
@@ -214,7 +225,8 @@ func (e *trajectoryMatch) pair(actual []Action) []int {
 		return false
 	}
 	for i := range e.expected {
-		try(i, make([]bool, len(actual)))
+		clear(seen)
+		try(i)
 	}
 	pairOf := make([]int, len(e.expected))
 	for i := range pairOf {
@@ -233,7 +245,7 @@ func (e *trajectoryMatch) pair(actual []Action) []int {
 func (e *trajectoryMatch) missing(i int, actual []Action) string {
 	x := &e.expected[i]
 	for j := range actual {
-		if normalizeActionName(actual[j].Name) == x.norm {
+		if sameAction(actual[j].Name, x.norm) {
 			if m, why := x.match(&actual[j]); !m {
 				return fmt.Sprintf("expected action %d (%s) not matched; closest call, action %d: %s", i+1, x.name, j+1, why)
 			}
@@ -247,7 +259,7 @@ func (e *trajectoryMatch) subset(actual []Action) (float64, string) {
 	for j := range actual {
 		found := false
 		for i := range e.expected {
-			if m, _ := e.expected[i].match(&actual[j]); m {
+			if e.expected[i].matches(&actual[j]) {
 				found = true
 				break
 			}
@@ -269,7 +281,7 @@ func (e *trajectoryMatch) superset(actual []Action) (float64, string) {
 	for i := range e.expected {
 		ok := false
 		for j := range actual {
-			if m, _ := e.expected[i].match(&actual[j]); m {
+			if e.expected[i].matches(&actual[j]) {
 				ok = true
 				break
 			}
