@@ -41,17 +41,19 @@ func TestRateLimitWaitThenSuccess(t *testing.T) {
 		name     string
 		task     string
 		limit    githubtest.RateLimit
+		resetIn  time.Duration
 		min, max time.Duration
 	}{
-		{"primary 403 graphql", "repo.view", githubtest.RateLimit{Requests: 1, Reset: time.Now().Add(30 * time.Second)}, 28 * time.Second, 31 * time.Second},
-		{"primary 403 rest", "workflow.list", githubtest.RateLimit{Requests: 2, Reset: time.Now().Add(20 * time.Second)}, 18 * time.Second, 21 * time.Second},
-		{"429 retry-after", "repo.view", githubtest.RateLimit{Requests: 1, Status: http.StatusTooManyRequests, RetryAfter: 7 * time.Second, Reset: time.Now().Add(time.Hour)}, 7 * time.Second, 7 * time.Second},
+		{"primary 403 graphql", "repo.view", githubtest.RateLimit{Requests: 1}, 30 * time.Second, 28 * time.Second, 31 * time.Second},
+		{"primary 403 rest", "workflow.list", githubtest.RateLimit{Requests: 2}, 20 * time.Second, 18 * time.Second, 21 * time.Second},
+		{"429 retry-after", "repo.view", githubtest.RateLimit{Requests: 1, Status: http.StatusTooManyRequests, RetryAfter: 7 * time.Second}, time.Hour, 7 * time.Second, 7 * time.Second},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			fs := &fakeSleeper{}
 			s, ex := newLimitedEnv(t, time.Minute, fs.sleep)
+			tc.limit.Reset = time.Now().Add(tc.resetIn)
 			s.SimulateRateLimit(tc.limit)
 			data, err := ex.Execute(context.Background(), tc.task, demo)
 			require.NoError(t, err)
