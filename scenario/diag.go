@@ -28,6 +28,20 @@ func (s Severity) String() string {
 // MarshalText writes the severity as its name.
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
+// UnmarshalText reads "error" or "warning", so that a program can read back
+// what `agenteval validate --format json` prints.
+func (s *Severity) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "error":
+		*s = Error
+	case "warning":
+		*s = Warning
+	default:
+		return fmt.Errorf("scenario: unknown severity %q; want error or warning", b)
+	}
+	return nil
+}
+
 // Diagnostic is one finding about a file, positioned at the text a person
 // must edit.
 type Diagnostic struct {

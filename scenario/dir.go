@@ -106,7 +106,11 @@ func CheckSet(files []*File) Diagnostics {
 			d := Diagnostic{File: f.Name, Path: "id", Severity: Error, Code: "duplicate-id",
 				Message: fmt.Sprintf("scenario id %q is already used by %s", id, prev.Name)}
 			if f.Doc != nil {
-				d.Line, d.Column, _ = f.Doc.Locate(Path{}.Key("id"))
+				var found bool
+				d.Line, d.Column, found = f.Doc.Locate(Path{}.Key("id"))
+				if !found {
+					d.Message = fmt.Sprintf("scenario id %q (from the file name) is already used by %s; give one of them an id", id, prev.Name)
+				}
 			}
 			out = append(out, d)
 			continue
