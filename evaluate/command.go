@@ -12,20 +12,9 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// CommandExitCodeIsKind is the command_exit_code_is evaluation type.
-func CommandExitCodeIsKind() *Kind {
-	return NewKind("command_exit_code_is",
-		"A command run in the run's directory exits with the expected code (runs only when commands are allowed).",
-		newCommandExitCode)
-}
-
-// defaultCommandTimeout bounds a command whose evaluation gives none.
-const defaultCommandTimeout = 30 * time.Second
-
-// maxCommandOutput is how much of a command's output a Result keeps.
-const maxCommandOutput = 4 << 10
-
-// commandExitCode runs command with `sh -c` in the run's directory and
+// CommandExitCodeIsKind returns the command_exit_code_is evaluation type.
+//
+// The evaluation runs command with `sh -c` in the run's directory and
 // passes when it exits with expected_code (default 0). The score is 1 on a
 // pass and 0 otherwise.
 //
@@ -40,6 +29,19 @@ const maxCommandOutput = 4 << 10
 // run without a directory fails, because the command would otherwise run
 // wherever the runner happens to be. The last 4 KiB of combined output are
 // kept in Details.
+func CommandExitCodeIsKind() *Kind {
+	return NewKind("command_exit_code_is",
+		"A command run in the run's directory exits with the expected code (runs only when commands are allowed).",
+		newCommandExitCode)
+}
+
+// defaultCommandTimeout bounds a command whose evaluation gives none.
+const defaultCommandTimeout = 30 * time.Second
+
+// maxCommandOutput is how much of a command's output a Result keeps.
+const maxCommandOutput = 4 << 10
+
+// commandExitCode is the evaluator of CommandExitCodeIsKind; its semantics are documented there.
 type commandExitCode struct {
 	command  string
 	expected int

@@ -9,12 +9,9 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// ConversationFlowKind is the conversation_flow evaluation type.
-func ConversationFlowKind() *Kind {
-	return NewKind("conversation_flow", "Required dialogue patterns occur in a conversation.", newConversationFlow)
-}
-
-// conversationFlow looks for each required pattern in the conversation
+// ConversationFlowKind returns the conversation_flow evaluation type.
+//
+// The evaluation looks for each required pattern in the conversation
 // (up to the turn under evaluation, for a turn evaluation) with keyword
 // heuristics, not a model, so that it is fast, free and repeatable.
 // Keywords match whole words, case-insensitively.
@@ -41,6 +38,11 @@ func ConversationFlowKind() *Kind {
 // Score = patterns found / patterns required (1 when none are required).
 // Pass: score ≥ flow_quality_threshold (default 0.7). Details say where
 // each pattern was found.
+func ConversationFlowKind() *Kind {
+	return NewKind("conversation_flow", "Required dialogue patterns occur in a conversation.", newConversationFlow)
+}
+
+// conversationFlow is the evaluator of ConversationFlowKind; its semantics are documented there.
 type conversationFlow struct {
 	patterns  []string
 	threshold float64

@@ -9,12 +9,9 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// ConversationLengthKind is the conversation_length evaluation type.
-func ConversationLengthKind() *Kind {
-	return NewKind("conversation_length", "A conversation's number of turns lies within bounds.", newConversationLength)
-}
-
-// conversationLength counts a conversation's turns, n, as the number of
+// ConversationLengthKind returns the conversation_length evaluation type.
+//
+// The evaluation counts a conversation's turns, n, as the number of
 // agent (assistant) turns, the unit of max_turns. For a turn evaluation it
 // counts up to that turn.
 //
@@ -26,6 +23,11 @@ func ConversationLengthKind() *Kind {
 // falling linearly to 0 at twice it (or at 0 turns).
 //
 // A step that is not a conversation fails with a message saying so.
+func ConversationLengthKind() *Kind {
+	return NewKind("conversation_length", "A conversation's number of turns lies within bounds.", newConversationLength)
+}
+
+// conversationLength is the evaluator of ConversationLengthKind; its semantics are documented there.
 type conversationLength struct {
 	min, max, optimal int
 	rng               []int

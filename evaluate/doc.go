@@ -8,6 +8,30 @@
 // program registers its own, and [Registry.Types] hands the same names and
 // parameter structs to the scenario loader and the JSON Schema generator.
 //
+// The built-ins, each documented on its constructor (what it reads, what
+// passes, how the score is computed):
+//
+//   - string_contains: [StringContainsKind]
+//   - regex_match: [RegexMatchKind]
+//   - llm_judge: [LLMJudgeKind]
+//   - trajectory_contains_action: [TrajectoryContainsActionKind]
+//   - trajectory_match: [TrajectoryMatchKind]
+//   - execution_time: [ExecutionTimeKind]
+//   - file_exists: [FileExistsKind]
+//   - file_contains: [FileContainsKind]
+//   - command_exit_code_is: [CommandExitCodeIsKind]
+//   - conversation_length: [ConversationLengthKind]
+//   - conversation_flow: [ConversationFlowKind]
+//   - user_satisfaction: [UserSatisfactionKind]
+//   - context_retention: [ContextRetentionKind]
+//
+// Text checks read [Input.Text], trajectory checks [Input.Actions] and the
+// judge [Input.Evidence], so a host's evaluator can read the same evidence
+// the same way. A check that judged and found a failure returns a Result
+// with Passed false and a message a person can act on; an error means the
+// check could not judge at all (no judge model, a failed model call, a
+// cancelled run), and the Result then carries it in Error.
+//
 // A runner compiles each scenario once with [Registry.Compile] (regular
 // expressions, parsed expectations and defaults are prepared there, not once
 // per run) and then calls [Compiled.Evaluate] after each step, each

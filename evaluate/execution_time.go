@@ -11,14 +11,9 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// ExecutionTimeKind is the execution_time evaluation type.
-func ExecutionTimeKind() *Kind {
-	return NewKind("execution_time",
-		"The agent's own time for the step lies within bounds; the score falls with distance from the target.",
-		newExecutionTime)
-}
-
-// executionTime checks the agent's own time: StepTrace.Duration for a step
+// ExecutionTimeKind returns the execution_time evaluation type.
+//
+// The evaluation checks the agent's own time: StepTrace.Duration for a step
 // or a conversation's end, the turn's Duration for a turn evaluation. It
 // does not include the runner's own waiting, which is why its numbers are
 // smaller than ElizaOS's.
@@ -33,6 +28,13 @@ func ExecutionTimeKind() *Kind {
 //
 // A step with neither a duration nor a start time has no timing; the check
 // then cannot judge and returns an error.
+func ExecutionTimeKind() *Kind {
+	return NewKind("execution_time",
+		"The agent's own time for the step lies within bounds; the score falls with distance from the target.",
+		newExecutionTime)
+}
+
+// executionTime is the evaluator of ExecutionTimeKind; its semantics are documented there.
 type executionTime struct {
 	min, max, target *float64
 }

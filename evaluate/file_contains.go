@@ -10,7 +10,15 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// FileContainsKind is the file_contains evaluation type.
+// FileContainsKind returns the file_contains evaluation type.
+//
+// The evaluation passes when the file at path inside the run's directory
+// (confined as for file_exists) contains value. Files compare
+// case-sensitively unless case_sensitive is false, because file contents
+// are usually code or data where case matters. Only the first 16 MiB are
+// read. A missing file, a run without a directory or a symbolic link
+// leading outside the directory fail the check. The score is 1 on a pass
+// and 0 otherwise.
 func FileContainsKind() *Kind {
 	return NewKind("file_contains", "A file inside the run's directory contains a value.", newFileContains)
 }
@@ -20,13 +28,7 @@ func FileContainsKind() *Kind {
 // that writes a huge file must not exhaust the runner's memory.
 const maxFileRead = 16 << 20
 
-// fileContains passes when the file at path inside the run's directory
-// (confined as for file_exists) contains value. Files compare
-// case-sensitively unless case_sensitive is false, because file contents
-// are usually code or data where case matters. Only the first 16 MiB are
-// read. A missing file, a run without a directory or a symbolic link
-// leading outside the directory fail the check. The score is 1 on a pass
-// and 0 otherwise.
+// fileContains is the evaluator of FileContainsKind; its semantics are documented there.
 type fileContains struct {
 	path      string
 	value     string

@@ -8,12 +8,9 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// FileExistsKind is the file_exists evaluation type.
-func FileExistsKind() *Kind {
-	return NewKind("file_exists", "A file exists inside the run's directory.", newFileExists)
-}
-
-// fileExists passes when path names a regular file (or a symbolic link to
+// FileExistsKind returns the file_exists evaluation type.
+//
+// The evaluation passes when path names a regular file (or a symbolic link to
 // one inside the directory) in the run's directory, Trace.Dir. Paths are
 // relative to that directory; absolute paths and paths with ".." are
 // rejected when the scenario is compiled, and a symbolic link that leads
@@ -21,6 +18,11 @@ func FileExistsKind() *Kind {
 // without a directory fails with a message saying so. A directory at path
 // fails: the check is about files. The score is 1 on a pass and 0
 // otherwise.
+func FileExistsKind() *Kind {
+	return NewKind("file_exists", "A file exists inside the run's directory.", newFileExists)
+}
+
+// fileExists is the evaluator of FileExistsKind; its semantics are documented there.
 type fileExists struct {
 	path string
 }

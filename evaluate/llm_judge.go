@@ -13,12 +13,9 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// LLMJudgeKind is the llm_judge evaluation type.
-func LLMJudgeKind() *Kind {
-	return NewKind("llm_judge", "A model judges the step against a question, an expected answer and optional capabilities.", newLLMJudge)
-}
-
-// llmJudge asks Env.Judge (package judge) the evaluation's prompt about the
+// LLMJudgeKind returns the llm_judge evaluation type.
+//
+// The evaluation asks Env.Judge (package judge) the evaluation's prompt about the
 // step's evidence (see [Input.Evidence], plus the names of up to 100 files
 // in the run's directory when it has one) and passes when the judge's
 // verdict passes under expected: yes/no, a score threshold such as "0.8+",
@@ -30,6 +27,11 @@ func LLMJudgeKind() *Kind {
 // saying that no judge model is configured; a failed model call is an
 // error too. Neither is a verdict about the agent. expected, capabilities,
 // temperature and json_schema are checked when the scenario is compiled.
+func LLMJudgeKind() *Kind {
+	return NewKind("llm_judge", "A model judges the step against a question, an expected answer and optional capabilities.", newLLMJudge)
+}
+
+// llmJudge is the evaluator of LLMJudgeKind; its semantics are documented there.
 type llmJudge struct {
 	in judge.Input
 }

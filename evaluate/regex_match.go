@@ -9,20 +9,22 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// RegexMatchKind is the regex_match evaluation type.
-func RegexMatchKind() *Kind {
-	return NewKind("regex_match",
-		"The reply (or stdout, or transcript) matches a regular expression (RE2); case-insensitive unless case_sensitive is true.",
-		newRegexMatch)
-}
-
-// regexMatch passes when the evidence text (see [Input.Text]) has a match
+// RegexMatchKind returns the regex_match evaluation type.
+//
+// The evaluation passes when the evidence text (see [Input.Text]) has a match
 // of pattern anywhere in it. Patterns use Go's RE2 syntax; they match
 // case-insensitively (the (?i) flag) unless case_sensitive is true, with no
 // other flags, like the JavaScript /pattern/i of ElizaOS. A pattern that
 // RE2 cannot express (look-around, back-references) is rejected when the
 // scenario is compiled, with the compiler's message. The score is 1 on a
 // match and 0 otherwise; Details carry the matched text and its offset.
+func RegexMatchKind() *Kind {
+	return NewKind("regex_match",
+		"The reply (or stdout, or transcript) matches a regular expression (RE2); case-insensitive unless case_sensitive is true.",
+		newRegexMatch)
+}
+
+// regexMatch is the evaluator of RegexMatchKind; its semantics are documented there.
 type regexMatch struct {
 	pattern   string
 	re        *regexp.Regexp

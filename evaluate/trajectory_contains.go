@@ -9,14 +9,9 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// TrajectoryContainsActionKind is the trajectory_contains_action evaluation type.
-func TrajectoryContainsActionKind() *Kind {
-	return NewKind("trajectory_contains_action",
-		"The step's actions include the named action, optionally with matching arguments.",
-		newTrajectoryContains)
-}
-
-// trajectoryContains passes when the step's actions (see [Input.Actions]:
+// TrajectoryContainsActionKind returns the trajectory_contains_action evaluation type.
+//
+// The evaluation passes when the step's actions (see [Input.Actions]:
 // this step's only, or this turn's for a turn evaluation) include one named
 // action. Names compare ignoring case, underscores and hyphens, as in
 // ElizaOS, so LIST_ISSUES matches listIssues. When args is given, the
@@ -24,6 +19,13 @@ func TrajectoryContainsActionKind() *Kind {
 // by value). A call that returned an error still counts: the check asks
 // whether the agent chose the action, and the message says that it failed.
 // The score is 1 on a pass and 0 otherwise.
+func TrajectoryContainsActionKind() *Kind {
+	return NewKind("trajectory_contains_action",
+		"The step's actions include the named action, optionally with matching arguments.",
+		newTrajectoryContains)
+}
+
+// trajectoryContains is the evaluator of TrajectoryContainsActionKind; its semantics are documented there.
 type trajectoryContains struct {
 	action string
 	norm   string

@@ -8,22 +8,9 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// TrajectoryMatchKind is the trajectory_match evaluation type.
-func TrajectoryMatchKind() *Kind {
-	return NewKind("trajectory_match",
-		"The step's actions match an expected list: strict order, unordered, subset or superset, with arguments compared exactly, partially or not at all.",
-		newTrajectoryMatch)
-}
-
-// The trajectory_match modes, as in LangChain agentevals.
-const (
-	modeStrict    = "strict"
-	modeUnordered = "unordered"
-	modeSubset    = "subset"
-	modeSuperset  = "superset"
-)
-
-// trajectoryMatch compares the step's actions (see [Input.Actions]) with an
+// TrajectoryMatchKind returns the trajectory_match evaluation type.
+//
+// The evaluation compares the step's actions (see [Input.Actions]) with an
 // expected list. An expected action matches an actual one when their names
 // are equal ignoring case, underscores and hyphens and their arguments
 // match under the action's args_match, else the evaluation's (default
@@ -42,6 +29,21 @@ const (
 //     score = found expected / expected.
 //
 // The message names the first mismatch.
+func TrajectoryMatchKind() *Kind {
+	return NewKind("trajectory_match",
+		"The step's actions match an expected list: strict order, unordered, subset or superset, with arguments compared exactly, partially or not at all.",
+		newTrajectoryMatch)
+}
+
+// The trajectory_match modes, as in LangChain agentevals.
+const (
+	modeStrict    = "strict"
+	modeUnordered = "unordered"
+	modeSubset    = "subset"
+	modeSuperset  = "superset"
+)
+
+// trajectoryMatch is the evaluator of TrajectoryMatchKind; its semantics are documented there.
 type trajectoryMatch struct {
 	mode     string
 	expected []expectedAction

@@ -10,20 +10,9 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// UserSatisfactionKind is the user_satisfaction evaluation type.
-func UserSatisfactionKind() *Kind {
-	return NewKind("user_satisfaction", "The simulated user ends satisfied, by keywords, sentiment or a model's judgement.", newUserSatisfaction)
-}
-
-// Default satisfaction indicators, those of ElizaOS plus a few common
-// phrases. A scenario's indicators are added to them, not put in their place.
-var (
-	defaultPositive = []string{"thank you", "thanks", "great", "perfect", "helpful", "solved", "fixed", "working", "that works", "awesome", "appreciate"}
-	defaultNegative = []string{"frustrated", "frustrating", "unhelpful", "confused", "angry", "useless", "waste of time", "doesn't work",
-		"does not work", "didn't work", "still broken", "annoying", "terrible", "disappointed"}
-)
-
-// userSatisfaction scores how satisfied the user is, from the user's own
+// UserSatisfactionKind returns the user_satisfaction evaluation type.
+//
+// The evaluation scores how satisfied the user is, from the user's own
 // turns only (the agent calling its answer "great" says nothing about the
 // user), in the conversation up to the turn under evaluation. Because what
 // matters is how the user ends, user turn k (1-based) weighs k: later
@@ -43,6 +32,19 @@ var (
 //
 // Pass: score ≥ satisfaction_threshold (default 0.7). An explicit 0 is
 // honoured.
+func UserSatisfactionKind() *Kind {
+	return NewKind("user_satisfaction", "The simulated user ends satisfied, by keywords, sentiment or a model's judgement.", newUserSatisfaction)
+}
+
+// Default satisfaction indicators, those of ElizaOS plus a few common
+// phrases. A scenario's indicators are added to them, not put in their place.
+var (
+	defaultPositive = []string{"thank you", "thanks", "great", "perfect", "helpful", "solved", "fixed", "working", "that works", "awesome", "appreciate"}
+	defaultNegative = []string{"frustrated", "frustrating", "unhelpful", "confused", "angry", "useless", "waste of time", "doesn't work",
+		"does not work", "didn't work", "still broken", "annoying", "terrible", "disappointed"}
+)
+
+// userSatisfaction is the evaluator of UserSatisfactionKind; its semantics are documented there.
 type userSatisfaction struct {
 	method    string
 	threshold float64
