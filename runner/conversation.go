@@ -222,7 +222,9 @@ func (s *simulator) next(ctx context.Context, turns []evaluate.Turn, turn int) (
 	}
 	seed := s.seed + int64(turn)
 	req := judge.Request{Messages: msgs, Temperature: s.cfg.Temperature, MaxTokens: s.cfg.MaxTokens, Seed: &seed}
-	if s.cfg.ModelType != "" && s.cfg.ModelType != scenario.DefaultSimulatorModel {
+	// TEXT_SMALL, TEXT_LARGE and friends name model sizes in the agent
+	// scenario format, not models: they keep the simulator's own model.
+	if s.cfg.ModelType != "" && !strings.HasPrefix(s.cfg.ModelType, "TEXT_") {
 		req.Model = s.cfg.ModelType
 	}
 	resp, err := s.model.Complete(ctx, req)

@@ -134,7 +134,13 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		if err != nil {
 			return usageErr("--judge-cache: %v", err)
 		}
-		if cfg.Judge, err = judge.New(judge.Config{Model: m, ModelName: *judgeModel, Cache: cache}); err != nil {
+		// The agent scenario format names model sizes (model_type: TEXT_LARGE),
+		// not models: they all mean the judge model given here.
+		sizes := map[string]judge.Model{}
+		for _, t := range []string{"TEXT_SMALL", "TEXT_LARGE", "TEXT_REASONING_SMALL", "TEXT_REASONING_LARGE", "OBJECT_SMALL", "OBJECT_LARGE"} {
+			sizes[t] = m
+		}
+		if cfg.Judge, err = judge.New(judge.Config{Model: m, ModelName: *judgeModel, Models: sizes, Cache: cache}); err != nil {
 			return usageErr("--judge-model: %v", err)
 		}
 	}
