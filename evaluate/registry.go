@@ -3,6 +3,7 @@ package evaluate
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -107,6 +108,10 @@ func (r *Registry) Build(e scenario.Evaluation) (Evaluator, error) {
 	if k == nil {
 		return nil, &UnknownTypeError{Type: e.Type, Known: r.Names()}
 	}
+	w := e.WeightOr(1)
+	if w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
+		return nil, fmt.Errorf("%s: weight %v must be a number ≥ 0", e.Type, w)
+	}
 	params := e.Params
 	if params == nil {
 		params = k.NewParams()
@@ -125,7 +130,7 @@ func (r *Registry) Build(e scenario.Evaluation) (Evaluator, error) {
 		ev:          ev,
 		typ:         e.Type,
 		description: e.Description,
-		weight:      e.WeightOr(1),
+		weight:      w,
 		critical:    e.Critical,
 	}, nil
 }

@@ -164,6 +164,14 @@ func TestBuild(t *testing.T) {
 
 	_, err = reg.Build(scenario.Evaluation{Type: "string_contains"})
 	assert.ErrorContains(t, err, "string_contains: value is empty")
+	_, err = reg.Build(scenario.Evaluation{Type: "conversation_length", Weight: ptr(-1.0)})
+	assert.ErrorContains(t, err, "conversation_length: weight -1 must be a number ≥ 0")
+	ev, err = reg.Build(scenario.Evaluation{Type: "conversation_length", Weight: ptr(0.0), Critical: true})
+	require.NoError(t, err)
+	r, err = ev.Evaluate(context.Background(), final("a", "b"))
+	require.NoError(t, err)
+	assert.Equal(t, 0.0, r.Weight, "an explicit weight 0 is kept")
+	assert.True(t, r.Critical)
 }
 
 func TestPanickingEvaluatorBecomesErrorResult(t *testing.T) {
