@@ -101,6 +101,63 @@ func (c *call) get(ctx context.Context, rawURL, accept, what string) (*http.Resp
 	return resp, nil
 }
 
+// getRedirectedText GETs a REST resource that answers with a redirect to a
+// download URL, then fetches that URL with the download client (which
+// carries no token), reading at most limit bytes.
+func (c *call) getRedirectedText(ctx context.Context, path, what string, limit int64) (text string, more bool, err error) {
+	ctx, capt := withCapture(ctx)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.restURL(path, nil), nil)
+	if err != nil {
+		return "", false, fmt.Errorf("%s: %w", c.task, err)
+	}
+	req.Header.Set("Accept", "application/vnd.github+json")
+	req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
+	resp, err := c.e.noFollow.Do(req)
+	if err != nil {
+		return "", false, c.classify(ctx, err, capt, what)
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	resp.Body.Close()
+	switch {
+	case resp.StatusCode/100 == 3:
+	case resp.StatusCode/100 == 2:
+		// Some servers (GitHub Enterprise Server) answer with the body
+		// directly; fetch it again through the token-carrying client.
+		return c.getText(ctx, path, "application/vnd.github+json", what, limit)
+	default:
+		return "", false, c.classify(ctx, fmt.Errorf("HTTP %d", resp.StatusCode), capt, what)
+	}
+	loc, err := resp.Location()
+	if err != nil {
+		return "", false, fmt.Errorf("%s: %s: redirect without a usable Location: %w", c.task, what, err)
+	}
+	dreq, err := http.NewRequestWithContext(ctx, http.MethodGet, loc.String(), nil)
+	if err != nil {
+		return "", false, fmt.Errorf("%s: %w", c.task, err)
+	}
+	dresp, err := c.e.download.Do(dreq)
+	if err != nil {
+		// The download URL is signed: report the host, not the URL.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return "", false, fmt.Errorf("%s: download %s from %s: %w", c.task, what, loc.Host, err)
+	}
+	defer dresp.Body.Close()
+	if dresp.StatusCode/100 != 2 {
+		return "", false, &APIError{Task: c.task, Status: dresp.StatusCode, Message: fmt.Sprintf("download of %s from %s failed", what, loc.Host)}
+	}
+	b, err := io.ReadAll(io.LimitReader(dresp.Body, limit+1))
+	if err != nil {
+		return "", false, fmt.Errorf("%s: read %s: %w", c.task, what, err)
+	}
+	if int64(len(b)) > limit {
+		return string(b[:limit]), true, nil
+	}
+	return string(b), false, nil
+}
+
 // getJSON GETs a REST resource into out and reports whether the Link header
 // names a next page.
 func (c *call) getJSON(ctx context.Context, path string, q url.Values, what string, out any) (bool, error) {

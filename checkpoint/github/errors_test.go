@@ -192,3 +192,27 @@ func TestUnauthorized(t *testing.T) {
 		assert.True(t, strings.HasPrefix(err.Error(), task+": github HTTP 401"), err.Error())
 	}
 }
+
+// headerRecorder records the Authorization header of each request.
+type headerRecorder struct {
+	next  http.RoundTripper
+	auths []string
+}
+
+func (h *headerRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
+	h.auths = append(h.auths, r.Header.Get("Authorization"))
+	return h.next.RoundTrip(r)
+}
+
+// TestLogDownloadWithoutToken checks the redirect to blob storage is
+// followed without the GitHub token.
+func TestLogDownloadWithoutToken(t *testing.T) {
+	t.Parallel()
+	dl := &headerRecorder{next: http.DefaultTransport}
+	e := newEnv(t, github.Options{DownloadClient: &http.Client{Transport: dl}})
+	sd := seed(t, e.srv)
+	data, err := e.exec.Execute(context.Background(), "workflow.job.logs.raw", map[string]any{"owner": "acme", "name": "demo", "jobId": sd.jobID})
+	require.NoError(t, err)
+	assert.Contains(t, data.(map[string]any)["log"], "compiling")
+	assert.Equal(t, []string{""}, dl.auths, "one download, no token")
+}

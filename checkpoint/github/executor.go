@@ -50,6 +50,12 @@ type Options struct {
 	// Logger receives rate-limit waits (Info) and task runs (Debug). Nil
 	// discards them.
 	Logger *slog.Logger
+	// DownloadClient fetches the storage URLs GitHub redirects log
+	// downloads to. It must not add the GitHub token: the caller's client
+	// adds it in its Transport, which Go does not strip on cross-host
+	// redirects, and blob storage rejects requests that carry it. Nil means
+	// a client on http.DefaultTransport with the caller's client timeout.
+	DownloadClient *http.Client
 }
 
 // Executor runs GitHub capability tasks. It implements checkpoint.Executor
@@ -58,6 +64,8 @@ type Options struct {
 type Executor struct {
 	gql      *githubv4.Client
 	http     *http.Client
+	noFollow *http.Client // http, but returning redirects instead of following them
+	download *http.Client
 	restBase string
 	maxPages int
 	logger   *slog.Logger
@@ -104,9 +112,17 @@ func newExecutor(httpClient *http.Client, opts Options, sleep func(context.Conte
 	if maxPages <= 0 {
 		maxPages = DefaultMaxPages
 	}
+	noFollow := client
+	noFollow.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	download := opts.DownloadClient
+	if download == nil {
+		download = &http.Client{Timeout: httpClient.Timeout}
+	}
 	return &Executor{
 		gql:      githubv4.NewEnterpriseClient(gqlURL, &client),
 		http:     &client,
+		noFollow: &noFollow,
+		download: download,
 		restBase: rest,
 		maxPages: maxPages,
 		logger:   logger,

@@ -304,7 +304,7 @@ func workflowRunArtifacts(ctx context.Context, c *call, in args) (any, error) {
 func jobLog(ctx context.Context, c *call, in args) (string, bool, error) {
 	path := repoPath(in) + "/actions/jobs/" + strconv.Itoa(in.int("jobId")) + "/logs"
 	what := fmt.Sprintf("logs of job %d in %s", in.int("jobId"), repoName(in))
-	text, more, err := c.getText(ctx, path, "application/vnd.github+json", what, maxLogBytes)
+	text, more, err := c.getRedirectedText(ctx, path, what, maxLogBytes)
 	if err != nil {
 		return "", false, err
 	}

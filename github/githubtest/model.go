@@ -511,8 +511,6 @@ type workflow struct {
 	repo      *repo
 }
 
-func (w *workflow) gqlType() string { return "Workflow" }
-
 type workflowRun struct {
 	id         int64
 	nodeID     string
@@ -532,7 +530,6 @@ type workflowRun struct {
 	repo       *repo
 }
 
-func (w *workflowRun) gqlType() string { return "WorkflowRun" }
 func (w *workflowRun) url() string     { return fmt.Sprintf("%s/actions/runs/%d", w.repo.url(), w.id) }
 
 type job struct {

@@ -54,7 +54,8 @@ type Request struct {
 	// Operation names what was asked. For GraphQL it is the operation type
 	// and the root fields, for example "query repository" or
 	// "mutation createIssue"; for REST it is the route, for example
-	// "GET /repos/{owner}/{repo}/actions/runs".
+	// "GET /repos/{owner}/{repo}/actions/runs". A GraphQL document that
+	// fails to parse or validate is logged as "invalid".
 	Operation string
 	// Status is the HTTP status the server answered with.
 	Status int
