@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+type resultLine struct {
+	Record    string `json:"record"`
+	ID        string `json:"id"`
+	Index     int64  `json:"index"`
+	Passed    bool   `json:"passed"`
+	TotalJobs int64  `json:"total_jobs"`
+	Shard     string `json:"shard"`
+	ShardJobs int64  `json:"shard_jobs"`
+	RunID     string `json:"run_id"`
+}
+
+func readLines(t *testing.T, path string) (plans, jobs []resultLine) {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var l resultLine
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &l))
+		if l.Record == "plan" {
+			plans = append(plans, l)
+		} else {
+			jobs = append(jobs, l)
+		}
+	}
+	return plans, jobs
+}
+
+func TestRunEchoScenarioAndMatrix(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	code, _, stderr := runCLI(t, "run", "--agent", "echo", "--out", out, "--runs", "2", "testdata/run/echo.scenario.yaml", "testdata/run/sweep.matrix.yaml")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, stderr, "14 job(s): 14 passed, 0 failed, 0 incomplete")
+	plans, jobs := readLines(t, filepath.Join(out, "results.jsonl"))
+	require.Len(t, plans, 1)
+	assert.EqualValues(t, 14, plans[0].TotalJobs)
+	require.Len(t, jobs, 14)
+	ids := map[string]bool{}
+	for _, j := range jobs {
+		ids[j.ID] = true
+		assert.True(t, j.Passed, j.ID)
+	}
+	assert.Len(t, ids, 14)
+	assert.True(t, ids["echo/-/run-2"])
+}
+
+func TestRunExitCodes(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"a failing check", []string{"testdata/run/fails.scenario.yaml"}, exitFail, "1 failed"},
+		{"invalid input is reported and nothing runs", []string{"testdata/run-bad/bad.scenario.yaml"}, exitUsage, `did you mean "string_contains"?`},
+		{"an environment without provider", []string{"testdata/run-bad/e2b.scenario.yaml"}, exitUsage, "no provider registered"},
+		{"an unknown agent", []string{"--agent", "ecoh", "testdata/run/echo.scenario.yaml"}, exitUsage, `did you mean "echo"?`},
+		{"a bad shard", []string{"--shard", "3/2", "testdata/run/echo.scenario.yaml"}, exitUsage, "want i/n"},
+		{"no paths", nil, exitUsage, "usage: agenteval run"},
+		{"a missing path", []string{"testdata/run/nope.scenario.yaml"}, exitUsage, "no such file"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			args := append([]string{"run", "--out", t.TempDir()}, tc.args...)
+			code, _, stderr := runCLI(t, args...)
+			assert.Equal(t, tc.code, code, stderr)
+			assert.Contains(t, stderr, tc.stderr)
+		})
+	}
+}
+
+// TestRunShardsThenResume runs one shard, then resumes the whole run in
+// the same directory: the second run does only what the first did not,
+// and every job is recorded exactly once.
+func TestRunShardsThenResume(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	code, _, stderr := runCLI(t, "run", "--out", out, "--shard", "1/3", "testdata/run/sweep.matrix.yaml")
+	require.Equal(t, exitOK, code, stderr)
+	plans, jobs := readLines(t, filepath.Join(out, "results.jsonl"))
+	require.Len(t, plans, 1)
+	assert.Equal(t, "1/3", plans[0].Shard)
+	assert.EqualValues(t, 4, plans[0].ShardJobs)
+	require.Len(t, jobs, 4)
+	for _, j := range jobs {
+		assert.Zero(t, j.Index%3, "shard 1/3 owns indexes 0, 3, 6, 9")
+	}
+	code, _, stderr = runCLI(t, "run", "--out", out, "--resume", "testdata/run/sweep.matrix.yaml")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, stderr, "8 job(s): 8 passed")
+	assert.Contains(t, stderr, "4 skipped")
+	plans2, jobs := readLines(t, filepath.Join(out, "results.jsonl"))
+	require.Len(t, plans2, 2)
+	assert.Equal(t, plans[0].RunID, plans2[1].RunID, "a resumed run keeps its run id")
+	ids := map[string]int{}
+	for _, j := range jobs {
+		ids[j.ID]++
+	}
+	assert.Len(t, ids, 12)
+	for id, n := range ids {
+		assert.Equal(t, 1, n, id)
+	}
+}
