@@ -1,8 +1,10 @@
 package evaluate
 
 import (
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -96,4 +98,23 @@ func TestSameAction(t *testing.T) {
 	assert.False(t, sameAction("list_issue", "listissues"))
 	assert.False(t, sameAction("list_issuess", "listissues"))
 	assert.True(t, sameAction("ÜBER", "über"))
+}
+
+// FuzzContainsFold checks containsFold against RE2's case-insensitive
+// literal match, which uses the same simple case folding.
+func FuzzContainsFold(f *testing.F) {
+	f.Add("Hello World", "WORLD")
+	f.Add("temperature 300\u212a", "300k")
+	f.Add("the \u017fun", "SUN")
+	f.Add("ÜBER", "über")
+	f.Add("aaa", "")
+	f.Fuzz(func(t *testing.T, s, sub string) {
+		if !utf8.ValidString(s) || !utf8.ValidString(sub) {
+			t.Skip()
+		}
+		want := regexp.MustCompile("(?i)" + regexp.QuoteMeta(sub)).MatchString(s)
+		if got := containsFold(s, sub); got != want {
+			t.Fatalf("containsFold(%q, %q) = %v, want %v", s, sub, got, want)
+		}
+	})
 }
