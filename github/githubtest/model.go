@@ -530,7 +530,7 @@ type workflowRun struct {
 	repo       *repo
 }
 
-func (w *workflowRun) url() string     { return fmt.Sprintf("%s/actions/runs/%d", w.repo.url(), w.id) }
+func (w *workflowRun) url() string { return fmt.Sprintf("%s/actions/runs/%d", w.repo.url(), w.id) }
 
 type job struct {
 	id          int64
