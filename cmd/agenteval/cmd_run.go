@@ -18,6 +18,7 @@ import (
 	ghcheck "github.com/agenteval/agenteval/checkpoint/github"
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/fixture"
+	ghfixture "github.com/agenteval/agenteval/fixture/github"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
@@ -144,14 +145,27 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 			return usageErr("--judge-model: %v", err)
 		}
 	}
+	token := firstNonEmpty(env.getenv("GITHUB_TOKEN"), env.getenv("GH_TOKEN"))
 	if *manifest != "" {
 		m, err := fixture.LoadManifest(*manifest)
 		if err != nil {
 			return usageErr("--manifest: %v", err)
 		}
-		cfg.Fixtures = runner.Fixtures(m, nil)
+		var reset func(context.Context, *scenario.Scenario) error
+		if token != "" || *graphqlURL != "" {
+			// reseed_per_iteration: put the scenario's fixtures back before each run.
+			mgr := ghfixture.NewForToken(*graphqlURL, token, nil, ghfixture.Config{})
+			reset = func(ctx context.Context, s *scenario.Scenario) error {
+				rep, err := mgr.Reset(ctx, m, s.Fixture.Requires...)
+				if err == nil {
+					err = rep.Err()
+				}
+				return err
+			}
+		}
+		cfg.Fixtures = runner.Fixtures(m, reset)
 	}
-	if token := firstNonEmpty(env.getenv("GITHUB_TOKEN"), env.getenv("GH_TOKEN")); token != "" || *graphqlURL != "" {
+	if token != "" || *graphqlURL != "" {
 		client := &http.Client{Transport: tokenTransport{token: token, base: http.DefaultTransport}, Timeout: 60 * time.Second}
 		exec := ghcheck.New(client, ghcheck.Options{GraphQLURL: *graphqlURL, RESTBaseURL: restBaseFor(*graphqlURL)})
 		cfg.Checkpoints = runner.Checkpoints(checkpoint.Checker{Executor: exec, Registry: conds})
