@@ -17,7 +17,8 @@ import (
 // Document is a parsed file: its content as plain data (map[string]any,
 // []any, string, json.Number, bool, nil) and the YAML node tree that maps
 // every field path back to its line and column. YAML is read with YAML 1.2
-// rules (as the agent scenario format's own tools read it); JSON is YAML 1.2.
+// rules (as the agent scenario format's own tools read it); a file that is
+// valid JSON is read by JSON's rules, with the same positions.
 type Document struct {
 	// File is the file's name as given to the loader.
 	File string
@@ -54,22 +55,30 @@ func ParseDocument(file string, data []byte, lim Limits) (*Document, Diagnostics
 	if len(data) > lim.MaxBytes {
 		return nil, Diagnostics{sizeDiagnostic(file, int64(len(data)), lim.MaxBytes)}
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, Diagnostics{{File: file, Line: 1, Column: 1, Severity: Error, Code: "empty", Message: "file is empty"}}
-		}
-		return nil, Diagnostics{syntaxDiagnostic(file, data, err)}
-	}
 	var diags Diagnostics
-	var second yaml.Node
-	if err := dec.Decode(&second); err == nil {
-		line := second.Line
-		diags = append(diags, Diagnostic{File: file, Line: max(line, 1), Column: 1, Severity: Error, Code: "multi-document",
-			Message: "file holds several YAML documents; put each in its own file"})
-	} else if !errors.Is(err, io.EOF) {
-		diags = append(diags, syntaxDiagnostic(file, data, err))
+	if looksLikeJSON(data) {
+		root, err := jsonNodes(data)
+		if err != nil {
+			return nil, Diagnostics{syntaxDiagnostic(file, data, err)}
+		}
+		doc = *root
+	} else {
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		if err := dec.Decode(&doc); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil, Diagnostics{{File: file, Line: 1, Column: 1, Severity: Error, Code: "empty", Message: "file is empty"}}
+			}
+			return nil, Diagnostics{syntaxDiagnostic(file, data, err)}
+		}
+		var second yaml.Node
+		if err := dec.Decode(&second); err == nil {
+			line := second.Line
+			diags = append(diags, Diagnostic{File: file, Line: max(line, 1), Column: 1, Severity: Error, Code: "multi-document",
+				Message: "file holds several YAML documents; put each in its own file"})
+		} else if !errors.Is(err, io.EOF) {
+			diags = append(diags, syntaxDiagnostic(file, data, err))
+		}
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode {
