@@ -24,7 +24,8 @@ import (
 // without it, and reporting it as failed keeps the verdict honest while the
 // message says how to fix the run.
 //
-// The command gets timeout_ms (default 30 s). On timeout its whole process
+// The command inherits the runner's environment variables, as a command in
+// a CI script would. It gets timeout_ms (default 30 s). On timeout its whole process
 // group is killed, so children it started die too, and the check fails. A
 // run without a directory fails, because the command would otherwise run
 // wherever the runner happens to be. The last 4 KiB of combined output are
