@@ -3,6 +3,8 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 
 	"github.com/agenteval/agenteval/checkpoint"
 	"github.com/agenteval/agenteval/fixture"
@@ -35,7 +37,8 @@ func (c checkpointScorer) ScoreCheckpoints(ctx context.Context, s *scenario.Scen
 
 // Fixtures returns a FixtureBinder that binds {{placeholders}} from the
 // manifest and, for scenarios with reseed_per_iteration, calls reset first
-// (a failed reset fails that run only). reset may be nil.
+// (a failed reset fails that run only). With reset nil, such a scenario
+// fails with a message saying why.
 func Fixtures(m *scenario.Manifest, reset func(ctx context.Context, s *scenario.Scenario) error) FixtureBinder {
 	return fixtureBinder{m: m, reset: reset}
 }
@@ -46,9 +49,12 @@ type fixtureBinder struct {
 }
 
 func (f fixtureBinder) Prepare(ctx context.Context, s *scenario.Scenario, reseed bool) (*scenario.Scenario, error) {
-	if reseed && f.reset != nil {
+	if reseed {
+		if f.reset == nil {
+			return nil, errors.New("the scenario asks for reseed_per_iteration but no fixture manager can reset its fixtures (give a GitHub token)")
+		}
 		if err := f.reset(ctx, s); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("resetting the fixture: %w", err)
 		}
 	}
 	return fixture.Bind(s, f.m)
