@@ -22,16 +22,16 @@ var fixtureOps = []string{"seed", "status", "reset", "cleanup"}
 // manifest. Exit 0: no resource drifted, is missing or failed (a dry run's
 // planned changes are fine); 1: one did, or the operation stopped; 2: usage.
 func runFixture(ctx context.Context, env *cliEnv, args []string) int {
-	usageLine := "seed|status|reset|cleanup [--manifest M] [--seed-file S] [--repo owner/name] [--dry-run] [--graphql-url U] [--format text|json] [FIXTURE...]"
+	flagsLine := "[--manifest M] [--seed-file S] [--repo owner/name] [--dry-run] [--graphql-url U] [--format text|json] [FIXTURE...]"
 	if len(args) == 0 || !slices.Contains(fixtureOps, args[0]) {
-		fmt.Fprintf(env.stderr, "usage: agenteval fixture %s\n", usageLine)
+		fmt.Fprintf(env.stderr, "usage: agenteval fixture %s %s\n", strings.Join(fixtureOps, "|"), flagsLine)
 		if len(args) > 0 && args[0] != "-h" && args[0] != "--help" {
 			fmt.Fprintf(env.stderr, "agenteval fixture: unknown operation %q%s\n", args[0], didYouMean(args[0], fixtureOps))
 		}
 		return exitUsage
 	}
 	op := args[0]
-	fl := newFlags(env, "fixture "+op, usageLine)
+	fl := newFlags(env, "fixture "+op, flagsLine)
 	manifestPath := fl.String("manifest", "fixtures/latest.json", "fixture manifest to read (status, reset, cleanup) or write (seed)")
 	seedPath := fl.String("seed-file", "", "seed file declaring the fixtures (seed; cleanup without a manifest)")
 	repo := fl.String("repo", "", "repository owner/name, overriding the seed file's or manifest's")
