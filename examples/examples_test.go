@@ -74,7 +74,7 @@ func TestRunAllExamples(t *testing.T) {
 func TestGitHubCheckpointFailsWhenTheAgentDoesNothing(t *testing.T) {
 	t.Parallel()
 	gh := githubtest.NewServer(t)
-	_, manifest, err := examples.SeedGitHub(t.Context(), gh)
+	mgr, manifest, err := examples.SeedGitHub(t.Context(), gh)
 	require.NoError(t, err)
 	f, err := scenario.LoadFS(examples.Files, "github/pr-fix-typo-001.json")
 	require.NoError(t, err)
@@ -86,7 +86,11 @@ func TestGitHubCheckpointFailsWhenTheAgentDoesNothing(t *testing.T) {
 	jobs, _, err := runner.Combine([]runner.Source{runner.ScenarioSource(f.Name, f.Scenario, 1)}, runner.Shard{})
 	require.NoError(t, err)
 	_, err = runner.Run(t.Context(), runner.Config{Agent: idle, Results: sink,
-		Checkpoints: runner.Checkpoints(checkpoint.Checker{Executor: exec}), Fixtures: runner.Fixtures(manifest, nil)}, jobs)
+		Checkpoints: runner.Checkpoints(checkpoint.Checker{Executor: exec}),
+		Fixtures: runner.Fixtures(manifest, func(ctx context.Context, s *scenario.Scenario) error {
+			_, err := mgr.Reset(ctx, manifest, s.Fixture.Requires...)
+			return err
+		})}, jobs)
 	require.NoError(t, err)
 	require.Len(t, sink.r, 1)
 	res := sink.r[0]
