@@ -29,6 +29,7 @@ type UnknownTaskError struct {
 	Suggestions []string
 }
 
+// Error names the task and the suggestions.
 func (e *UnknownTaskError) Error() string {
 	msg := fmt.Sprintf("unknown task %q", e.Task)
 	if len(e.Suggestions) > 0 {
@@ -47,6 +48,7 @@ type InputError struct {
 	Reason string
 }
 
+// Error reads "task: input "field" reason".
 func (e *InputError) Error() string {
 	if e.Field == "" {
 		return fmt.Sprintf("%s: invalid input: %s", e.Task, e.Reason)
@@ -65,6 +67,7 @@ type NotFoundError struct {
 	Message string
 }
 
+// Error reads "task: not found: message".
 func (e *NotFoundError) Error() string { return fmt.Sprintf("%s: not found: %s", e.Task, e.Message) }
 
 // Unwrap returns ErrNotFound.
@@ -84,6 +87,7 @@ type RateLimitError struct {
 	MaxWait time.Duration
 }
 
+// Error says when the limit resets and why the executor did not wait.
 func (e *RateLimitError) Error() string {
 	return fmt.Sprintf("github rate limit exceeded (status %d): resets at %s, in %s, beyond the allowed wait of %s",
 		e.Status, e.Reset.UTC().Format(time.RFC3339), e.Wait.Round(time.Second), e.MaxWait)
@@ -103,6 +107,7 @@ type APIError struct {
 	Message string
 }
 
+// Error reads "task: github TYPE-or-status: message".
 func (e *APIError) Error() string {
 	kind := fmt.Sprintf("HTTP %d", e.Status)
 	if e.Type != "" {

@@ -21,6 +21,7 @@ const (
 	kindStringOrInt             // non-empty string or integer >= 1
 )
 
+// String names the kind as Task listings show it.
 func (k kind) String() string {
 	switch k {
 	case kindInt:

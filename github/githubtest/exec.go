@@ -45,6 +45,7 @@ type fieldError struct {
 	msg string
 }
 
+// Error returns the message GitHub would send.
 func (e *fieldError) Error() string { return e.msg }
 
 func errNotFound(format string, args ...any) error {
