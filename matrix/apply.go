@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 )
 
@@ -57,42 +58,64 @@ func firstAxis(n *node) int {
 	return -1
 }
 
-// leafFunc returns the value for an axis in the job being built.
-type leafFunc func(axis int) reflect.Value
-
 // cow returns a copy of old with n's overrides applied: old itself is never
-// written, and only the containers on n's paths are copied.
-func cow(old reflect.Value, n *node, leaf leafFunc) reflect.Value {
+// written, and only the containers on n's paths are copied. A leaf for axis
+// a takes axes[a].leaves[choice[a]].
+func cow(old reflect.Value, n *node, axes []axis, choice []int) reflect.Value {
 	if n.axis >= 0 {
-		return leaf(n.axis)
+		return axes[n.axis].leaves[choice[n.axis]]
 	}
 	switch old.Kind() {
 	case reflect.Pointer:
 		nv := reflect.New(old.Type().Elem())
 		nv.Elem().Set(old.Elem())
-		applyChildren(nv.Elem(), n, leaf)
+		applyChildren(nv.Elem(), n, axes, choice)
 		return nv
 	case reflect.Interface:
 		// The concrete value is assignable to the interface slot it came from.
-		return cow(old.Elem(), n, leaf)
+		return cow(old.Elem(), n, axes, choice)
 	case reflect.Struct:
+		// Only reached for a struct held in a map or an interface; structs
+		// in fields and list elements are updated in place by applyChildren.
 		nv := reflect.New(old.Type()).Elem()
 		nv.Set(old)
-		applyChildren(nv, n, leaf)
+		applyChildren(nv, n, axes, choice)
 		return nv
 	case reflect.Slice:
 		nv := reflect.MakeSlice(old.Type(), old.Len(), old.Len())
 		reflect.Copy(nv, old)
-		applyChildren(nv, n, leaf)
+		applyChildren(nv, n, axes, choice)
 		return nv
 	case reflect.Map:
+		switch m := old.Interface().(type) {
+		case map[string]any:
+			// Typed fast paths: reflect's map iteration copies every key and
+			// value to the heap; maps.Clone does not.
+			nm := maps.Clone(m)
+			for _, c := range n.children {
+				k := c.step.key.String()
+				if c.axis >= 0 {
+					nm[k] = axes[c.axis].leaves[choice[c.axis]].Interface()
+				} else {
+					nm[k] = cow(reflect.ValueOf(m[k]), c, axes, choice).Interface()
+				}
+			}
+			return reflect.ValueOf(nm)
+		case map[string]string:
+			// A string holds no containers, so every child is a leaf.
+			nm := maps.Clone(m)
+			for _, c := range n.children {
+				nm[c.step.key.String()] = axes[c.axis].leaves[choice[c.axis]].String()
+			}
+			return reflect.ValueOf(nm)
+		}
 		nv := reflect.MakeMapWithSize(old.Type(), old.Len())
 		it := old.MapRange()
 		for it.Next() {
 			nv.SetMapIndex(it.Key(), it.Value())
 		}
 		for _, c := range n.children {
-			nv.SetMapIndex(c.step.key, cow(old.MapIndex(c.step.key), c, leaf))
+			nv.SetMapIndex(c.step.key, cow(old.MapIndex(c.step.key), c, axes, choice))
 		}
 		return nv
 	default:
@@ -102,8 +125,9 @@ func cow(old reflect.Value, n *node, leaf leafFunc) reflect.Value {
 }
 
 // applyChildren replaces each child slot of dst, a private copy, with the
-// child's overridden value.
-func applyChildren(dst reflect.Value, n *node, leaf leafFunc) {
+// child's overridden value. A struct or array slot is already a private
+// copy (it lives inside dst), so it is updated in place, without allocating.
+func applyChildren(dst reflect.Value, n *node, axes []axis, choice []int) {
 	for _, c := range n.children {
 		var slot reflect.Value
 		switch c.step.kind {
@@ -114,6 +138,10 @@ func applyChildren(dst reflect.Value, n *node, leaf leafFunc) {
 		default:
 			panic("matrix: internal error: map step outside a map")
 		}
-		slot.Set(cow(slot, c, leaf))
+		if c.axis < 0 && (slot.Kind() == reflect.Struct || slot.Kind() == reflect.Array) {
+			applyChildren(slot, c, axes, choice)
+			continue
+		}
+		slot.Set(cow(slot, c, axes, choice))
 	}
 }

@@ -207,7 +207,8 @@ func (c *compiler) value(p *Plan, a axis, v any, at scenario.Path, p0 any) (refl
 	want, err1 := json.Marshal(g.Scenario)
 	t := &node{axis: -1}
 	t.insert(a.steps, 0)
-	built := cow(p.baseValue, t, func(int) reflect.Value { return leaf }).Interface().(*scenario.Scenario)
+	one := []axis{{leaves: []reflect.Value{leaf}}}
+	built := cow(p.baseValue, t, one, []int{0}).Interface().(*scenario.Scenario)
 	got, err2 := json.Marshal(built)
 	if err1 == nil && err2 == nil && bytes.Equal(got, want) {
 		return leaf, false, true

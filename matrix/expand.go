@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"iter"
-	"reflect"
 	"strconv"
 
 	"github.com/agenteval/agenteval/scenario"
@@ -62,7 +61,7 @@ func (p *Plan) expand(ctx context.Context, materialise bool) iter.Seq2[Job, erro
 		choice := make([]int, k)
 		var (
 			lastCo    int64 = -1
-			combo     string
+			combo     []byte
 			comboBase int64
 			hashBuf   []byte
 			idBuf     []byte
@@ -89,7 +88,7 @@ func (p *Plan) expand(ctx context.Context, materialise bool) iter.Seq2[Job, erro
 					choice[i] = s[d]
 					comboBase += int64(choice[i]) * p.axes[i].stride
 				}
-				combo, hashBuf = p.comboID(choice, hashBuf)
+				combo, hashBuf = p.comboID(choice, combo[:0], hashBuf)
 			}
 			run := int(r) + 1
 			idBuf = append(idBuf[:0], p.scenarioID...)
@@ -97,16 +96,19 @@ func (p *Plan) expand(ctx context.Context, materialise bool) iter.Seq2[Job, erro
 			idBuf = append(idBuf, combo...)
 			idBuf = append(idBuf, "/run-"...)
 			idBuf = strconv.AppendInt(idBuf, int64(run), 10)
+			id := string(idBuf)
 			job := Job{
-				ID:          string(idBuf),
-				Index:       comboBase*runs + r,
+				ID:    id,
+				Index: comboBase*runs + r,
+				// The combination is a substring of the id: one allocation, not two.
+				Combination: id[len(p.scenarioID)+1 : len(p.scenarioID)+1+len(combo)],
 				ScenarioID:  p.scenarioID,
-				Combination: combo,
 				Run:         run,
 			}
 			if k > 0 {
 				job.Params = make([]Param, k)
-				for i, a := range p.axes {
+				for i := range p.axes {
+					a := &p.axes[i]
 					job.Params[i] = Param{Path: a.param, Value: a.values[choice[i]]}
 				}
 			}
@@ -123,10 +125,9 @@ func (p *Plan) expand(ctx context.Context, materialise bool) iter.Seq2[Job, erro
 // build returns a new scenario: the base with the chosen values applied.
 // Only the containers on the axes' paths are new; the rest is shared.
 func (p *Plan) build(choice []int) *scenario.Scenario {
-	leaf := func(axis int) reflect.Value { return p.axes[axis].leaves[choice[axis]] }
-	s := cow(p.baseValue, p.trie, leaf).Interface().(*scenario.Scenario)
-	for i, a := range p.axes {
-		if a.redefault[choice[i]] {
+	s := cow(p.baseValue, p.trie, p.axes, choice).Interface().(*scenario.Scenario)
+	for i := range p.axes {
+		if p.axes[i].redefault[choice[i]] {
 			// Only fields that are still empty get written, and those are in
 			// the containers this job copied: the base has its defaults.
 			s.SetDefaults("")
@@ -141,11 +142,11 @@ func (p *Plan) build(choice []int) *scenario.Scenario {
 // (path, value) pairs sorted by path, [["name","Test A"],["run[0].input","x"]].
 // Sorting makes the id independent of axis order, and canonical JSON makes
 // it independent of how the YAML spelled the value. 64 bits keep the chance
-// of any collision among a million combinations near 3e-8. buf is scratch
-// space, returned for reuse.
-func (p *Plan) comboID(choice []int, buf []byte) (string, []byte) {
+// of any collision among a million combinations near 3e-8. The id is
+// appended to dst; buf is scratch space; both are returned for reuse.
+func (p *Plan) comboID(choice []int, dst, buf []byte) ([]byte, []byte) {
 	if len(p.axes) == 0 {
-		return SingleCombination, buf
+		return append(dst, SingleCombination...), buf
 	}
 	buf = append(buf[:0], '[')
 	for n, i := range p.hashOrder {
@@ -159,10 +160,8 @@ func (p *Plan) comboID(choice []int, buf []byte) (string, []byte) {
 	}
 	buf = append(buf, ']')
 	sum := sha256.Sum256(buf)
-	var id [2 + 16]byte
-	id[0], id[1] = 'c', '-'
-	hex.Encode(id[2:], sum[:8])
-	return string(id[:]), buf
+	dst = append(dst, "c-"...)
+	return hex.AppendEncode(dst, sum[:8]), buf
 }
 
 // SingleCombination is the combination id of a scenario run without a matrix.

@@ -45,13 +45,13 @@ func TestParseFilter(t *testing.T) {
 
 func TestParseFilterErrors(t *testing.T) {
 	tests := map[string]string{
-		"name":          `filter "name": want path=value, such as run[0].conversation.max_turns=3`,
-		"name=":         `filter "name=": the value is missing; write name="" to match empty text`,
-		"=3":            `filter "=3": at character 1: expected a field name, found '='; quote keys that are not identifiers, as in ["data.json"]`,
-		"run[0=3":       `filter "run[0=3": at character 6: expected ']' to close the index, found '='`,
-		"run]=3":        `filter "run]=3": at character 4: unexpected ']'; want path=value`,
-		`name="open`:    `filter "name=\"open": value "\"open": syntax error: found unexpected end of stream`,
-		"name=[a, b":    `filter "name=[a, b": value "[a, b": syntax error: invalid character 'a' looking for beginning of value`,
+		"name":       `filter "name": want path=value, such as run[0].conversation.max_turns=3`,
+		"name=":      `filter "name=": the value is missing; write name="" to match empty text`,
+		"=3":         `filter "=3": at character 1: expected a field name, found '='; quote keys that are not identifiers, as in ["data.json"]`,
+		"run[0=3":    `filter "run[0=3": at character 6: expected ']' to close the index, found '='`,
+		"run]=3":     `filter "run]=3": at character 4: unexpected ']'; want path=value`,
+		`name="open`: `filter "name=\"open": value "\"open": syntax error: found unexpected end of stream`,
+		"name=[a, b": `filter "name=[a, b": value "[a, b": syntax error: invalid character 'a' looking for beginning of value`,
 	}
 	for in, want := range tests {
 		t.Run(in, func(t *testing.T) {
