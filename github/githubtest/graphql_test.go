@@ -250,3 +250,35 @@ func TestConcurrentUse(t *testing.T) {
 	assert.Len(t, snap.Comments, 8)
 	assert.Equal(t, 16, s.RequestCount(""))
 }
+
+// TestArguments checks the filtering and ordering arguments the resolvers
+// honour, and that unmodelled filters are refused rather than ignored.
+func TestArguments(t *testing.T) {
+	t.Parallel()
+	s := githubtest.NewServer(t)
+	r := s.AddRepo("acme/args")
+	r.AddLabel(githubtest.Label{Name: "zeta"})
+	r.AddLabel(githubtest.Label{Name: "alpha"})
+	r.AddIssue(githubtest.Issue{Title: "by alice", Author: "alice", Labels: []string{"zeta"}})
+	r.AddIssue(githubtest.Issue{Title: "by bob", Author: "bob", State: "CLOSED", StateReason: "DUPLICATE"})
+	pr := r.AddPullRequest(githubtest.PullRequest{Title: "p", Head: "h"})
+	pr.AddReviewThread(githubtest.ReviewThread{Path: "a", Line: 1, Comments: []githubtest.Comment{{Body: "one"}, {Body: "two"}, {Body: "three"}}})
+
+	d := post(t, s, `{repository(owner:"acme",name:"args"){
+	  labels(first:10, orderBy:{field:NAME, direction:ASC}){nodes{name}}
+	  byAlice: issues(first:10, filterBy:{createdBy:"alice"}){nodes{title}}
+	  closed: issues(first:10, filterBy:{states:[CLOSED]}){nodes{title stateReason dup: stateReason(enableDuplicate:true)}}
+	  pullRequest(number:3){reviewThreads(first:1){nodes{comments(first:5, skip:1){nodes{body}}}}}
+	}}`, nil)
+	require.Empty(t, d.Errors)
+	repo := d.Data["repository"].(map[string]any)
+	assert.Equal(t, []any{map[string]any{"name": "alpha"}, map[string]any{"name": "zeta"}}, repo["labels"].(map[string]any)["nodes"])
+	assert.Equal(t, []any{map[string]any{"title": "by alice"}}, repo["byAlice"].(map[string]any)["nodes"])
+	assert.Equal(t, []any{map[string]any{"title": "by bob", "stateReason": "NOT_PLANNED", "dup": "DUPLICATE"}}, repo["closed"].(map[string]any)["nodes"])
+	thread := repo["pullRequest"].(map[string]any)["reviewThreads"].(map[string]any)["nodes"].([]any)[0].(map[string]any)
+	assert.Equal(t, []any{map[string]any{"body": "two"}, map[string]any{"body": "three"}}, thread["comments"].(map[string]any)["nodes"])
+
+	bad := post(t, s, `{repository(owner:"acme",name:"args"){issues(first:1, filterBy:{assignee:"x"}){totalCount}}}`, nil)
+	require.Len(t, bad.Errors, 1)
+	assert.Equal(t, "UNSUPPORTED", bad.Errors[0].Type)
+}

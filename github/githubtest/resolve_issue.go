@@ -1,6 +1,7 @@
 package githubtest
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 )
@@ -20,6 +21,10 @@ func (i *issue) resolve(ec *execCtx, field string, args map[string]any) (any, er
 	case "state":
 		return i.state, nil
 	case "stateReason":
+		// Clients that do not opt in see DUPLICATE as NOT_PLANNED.
+		if dup, _ := boolArg(args, "enableDuplicate"); i.stateReason == "DUPLICATE" && !dup {
+			return "NOT_PLANNED", nil
+		}
 		return nullable(i.stateReason), nil
 	case "closed":
 		return i.state == "CLOSED", nil
@@ -34,9 +39,9 @@ func (i *issue) resolve(ec *execCtx, field string, args map[string]any) (any, er
 	case "author":
 		return ec.st.findAccount(i.author), nil
 	case "labels":
-		return paginate("labels", listOf(i.labels), args)
+		return paginate("labels", listOf(sortLabels(i.labels, args)), args)
 	case "comments":
-		return paginate("comments", listOf(i.comments), args)
+		return paginate("comments", listOf(orderComments(i.comments, args)), args)
 	case "parent":
 		return i.parent, nil
 	case "subIssues":
@@ -46,6 +51,13 @@ func (i *issue) resolve(ec *execCtx, field string, args map[string]any) (any, er
 		prs := slices.DeleteFunc(slices.Clone(i.closedBy), func(p *pull) bool {
 			return !includeClosed && p.state != "OPEN"
 		})
+		// Every link in the model is a manual one, so userLinkedOnly
+		// changes nothing; orderByState puts open pull requests first.
+		if byState, _ := boolArg(args, "orderByState"); byState {
+			slices.SortStableFunc(prs, func(a, b *pull) int {
+				return cmp.Compare(stateRank[a.state], stateRank[b.state])
+			})
+		}
 		return paginate("closedByPullRequestsReferences", listOf(prs), args)
 	case "repository":
 		return i.repo, nil
@@ -72,6 +84,18 @@ func (c *comment) resolve(ec *execCtx, field string, _ map[string]any) (any, err
 		return ec.st.findAccount(c.author), nil
 	}
 	return nil, unserved("IssueComment", field)
+}
+
+var stateRank = map[string]int{"OPEN": 0, "MERGED": 1, "CLOSED": 2}
+
+// orderComments applies an IssueCommentOrder (UPDATED_AT; comments are
+// never edited in the model, so that is creation order).
+func orderComments(cs []*comment, args map[string]any) []*comment {
+	if order, ok := args["orderBy"].(map[string]any); ok && order["direction"] == "DESC" {
+		cs = slices.Clone(cs)
+		slices.Reverse(cs)
+	}
+	return cs
 }
 
 func commentURL(parentURL string, dbID int64) string {

@@ -1,5 +1,10 @@
 package githubtest
 
+import (
+	"cmp"
+	"slices"
+)
+
 func (r *release) resolve(_ *execCtx, field string, _ map[string]any) (any, error) {
 	switch field {
 	case "id":
@@ -47,14 +52,29 @@ func (p *project) resolve(_ *execCtx, field string, args map[string]any) (any, e
 	case "url":
 		return p.url(), nil
 	case "fields":
-		return paginate("fields", listOf(p.fields), args)
+		fields := p.fields
+		if order, ok := args["orderBy"].(map[string]any); ok {
+			fields = slices.Clone(fields)
+			if order["field"] == "NAME" {
+				slices.SortStableFunc(fields, func(a, b *projectField) int { return cmp.Compare(a.name, b.name) })
+			}
+			if order["direction"] == "DESC" {
+				slices.Reverse(fields)
+			}
+		}
+		return paginate("fields", listOf(fields), args)
 	case "items":
-		return paginate("items", listOf(p.items), args)
+		items := p.items
+		if order, ok := args["orderBy"].(map[string]any); ok && order["direction"] == "DESC" {
+			items = slices.Clone(items)
+			slices.Reverse(items)
+		}
+		return paginate("items", listOf(items), args)
 	}
 	return nil, unserved("ProjectV2", field)
 }
 
-func (f *projectField) resolve(_ *execCtx, field string, _ map[string]any) (any, error) {
+func (f *projectField) resolve(_ *execCtx, field string, args map[string]any) (any, error) {
 	switch field {
 	case "id":
 		return f.id, nil
@@ -63,7 +83,14 @@ func (f *projectField) resolve(_ *execCtx, field string, _ map[string]any) (any,
 	case "dataType":
 		return f.dataType, nil
 	case "options":
-		return listOf(f.options), nil
+		names, filtered := args["names"].([]any)
+		var out []any
+		for _, o := range f.options {
+			if !filtered || contains(names, o.name) {
+				out = append(out, o)
+			}
+		}
+		return out, nil
 	}
 	return nil, unserved(f.gqlType(), field)
 }

@@ -37,9 +37,9 @@ func (p *pull) resolve(ec *execCtx, field string, args map[string]any) (any, err
 	case "author":
 		return ec.st.findAccount(p.author), nil
 	case "labels":
-		return paginate("labels", listOf(p.labels), args)
+		return paginate("labels", listOf(sortLabels(p.labels, args)), args)
 	case "comments":
-		return paginate("comments", listOf(p.comments), args)
+		return paginate("comments", listOf(orderComments(p.comments, args)), args)
 	case "headRefName":
 		return p.headRef, nil
 	case "baseRefName":
@@ -206,7 +206,11 @@ func (t *thread) resolve(ec *execCtx, field string, args map[string]any) (any, e
 		}
 		return ec.st.findAccount(t.resolvedBy), nil
 	case "comments":
-		return paginate("comments", listOf(t.comments), args)
+		comments := t.comments
+		if skip, ok := intArg(args, "skip"); ok && skip > 0 {
+			comments = comments[min(skip, len(comments)):]
+		}
+		return paginate("comments", listOf(comments), args)
 	case "pullRequest":
 		return t.pull, nil
 	}

@@ -64,25 +64,17 @@ func (r *repo) resolve(ec *execCtx, field string, args map[string]any) (any, err
 				return !strings.Contains(strings.ToLower(l.name), strings.ToLower(q))
 			})
 		}
-		if order, ok := args["orderBy"].(map[string]any); ok {
-			byName := order["field"] == "NAME"
-			slices.SortStableFunc(labels, func(a, b *label) int {
-				if byName {
-					return cmp.Compare(strings.ToLower(a.name), strings.ToLower(b.name))
-				}
-				return a.createdAt.Compare(b.createdAt)
-			})
-			if order["direction"] == "DESC" {
-				slices.Reverse(labels)
-			}
-		}
-		return paginate("labels", listOf(labels), args)
+		return paginate("labels", listOf(sortLabels(labels, args)), args)
 	case "label":
 		name, _ := strArg(args, "name")
 		return r.label(name), nil
 	case "issues":
+		keep, err := issueFilter(args)
+		if err != nil {
+			return nil, err
+		}
 		issues := slices.DeleteFunc(slices.Clone(r.issues), func(i *issue) bool {
-			return !matchesStates(args, i.state) || !hasLabels(args, i.labels)
+			return !matchesStates(args, i.state) || !hasLabels(args, i.labels) || !keep(i)
 		})
 		orderByCreated(issues, args, func(i *issue) issueOrderKey { return issueOrderKey{i.createdAt, i.updatedAt, len(i.comments)} })
 		return paginate("issues", listOf(issues), args)
@@ -126,7 +118,14 @@ func (r *repo) resolve(ec *execCtx, field string, args map[string]any) (any, err
 			}
 		}
 		slices.SortStableFunc(refs, func(a, b *ref) int { return cmp.Compare(a.name, b.name) })
-		if order, ok := args["orderBy"].(map[string]any); ok && order["direction"] == "DESC" {
+		desc := args["direction"] == "DESC"
+		if order, ok := args["orderBy"].(map[string]any); ok {
+			if order["field"] == "TAG_COMMIT_DATE" {
+				slices.SortStableFunc(refs, func(a, b *ref) int { return a.target.authoredAt.Compare(b.target.authoredAt) })
+			}
+			desc = order["direction"] == "DESC"
+		}
+		if desc {
 			slices.Reverse(refs)
 		}
 		return paginate("refs", listOf(refs), args)
@@ -155,6 +154,57 @@ func (r *repo) resolve(ec *execCtx, field string, args map[string]any) (any, err
 		return nil, nil
 	}
 	return nil, unserved("Repository", field)
+}
+
+// sortLabels applies a LabelOrder argument (CREATED_AT or NAME).
+func sortLabels(labels []*label, args map[string]any) []*label {
+	order, ok := args["orderBy"].(map[string]any)
+	if !ok {
+		return labels
+	}
+	labels = slices.Clone(labels)
+	byName := order["field"] == "NAME"
+	slices.SortStableFunc(labels, func(a, b *label) int {
+		if byName {
+			return cmp.Compare(strings.ToLower(a.name), strings.ToLower(b.name))
+		}
+		return a.createdAt.Compare(b.createdAt)
+	})
+	if order["direction"] == "DESC" {
+		slices.Reverse(labels)
+	}
+	return labels
+}
+
+// issueFilter applies Repository.issues(filterBy:). The fake models no
+// assignees, milestones, mentions or subscriptions, so filtering on them is
+// refused rather than silently ignored.
+func issueFilter(args map[string]any) (func(*issue) bool, error) {
+	f, ok := args["filterBy"].(map[string]any)
+	if !ok {
+		return func(*issue) bool { return true }, nil
+	}
+	for _, k := range []string{"assignee", "mentioned", "milestone", "milestoneNumber"} {
+		if v, ok := f[k].(string); ok && v != "" {
+			return nil, &fieldError{typ: "UNSUPPORTED", msg: "githubtest does not model issues(filterBy: {" + k + "})"}
+		}
+	}
+	if v, _ := f["viewerSubscribed"].(bool); v {
+		return nil, &fieldError{typ: "UNSUPPORTED", msg: "githubtest does not model issues(filterBy: {viewerSubscribed})"}
+	}
+	createdBy, _ := f["createdBy"].(string)
+	var since time.Time
+	if s, ok := f["since"].(string); ok && s != "" {
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			return nil, &fieldError{typ: "INVALID_ARGUMENT", msg: "filterBy.since is not an ISO-8601 date-time: " + s}
+		}
+		since = t
+	}
+	return func(i *issue) bool {
+		return matchesStates(f, i.state) && hasLabels(f, i.labels) &&
+			(createdBy == "" || strings.EqualFold(createdBy, i.author)) && !i.updatedAt.Before(since)
+	}, nil
 }
 
 // matchesStates applies a connection's states filter (IssueState or
