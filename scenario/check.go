@@ -147,13 +147,18 @@ func ConfinedPath(name string) error {
 	switch {
 	case name == "":
 		return fmt.Errorf("path is empty")
-	case strings.HasPrefix(slashed, "/") || (len(slashed) > 1 && slashed[1] == ':'):
+	case strings.HasPrefix(slashed, "/") || isDriveLetter(slashed):
 		return fmt.Errorf("path %q is absolute; paths are relative to the run's directory", name)
 	}
 	if c := path.Clean(slashed); c == ".." || strings.HasPrefix(c, "../") {
 		return fmt.Errorf("path %q leaves the run's directory", name)
 	}
 	return nil
+}
+
+// isDriveLetter reports whether p starts with a Windows drive (C: or c:/).
+func isDriveLetter(p string) bool {
+	return len(p) > 1 && p[1] == ':' && (p[0]|0x20) >= 'a' && (p[0]|0x20) <= 'z' && (len(p) == 2 || p[2] == '/')
 }
 
 func checkMatrix(f *File) {

@@ -1,12 +1,14 @@
 package scenario_test
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -100,6 +102,7 @@ func FuzzLoad(f *testing.F) {
 		scenario.NewLoader(scenario.Options{Strict: true, Limits: scenario.Limits{MaxNodes: 100_000}}),
 	}
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
+		defer failIfSlow(t, time.Now())
 		name := fuzzNames[int(which)%len(fuzzNames)]
 		fsys := fstest.MapFS{name: {Data: data}, "test-github-issues.scenario.yaml": {Data: base}, "base.scenario.yaml": {Data: base}}
 		for _, l := range loaders {
@@ -134,6 +137,18 @@ func FuzzLoad(f *testing.F) {
 	})
 }
 
+// failIfSlow fails a fuzz run that took over two seconds, so that inputs
+// that are slow to load are reported (and kept) like crashes. It does
+// nothing outside fuzzing, where a loaded machine may be slow.
+func failIfSlow(t *testing.T, start time.Time) {
+	if fz := flag.Lookup("test.fuzz"); fz == nil || fz.Value.String() == "" {
+		return
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("input took %v to load", d)
+	}
+}
+
 func cmpInt(a, b int) int {
 	switch {
 	case a < b:
@@ -152,6 +167,7 @@ func FuzzParseDocument(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer failIfSlow(t, time.Now())
 		doc, diags := scenario.ParseDocument("f.yaml", data, scenario.Limits{MaxNodes: 100_000})
 		for _, d := range diags {
 			if d.Line < 0 || d.Column < 0 {
