@@ -148,3 +148,37 @@ func TestGraphQLRateLimitedError(t *testing.T) {
 	assert.Equal(t, "acme/demo", data.(map[string]any)["nameWithOwner"])
 	assert.Equal(t, []time.Duration{5 * time.Second}, fs.waits)
 }
+
+// TestNonRateLimitFailures checks that a 403 without rate-limit signs is a
+// permission error (no waiting) and a 502 an APIError with the status.
+func TestNonRateLimitFailures(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		status int
+		body   string
+		want   string
+	}{
+		{"forbidden", http.StatusForbidden, `{"message":"Resource not accessible by integration"}`, "repo.view: github HTTP 403: Resource not accessible by integration"},
+		{"bad gateway", http.StatusBadGateway, `{"message":"Server Error"}`, "repo.view: github HTTP 502: Server Error"},
+		{"graphql forbidden", http.StatusOK, `{"data":{"repository":null},"errors":[{"type":"FORBIDDEN","message":"no access"}]}`, "repo.view: github FORBIDDEN: no access"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(tc.status)
+				_, _ = w.Write([]byte(tc.body))
+			}))
+			t.Cleanup(srv.Close)
+			fs := &fakeSleeper{}
+			ex := newExecutor(srv.Client(), Options{GraphQLURL: srv.URL + "/graphql", RESTBaseURL: srv.URL}, fs.sleep, time.Now)
+			_, err := ex.Execute(context.Background(), "repo.view", demo)
+			var api *APIError
+			require.ErrorAs(t, err, &api)
+			assert.Equal(t, tc.want, err.Error())
+			assert.Empty(t, fs.waits)
+		})
+	}
+}
