@@ -93,11 +93,7 @@ func Run(ctx context.Context, opts Options) (runner.Summary, error) {
 		Concurrency:   1,    // the GitHub example shares one fake repository between its runs
 		Checkpoints:   runner.Checkpoints(checkpoint.Checker{Executor: exec, Registry: conds}),
 		Fixtures: runner.Fixtures(manifest, func(ctx context.Context, s *scenario.Scenario) error {
-			rep, err := mgr.Reset(ctx, manifest, s.Fixture.Requires...)
-			if err == nil {
-				err = rep.Err()
-			}
-			return err
+			return fixture.ResetScenario(ctx, mgr, manifest, s)
 		}),
 		Seed:     1,
 		Results:  w,

@@ -15,6 +15,7 @@ import (
 	"github.com/agenteval/agenteval/checkpoint"
 	ghcheck "github.com/agenteval/agenteval/checkpoint/github"
 	"github.com/agenteval/agenteval/examples"
+	"github.com/agenteval/agenteval/fixture"
 	"github.com/agenteval/agenteval/github/githubtest"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
@@ -88,8 +89,7 @@ func TestGitHubCheckpointFailsWhenTheAgentDoesNothing(t *testing.T) {
 	_, err = runner.Run(t.Context(), runner.Config{Agent: idle, Results: sink,
 		Checkpoints: runner.Checkpoints(checkpoint.Checker{Executor: exec}),
 		Fixtures: runner.Fixtures(manifest, func(ctx context.Context, s *scenario.Scenario) error {
-			_, err := mgr.Reset(ctx, manifest, s.Fixture.Requires...)
-			return err
+			return fixture.ResetScenario(ctx, mgr, manifest, s)
 		})}, jobs)
 	require.NoError(t, err)
 	require.Len(t, sink.r, 1)

@@ -155,13 +155,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		if token != "" || *graphqlURL != "" {
 			// reseed_per_iteration: put the scenario's fixtures back before each run.
 			mgr := ghfixture.NewForToken(*graphqlURL, token, nil, ghfixture.Config{})
-			reset = func(ctx context.Context, s *scenario.Scenario) error {
-				rep, err := mgr.Reset(ctx, m, s.Fixture.Requires...)
-				if err == nil {
-					err = rep.Err()
-				}
-				return err
-			}
+			reset = func(ctx context.Context, s *scenario.Scenario) error { return fixture.ResetScenario(ctx, mgr, m, s) }
 		}
 		cfg.Fixtures = runner.Fixtures(m, reset)
 	}
