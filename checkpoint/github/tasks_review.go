@@ -182,13 +182,16 @@ func prThreadsList(ctx context.Context, c *call, in args) (any, error) {
 		pages++
 		full := false
 		for i, e := range edges {
-			scanned++
-			if unresolvedOnly && e.Node.IsResolved || !includeOutdated && e.Node.IsOutdated {
-				continue
-			}
-			if limited && len(items) == first {
+			match := !(unresolvedOnly && e.Node.IsResolved || !includeOutdated && e.Node.IsOutdated)
+			if match && limited && len(items) == first {
+				// One match more than asked for: there is a next page, and
+				// it starts at this thread.
 				full = true
 				break
+			}
+			scanned++
+			if !match {
+				continue
 			}
 			items = append(items, e.Node.out())
 			lastCursor = &edges[i].Cursor
