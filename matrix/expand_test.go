@@ -167,6 +167,13 @@ func TestSweepFixtureMatchesLoader(t *testing.T) {
 	l, f := loadMatrix(t, readFixture(t, "testdata/sweep.matrix.yaml"))
 	p, diags := Compile(f, Options{Loader: l})
 	require.False(t, diags.HasErrors(), "%v", diags)
+	before, err := json.Marshal(p.Base())
+	require.NoError(t, err)
+	defer func() {
+		after, err := json.Marshal(p.Base())
+		require.NoError(t, err)
+		assert.JSONEq(t, string(before), string(after), "expansion must not modify the base")
+	}()
 	n, err := p.Count()
 	require.NoError(t, err)
 	assert.Equal(t, int64(256*2), n)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -49,5 +50,30 @@ func TestPeerMatrices(t *testing.T) {
 			assert.Equal(t, n, got)
 		})
 	}
-	_ = os.Getenv
+}
+
+// TestGitHubBase sweeps a GitHub eval scenario (ghx JSON): paths address the
+// runtime model it converts to, where the prompt is run[0].input.
+func TestGitHubBase(t *testing.T) {
+	src, err := os.ReadFile("../../shared/peer/ghx-scenarios/pr-review-comment-001.json")
+	if err != nil {
+		t.Skip("no peer GitHub scenario")
+	}
+	m := "name: ghx\nbase_scenario: pr-review-comment-001.json\nruns_per_combination: 3\nmatrix:\n" +
+		"  - parameter: run[0].input\n    values: [one, two]\n" +
+		"  - parameter: allowed_retries\n    values: [0, 2]\n"
+	fsys := fstest.MapFS{"pr-review-comment-001.json": {Data: src}, "g.matrix.yaml": {Data: []byte(m)}}
+	l := scenario.NewLoader(scenario.Options{})
+	f, _ := l.LoadFS(fsys, "g.matrix.yaml")
+	p, diags := Compile(f, Options{Loader: l})
+	require.False(t, diags.HasErrors(), "%v", diags)
+	n := 0
+	for j, err := range p.Jobs(t.Context()) {
+		require.NoError(t, err)
+		assert.Equal(t, "pr-review-comment-001", j.ScenarioID)
+		assert.Equal(t, j.Params[0].Value, j.Scenario.Run[0].Input)
+		assert.Equal(t, p.Base().Checkpoints, j.Scenario.Checkpoints)
+		n++
+	}
+	assert.Equal(t, 12, n)
 }
