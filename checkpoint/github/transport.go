@@ -112,7 +112,9 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
 		}
 		resp.Body.Close()
-		if attempt >= maxRateLimitRetries || wait > t.maxWait {
+		// A body that cannot be replayed cannot be retried.
+		replayable := req.Body == nil || req.Body == http.NoBody || req.GetBody != nil
+		if attempt >= maxRateLimitRetries || wait > t.maxWait || !replayable {
 			return nil, &RateLimitError{Status: resp.StatusCode, Reset: reset, Wait: wait, MaxWait: t.maxWait}
 		}
 		t.logger.LogAttrs(ctx, slog.LevelInfo, "github rate limited; waiting",

@@ -30,6 +30,13 @@ type graphQLResponse struct {
 }
 
 func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
+	// A resolver defect should fail the request loudly, not drop the
+	// connection (net/http's own recovery) and leave the client guessing.
+	defer func() {
+		if p := recover(); p != nil {
+			writeRESTError(w, http.StatusInternalServerError, fmt.Sprintf("githubtest: internal error: %v", p))
+		}
+	}()
 	var req graphQLRequest
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 		writeRESTError(w, http.StatusBadRequest, "Problems parsing JSON")
