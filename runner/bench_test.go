@@ -1,9 +1,7 @@
 package runner
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"runtime"
 	"testing"
 	"time"
@@ -11,9 +9,15 @@ import (
 
 // jsonDiscard encodes results as the JSONL writer does, without the disk,
 // so the benchmark measures the runner's own overhead plus encoding.
-type jsonDiscard struct{ enc *json.Encoder }
+type jsonDiscard struct{ buf *[]byte }
 
-func (d jsonDiscard) Write(r *JobResult) error { return d.enc.Encode(r) }
+func newJSONDiscard() jsonDiscard { return jsonDiscard{buf: new([]byte)} }
+
+func (d jsonDiscard) Write(r *JobResult) error {
+	b, err := appendJobResult((*d.buf)[:0], r)
+	*d.buf = b
+	return err
+}
 
 // BenchmarkRunEcho is the runner's overhead per job: an in-process echo
 // agent, three string evaluations (the workload of
@@ -27,7 +31,7 @@ func BenchmarkRunEcho(b *testing.B) {
 	}
 	b.ResetTimer()
 	start := time.Now()
-	sum, err := Run(b.Context(), Config{Agent: Echo(), Results: jsonDiscard{json.NewEncoder(io.Discard)}}, jobs)
+	sum, err := Run(b.Context(), Config{Agent: Echo(), Results: newJSONDiscard()}, jobs)
 	if err != nil || sum.Passed != int64(b.N) {
 		b.Fatalf("sum %+v err %v", sum, err)
 	}
@@ -47,7 +51,7 @@ func BenchmarkRunEchoPeakMemory(b *testing.B) {
 				runtime.GC()
 				jobs, _, _ := Combine([]Source{ScenarioSource("echo", s, n)}, Shard{})
 				start := time.Now()
-				sum, err := Run(b.Context(), Config{Agent: Echo(), Results: jsonDiscard{json.NewEncoder(io.Discard)},
+				sum, err := Run(b.Context(), Config{Agent: Echo(), Results: newJSONDiscard(),
 					Progress: func(p Progress) {
 						if p.Done%1000 == 0 {
 							var ms runtime.MemStats

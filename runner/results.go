@@ -20,6 +20,7 @@ type JSONLWriter struct {
 	f            *os.File
 	buf          bytes.Buffer
 	enc          *json.Encoder
+	line         []byte
 	unsynced     int
 	lastSync     time.Time
 	SyncEvery    int
@@ -85,7 +86,12 @@ func (w *JSONLWriter) WritePlan(p *Plan) error {
 // Write appends one job result.
 func (w *JSONLWriter) Write(r *JobResult) error {
 	r.Record = RecordJob
-	return w.writeValue(r)
+	b, err := appendJobResult(w.line[:0], r)
+	if err != nil {
+		return err
+	}
+	w.line = append(b, '\n')
+	return w.writeLine(w.line)
 }
 
 func (w *JSONLWriter) writeValue(v any) error {
@@ -93,7 +99,11 @@ func (w *JSONLWriter) writeValue(v any) error {
 	if err := w.enc.Encode(v); err != nil {
 		return err
 	}
-	if _, err := w.f.Write(w.buf.Bytes()); err != nil {
+	return w.writeLine(w.buf.Bytes())
+}
+
+func (w *JSONLWriter) writeLine(line []byte) error {
+	if _, err := w.f.Write(line); err != nil {
 		return err
 	}
 	w.unsynced++

@@ -1,0 +1,384 @@
+package runner
+
+import (
+	"encoding/json"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/agenteval/agenteval/evaluate"
+)
+
+// appendJobResult appends r as one JSON object, byte for byte what
+// encoding/json (with HTML escaping off) writes for it, without its
+// reflection: results are the runner's hot path, and most of a cheap job's
+// time went to encoding/json. Fields of rare or open-ended shape
+// (checkpoints, transcripts, mock calls) still go through encoding/json.
+func appendJobResult(b []byte, r *JobResult) ([]byte, error) {
+	b = append(b, `{"record":`...)
+	b = appendString(b, r.Record)
+	b = append(b, `,"id":`...)
+	b = appendString(b, r.ID)
+	b = append(b, `,"index":`...)
+	b = strconv.AppendInt(b, r.Index, 10)
+	b = append(b, `,"scenario":`...)
+	b = appendString(b, r.Scenario)
+	if r.ScenarioName != "" {
+		b = append(b, `,"scenario_name":`...)
+		b = appendString(b, r.ScenarioName)
+	}
+	if r.Matrix != "" {
+		b = append(b, `,"matrix":`...)
+		b = appendString(b, r.Matrix)
+	}
+	if r.Combination != "" {
+		b = append(b, `,"combination":`...)
+		b = appendString(b, r.Combination)
+	}
+	var err error
+	if len(r.Params) > 0 {
+		b = append(b, `,"params":`...)
+		if b, err = appendValue(b, r.Params); err != nil {
+			return b, err
+		}
+	}
+	b = append(b, `,"run":`...)
+	b = strconv.AppendInt(b, int64(r.Run), 10)
+	b = append(b, `,"attempts":`...)
+	b = strconv.AppendInt(b, int64(r.Attempts), 10)
+	b = append(b, `,"completed":`...)
+	b = strconv.AppendBool(b, r.Completed)
+	b = append(b, `,"passed":`...)
+	b = strconv.AppendBool(b, r.Passed)
+	b = append(b, `,"score":`...)
+	b = appendFloat(b, r.Score)
+	b = append(b, `,"reason":`...)
+	b = appendString(b, r.Reason)
+	b = append(b, `,"strategy":`...)
+	b = appendString(b, r.Strategy)
+	b = append(b, `,"evaluations":`...)
+	if r.Evaluations == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range r.Evaluations {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendResult(b, &r.Evaluations[i]); err != nil {
+				return b, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if len(r.Checkpoints) > 0 {
+		if b, err = appendJSON(b, `,"checkpoints":`, r.Checkpoints); err != nil {
+			return b, err
+		}
+	}
+	if len(r.TerminationReasons) > 0 {
+		b = append(b, `,"termination_reasons":[`...)
+		for i, s := range r.TerminationReasons {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, s)
+		}
+		b = append(b, ']')
+	}
+	if len(r.Transcript) > 0 {
+		if b, err = appendJSON(b, `,"transcript":`, r.Transcript); err != nil {
+			return b, err
+		}
+	}
+	b = append(b, `,"started":`...)
+	b = appendTime(b, r.Started)
+	b = append(b, `,"duration_ms":`...)
+	b = appendFloat(b, r.DurationMS)
+	b = append(b, `,"usage":`...)
+	b = appendUsage(b, r.Usage)
+	if len(r.MockCalls) > 0 {
+		if b, err = appendJSON(b, `,"mock_calls":`, r.MockCalls); err != nil {
+			return b, err
+		}
+	}
+	if r.Error != "" {
+		b = append(b, `,"error":`...)
+		b = appendString(b, r.Error)
+	}
+	return append(b, '}'), nil
+}
+
+func appendResult(b []byte, e *evaluate.Result) ([]byte, error) {
+	b = append(b, `{"type":`...)
+	b = appendString(b, e.Type)
+	if e.Description != "" {
+		b = append(b, `,"description":`...)
+		b = appendString(b, e.Description)
+	}
+	b = append(b, `,"scope":`...)
+	b = appendString(b, string(e.Scope))
+	b = append(b, `,"step":`...)
+	b = strconv.AppendInt(b, int64(e.Step), 10)
+	b = append(b, `,"turn":`...)
+	b = strconv.AppendInt(b, int64(e.Turn), 10)
+	b = append(b, `,"passed":`...)
+	b = strconv.AppendBool(b, e.Passed)
+	b = append(b, `,"score":`...)
+	b = appendFloat(b, e.Score)
+	b = append(b, `,"message":`...)
+	b = appendString(b, e.Message)
+	if len(e.Details) > 0 {
+		b = append(b, `,"details":`...)
+		var err error
+		if b, err = appendValue(b, e.Details); err != nil {
+			return b, err
+		}
+	}
+	b = append(b, `,"weight":`...)
+	b = appendFloat(b, e.Weight)
+	if e.Critical {
+		b = append(b, `,"critical":true`...)
+	}
+	if e.Error != "" {
+		b = append(b, `,"error":`...)
+		b = appendString(b, e.Error)
+	}
+	return append(b, '}'), nil
+}
+
+func appendUsage(b []byte, u evaluate.Usage) []byte {
+	b = append(b, `{"prompt_tokens":`...)
+	b = strconv.AppendInt(b, int64(u.PromptTokens), 10)
+	b = append(b, `,"completion_tokens":`...)
+	b = strconv.AppendInt(b, int64(u.CompletionTokens), 10)
+	b = append(b, `,"total_tokens":`...)
+	b = strconv.AppendInt(b, int64(u.TotalTokens), 10)
+	return append(b, '}')
+}
+
+// appendJSON appends key and v encoded by encoding/json.
+func appendJSON(b []byte, key string, v any) ([]byte, error) {
+	enc, err := marshalNoEscape(v)
+	if err != nil {
+		return b, err
+	}
+	b = append(b, key...)
+	return append(b, enc...), nil
+}
+
+func marshalNoEscape(v any) ([]byte, error) {
+	var buf byteBuffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.b[:len(buf.b)-1], nil // Encode adds a newline
+}
+
+type byteBuffer struct{ b []byte }
+
+func (w *byteBuffer) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
+
+// appendValue appends plain JSON data (maps with sorted keys, slices,
+// strings, numbers, booleans, nil) and falls back to encoding/json for
+// anything else.
+func appendValue(b []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case string:
+		return appendString(b, x), nil
+	case bool:
+		return strconv.AppendBool(b, x), nil
+	case float64:
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			break // encoding/json reports the error
+		}
+		return appendFloat(b, x), nil
+	case int:
+		return strconv.AppendInt(b, int64(x), 10), nil
+	case int64:
+		return strconv.AppendInt(b, x, 10), nil
+	case json.Number:
+		if x == "" {
+			return append(b, '0'), nil
+		}
+		if _, err := strconv.ParseFloat(string(x), 64); err == nil && isJSONNumber(string(x)) {
+			return append(b, x...), nil
+		}
+	case []any:
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = appendValue(b, e); err != nil {
+				return b, err
+			}
+		}
+		return append(b, ']'), nil
+	case []string:
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, e)
+		}
+		return append(b, ']'), nil
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, k)
+			b = append(b, ':')
+			var err error
+			if b, err = appendValue(b, x[k]); err != nil {
+				return b, err
+			}
+		}
+		return append(b, '}'), nil
+	}
+	enc, err := marshalNoEscape(v)
+	if err != nil {
+		return b, err
+	}
+	return append(b, enc...), nil
+}
+
+// isJSONNumber reports whether s is a number in JSON's grammar (json.Number
+// may hold other text, which encoding/json rejects).
+func isJSONNumber(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	if i >= len(s) {
+		return false
+	}
+	if s[i] == '0' {
+		i++
+	} else if s[i] >= '1' && s[i] <= '9' {
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+	} else {
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if i >= len(s) || s[i] < '0' || s[i] > '9' {
+			return false
+		}
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if i >= len(s) || s[i] < '0' || s[i] > '9' {
+			return false
+		}
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+	}
+	return i == len(s)
+}
+
+// appendFloat formats like encoding/json: shortest representation, 'e'
+// notation only for very small or large magnitudes.
+func appendFloat(b []byte, f float64) []byte {
+	abs := math.Abs(f)
+	fmtByte := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		fmtByte = 'e'
+	}
+	b = strconv.AppendFloat(b, f, fmtByte, -1, 64)
+	if fmtByte == 'e' {
+		// clean up e-09 to e-9, as encoding/json does
+		n := len(b)
+		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+func appendTime(b []byte, t time.Time) []byte {
+	b = append(b, '"')
+	b = t.AppendFormat(b, time.RFC3339Nano)
+	return append(b, '"')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString quotes s as encoding/json does with HTML escaping off:
+// control characters escaped, invalid UTF-8 replaced by U+FFFD, and
+// U+2028/U+2029 escaped.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

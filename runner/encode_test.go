@@ -1,0 +1,88 @@
+package runner
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/evaluate"
+)
+
+func stdEncode(t testing.TB, v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	require.NoError(t, enc.Encode(v))
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+func TestAppendJobResultMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
+	started := time.Date(2026, 11, 22, 1, 2, 3, 456789000, time.UTC)
+	full := &JobResult{Record: RecordJob, ID: "s/c-1/run-2", Index: 41, Scenario: "s", ScenarioName: "S <&> \"quoted\"", Matrix: "m",
+		Combination: "c-1", Params: map[string]any{"run[0].input": "Q\u2028\t\x01é\xff", "n": json.Number("3"), "f": 0.1, "obj": map[string]any{"b": []any{true, nil, 1e21, 1e-7}}},
+		Run: 2, Attempts: 3, Completed: true, Passed: false, Score: 2.0 / 3, Reason: "2 of 3", Strategy: "majority_pass",
+		Evaluations: []evaluate.Result{
+			{Type: "string_contains", Scope: evaluate.ScopeStep, Turn: -1, Passed: true, Score: 1, Message: "ok", Details: map[string]any{"value": "x", "case_sensitive": false}, Weight: 1},
+			{Type: "llm_judge", Description: "judge", Scope: evaluate.ScopeTurn, Step: 1, Turn: 3, Score: 0.25, Message: "no", Weight: 2.5, Critical: true, Error: "e"},
+		},
+		Checkpoints:        []CheckpointResult{{ID: "c", Description: "d", Task: "pr.view", Passed: true, Actual: json.RawMessage(`{"a":1}`), Expected: "non-empty"}},
+		TerminationReasons: []string{"max_turns_reached"},
+		Transcript:         []evaluate.Turn{{Role: "user", Text: "hi", At: started, Duration: time.Second}},
+		Started:            started, DurationMS: 12.345, Usage: evaluate.Usage{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3},
+		MockCalls: []MockCall{{Service: "s", Method: "m", Mock: -1, At: started}}, Error: "boom"}
+	tests := map[string]*JobResult{
+		"full":    full,
+		"minimal": {Record: RecordJob, ID: "a/-/run-1", Scenario: "a", Run: 1, Attempts: 1, Started: started},
+		"empty evaluations": {Record: RecordJob, Evaluations: []evaluate.Result{}, Started: started},
+	}
+	for name, r := range tests {
+		got, err := appendJobResult(nil, r)
+		require.NoError(t, err, name)
+		assert.Equal(t, string(stdEncode(t, r)), string(got), name)
+	}
+}
+
+func TestAppendFloatMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
+	for _, f := range []float64{0, 1, -1, 0.1, 1.0 / 3, 1e-6, 1e-7, 9.99e-7, 1e20, 1e21, 1.5e300, -2.5e-10, math.MaxFloat64, math.SmallestNonzeroFloat64} {
+		assert.Equal(t, string(stdEncode(t, f)), string(appendFloat(nil, f)), "%v", f)
+	}
+}
+
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "plain", "quote\"back\\slash", "\x00\x1f\x7f", "é\u2028\u2029", "\xff\xfe", "<html>&"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := stdEncode(t, s)
+		got := appendString(nil, s)
+		if !bytes.Equal(want, got) {
+			t.Fatalf("appendString(%q) = %s, encoding/json gives %s", s, got, want)
+		}
+	})
+}
+
+func FuzzAppendValue(f *testing.F) {
+	f.Add(`{"a":[1,2.5,"x",true,null,{"b":"c"}],"n":-0.000001}`)
+	f.Fuzz(func(t *testing.T, doc string) {
+		var v any
+		d := json.NewDecoder(bytes.NewReader([]byte(doc)))
+		d.UseNumber()
+		if d.Decode(&v) != nil {
+			return
+		}
+		got, err := appendValue(nil, v)
+		if err != nil {
+			return
+		}
+		if want := stdEncode(t, v); !bytes.Equal(want, got) {
+			t.Fatalf("appendValue(%s) = %s, encoding/json gives %s", doc, got, want)
+		}
+	})
+}
