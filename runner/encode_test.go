@@ -37,8 +37,8 @@ func TestAppendJobResultMatchesEncodingJSON(t *testing.T) {
 		Started:            started, DurationMS: 12.345, Usage: evaluate.Usage{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3},
 		MockCalls: []MockCall{{Service: "s", Method: "m", Mock: -1, At: started}}, Error: "boom"}
 	tests := map[string]*JobResult{
-		"full":    full,
-		"minimal": {Record: RecordJob, ID: "a/-/run-1", Scenario: "a", Run: 1, Attempts: 1, Started: started},
+		"full":              full,
+		"minimal":           {Record: RecordJob, ID: "a/-/run-1", Scenario: "a", Run: 1, Attempts: 1, Started: started},
 		"empty evaluations": {Record: RecordJob, Evaluations: []evaluate.Result{}, Started: started},
 	}
 	for name, r := range tests {
