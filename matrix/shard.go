@@ -16,7 +16,9 @@ import (
 // way, so CI jobs or Kubernetes Indexed Jobs can each run "i/n" and their
 // results merge into exactly the whole run.
 type Shard struct {
+	// Index is the part, from 1 to Count.
 	Index int
+	// Count is the number of parts.
 	Count int
 }
 
