@@ -62,6 +62,7 @@ type execCtx struct {
 	schema *ast.Schema
 	vars   map[string]any
 	st     *state
+	viewer string // login the request acts as
 	errs   []gqlError
 }
 

@@ -60,7 +60,7 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, graphQLResponse{Errors: toGQLErrors(err)})
 		return
 	}
-	data, errs := s.execute(op, vars)
+	data, errs := s.execute(op, vars, actor(r))
 	var buf bytes.Buffer
 	buf.WriteString(`{"data":`)
 	if err := appendJSON(&buf, data); err != nil {
@@ -131,14 +131,21 @@ func operationLabel(op *ast.OperationDefinition) string {
 }
 
 // execute runs an operation under the model lock: shared for queries,
-// exclusive for mutations (whose root fields GraphQL runs in order).
-func (s *Server) execute(op *ast.OperationDefinition, vars map[string]any) (any, []gqlError) {
+// exclusive for mutations (whose root fields GraphQL runs in order). actor
+// is the login the request acts as; "" means the viewer.
+func (s *Server) execute(op *ast.OperationDefinition, vars map[string]any, actor string) (any, []gqlError) {
 	var root object
 	var typeName string
 	switch op.Operation {
 	case ast.Mutation:
 		s.mu.Lock()
 		defer s.mu.Unlock()
+		if actor != "" {
+			// Mutations author what they create as st.viewer; the write
+			// lock makes swapping it for this request safe.
+			defer func(prev string) { s.st.viewer = prev }(s.st.viewer)
+			s.st.viewer = actor
+		}
 		root, typeName = mutationRoot{s: s}, "Mutation"
 	case ast.Query:
 		s.mu.RLock()
@@ -147,7 +154,10 @@ func (s *Server) execute(op *ast.OperationDefinition, vars map[string]any) (any,
 	default:
 		return nil, []gqlError{{Message: "githubtest serves queries and mutations only"}}
 	}
-	ec := &execCtx{schema: s.schema, vars: vars, st: s.st}
+	if actor == "" {
+		actor = s.st.viewer
+	}
+	ec := &execCtx{schema: s.schema, vars: vars, st: s.st, viewer: actor}
 	data, ok := ec.selectObject(root, typeName, op.SelectionSet, nil)
 	if !ok {
 		return nil, ec.errs

@@ -3,6 +3,7 @@ package githubtest_test
 import (
 	"context"
 	"encoding/base64"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -323,4 +324,57 @@ func TestIssueAndLabelMutations(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 13, mutations)
+}
+
+type tokenTransport struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (tt tokenTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "bearer "+tt.token)
+	return tt.next.RoundTrip(r)
+}
+
+// TestSecondIdentity seeds review threads as a reviewer (a second token)
+// and resolves one as the author, as the mixed-threads fixture needs.
+func TestSecondIdentity(t *testing.T) {
+	t.Parallel()
+	s := githubtest.NewServer(t)
+	pr := s.AddRepo("acme/demo").AddPullRequest(githubtest.PullRequest{Title: "p", Head: "h"})
+	s.RequireToken("author-token")
+	s.AddToken("reviewer-token", "review-bot")
+	as := func(token string) *githubv4.Client {
+		hc := s.Client()
+		hc.Transport = tokenTransport{token: token, next: hc.Transport}
+		return githubv4.NewEnterpriseClient(s.GraphQLURL(), hc)
+	}
+	ctx := context.Background()
+	var who struct{ Viewer struct{ Login string } }
+	require.NoError(t, as("reviewer-token").Query(ctx, &who, nil))
+	assert.Equal(t, "review-bot", who.Viewer.Login)
+	require.NoError(t, as("author-token").Query(ctx, &who, nil))
+	assert.Equal(t, "octocat", who.Viewer.Login)
+	require.Error(t, as("stranger").Query(ctx, &who, nil))
+
+	var add struct {
+		AddPullRequestReviewThread struct {
+			Thread struct{ ID string }
+		} `graphql:"addPullRequestReviewThread(input: $input)"`
+	}
+	prID := githubv4.ID(pr.ID())
+	line := githubv4.Int(2)
+	require.NoError(t, as("reviewer-token").Mutate(ctx, &add, githubv4.AddPullRequestReviewThreadInput{PullRequestID: &prID, Path: str("a.go"), Line: &line, Body: "fix"}, nil))
+	var resolve struct {
+		ResolveReviewThread struct {
+			Thread struct{ IsResolved bool }
+		} `graphql:"resolveReviewThread(input: $input)"`
+	}
+	require.NoError(t, as("author-token").Mutate(ctx, &resolve, githubv4.ResolveReviewThreadInput{ThreadID: add.AddPullRequestReviewThread.Thread.ID}, nil))
+	snap, _ := s.PullRequest("acme/demo", 1)
+	require.Len(t, snap.ReviewThreads, 1)
+	assert.Equal(t, "review-bot", snap.ReviewThreads[0].Comments[0].Author)
+	assert.Equal(t, "octocat", snap.ReviewThreads[0].ResolvedBy)
+	assert.Equal(t, "review-bot", snap.Reviews[0].Author)
 }

@@ -58,7 +58,7 @@ func (queryRoot) resolve(ec *execCtx, field string, args map[string]any) (any, e
 		}
 		return out, nil
 	case "viewer":
-		return st.findAccount(st.viewer), nil
+		return st.findAccount(ec.viewer), nil
 	case "rateLimit":
 		return rateLimitInfo{reset: st.clock.Add(time.Hour)}, nil
 	case "__schema", "__type":

@@ -38,7 +38,7 @@ type Server struct {
 	// ctl guards the control plane: token, rate-limit plan, request log and
 	// the parsed-document cache.
 	ctl      sync.Mutex
-	token    string
+	tokens   map[string]string // accepted token -> login it acts as ("" = the viewer)
 	limit    RateLimit
 	requests []Request
 	docs     map[string]*ast.QueryDocument
@@ -128,17 +128,43 @@ func (s *Server) Close() { s.srv.Close() }
 // githubv4.NewEnterpriseClient expects.
 func (s *Server) GraphQLURL() string { return s.URL + "/graphql" }
 
-// Client returns an HTTP client that talks to the server. It carries no
-// token; wrap its Transport to add one when RequireToken is set.
-func (s *Server) Client() *http.Client { return s.srv.Client() }
+// Client returns a new HTTP client that talks to the server. It carries no
+// token; set its Transport to one that adds the token when RequireToken is
+// set (each call returns a distinct client, so doing so affects no other).
+func (s *Server) Client() *http.Client {
+	c := *s.srv.Client()
+	return &c
+}
 
 // RequireToken makes the server answer 401 to every request whose
-// Authorization header is not "bearer TOKEN" or "token TOKEN". An empty
-// token turns the check off again.
+// Authorization header is not "bearer TOKEN" or "token TOKEN"; requests
+// with the token act as the viewer. It replaces every token accepted so far
+// (see AddToken); an empty token turns the check off again.
 func (s *Server) RequireToken(token string) {
 	s.ctl.Lock()
 	defer s.ctl.Unlock()
-	s.token = token
+	s.tokens = nil
+	if token != "" {
+		s.tokens = map[string]string{token: ""}
+	}
+}
+
+// AddToken accepts token as well as those accepted already, for requests
+// acting as login: Query.viewer answers login, and what mutations create
+// (comments, reviews, review threads, commits, resolutions) is authored by
+// login. This is how a test gives a fixture a second identity, such as a
+// reviewer whose threads the pull request's author then resolves. Once a
+// token is added, requests without an accepted token get 401.
+func (s *Server) AddToken(token, login string) {
+	s.mu.Lock()
+	s.st.ensureAccount(login)
+	s.mu.Unlock()
+	s.ctl.Lock()
+	defer s.ctl.Unlock()
+	if s.tokens == nil {
+		s.tokens = map[string]string{}
+	}
+	s.tokens[token] = login
 }
 
 // SimulateRateLimit makes the server refuse the next rl.Requests requests the
@@ -193,10 +219,12 @@ func (s *Server) ResetRequests() {
 
 type requestInfoKey struct{}
 
-// requestInfo lets handlers name the operation for the request log.
+// requestInfo lets handlers name the operation for the request log, and
+// carries the login the request acts as ("" for the viewer).
 type requestInfo struct {
 	kind      string
 	operation string
+	actor     string
 }
 
 type statusWriter struct {
@@ -243,7 +271,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		// neither checks GitHub tokens nor counts against rate limits.
 		blob := strings.HasPrefix(r.URL.Path, "/_blobs/")
 		s.ctl.Lock()
-		token := s.token
+		tokens := s.tokens
 		limited := s.limit.Requests > 0 && !blob
 		rl := s.limit
 		if limited {
@@ -251,17 +279,19 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		}
 		s.ctl.Unlock()
 
-		if token != "" && !blob {
+		if len(tokens) > 0 && !blob {
 			auth := r.Header.Get("Authorization")
 			scheme, got, _ := strings.Cut(auth, " ")
+			actor, known := tokens[got]
 			switch {
 			case auth == "":
 				writeRESTError(sw, http.StatusUnauthorized, "Requires authentication")
 				return
-			case !strings.EqualFold(scheme, "bearer") && !strings.EqualFold(scheme, "token") || got != token:
+			case !strings.EqualFold(scheme, "bearer") && !strings.EqualFold(scheme, "token") || !known:
 				writeRESTError(sw, http.StatusUnauthorized, "Bad credentials")
 				return
 			}
+			info.actor = actor
 		}
 		if limited {
 			reset := rl.Reset
@@ -285,6 +315,13 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		sw.Header().Set("X-Ratelimit-Reset", strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
 		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, info)))
 	})
+}
+
+func actor(r *http.Request) string {
+	if info, ok := r.Context().Value(requestInfoKey{}).(*requestInfo); ok {
+		return info.actor
+	}
+	return ""
 }
 
 func setOperation(r *http.Request, op string) {
