@@ -67,7 +67,8 @@ func (p *Plan) expand(ctx context.Context, materialise bool) iter.Seq2[Job, erro
 			idBuf     []byte
 		)
 		done := ctx.Done()
-		for o, n := int64(sh.Index-1), 0; o < total; o, n = o+int64(sh.Count), n+1 {
+		step := int64(sh.Count)
+		for o, n := int64(sh.Index-1), 0; o < total; o, n = next(o, step, total), n+1 {
 			if done != nil && n&255 == 0 {
 				select {
 				case <-done:
@@ -166,3 +167,12 @@ func (p *Plan) comboID(choice []int, dst, buf []byte) ([]byte, []byte) {
 
 // SingleCombination is the combination id of a scenario run without a matrix.
 const SingleCombination = "-"
+
+// next returns o+step, or total when that would reach or pass it, so that
+// the loop ends without overflowing near the top of int64.
+func next(o, step, total int64) int64 {
+	if total-o <= step {
+		return total
+	}
+	return o + step
+}
