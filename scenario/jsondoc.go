@@ -59,7 +59,8 @@ func (b *jsonNodeBuilder) pos(off int) (line, col int) {
 		b.line = 1
 	}
 	for ; b.scanned < off; b.scanned++ {
-		if b.data[b.scanned] == '\n' {
+		c := b.data[b.scanned]
+		if c == '\n' || (c == '\r' && (b.scanned+1 == len(b.data) || b.data[b.scanned+1] != '\n')) {
 			b.line++
 			b.lineStart = b.scanned + 1
 		}

@@ -19,6 +19,7 @@ func TestJSONPositionsMatchYAML(t *testing.T) {
 	inputs := map[string][]byte{
 		"inline": []byte(`{"a": [1, 2.5, -3e2, true, false, null, {"b": "c\"d", "é": "ü"}], "e": {}, "f": []}`),
 		"nested": []byte("[\n  {\n    \"x\": 1,\n\t\"y\": [\n      \"z\"\n    ]\n  }\n]\n"),
+		"crlf":   []byte("{\r\n  \"a\": [\r\n    1\r\n  ],\r  \"b\": {\r\"c\": 2}\r}"),
 	}
 	names, _ := filepath.Glob("../../shared/peer/ghx-scenarios/*.json")
 	for _, n := range names {
