@@ -22,8 +22,10 @@
 // createCommitOnBranch, addPullRequestReview, resolveReviewThread,
 // createIssue, addComment, createLabel, ...). A request log counts requests
 // per operation, RequireToken makes the server answer 401 without the
-// expected token, and SimulateRateLimit answers the next requests with
-// GitHub's rate-limit responses. A Server is safe for concurrent use.
+// expected token (AddToken adds more tokens, each acting as its own user,
+// for fixtures that need a reviewer besides the author), and
+// SimulateRateLimit answers the next requests with GitHub's rate-limit
+// responses. A Server is safe for concurrent use.
 //
 // The package depends only on the standard library and gqlparser, so it can
 // be used from any test suite.

@@ -161,10 +161,13 @@ func (s *Server) AddToken(token, login string) {
 	s.mu.Unlock()
 	s.ctl.Lock()
 	defer s.ctl.Unlock()
-	if s.tokens == nil {
-		s.tokens = map[string]string{}
+	// Copy on write: requests read the map without holding the lock.
+	tokens := make(map[string]string, len(s.tokens)+1)
+	for k, v := range s.tokens {
+		tokens[k] = v
 	}
-	s.tokens[token] = login
+	tokens[token] = login
+	s.tokens = tokens
 }
 
 // SimulateRateLimit makes the server refuse the next rl.Requests requests the
@@ -272,11 +275,6 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		blob := strings.HasPrefix(r.URL.Path, "/_blobs/")
 		s.ctl.Lock()
 		tokens := s.tokens
-		limited := s.limit.Requests > 0 && !blob
-		rl := s.limit
-		if limited {
-			s.limit.Requests--
-		}
 		s.ctl.Unlock()
 
 		if len(tokens) > 0 && !blob {
@@ -293,6 +291,13 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			}
 			info.actor = actor
 		}
+		s.ctl.Lock()
+		limited := s.limit.Requests > 0 && !blob
+		rl := s.limit
+		if limited {
+			s.limit.Requests--
+		}
+		s.ctl.Unlock()
 		if limited {
 			reset := rl.Reset
 			if reset.IsZero() {
