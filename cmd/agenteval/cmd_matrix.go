@@ -14,16 +14,16 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// stringsFlag collects a repeated flag's values.
-type stringsFlag []string
+// matrixFilterFlag collects a repeated flag's values.
+type matrixFilterFlag []string
 
-func (s *stringsFlag) String() string     { return strings.Join(*s, ", ") }
-func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
+func (s *matrixFilterFlag) String() string     { return strings.Join(*s, ", ") }
+func (s *matrixFilterFlag) Set(v string) error { *s = append(*s, v); return nil }
 
 func runMatrix(ctx context.Context, env *cliEnv, args []string) int {
 	fs := newFlags(env, "matrix", "[--count] [--filter PATH=VALUE]... [--shard i/n] [--max-jobs N] FILE")
 	count := fs.Bool("count", false, "print only the number of jobs")
-	var filterTexts stringsFlag
+	var filterTexts matrixFilterFlag
 	fs.Var(&filterTexts, "filter", "keep jobs whose parameter PATH has VALUE, a YAML value (repeatable; all must match)")
 	shardText := fs.String("shard", "", "run only part i of n (1-based), such as 2/5")
 	maxJobs := fs.Int64("max-jobs", 0, fmt.Sprintf("refuse selections of more jobs than this (0: %d, -1: no limit)", matrix.DefaultMaxJobs))
@@ -88,7 +88,7 @@ func runMatrix(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintln(env.stdout, n)
 		return exitOK
 	}
-	if err := writeJobs(ctx, env.stdout, plan); err != nil {
+	if err := writeMatrixJobs(ctx, env.stdout, plan); err != nil {
 		if errors.Is(err, matrix.ErrTooManyJobs) || errors.Is(err, matrix.ErrOverflow) {
 			return fail(exitFail, "%s: %v", name, err)
 		}
@@ -97,8 +97,8 @@ func runMatrix(ctx context.Context, env *cliEnv, args []string) int {
 	return exitOK
 }
 
-// jobLine is one line of `agenteval matrix` output.
-type jobLine struct {
+// matrixJobLine is one line of `agenteval matrix` output.
+type matrixJobLine struct {
 	ID          string          `json:"id"`
 	Index       int64           `json:"index"`
 	Combination string          `json:"combination"`
@@ -106,9 +106,9 @@ type jobLine struct {
 	Params      json.RawMessage `json:"params"`
 }
 
-// writeJobs prints one JSON object per job; params is an object whose keys
+// writeMatrixJobs prints one JSON object per job; params is an object whose keys
 // keep the axes' order.
-func writeJobs(ctx context.Context, out io.Writer, plan *matrix.Plan) error {
+func writeMatrixJobs(ctx context.Context, out io.Writer, plan *matrix.Plan) error {
 	w := bufio.NewWriterSize(out, 64<<10)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -131,7 +131,7 @@ func writeJobs(ctx context.Context, out io.Writer, plan *matrix.Plan) error {
 			params = append(append(append(params, k...), ':'), v...)
 		}
 		params = append(params, '}')
-		if err := enc.Encode(jobLine{ID: j.ID, Index: j.Index, Combination: j.Combination, Run: j.Run, Params: params}); err != nil {
+		if err := enc.Encode(matrixJobLine{ID: j.ID, Index: j.Index, Combination: j.Combination, Run: j.Run, Params: params}); err != nil {
 			return err
 		}
 	}

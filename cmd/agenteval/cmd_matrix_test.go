@@ -8,11 +8,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-const mtd = "../../matrix/testdata/"
+const matrixTD = "../../matrix/testdata/"
 
 func TestMatrixCommand(t *testing.T) {
 	t.Parallel()
-	code, out, errOut := agenteval(t, "matrix", mtd+"small.matrix.yaml")
+	code, out, errOut := agenteval(t, "matrix", matrixTD+"small.matrix.yaml")
 	require.Equal(t, exitOK, code, errOut)
 	ls := lines(out)
 	require.Len(t, ls, 4)
@@ -40,30 +40,30 @@ func TestMatrixCommandSelect(t *testing.T) {
 		stdout []string
 		stderr string
 	}{
-		{"count", []string{"--count", mtd + "small.matrix.yaml"}, exitOK, []string{"4"}, ""},
-		{"filtered count", []string{"--count", "--filter", "judgment.strategy=any_pass", mtd + "small.matrix.yaml"}, exitOK, []string{"2"}, ""},
-		{"filters and", []string{"--count", "--filter", "judgment.strategy=any_pass", "--filter", "run[1].conversation.max_turns=5", mtd + "small.matrix.yaml"}, exitOK, []string{"1"}, ""},
-		{"shard", []string{"--shard", "2/3", mtd + "small.matrix.yaml"}, exitOK, []string{
+		{"count", []string{"--count", matrixTD + "small.matrix.yaml"}, exitOK, []string{"4"}, ""},
+		{"filtered count", []string{"--count", "--filter", "judgment.strategy=any_pass", matrixTD + "small.matrix.yaml"}, exitOK, []string{"2"}, ""},
+		{"filters and", []string{"--count", "--filter", "judgment.strategy=any_pass", "--filter", "run[1].conversation.max_turns=5", matrixTD + "small.matrix.yaml"}, exitOK, []string{"1"}, ""},
+		{"shard", []string{"--shard", "2/3", matrixTD + "small.matrix.yaml"}, exitOK, []string{
 			`{"id":"base/c-ce53dd397db3dc93/run-1","index":1,"combination":"c-ce53dd397db3dc93","run":1,"params":{"run[1].conversation.max_turns":2,"judgment.strategy":"any_pass"}}`,
 		}, ""},
-		{"plain scenario", []string{"--runs", "2", mtd + "base.scenario.yaml"}, exitOK, []string{
+		{"plain scenario", []string{"--runs", "2", matrixTD + "base.scenario.yaml"}, exitOK, []string{
 			`{"id":"base/-/run-1","index":0,"combination":"-","run":1,"params":{}}`,
 			`{"id":"base/-/run-2","index":1,"combination":"-","run":2,"params":{}}`,
 		}, ""},
-		{"cap", []string{"--max-jobs", "3", mtd + "small.matrix.yaml"}, exitFail, nil,
-			"agenteval matrix: " + mtd + "small.matrix.yaml: matrix: too many jobs: the selection holds 4 jobs (2 × 2 × 1 run(s)), more than the cap of 3; narrow it with filters or raise the cap (--max-jobs)\n"},
-		{"cap lifted", []string{"--count", "--max-jobs", "-1", mtd + "small.matrix.yaml"}, exitOK, []string{"4"}, ""},
-		{"invalid matrix", []string{mtd + "bad.matrix.yaml"}, exitFail, nil,
-			mtd + "bad.matrix.yaml:4:16: error: matrix[0].parameter: run[1].conversation.max_turn: run[1].conversation has no field \"max_turn\" (did you mean \"max_turns\"?)\n" +
-				mtd + "bad.matrix.yaml:9:9: error: matrix[1].values[1]: judgment.strategy: \"best_of_three\" is not one of all_pass, any_pass, majority_pass, weighted\n"},
-		{"unknown filter parameter", []string{"--filter", "judgment.strategi=any_pass", mtd + "small.matrix.yaml"}, exitUsage, nil,
+		{"cap", []string{"--max-jobs", "3", matrixTD + "small.matrix.yaml"}, exitFail, nil,
+			"agenteval matrix: " + matrixTD + "small.matrix.yaml: matrix: too many jobs: the selection holds 4 jobs (2 × 2 × 1 run(s)), more than the cap of 3; narrow it with filters or raise the cap (--max-jobs)\n"},
+		{"cap lifted", []string{"--count", "--max-jobs", "-1", matrixTD + "small.matrix.yaml"}, exitOK, []string{"4"}, ""},
+		{"invalid matrix", []string{matrixTD + "bad.matrix.yaml"}, exitFail, nil,
+			matrixTD + "bad.matrix.yaml:4:16: error: matrix[0].parameter: run[1].conversation.max_turn: run[1].conversation has no field \"max_turn\" (did you mean \"max_turns\"?)\n" +
+				matrixTD + "bad.matrix.yaml:9:9: error: matrix[1].values[1]: judgment.strategy: \"best_of_three\" is not one of all_pass, any_pass, majority_pass, weighted\n"},
+		{"unknown filter parameter", []string{"--filter", "judgment.strategi=any_pass", matrixTD + "small.matrix.yaml"}, exitUsage, nil,
 			"agenteval matrix: filter \"judgment.strategi=any_pass\": judgment.strategi is not a parameter of this matrix; its parameters are run[1].conversation.max_turns, judgment.strategy (did you mean \"judgment.strategy\"?)\n"},
-		{"bad filter", []string{"--filter", "judgment.strategy", mtd + "small.matrix.yaml"}, exitUsage, nil,
+		{"bad filter", []string{"--filter", "judgment.strategy", matrixTD + "small.matrix.yaml"}, exitUsage, nil,
 			"agenteval matrix: filter \"judgment.strategy\": want path=value, such as run[0].conversation.max_turns=3\n"},
-		{"bad shard", []string{"--shard", "0/2", mtd + "small.matrix.yaml"}, exitUsage, nil,
+		{"bad shard", []string{"--shard", "0/2", matrixTD + "small.matrix.yaml"}, exitUsage, nil,
 			"agenteval matrix: shard \"0/2\": the shard number must be between 1 and 2 (shards count from 1)\n"},
-		{"missing file", []string{mtd + "nope.matrix.yaml"}, exitUsage, nil,
-			"agenteval matrix: stat " + mtd + "nope.matrix.yaml: no such file or directory\n"},
+		{"missing file", []string{matrixTD + "nope.matrix.yaml"}, exitUsage, nil,
+			"agenteval matrix: stat " + matrixTD + "nope.matrix.yaml: no such file or directory\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -83,6 +83,6 @@ func TestMatrixCommandUsage(t *testing.T) {
 	code, _, errOut := agenteval(t, "matrix")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, "usage: agenteval matrix [--count] [--filter PATH=VALUE]... [--shard i/n] [--max-jobs N] FILE")
-	code, _, _ = agenteval(t, "matrix", "--nope", mtd+"small.matrix.yaml")
+	code, _, _ = agenteval(t, "matrix", "--nope", matrixTD+"small.matrix.yaml")
 	assert.Equal(t, exitUsage, code)
 }
