@@ -216,3 +216,26 @@ func TestLogDownloadWithoutToken(t *testing.T) {
 	assert.Contains(t, data.(map[string]any)["log"], "compiling")
 	assert.Equal(t, []string{""}, dl.auths, "one download, no token")
 }
+
+func TestTasksListing(t *testing.T) {
+	t.Parallel()
+	tasks := github.Tasks()
+	require.Len(t, tasks, 31, "29 read-only ghx tasks plus pr.commits.list and pr.review_threads.list")
+	names := make([]string, len(tasks))
+	for i, task := range tasks {
+		names[i] = task.Name
+		assert.NotEmpty(t, task.Description, task.Name)
+		assert.NotEmpty(t, task.Output, task.Name)
+		assert.NotEmpty(t, task.Inputs, task.Name)
+	}
+	assert.IsIncreasing(t, names)
+	var prView github.Task
+	for _, task := range tasks {
+		if task.Name == "pr.view" {
+			prView = task
+		}
+	}
+	require.Len(t, prView.Inputs, 3)
+	assert.Equal(t, github.Input{Name: "prNumber", Type: "integer", Required: true, Aliases: []string{"number"}, Description: "pull request number"}, prView.Inputs[2])
+	assert.Contains(t, prView.Inputs[1].Aliases, "repo")
+}

@@ -55,7 +55,7 @@ func (i *issue) resolve(ec *execCtx, field string, args map[string]any) (any, er
 		// changes nothing; orderByState puts open pull requests first.
 		if byState, _ := boolArg(args, "orderByState"); byState {
 			slices.SortStableFunc(prs, func(a, b *pull) int {
-				return cmp.Compare(stateRank[a.state], stateRank[b.state])
+				return cmp.Compare(stateRank(a.state), stateRank(b.state))
 			})
 		}
 		return paginate("closedByPullRequestsReferences", listOf(prs), args)
@@ -86,7 +86,16 @@ func (c *comment) resolve(ec *execCtx, field string, _ map[string]any) (any, err
 	return nil, unserved("IssueComment", field)
 }
 
-var stateRank = map[string]int{"OPEN": 0, "MERGED": 1, "CLOSED": 2}
+// stateRank orders pull request states open first.
+func stateRank(state string) int {
+	switch state {
+	case "OPEN":
+		return 0
+	case "MERGED":
+		return 1
+	}
+	return 2
+}
 
 // orderComments applies an IssueCommentOrder (UPDATED_AT; comments are
 // never edited in the model, so that is creation order).

@@ -65,7 +65,7 @@ func (s *Server) writeREST(w http.ResponseWriter, r *http.Request, status int, b
 	}
 }
 
-var errNotFoundREST = restError("Not Found")
+const errNotFoundREST = restError("Not Found")
 
 func restRepo(st *state, r *http.Request) *repo {
 	return st.repo(r.PathValue("owner"), r.PathValue("repo"))
@@ -193,11 +193,14 @@ func runJSON(st *state, run *workflowRun) map[string]any {
 	}
 }
 
-// conclusions are the values of GitHub's status filter that match a run's
-// conclusion rather than its status.
-var conclusions = map[string]bool{
-	"action_required": true, "cancelled": true, "failure": true, "neutral": true, "skipped": true,
-	"stale": true, "success": true, "timed_out": true,
+// isConclusion reports whether a value of GitHub's status filter matches a
+// run's conclusion rather than its status.
+func isConclusion(s string) bool {
+	switch s {
+	case "action_required", "cancelled", "failure", "neutral", "skipped", "stale", "success", "timed_out":
+		return true
+	}
+	return false
 }
 
 func restRuns(st *state, r *http.Request) (int, any) {
@@ -216,7 +219,7 @@ func restRuns(st *state, r *http.Request) (int, any) {
 		if e := q.Get("event"); e != "" && run.event != e {
 			continue
 		}
-		if s := q.Get("status"); s != "" && run.status != s && !(conclusions[s] && run.conclusion == s) {
+		if s := q.Get("status"); s != "" && run.status != s && !(isConclusion(s) && run.conclusion == s) {
 			continue
 		}
 		runs = append(runs, run)
