@@ -3,6 +3,9 @@ package evaluate_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync"
+	"time"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -249,4 +252,30 @@ func TestCompile(t *testing.T) {
 	var ce *evaluate.CompileError
 	require.ErrorAs(t, err, &ce)
 	assert.Equal(t, 0, ce.Step)
+}
+
+// TestCompiledConcurrentRuns evaluates one compiled scenario from many runs
+// at once, as a runner does; run with -race.
+func TestCompiledConcurrentRuns(t *testing.T) {
+	t.Parallel()
+	s := &scenario.Scenario{Run: []scenario.RunStep{{Input: "hi", Evaluations: []scenario.Evaluation{
+		{Type: "regex_match", Params: &scenario.RegexMatch{Pattern: `run \d+`}},
+		{Type: "trajectory_match", Params: &scenario.TrajectoryMatch{Mode: "unordered", Expected: []scenario.ExpectedAction{{Action: "a"}, {Action: "b"}}}},
+		{Type: "execution_time", Params: &scenario.ExecutionTime{MaxDurationMS: ptr(10.0)}},
+	}}}}
+	c, err := evaluate.DefaultRegistry().Compile(s)
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			in := reply(fmt.Sprintf("run %d", i), act("b", nil), act("a", nil))
+			in.Trace.Steps[0].Duration = time.Duration(i) * time.Millisecond
+			rs := c.Evaluate(context.Background(), in)
+			assert.Len(t, rs, 3)
+			for _, r := range rs {
+				assert.True(t, r.Passed, "%s: %s", r.Type, r.Message)
+			}
+		})
+	}
+	wg.Wait()
 }
