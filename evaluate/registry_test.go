@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -261,7 +261,7 @@ func TestCompiledConcurrentRuns(t *testing.T) {
 	s := &scenario.Scenario{Run: []scenario.RunStep{{Input: "hi", Evaluations: []scenario.Evaluation{
 		{Type: "regex_match", Params: &scenario.RegexMatch{Pattern: `run \d+`}},
 		{Type: "trajectory_match", Params: &scenario.TrajectoryMatch{Mode: "unordered", Expected: []scenario.ExpectedAction{{Action: "a"}, {Action: "b"}}}},
-		{Type: "execution_time", Params: &scenario.ExecutionTime{MaxDurationMS: ptr(10.0)}},
+		{Type: "execution_time", Params: &scenario.ExecutionTime{MaxDurationMS: ptr(15.0)}},
 	}}}}
 	c, err := evaluate.DefaultRegistry().Compile(s)
 	require.NoError(t, err)
