@@ -90,7 +90,8 @@ type PullRequest struct {
 	// Labels names labels of the repository (created if missing).
 	Labels []string
 	// Commits are the messages of the commits made on a new Head branch;
-	// one commit, "Update <head>", if empty.
+	// one commit, "Update <head>", if empty. In snapshots it lists the
+	// messages of the pull request's commits, oldest first.
 	Commits []string
 	Files   []ChangedFile
 	// Mergeable is MERGEABLE (the default), CONFLICTING or UNKNOWN.
@@ -105,7 +106,9 @@ type PullRequest struct {
 	// CommitOIDs lists the pull request's commits, oldest first. Set by the
 	// server.
 	CommitOIDs []string
-	// Reviews, ReviewThreads and Comments are set by the server.
+	// Reviews, ReviewThreads and Comments are set by the server (in
+	// snapshots; builders add them with AddReview, AddReviewThread and
+	// AddComment).
 	Reviews       []Review
 	ReviewThreads []ReviewThread
 	Comments      []Comment
