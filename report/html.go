@@ -68,12 +68,12 @@ func WriteHTML(w io.Writer, r *Results, opts HTMLOptions) error {
 		if err != nil {
 			return fmt.Errorf("write html: %w", err)
 		}
-		if len(data.Failing) >= opts.MaxFailingJobs {
-			data.MoreFailing++
-			continue
+		if len(data.Failing) == opts.MaxFailingJobs {
+			break
 		}
 		data.Failing = append(data.Failing, newHTMLJob(j))
 	}
+	data.MoreFailing = s.Totals.Runs - s.Totals.Passed - len(data.Failing)
 	bw := bufio.NewWriter(w)
 	if err := tmpl.Execute(bw, data); err != nil {
 		return fmt.Errorf("write html: %w", err)

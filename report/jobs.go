@@ -28,7 +28,7 @@ func (r *Results) jobs(keep func(*slot) bool) iter.Seq2[*Job, error] {
 	return func(yield func(*Job, error) bool) {
 		rd := r.newJobReader()
 		for _, g := range r.scenarios {
-			if !rd.each(g, keep, yield) {
+			if !rd.each(g, keep, nil, yield) {
 				return
 			}
 		}
@@ -40,15 +40,17 @@ func (r *Results) newJobReader() *jobReader {
 }
 
 // each yields the kept jobs of one scenario; it returns false when the
-// caller stopped or an error was yielded.
-func (jr *jobReader) each(g *scenarioGroup, keep func(*slot) bool, yield func(*Job, error) bool) bool {
+// caller stopped or an error was yielded. When light is not nil and says so
+// for a slot, only the statistics fields are decoded (no transcript, no
+// evaluation messages), which is much cheaper.
+func (jr *jobReader) each(g *scenarioGroup, keep, light func(*slot) bool, yield func(*Job, error) bool) bool {
 	for _, c := range g.combos {
 		for i := range c.slots {
 			s := &c.slots[i]
 			if keep != nil && !keep(s) {
 				continue
 			}
-			job, err := jr.read(int(s.src-1), s.off)
+			job, err := jr.read(int(s.src-1), s.off, light != nil && light(s))
 			if err != nil {
 				yield(nil, err)
 				return false
@@ -68,7 +70,7 @@ type jobReader struct {
 	readers []*lineReader
 }
 
-func (jr *jobReader) read(src int, off int64) (*Job, error) {
+func (jr *jobReader) read(src int, off int64, light bool) (*Job, error) {
 	in := jr.r.inputs[src]
 	lr := jr.readers[src]
 	switch {
@@ -91,6 +93,13 @@ func (jr *jobReader) read(src int, off int64) (*Job, error) {
 		}
 		if at > off {
 			return nil, fmt.Errorf("read back job at %s offset %d: input changed while reading", in.Name, off)
+		}
+		if light {
+			var rec lineRecord
+			if err := json.Unmarshal(line, &rec); err != nil {
+				return nil, fmt.Errorf("read back job at %s offset %d: %w", in.Name, off, err)
+			}
+			return rec.job(nil), nil
 		}
 		var wire struct {
 			Record string `json:"record"`

@@ -55,7 +55,8 @@ func WriteJUnit(w io.Writer, r *Results) error {
 			return fmt.Errorf("write junit: %w", err)
 		}
 		var werr error
-		rd.each(r.scenarios[i], nil, func(j *Job, err error) bool {
+		// A passing testcase needs no evaluation messages: decode it lightly.
+		rd.each(r.scenarios[i], nil, func(s *slot) bool { return s.passed }, func(j *Job, err error) bool {
 			if err == nil {
 				err = enc.EncodeElement(junitCase(j, sc.ID), xml.StartElement{Name: xml.Name{Local: "testcase"}})
 			}

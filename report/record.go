@@ -153,13 +153,16 @@ type Usage struct {
 	TotalTokens      int `json:"total_tokens"`
 }
 
-// job converts the statistics fields to a Job, for a record whose details
-// do not decode.
+// job converts the statistics fields to a Job: for a record whose details
+// do not decode (decodeErr set), or when the details are not needed.
 func (r *lineRecord) job(decodeErr error) *Job {
 	j := &Job{ID: r.ID, Index: r.Index, Scenario: r.Scenario, ScenarioName: r.ScenarioName, Matrix: r.Matrix,
 		Combination: r.Combination, Params: r.Params, Run: r.Run, Attempts: r.Attempts, Completed: r.Completed,
 		Passed: r.Passed, TerminationReasons: r.TerminationReasons, Started: r.Started, DurationMS: r.DurationMS,
-		Usage: r.Usage, DecodeError: decodeErr.Error()}
+		Usage: r.Usage}
+	if decodeErr != nil {
+		j.DecodeError = decodeErr.Error()
+	}
 	for _, e := range r.Evaluations {
 		j.Evaluations = append(j.Evaluations, Evaluation{Type: e.Type, Description: e.Description, Passed: e.Passed, Error: e.Error})
 	}

@@ -1,0 +1,93 @@
+package report_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/agenteval/agenteval/report"
+)
+
+func ExampleRead() {
+	results := strings.Join([]string{
+		`{"record":"plan","run_id":"r1","total_jobs":4,"agent":"demo"}`,
+		`{"record":"job","id":"greet/-/run-1","index":0,"scenario":"greet","run":1,"completed":true,"passed":true,"duration_ms":1200}`,
+		`{"record":"job","id":"greet/-/run-2","index":1,"scenario":"greet","run":2,"completed":true,"passed":false,"duration_ms":900}`,
+		`{"record":"job","id":"greet/-/run-3","index":2,"scenario":"greet","run":3,"completed":false,"error":"timeout"}`,
+		// run 3 was resumed and completed: the completed record wins.
+		`{"record":"job","id":"greet/-/run-3","index":2,"scenario":"greet","run":3,"completed":true,"passed":true,"duration_ms":1500}`,
+	}, "\n")
+	in := report.Input{Name: "results.jsonl", R: strings.NewReader(results), Size: int64(len(results))}
+	r, err := report.Read([]report.Input{in}, report.Options{K: 2})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s := r.Summary()
+	sc := s.Scenarios[0]
+	fmt.Printf("%s: %d/%d passed, %d completed, flaky=%t\n", sc.ID, sc.Passed, sc.Runs, sc.Completed, sc.Combinations[0].Flaky)
+	fmt.Printf("pass rate %.3f, 95%% CI [%.3f, %.3f]\n", sc.PassRate, sc.PassInterval.Lower, sc.PassInterval.Upper)
+	fmt.Printf("pass@2 %.3f, pass^2 %.3f\n", sc.Chosen.PassAtK, sc.Chosen.PassHatK)
+	fmt.Printf("missing %v, duplicates %d\n", s.Missing, s.Duplicates)
+	// Output:
+	// greet: 2/3 passed, 3 completed, flaky=true
+	// pass rate 0.667, 95% CI [0.208, 0.939]
+	// pass@2 1.000, pass^2 0.333
+	// missing [{3 3}], duplicates 1
+}
+
+func ExampleWilson() {
+	for _, c := range [][2]int{{0, 10}, {7, 10}, {10, 10}} {
+		iv := report.Wilson(c[0], c[1])
+		fmt.Printf("%d/%d: [%.4f, %.4f]\n", c[0], c[1], iv.Lower, iv.Upper)
+	}
+	// Output:
+	// 0/10: [0.0000, 0.2775]
+	// 7/10: [0.3968, 0.8922]
+	// 10/10: [0.7225, 1.0000]
+}
+
+func ExampleFisherLess() {
+	// Baseline 10/10 passed, candidate 5/10: is the drop significant?
+	fmt.Printf("p = %.4f\n", report.FisherLess(10, 0, 5, 5))
+	// Output:
+	// p = 0.0163
+}
+
+func ExampleWriteMarkdown() {
+	results := `{"record":"plan","run_id":"r1","total_jobs":2}
+{"record":"job","id":"s/-/run-1","index":0,"scenario":"s","run":1,"completed":true,"passed":true,"duration_ms":500}
+`
+	r, err := report.Read([]report.Input{{Name: "r.jsonl", R: strings.NewReader(results), Size: int64(len(results))}}, report.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := report.WriteMarkdown(os.Stdout, r.Summary()); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// # agenteval report
+	//
+	// Run `r1`
+	//
+	// | | |
+	// | --- | --- |
+	// | Pass rate | 100.0% (1/1) [20.7%, 100.0%] |
+	// | Completion rate | 100.0% (1/1) [20.7%, 100.0%] |
+	// | Failed (completed, not passed) | 0 |
+	// | Incomplete | 0 |
+	// | Flaky combinations | 0 |
+	// | Jobs recorded | 1 of 2 |
+	//
+	// > [!WARNING]
+	// > 1 job(s) have no record: indexes 1
+	//
+	// ## s
+	//
+	// Pass rate 100.0% (1/1) [20.7%, 100.0%] · completion 100.0% (1/1) [20.7%, 100.0%] · pass@3 n/a · pass^3 n/a · flaky 0/1 · p50 500 ms · p90 500 ms · 0 tokens
+	//
+	// | Combination | Runs | Passed | Pass rate [95% CI] | Completed | pass@3 | pass^3 | Flaky | p50 | p90 | p99 | Tokens |
+	// | --- | ---: | ---: | --- | ---: | ---: | ---: | :---: | ---: | ---: | ---: | ---: |
+	// | - | 1 | 1 | 100.0% [20.7%, 100.0%] | 1 | n/a | n/a |  | 500 ms | 500 ms | 500 ms | 0 |
+}
