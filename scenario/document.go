@@ -32,7 +32,9 @@ type Document struct {
 type Limits struct {
 	// MaxBytes caps the file size (default 8 MiB).
 	MaxBytes int
-	// MaxNodes caps the number of values after aliases are expanded (default 2,000,000).
+	// MaxNodes caps the number of values after aliases are expanded (default
+	// 2,000,000). Aliases may also expand a document to at most 100 times the
+	// number of values written in it (plus 10,000).
 	MaxNodes int
 }
 
@@ -87,8 +89,10 @@ func ParseDocument(file string, data []byte, lim Limits) (*Document, Diagnostics
 		}
 		root = root.Content[0]
 	}
-	c := converter{file: file, budget: lim.MaxNodes}
-	v := c.convert(root, nil, 0)
+	// Aliases may repeat values, but not blow a small text up into a huge
+	// value: at most 100 values for each one written, and MaxNodes in all.
+	c := converter{file: file, budget: min(lim.MaxNodes, 10_000+100*sourceNodes(root))}
+	v := c.convert(root, 0)
 	diags = append(diags, c.diags...)
 	if c.fatal {
 		return nil, diags
@@ -154,36 +158,74 @@ type converter struct {
 	budget int
 	diags  Diagnostics
 	fatal  bool
+	// path is where the converter is, a stack kept in place so that
+	// descending costs no allocation; diagnostics copy it.
+	path Path
 	// open holds the anchored nodes being converted, to catch an alias to
-	// a node that contains it (a: &a {b: *a}).
+	// a node that contains it (a: &a {b: *a}, a: &a {<<: *a}).
 	open map[*yaml.Node]bool
 }
 
-func (c *converter) add(n *yaml.Node, path Path, sev Severity, code, msg string) {
-	c.diags = append(c.diags, Diagnostic{File: c.file, Line: n.Line, Column: n.Column, Path: path.String(), Severity: sev, Code: code, Message: msg})
+func (c *converter) add(n *yaml.Node, sev Severity, code, msg string) {
+	c.diags = append(c.diags, Diagnostic{File: c.file, Line: n.Line, Column: n.Column, Path: c.path.String(), Severity: sev, Code: code, Message: msg})
 }
 
-func (c *converter) convert(n *yaml.Node, path Path, depth int) any {
+// addAt is add with one more path element, for a finding about a key.
+func (c *converter) addAt(n *yaml.Node, key string, sev Severity, code, msg string) {
+	c.path = append(c.path, PathElem{Key: key})
+	c.add(n, sev, code, msg)
+	c.path = c.path[:len(c.path)-1]
+}
+
+// enter marks an anchored collection as being converted; it reports false
+// (and a finding) when the node is already open: an alias inside its own
+// anchor.
+func (c *converter) enter(n, at *yaml.Node) bool {
+	if n.Anchor == "" {
+		return true
+	}
+	if c.open[n] {
+		c.fatal = true
+		c.add(at, Error, "aliases", fmt.Sprintf("alias *%s refers to a value that contains it", n.Anchor))
+		return false
+	}
+	if c.open == nil {
+		c.open = map[*yaml.Node]bool{}
+	}
+	c.open[n] = true
+	return true
+}
+
+func (c *converter) leave(n *yaml.Node) {
+	if n.Anchor != "" {
+		delete(c.open, n)
+	}
+}
+
+// sourceNodes counts the nodes of the text, not following aliases.
+func sourceNodes(n *yaml.Node) int {
+	count := 1
+	for _, e := range n.Content {
+		count += sourceNodes(e)
+	}
+	return count
+}
+
+func (c *converter) convert(n *yaml.Node, depth int) any {
 	if c.fatal {
 		return nil
 	}
 	c.budget--
 	if c.budget < 0 {
 		c.fatal = true
-		c.add(n, path, Error, "aliases", "document expands to too many values (an alias bomb?); the limit guards memory")
+		c.add(n, Error, "aliases", "aliases expand the document to too many values (an alias bomb?); the limit guards memory")
 		return nil
 	}
 	if depth > 500 {
 		c.fatal = true
-		c.add(n, nil, Error, "depth", "document is nested more than 500 levels deep")
+		c.path = nil
+		c.add(n, Error, "depth", "document is nested more than 500 levels deep")
 		return nil
-	}
-	if n.Anchor != "" && (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) {
-		if c.open == nil {
-			c.open = map[*yaml.Node]bool{}
-		}
-		c.open[n] = true
-		defer delete(c.open, n)
 	}
 	switch n.Kind {
 	case yaml.AliasNode:
@@ -192,34 +234,47 @@ func (c *converter) convert(n *yaml.Node, path Path, depth int) any {
 		}
 		if c.open[n.Alias] {
 			c.fatal = true
-			c.add(n, path, Error, "aliases", fmt.Sprintf("alias *%s refers to a value that contains it", n.Value))
+			c.add(n, Error, "aliases", fmt.Sprintf("alias *%s refers to a value that contains it", n.Value))
 			return nil
 		}
-		return c.convert(n.Alias, path, depth+1)
+		return c.convert(n.Alias, depth+1)
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			return nil
 		}
-		return c.convert(n.Content[0], path, depth+1)
+		return c.convert(n.Content[0], depth+1)
 	case yaml.SequenceNode:
+		if !c.enter(n, n) {
+			return nil
+		}
+		defer c.leave(n)
 		out := make([]any, len(n.Content))
 		for i, e := range n.Content {
-			out[i] = c.convert(e, path.Index(i), depth+1)
+			c.path = append(c.path, PathElem{Index: i, IsIndex: true})
+			out[i] = c.convert(e, depth+1)
+			c.path = c.path[:len(c.path)-1]
 		}
 		return out
 	case yaml.MappingNode:
+		if !c.enter(n, n) {
+			return nil
+		}
+		defer c.leave(n)
 		out := make(map[string]any, len(n.Content)/2)
 		seen := make(map[string]*yaml.Node, len(n.Content)/2)
-		c.mapping(n, path, depth, out, seen, false)
+		c.mapping(n, depth, out, seen, false)
 		return out
 	default:
-		return c.scalar(n, path)
+		return c.scalar(n)
 	}
 }
 
 // mapping fills out from a mapping node, resolving `<<` merge keys; keys
 // written in the mapping itself win over merged ones.
-func (c *converter) mapping(n *yaml.Node, path Path, depth int, out map[string]any, seen map[string]*yaml.Node, merged bool) {
+func (c *converter) mapping(n *yaml.Node, depth int, out map[string]any, seen map[string]*yaml.Node, merged bool) {
+	if depth > 500 || c.fatal {
+		return
+	}
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
@@ -229,55 +284,68 @@ func (c *converter) mapping(n *yaml.Node, path Path, depth int, out map[string]a
 		}
 		if k.Kind != yaml.ScalarNode {
 			if k.Kind == yaml.MappingNode {
-				c.add(k, path, Error, "placeholder", "a mapping is used as a key: an unquoted {{placeholder}}? Quote it: \"{{name}}\"")
+				c.add(k, Error, "placeholder", "a mapping is used as a key: an unquoted {{placeholder}}? Quote it: \"{{name}}\"")
 			} else {
-				c.add(k, path, Error, "key", "keys must be text")
+				c.add(k, Error, "key", "keys must be text")
 			}
 			continue
 		}
 		key := k.Value
 		if !merged && k.Style == 0 && isYAML11(key) {
-			c.add(k, path.Key(key), Warning, "yaml11", fmt.Sprintf("key %q is read as text here but as a boolean or number by YAML 1.1 tools; quote it", key))
+			c.addAt(k, key, Warning, "yaml11", fmt.Sprintf("key %q is read as text here but as a boolean or number by YAML 1.1 tools; quote it", key))
 		}
 		if prev, dup := seen[key]; dup {
 			if !merged {
-				c.add(k, path.Key(key), Error, "duplicate-key", fmt.Sprintf("key %q is already set at line %d", key, prev.Line))
+				c.addAt(k, key, Error, "duplicate-key", fmt.Sprintf("key %q is already set at line %d", key, prev.Line))
 			}
 			continue
 		}
 		seen[key] = k
-		out[key] = c.convert(v, path.Key(key), depth+1)
+		c.path = append(c.path, PathElem{Key: key})
+		out[key] = c.convert(v, depth+1)
+		c.path = c.path[:len(c.path)-1]
 	}
-	for _, m := range merges {
-		for m.Kind == yaml.AliasNode && m.Alias != nil {
+	for _, written := range merges {
+		m := written
+		for hops := 0; m.Kind == yaml.AliasNode && m.Alias != nil && hops < 100; hops++ {
 			m = m.Alias
 		}
-		srcs := []*yaml.Node{m}
+		srcs := []*yaml.Node{written}
 		if m.Kind == yaml.SequenceNode {
 			srcs = m.Content
 		}
 		for _, src := range srcs {
-			for src.Kind == yaml.AliasNode && src.Alias != nil {
+			at := src
+			for hops := 0; src.Kind == yaml.AliasNode && src.Alias != nil && hops < 100; hops++ {
 				src = src.Alias
 			}
 			if src.Kind != yaml.MappingNode {
-				c.add(src, path, Error, "merge", "a << merge needs a mapping")
+				c.add(at, Error, "merge", "a << merge needs a mapping")
 				continue
 			}
+			if !c.enter(src, at) {
+				return
+			}
 			c.budget -= len(src.Content)
-			c.mapping(src, path, depth+1, out, seen, true)
+			if c.budget < 0 {
+				c.fatal = true
+				c.add(at, Error, "aliases", "aliases expand the document to too many values (an alias bomb?); the limit guards memory")
+				return
+			}
+			c.mapping(src, depth+1, out, seen, true)
+			c.leave(src)
 		}
 	}
 }
 
-func (c *converter) scalar(n *yaml.Node, path Path) any {
+func (c *converter) scalar(n *yaml.Node) any {
 	tag := n.ShortTag()
 	if n.Style == 0 && isYAML11(n.Value) {
 		switch tag {
 		case "!!str":
-			c.add(n, path, Warning, "yaml11", fmt.Sprintf("%q is text here but a boolean or number to YAML 1.1 tools; quote it to make the intent plain", n.Value))
+			c.add(n, Warning, "yaml11", fmt.Sprintf("%q is text here but a boolean or number to YAML 1.1 tools; quote it to make the intent plain", n.Value))
 		case "!!int", "!!float":
-			c.add(n, path, Warning, "yaml11", fmt.Sprintf("%s is read as a number whose value YAML tools disagree on (octal? digit groups?); write it plainly, or quote it to make it text", n.Value))
+			c.add(n, Warning, "yaml11", fmt.Sprintf("%s is read as a number whose value YAML tools disagree on (octal? digit groups?); write it plainly, or quote it to make it text", n.Value))
 		}
 	}
 	switch tag {
@@ -300,12 +368,12 @@ func (c *converter) scalar(n *yaml.Node, path Path) any {
 		if _, err := strconv.ParseFloat(s, 64); err == nil && !strings.ContainsAny(s, "xXoObB") {
 			return json.Number(s)
 		}
-		c.add(n, path, Error, "number", fmt.Sprintf("number %q is out of range", n.Value))
+		c.add(n, Error, "number", fmt.Sprintf("number %q is out of range", n.Value))
 		return nil
 	case "!!float":
 		f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
 		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-			c.add(n, path, Error, "number", fmt.Sprintf("%q is not a finite number", n.Value))
+			c.add(n, Error, "number", fmt.Sprintf("%q is not a finite number", n.Value))
 			return nil
 		}
 		return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
