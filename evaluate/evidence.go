@@ -14,7 +14,9 @@ import (
 //   - ScopeTurn: that assistant turn's text ("reply");
 //   - ScopeFinal, or any scope on a conversation step: the whole
 //     transcript, as [StepTrace.Transcript] renders it ("transcript");
-//   - a code step: its stdout ("stdout");
+//   - a code step: its stdout without leading and trailing white space, as
+//     in ElizaOS, so that `^ok$` matches a program that prints "ok\n"
+//     ("stdout");
 //   - otherwise the agent's reply ("reply").
 //
 // in must point at a step of its trace.
@@ -26,7 +28,7 @@ func (in Input) Text() (what, text string) {
 	case in.Scope == ScopeFinal || st.Kind == "conversation":
 		return "transcript", st.Transcript()
 	case st.Kind == "code":
-		return "stdout", st.Stdout
+		return "stdout", strings.TrimSpace(st.Stdout)
 	}
 	return "reply", st.Reply
 }

@@ -42,7 +42,7 @@ func TestRegexMatch(t *testing.T) {
 		{name: "case-sensitive mismatch", params: &scenario.RegexMatch{Pattern: `issue #\d+`, CaseSensitive: true}, in: reply("See ISSUE #42"), score: 0,
 			msg: `reply does not match /issue #\d+/ (case-sensitive); reply starts "See ISSUE #42"`},
 		{name: "no match", params: &scenario.RegexMatch{Pattern: `^\d+$`}, in: reply("forty-two"), score: 0, msg: "does not match"},
-		{name: "anchors apply to the whole text", params: &scenario.RegexMatch{Pattern: `^ok`}, in: stepIn(evaluate.StepTrace{Kind: "code", Stdout: "ok\n"}), pass: true, score: 1, msg: "stdout matches"},
+		{name: "anchors apply to the whole, trimmed stdout", params: &scenario.RegexMatch{Pattern: `^ok$`}, in: stepIn(evaluate.StepTrace{Kind: "code", Stdout: "ok\n"}), pass: true, score: 1, msg: "stdout matches"},
 		{name: "transcript", params: &scenario.RegexMatch{Pattern: `assistant: .*sorry`}, in: final("help", "I am sorry to hear that"), pass: true, score: 1},
 		{name: "malformed: look-ahead", params: &scenario.RegexMatch{Pattern: `foo(?=bar)`}, buildErr: "does not compile (RE2 syntax"},
 		{name: "malformed: unbalanced", params: &scenario.RegexMatch{Pattern: `(abc`}, buildErr: "missing closing )"},
