@@ -303,7 +303,8 @@ type pull struct {
 	labels           []*label
 	comments         []*comment
 	headRef, baseRef string
-	lastHeadOid      string // head tip when the head branch no longer exists
+	lastHeadOid      string    // head tip when the head branch no longer exists
+	mergedList       []*commit // the commits at merge time, once merged
 	createdAt        time.Time
 	updatedAt        time.Time
 	closedAt         *time.Time
@@ -338,6 +339,9 @@ func (p *pull) baseTip() *commit {
 // branch's first-parent history back to the first commit the base branch
 // already contains, oldest first.
 func (p *pull) commitList() []*commit {
+	if p.mergedList != nil {
+		return p.mergedList
+	}
 	base := map[string]bool{}
 	if b := p.baseTip(); b != nil {
 		base = ancestors(b)

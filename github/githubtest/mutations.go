@@ -2,6 +2,7 @@ package githubtest
 
 import (
 	"encoding/base64"
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -35,26 +36,31 @@ type mutationFunc func(st *state, in map[string]any) (payload, error)
 // generator's served list names the same fields.
 func mutationTable() map[string]mutationFunc {
 	return map[string]mutationFunc{
-		"createRef":                  createRef,
-		"updateRef":                  updateRef,
-		"deleteRef":                  deleteRef,
-		"createCommitOnBranch":       createCommitOnBranch,
-		"createPullRequest":          createPullRequest,
-		"closePullRequest":           closePullRequest,
-		"addPullRequestReview":       addPullRequestReview,
-		"addPullRequestReviewThread": addPullRequestReviewThread,
-		"resolveReviewThread":        func(st *state, in map[string]any) (payload, error) { return setThreadResolved(st, in, true) },
-		"unresolveReviewThread":      func(st *state, in map[string]any) (payload, error) { return setThreadResolved(st, in, false) },
-		"createIssue":                createIssue,
-		"closeIssue":                 closeIssue,
-		"reopenIssue":                reopenIssue,
-		"updateIssue":                updateIssue,
-		"deleteIssue":                deleteIssue,
-		"addComment":                 addComment,
-		"createLabel":                createLabel,
-		"deleteLabel":                deleteLabel,
-		"addLabelsToLabelable":       func(st *state, in map[string]any) (payload, error) { return changeLabels(st, in, true) },
-		"removeLabelsFromLabelable":  func(st *state, in map[string]any) (payload, error) { return changeLabels(st, in, false) },
+		"createRef":                      createRef,
+		"updateRef":                      updateRef,
+		"deleteRef":                      deleteRef,
+		"createCommitOnBranch":           createCommitOnBranch,
+		"createPullRequest":              createPullRequest,
+		"closePullRequest":               closePullRequest,
+		"reopenPullRequest":              reopenPullRequest,
+		"updatePullRequest":              updatePullRequest,
+		"mergePullRequest":               mergePullRequest,
+		"deleteIssueComment":             deleteIssueComment,
+		"deletePullRequestReviewComment": deletePullRequestReviewComment,
+		"addPullRequestReview":           addPullRequestReview,
+		"addPullRequestReviewThread":     addPullRequestReviewThread,
+		"resolveReviewThread":            func(st *state, in map[string]any) (payload, error) { return setThreadResolved(st, in, true) },
+		"unresolveReviewThread":          func(st *state, in map[string]any) (payload, error) { return setThreadResolved(st, in, false) },
+		"createIssue":                    createIssue,
+		"closeIssue":                     closeIssue,
+		"reopenIssue":                    reopenIssue,
+		"updateIssue":                    updateIssue,
+		"deleteIssue":                    deleteIssue,
+		"addComment":                     addComment,
+		"createLabel":                    createLabel,
+		"deleteLabel":                    deleteLabel,
+		"addLabelsToLabelable":           func(st *state, in map[string]any) (payload, error) { return changeLabels(st, in, true) },
+		"removeLabelsFromLabelable":      func(st *state, in map[string]any) (payload, error) { return changeLabels(st, in, false) },
 	}
 }
 
@@ -228,6 +234,155 @@ func closePullRequest(st *state, in map[string]any) (payload, error) {
 		p.state, p.closedAt, p.updatedAt = "CLOSED", &now, now
 	}
 	return payload{"pullRequest": p}, nil
+}
+
+func reopenPullRequest(st *state, in map[string]any) (payload, error) {
+	p, err := lookup[*pull](st, str(in, "pullRequestId"))
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case p.state == "MERGED":
+		return nil, errUnprocessable("Pull request #%d is merged and cannot be reopened.", p.number)
+	case p.repo.branch(p.headRef) == nil:
+		return nil, errUnprocessable("Could not open the pull request: the head branch %s no longer exists.", p.headRef)
+	case p.state == "CLOSED":
+		p.state, p.closedAt, p.updatedAt = "OPEN", nil, st.tick()
+	}
+	return payload{"pullRequest": p}, nil
+}
+
+func updatePullRequest(st *state, in map[string]any) (payload, error) {
+	p, err := lookup[*pull](st, str(in, "pullRequestId"))
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range []string{"assigneeIds", "milestoneId", "projectIds"} {
+		if v, ok := in[k]; ok && !isNil(v) {
+			return nil, &fieldError{typ: "UNSUPPORTED", msg: "githubtest does not model updatePullRequest(input: {" + k + "})"}
+		}
+	}
+	if base, ok := in["baseRefName"].(string); ok {
+		if p.repo.branch(base) == nil {
+			return nil, errUnprocessable("Base ref must be a branch: %s", base)
+		}
+		p.baseRef = base
+	}
+	if v, ok := in["title"].(string); ok {
+		p.title = v
+	}
+	if v, ok := in["body"].(string); ok {
+		p.body = v
+	}
+	if _, ok := in["labelIds"]; ok {
+		labels, err := labelsByID(st, in["labelIds"])
+		if err != nil {
+			return nil, err
+		}
+		p.labels = labels
+	}
+	now := st.tick()
+	switch in["state"] {
+	case "CLOSED":
+		if p.state == "OPEN" {
+			p.state, p.closedAt = "CLOSED", &now
+		}
+	case "OPEN":
+		if p.state == "CLOSED" {
+			p.state, p.closedAt = "OPEN", nil
+		}
+	}
+	p.updatedAt = now
+	return payload{"pullRequest": p, "actor": st.findAccount(st.viewer)}, nil
+}
+
+// mergePullRequest merges with a merge commit (MERGE), one squashed commit
+// (SQUASH) or copies of the commits (REBASE) on the base branch. The pull
+// request keeps listing the commits it had.
+func mergePullRequest(st *state, in map[string]any) (payload, error) {
+	p, err := lookup[*pull](st, str(in, "pullRequestId"))
+	if err != nil {
+		return nil, err
+	}
+	base, head := p.repo.branch(p.baseRef), p.headTip()
+	switch {
+	case p.state != "OPEN":
+		return nil, errUnprocessable("Pull request #%d is not open.", p.number)
+	case p.isDraft:
+		return nil, errUnprocessable("Pull request #%d is still a draft.", p.number)
+	case p.mergeable == "CONFLICTING":
+		return nil, errUnprocessable("Pull request #%d is not mergeable.", p.number)
+	case base == nil || head == nil:
+		return nil, errUnprocessable("Pull request #%d has no base or head branch.", p.number)
+	}
+	if want := str(in, "expectedHeadOid"); want != "" && want != head.oid {
+		return nil, errUnprocessable("Head branch was modified. Review and try the merge again.")
+	}
+	commits := p.commitList()
+	var changes []fileChange
+	for _, c := range commits {
+		changes = append(changes, c.changes...)
+	}
+	headline := cmpOr(str(in, "commitHeadline"), fmt.Sprintf("Merge pull request #%d from %s/%s", p.number, p.repo.owner.login, p.headRef))
+	if body := str(in, "commitBody"); body != "" {
+		headline += "\n\n" + body
+	}
+	switch in["mergeMethod"] {
+	case "SQUASH":
+		base.target = st.newCommit(p.repo, base.target, cmpOr(str(in, "commitHeadline"), fmt.Sprintf("%s (#%d)", p.title, p.number)), st.viewer, changes)
+	case "REBASE":
+		for _, c := range commits {
+			base.target = st.newCommit(p.repo, base.target, c.message, c.authorLogin, c.changes)
+		}
+	default:
+		merge := st.newCommit(p.repo, base.target, headline, st.viewer, nil)
+		merge.parents = append(merge.parents, head)
+		base.target = merge
+	}
+	now := st.tick()
+	p.mergedList = commits
+	p.state, p.mergedAt, p.closedAt, p.updatedAt = "MERGED", &now, &now, now
+	return payload{"pullRequest": p, "actor": st.findAccount(st.viewer)}, nil
+}
+
+func deleteIssueComment(st *state, in map[string]any) (payload, error) {
+	c, err := lookup[*comment](st, str(in, "id"))
+	if err != nil {
+		return nil, err
+	}
+	drop := func(x *comment) bool { return x == c }
+	for _, r := range st.repos {
+		for _, i := range r.issues {
+			i.comments = slices.DeleteFunc(i.comments, drop)
+		}
+		for _, p := range r.pulls {
+			p.comments = slices.DeleteFunc(p.comments, drop)
+		}
+	}
+	delete(st.nodes, c.id)
+	return payload{}, nil
+}
+
+// deletePullRequestReviewComment removes a review comment; a thread left
+// without comments disappears, as on GitHub.
+func deletePullRequestReviewComment(st *state, in map[string]any) (payload, error) {
+	c, err := lookup[*reviewComment](st, str(in, "id"))
+	if err != nil {
+		return nil, err
+	}
+	drop := func(x *reviewComment) bool { return x == c }
+	c.review.comments = slices.DeleteFunc(c.review.comments, drop)
+	p := c.pull
+	p.threads = slices.DeleteFunc(p.threads, func(t *thread) bool {
+		t.comments = slices.DeleteFunc(t.comments, drop)
+		if len(t.comments) == 0 {
+			delete(st.nodes, t.id)
+			return true
+		}
+		return false
+	})
+	delete(st.nodes, c.id)
+	return payload{"pullRequestReview": c.review}, nil
 }
 
 func addPullRequestReview(st *state, in map[string]any) (payload, error) {

@@ -378,3 +378,82 @@ func TestSecondIdentity(t *testing.T) {
 	assert.Equal(t, "octocat", snap.ReviewThreads[0].ResolvedBy)
 	assert.Equal(t, "review-bot", snap.Reviews[0].Author)
 }
+
+func TestMergeReopenUpdateDelete(t *testing.T) {
+	t.Parallel()
+	s := githubtest.NewServer(t)
+	r := s.AddRepo("acme/demo")
+	issue := r.AddIssue(githubtest.Issue{Title: "i"})
+	commentID := issue.AddComment(githubtest.Comment{Body: "drop me"})
+	pr := r.AddPullRequest(githubtest.PullRequest{Title: "p", Head: "h", Commits: []string{"one", "two"}})
+	pr.AddReviewThread(githubtest.ReviewThread{Path: "a", Line: 1, Comments: []githubtest.Comment{{Body: "x"}}})
+	ctx := context.Background()
+	c := client(s)
+
+	var update struct {
+		UpdatePullRequest struct {
+			PullRequest struct{ Title, State string }
+			Actor       struct{ Login string }
+		} `graphql:"updatePullRequest(input: $input)"`
+	}
+	closed := githubv4.PullRequestUpdateStateClosed
+	require.NoError(t, c.Mutate(ctx, &update, githubv4.UpdatePullRequestInput{PullRequestID: pr.ID(), Title: str("renamed"), State: &closed}, nil))
+	assert.Equal(t, "renamed", update.UpdatePullRequest.PullRequest.Title)
+	assert.Equal(t, "CLOSED", update.UpdatePullRequest.PullRequest.State)
+	assert.Equal(t, "octocat", update.UpdatePullRequest.Actor.Login)
+
+	var reopen struct {
+		ReopenPullRequest struct {
+			PullRequest struct{ State string }
+		} `graphql:"reopenPullRequest(input: $input)"`
+	}
+	require.NoError(t, c.Mutate(ctx, &reopen, githubv4.ReopenPullRequestInput{PullRequestID: pr.ID()}, nil))
+	assert.Equal(t, "OPEN", reopen.ReopenPullRequest.PullRequest.State)
+
+	var merge struct {
+		MergePullRequest struct {
+			PullRequest struct {
+				State   string
+				Merged  bool
+				Commits struct{ TotalCount int }
+			}
+		} `graphql:"mergePullRequest(input: $input)"`
+	}
+	stale := githubv4.GitObjectID("0000000000000000000000000000000000000000")
+	require.ErrorContains(t, c.Mutate(ctx, &merge, githubv4.MergePullRequestInput{PullRequestID: pr.ID(), ExpectedHeadOid: &stale}, nil), "Head branch was modified")
+	squash := githubv4.PullRequestMergeMethodSquash
+	require.NoError(t, c.Mutate(ctx, &merge, githubv4.MergePullRequestInput{PullRequestID: pr.ID(), MergeMethod: &squash}, nil))
+	assert.Equal(t, "MERGED", merge.MergePullRequest.PullRequest.State)
+	assert.True(t, merge.MergePullRequest.PullRequest.Merged)
+	assert.Equal(t, 2, merge.MergePullRequest.PullRequest.Commits.TotalCount, "a merged pull request keeps its commits")
+	require.ErrorContains(t, c.Mutate(ctx, &reopen, githubv4.ReopenPullRequestInput{PullRequestID: pr.ID()}, nil), "is merged")
+	var q struct {
+		Repository struct {
+			Ref struct {
+				Target struct {
+					Commit struct{ MessageHeadline string } `graphql:"... on Commit"`
+				}
+			} `graphql:"ref(qualifiedName: \"main\")"`
+		} `graphql:"repository(owner: \"acme\", name: \"demo\")"`
+	}
+	require.NoError(t, c.Query(ctx, &q, nil))
+	assert.Equal(t, "renamed (#2)", q.Repository.Ref.Target.Commit.MessageHeadline)
+
+	var delComment struct {
+		DeleteIssueComment struct{ ClientMutationID *string } `graphql:"deleteIssueComment(input: $input)"`
+	}
+	require.NoError(t, c.Mutate(ctx, &delComment, githubv4.DeleteIssueCommentInput{ID: commentID}, nil))
+	got, _ := s.Issue("acme/demo", 1)
+	assert.Empty(t, got.Comments)
+
+	snap, _ := s.PullRequest("acme/demo", 2)
+	require.Len(t, snap.ReviewThreads, 1)
+	var delReview struct {
+		DeletePullRequestReviewComment struct {
+			PullRequestReview struct{ ID string }
+		} `graphql:"deletePullRequestReviewComment(input: $input)"`
+	}
+	require.NoError(t, c.Mutate(ctx, &delReview, githubv4.DeletePullRequestReviewCommentInput{ID: snap.ReviewThreads[0].Comments[0].ID}, nil))
+	snap, _ = s.PullRequest("acme/demo", 2)
+	assert.Empty(t, snap.ReviewThreads, "a thread without comments is gone")
+}
