@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"go/ast"
-	"go/parser"
-	"go/token"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -20,36 +19,14 @@ import (
 // update rewrites golden files (schemas, diagnostics) instead of comparing.
 var update = flag.Bool("update", false, "rewrite golden files and generated schemas")
 
-// extractComments returns the doc comments of this package's exported types
-// and their exported fields, keyed as invopop's CommentMap expects. Types
-// declared in test files are left out.
+// extractComments returns the doc comments of the types the schemas are
+// made of (and of their exported fields), keyed as invopop's CommentMap
+// expects.
 func extractComments(t testing.TB) map[string]string {
 	t.Helper()
 	r := &jsonschema.Reflector{}
 	require.NoError(t, r.AddGoComments(pkgPath, "."))
-
-	types := map[string]bool{}
-	names, err := filepath.Glob("*.go")
-	require.NoError(t, err)
-	fset := token.NewFileSet()
-	for _, n := range names {
-		if strings.HasSuffix(n, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, n, nil, parser.SkipObjectResolution)
-		require.NoError(t, err)
-		for _, d := range f.Decls {
-			g, ok := d.(*ast.GenDecl)
-			if !ok || g.Tok != token.TYPE {
-				continue
-			}
-			for _, s := range g.Specs {
-				if ts := s.(*ast.TypeSpec); ts.Name.IsExported() {
-					types[ts.Name.Name] = true
-				}
-			}
-		}
-	}
+	types := schemaTypes()
 	out := map[string]string{}
 	for k, v := range r.CommentMap {
 		rest, ok := strings.CutPrefix(k, pkgPath+".")
@@ -62,6 +39,35 @@ func extractComments(t testing.TB) map[string]string {
 		}
 	}
 	return out
+}
+
+// schemaTypes returns the names of this package's types that the schemas
+// describe: those reachable from each kind's root type and from the
+// built-in evaluation types' parameters.
+func schemaTypes() map[string]bool {
+	seen := map[string]bool{}
+	var visit func(rt reflect.Type)
+	visit = func(rt reflect.Type) {
+		for rt.Kind() == reflect.Pointer || rt.Kind() == reflect.Slice || rt.Kind() == reflect.Map || rt.Kind() == reflect.Array {
+			rt = rt.Elem()
+		}
+		if rt.PkgPath() != pkgPath || seen[rt.Name()] {
+			return
+		}
+		seen[rt.Name()] = true
+		if rt.Kind() == reflect.Struct {
+			for f := range rt.Fields() {
+				visit(f.Type)
+			}
+		}
+	}
+	for _, root := range []any{Scenario{}, GitHubScenario{}, Matrix{}, Manifest{}, ScenarioSets{}} {
+		visit(reflect.TypeOf(root))
+	}
+	for _, et := range BuiltinEvaluationTypes() {
+		visit(reflect.TypeOf(et.NewParams()))
+	}
+	return seen
 }
 
 func marshalComments(t testing.TB, m map[string]string) []byte {
@@ -95,8 +101,21 @@ func TestSchemaFilesUpToDate(t *testing.T) {
 		}
 		got, err := os.ReadFile(file)
 		require.NoError(t, err, "run: go generate ./scenario")
-		assert.Equal(t, string(b), string(got), "%s is out of date; run: go generate ./scenario", file)
+		if !bytes.Equal(b, got) {
+			t.Errorf("%s is out of date (first difference: %s); run: go generate ./scenario", file, firstDiff(string(b), string(got)))
+		}
 	}
+}
+
+// firstDiff shows the first line where want and got differ.
+func firstDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := range min(len(w), len(g)) {
+		if w[i] != g[i] {
+			return fmt.Sprintf("line %d: want %q, have %q", i+1, w[i], g[i])
+		}
+	}
+	return fmt.Sprintf("want %d lines, have %d", len(w), len(g))
 }
 
 // TestEmbeddedSchemasMatchGeneration checks that what a consumer's binary

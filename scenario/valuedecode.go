@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"encoding"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -38,16 +39,17 @@ func (d *valueDecoder) fail(p Path, format string, args ...any) {
 }
 
 var (
-	durationType     = reflect.TypeFor[Duration]()
-	stringListType   = reflect.TypeFor[StringList]()
-	pluginType       = reflect.TypeFor[Plugin]()
-	characterType    = reflect.TypeFor[Character]()
-	llmConfigType    = reflect.TypeFor[LLMConfig]()
-	evaluationType   = reflect.TypeFor[Evaluation]()
-	unmarshalerType  = reflect.TypeFor[json.Unmarshaler]()
-	jsonNumberType   = reflect.TypeFor[json.Number]()
-	emptyIntfType    = reflect.TypeFor[any]()
-	stringSliceTypes = reflect.TypeFor[[]string]()
+	durationType        = reflect.TypeFor[Duration]()
+	stringListType      = reflect.TypeFor[StringList]()
+	pluginType          = reflect.TypeFor[Plugin]()
+	characterType       = reflect.TypeFor[Character]()
+	llmConfigType       = reflect.TypeFor[LLMConfig]()
+	evaluationType      = reflect.TypeFor[Evaluation]()
+	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+	jsonNumberType      = reflect.TypeFor[json.Number]()
+	emptyIntfType       = reflect.TypeFor[any]()
+	stringSliceTypes    = reflect.TypeFor[[]string]()
 )
 
 func (d *valueDecoder) decode(v any, rv reflect.Value, p Path) {
@@ -104,6 +106,13 @@ func (d *valueDecoder) decode(v any, rv reflect.Value, p Path) {
 			err = rv.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(b)
 		}
 		if err != nil {
+			d.fail(p, "%v", err)
+		}
+		return
+	}
+	// A host's type that reads itself from text, as encoding/json honours.
+	if s, ok := v.(string); ok && t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && reflect.PointerTo(t).Implements(textUnmarshalerType) {
+		if err := rv.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s)); err != nil {
 			d.fail(p, "%v", err)
 		}
 		return
@@ -196,14 +205,22 @@ func (d *valueDecoder) structFields(v any, rv reflect.Value, p Path) {
 		d.fail(p, "cannot store %s in %s", jsonTypeName(v), rv.Type())
 		return
 	}
-	fields := fieldsOf(rv.Type())
-	for k, e := range m {
-		idx, ok := fields[k]
-		if !ok {
-			continue
+	for _, f := range fieldsOf(rv.Type()) {
+		if e, ok := m[f.name]; ok {
+			fv, ok := fieldByIndexAlloc(rv, f.index)
+			if !ok {
+				d.fail(p.Key(f.name), "cannot set embedded pointer to unexported struct in %s", rv.Type())
+				continue
+			}
+			d.decode(e, fv, p.Key(f.name))
 		}
-		d.decode(e, fieldByIndexAlloc(rv, idx), p.Key(k))
 	}
+}
+
+// field is a struct field as a document names it.
+type field struct {
+	name  string
+	index []int
 }
 
 func (d *valueDecoder) duration(v any, rv reflect.Value, p Path) {
@@ -247,14 +264,14 @@ func (d *valueDecoder) evaluation(v any, e *Evaluation, p Path) {
 	e.value = m
 }
 
-// fieldsOf maps the json names of a struct's fields (including those of
-// embedded structs) to their index paths.
-func fieldsOf(t reflect.Type) map[string][]int {
+// fieldsOf lists the json names of a struct's fields (including those of
+// embedded structs) with their index paths, in field order.
+func fieldsOf(t reflect.Type) []field {
 	if f, ok := fieldCache.Load(t); ok {
-		return f.(map[string][]int)
+		return f.([]field)
 	}
-	out := map[string][]int{}
-	depth := map[string]int{}
+	var out []field
+	at := map[string]int{} // name → position in out
 	for _, f := range reflect.VisibleFields(t) {
 		if !f.IsExported() && !f.Anonymous {
 			continue
@@ -279,31 +296,38 @@ func fieldsOf(t reflect.Type) map[string][]int {
 		if name == "" {
 			name = f.Name
 		}
-		if d, seen := depth[name]; seen && d <= len(f.Index) {
-			continue // the shallower field wins, as in encoding/json
+		if i, seen := at[name]; seen {
+			if len(out[i].index) > len(f.Index) {
+				out[i].index = f.Index // the shallower field wins, as in encoding/json
+			}
+			continue
 		}
-		depth[name] = len(f.Index)
-		out[name] = f.Index
+		at[name] = len(out)
+		out = append(out, field{name: name, index: f.Index})
 	}
 	fieldCache.Store(t, out)
 	return out
 }
 
-var fieldCache sync.Map // reflect.Type → map[string][]int
+var fieldCache sync.Map // reflect.Type → []field
 
 // fieldByIndexAlloc is reflect.Value.FieldByIndex, allocating nil embedded
-// struct pointers on the way.
-func fieldByIndexAlloc(v reflect.Value, index []int) reflect.Value {
+// struct pointers on the way; it reports false when one cannot be set (a
+// pointer to an unexported struct type, which encoding/json refuses too).
+func fieldByIndexAlloc(v reflect.Value, index []int) (reflect.Value, bool) {
 	for i, x := range index {
 		if i > 0 && v.Kind() == reflect.Pointer {
 			if v.IsNil() {
+				if !v.CanSet() {
+					return reflect.Value{}, false
+				}
 				v.Set(reflect.New(v.Type().Elem()))
 			}
 			v = v.Elem()
 		}
 		v = v.Field(x)
 	}
-	return v
+	return v, true
 }
 
 // jsonPlain copies a value for an `any` field the way encoding/json fills

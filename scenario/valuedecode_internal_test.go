@@ -2,9 +2,11 @@ package scenario
 
 import (
 	"encoding/json"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -143,10 +145,83 @@ func forEachEvaluation(v any, fn func(*Evaluation)) {
 func TestDecodeValueErrors(t *testing.T) {
 	t.Parallel()
 	var s Scenario
-	err := decodeValue(map[string]any{"name": 3, "run": []any{map[string]any{"timeout": true}}}, &s)
+	err := decodeValue(map[string]any{"name": json.Number("3")}, &s)
 	require.EqualError(t, err, "name: cannot store number in string")
 	var c Conversation
 	require.EqualError(t, decodeValue(map[string]any{"max_turns": json.Number("1.5")}, &c), "max_turns: cannot store number 1.5 in int")
 	var r RunStep
 	require.EqualError(t, decodeValue(map[string]any{"timeout": "soon"}, &r), `timeout: invalid duration "soon": want milliseconds or a duration such as "30s"`)
+}
+
+type embeddedBase struct {
+	Shared string `json:"shared"`
+	Deep   string `json:"deep"`
+}
+
+// EmbeddedPtr is exported so that a nil *EmbeddedPtr can be allocated.
+type EmbeddedPtr struct {
+	Extra int `json:"extra"`
+}
+
+type embeddedPtr struct {
+	Hidden int `json:"hidden"`
+}
+
+// hostParams has fields of types that read themselves from JSON or text.
+type hostParams struct {
+	When  time.Time       `json:"when"`
+	Level Severity        `json:"level"`
+	Addr  netip.Addr      `json:"addr"`
+	Raw   json.RawMessage `json:"raw"`
+	Big   uint8           `json:"big"`
+}
+
+func TestDecodeValueUnmarshalers(t *testing.T) {
+	t.Parallel()
+	v := map[string]any{"when": "2026-01-02T15:04:05Z", "level": "warning", "addr": "10.0.0.1", "raw": map[string]any{"a": []any{json.Number("1")}}}
+	var got, want hostParams
+	require.NoError(t, decodeValue(v, &got))
+	js, err := json.Marshal(v)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(js, &want))
+	assert.Equal(t, want, got)
+	assert.Equal(t, Warning, got.Level)
+	assert.JSONEq(t, `{"a":[1]}`, string(got.Raw))
+
+	require.EqualError(t, decodeValue(map[string]any{"level": "fatal"}, &got), `level: scenario: unknown severity "fatal"; want error or warning`)
+	require.EqualError(t, decodeValue(map[string]any{"big": json.Number("300")}, &got), "big: cannot store number 300 in uint8")
+}
+
+type withEmbedded struct {
+	embeddedBase
+	*EmbeddedPtr
+	Deep    string `json:"deep"`
+	Skipped string `json:"-"`
+	NoTag   bool
+}
+
+// TestDecodeValueEmbedded covers a host's parameter struct built from
+// embedded structs, against encoding/json.
+func TestDecodeValueEmbedded(t *testing.T) {
+	t.Parallel()
+	v := map[string]any{"shared": "s", "deep": "outer", "extra": json.Number("4"), "Skipped": "x", "-": "y", "NoTag": true}
+	var got, want withEmbedded
+	require.NoError(t, decodeValue(v, &got))
+	js, err := json.Marshal(v)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(js, &want))
+	assert.Equal(t, want, got)
+	assert.Equal(t, "outer", got.Deep)
+	assert.Empty(t, got.embeddedBase.Deep)
+	require.NotNil(t, got.EmbeddedPtr)
+	assert.Equal(t, 4, got.Extra)
+
+	// A nil pointer to an unexported embedded struct cannot be allocated:
+	// an error, as with encoding/json, not a panic.
+	var hidden struct {
+		*embeddedPtr
+	}
+	err = decodeValue(map[string]any{"hidden": json.Number("1")}, &hidden)
+	require.EqualError(t, err, "hidden: cannot set embedded pointer to unexported struct in struct { *scenario.embeddedPtr }")
+	assert.Error(t, json.Unmarshal([]byte(`{"hidden": 1}`), &hidden))
 }
