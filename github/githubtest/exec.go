@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"time"
 
@@ -158,7 +159,7 @@ type fieldGroup struct {
 
 // collectFields flattens fragments whose type condition applies to typeName
 // and groups fields by response key, honouring @skip and @include.
-func (ec *execCtx) collectFields(typeName string, sels ast.SelectionSet, groups []fieldGroup, index map[string]int) []fieldGroup {
+func (ec *execCtx) collectFields(typeName string, sels ast.SelectionSet, groups []fieldGroup) []fieldGroup {
 	for _, sel := range sels {
 		switch sel := sel.(type) {
 		case *ast.Field:
@@ -169,29 +170,39 @@ func (ec *execCtx) collectFields(typeName string, sels ast.SelectionSet, groups 
 			if key == "" {
 				key = sel.Name
 			}
-			if i, ok := index[key]; ok {
+			if i := findGroup(groups, key); i >= 0 {
 				groups[i].fields = append(groups[i].fields, sel)
 				continue
 			}
-			index[key] = len(groups)
 			groups = append(groups, fieldGroup{key: key, fields: []*ast.Field{sel}})
 		case *ast.FragmentSpread:
 			if !ec.included(sel.Directives) || sel.Definition == nil {
 				continue
 			}
 			if ec.applies(sel.Definition.TypeCondition, typeName) {
-				groups = ec.collectFields(typeName, sel.Definition.SelectionSet, groups, index)
+				groups = ec.collectFields(typeName, sel.Definition.SelectionSet, groups)
 			}
 		case *ast.InlineFragment:
 			if !ec.included(sel.Directives) {
 				continue
 			}
 			if sel.TypeCondition == "" || ec.applies(sel.TypeCondition, typeName) {
-				groups = ec.collectFields(typeName, sel.SelectionSet, groups, index)
+				groups = ec.collectFields(typeName, sel.SelectionSet, groups)
 			}
 		}
 	}
 	return groups
+}
+
+// findGroup returns the index of the group for key, or -1. Selection sets
+// are small, so a scan beats a map.
+func findGroup(groups []fieldGroup, key string) int {
+	for i := range groups {
+		if groups[i].key == key {
+			return i
+		}
+	}
+	return -1
 }
 
 func (ec *execCtx) included(dirs ast.DirectiveList) bool {
@@ -228,8 +239,8 @@ func (ec *execCtx) applies(cond, typeName string) bool {
 // selectObject resolves sels on obj, whose concrete type is typeName. ok is
 // false when a non-null field came back null, so the caller must null out
 // this object too (GraphQL's null propagation).
-func (ec *execCtx) selectObject(obj object, typeName string, sels ast.SelectionSet, path []any) (*orderedMap, bool) {
-	groups := ec.collectFields(typeName, sels, nil, map[string]int{})
+func (ec *execCtx) selectObject(obj object, typeName string, sels ast.SelectionSet, path *pathNode) (*orderedMap, bool) {
+	groups := ec.collectFields(typeName, sels, make([]fieldGroup, 0, len(sels)))
 	out := &orderedMap{keys: make([]string, 0, len(groups)), vals: make([]any, 0, len(groups))}
 	for _, g := range groups {
 		f := g.fields[0]
@@ -237,8 +248,12 @@ func (ec *execCtx) selectObject(obj object, typeName string, sels ast.SelectionS
 			out.set(g.key, typeName)
 			continue
 		}
-		fpath := appendPath(path, g.key)
-		val, err := obj.resolve(ec, f.Name, f.ArgumentMap(ec.vars))
+		fpath := &pathNode{parent: path, key: g.key}
+		var args map[string]any
+		if f.Definition != nil && len(f.Definition.Arguments) > 0 {
+			args = f.ArgumentMap(ec.vars)
+		}
+		val, err := obj.resolve(ec, f.Name, args)
 		if err != nil {
 			ec.addError(err, fpath, f.Position)
 			val = nil
@@ -255,7 +270,7 @@ func (ec *execCtx) selectObject(obj object, typeName string, sels ast.SelectionS
 // complete turns a resolver's Go value into the JSON value for typ.
 // errored says an error was already reported for this position, so a null
 // in a non-null position must not be reported twice.
-func (ec *execCtx) complete(typ *ast.Type, val any, fields []*ast.Field, path []any, errored bool) (any, bool) {
+func (ec *execCtx) complete(typ *ast.Type, val any, fields []*ast.Field, path *pathNode, errored bool) (any, bool) {
 	if items, ok := val.([]any); ok && items == nil && typ.Elem != nil {
 		val = []any{}
 	}
@@ -263,7 +278,7 @@ func (ec *execCtx) complete(typ *ast.Type, val any, fields []*ast.Field, path []
 		if typ.NonNull {
 			if !errored {
 				ec.errs = append(ec.errs, gqlError{
-					Path:    path,
+					Path:    path.slice(),
 					Message: fmt.Sprintf("Cannot return null for non-nullable field %s", fields[0].Name),
 				})
 			}
@@ -274,12 +289,12 @@ func (ec *execCtx) complete(typ *ast.Type, val any, fields []*ast.Field, path []
 	if typ.Elem != nil {
 		items, ok := val.([]any)
 		if !ok {
-			ec.errs = append(ec.errs, gqlError{Path: path, Message: fmt.Sprintf("githubtest: field %s resolved to %T, want a list", fields[0].Name, val)})
+			ec.errs = append(ec.errs, gqlError{Path: path.slice(), Message: fmt.Sprintf("githubtest: field %s resolved to %T, want a list", fields[0].Name, val)})
 			return nil, !typ.NonNull
 		}
 		out := make([]any, len(items))
 		for i, item := range items {
-			v, ok := ec.complete(typ.Elem, item, fields, appendPath(path, i), false)
+			v, ok := ec.complete(typ.Elem, item, fields, &pathNode{parent: path, index: i, isIndex: true}, false)
 			if !ok {
 				return nil, !typ.NonNull
 			}
@@ -293,14 +308,14 @@ func (ec *execCtx) complete(typ *ast.Type, val any, fields []*ast.Field, path []
 	}
 	obj, ok := val.(object)
 	if !ok {
-		ec.errs = append(ec.errs, gqlError{Path: path, Message: fmt.Sprintf("githubtest: field %s resolved to %T, want an object", fields[0].Name, val)})
+		ec.errs = append(ec.errs, gqlError{Path: path.slice(), Message: fmt.Sprintf("githubtest: field %s resolved to %T, want an object", fields[0].Name, val)})
 		return nil, !typ.NonNull
 	}
 	typeName := def.Name
 	if def.IsAbstractType() {
 		t, ok := val.(typed)
 		if !ok || !ec.applies(def.Name, t.gqlType()) {
-			ec.errs = append(ec.errs, gqlError{Path: path, Message: fmt.Sprintf("githubtest: %T cannot stand for %s", val, def.Name)})
+			ec.errs = append(ec.errs, gqlError{Path: path.slice(), Message: fmt.Sprintf("githubtest: %T cannot stand for %s", val, def.Name)})
 			return nil, !typ.NonNull
 		}
 		typeName = t.gqlType()
@@ -320,8 +335,8 @@ func (ec *execCtx) complete(typ *ast.Type, val any, fields []*ast.Field, path []
 	return m, true
 }
 
-func (ec *execCtx) addError(err error, path []any, pos *ast.Position) {
-	e := gqlError{Path: path, Message: err.Error()}
+func (ec *execCtx) addError(err error, path *pathNode, pos *ast.Position) {
+	e := gqlError{Path: path.slice(), Message: err.Error()}
 	var fe *fieldError
 	if errors.As(err, &fe) {
 		e.Type = fe.typ
@@ -355,8 +370,26 @@ func isNil(v any) bool {
 	return false
 }
 
-func appendPath(path []any, elem any) []any {
-	out := make([]any, len(path), len(path)+1)
-	copy(out, path)
-	return append(out, elem)
+// pathNode is one step of a response path, linked to its parent. Paths
+// are built as the executor descends and turned into a list only when an
+// error needs one.
+type pathNode struct {
+	parent  *pathNode
+	key     string
+	index   int
+	isIndex bool
+}
+
+// slice returns the path from the root, as GraphQL errors report it.
+func (p *pathNode) slice() []any {
+	var out []any
+	for n := p; n != nil; n = n.parent {
+		if n.isIndex {
+			out = append(out, n.index)
+		} else {
+			out = append(out, n.key)
+		}
+	}
+	slices.Reverse(out)
+	return out
 }
