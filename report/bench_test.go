@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -45,8 +47,17 @@ func benchInput(b *testing.B, n int) Input {
 			}
 		}
 	}
-	data := buf.Bytes()
-	return Input{Name: "bench.jsonl", R: bytes.NewReader(data), Size: int64(len(data))}
+	// A file, as the CLI reads it: the records are not on the heap.
+	path := filepath.Join(b.TempDir(), "bench.jsonl")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	files, err := OpenFiles(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = files.Close() })
+	return files.Inputs[0]
 }
 
 // heapPeak samples HeapInuse while running f and returns the high-water

@@ -155,7 +155,13 @@ func (r *Results) readInput(src int, in Input) error {
 		}
 		switch rec.Record {
 		case recordPlan:
-			if err := r.addPlan(in.Name, rec.plan()); err != nil {
+			p, err := rec.plan()
+			if err != nil {
+				r.malformed++
+				r.warn(&LineError{Input: in.Name, Line: lr.line, Err: fmt.Errorf("malformed record skipped: %w", err)})
+				continue
+			}
+			if err := r.addPlan(in.Name, p); err != nil {
 				return err
 			}
 		case recordJob:
@@ -234,6 +240,10 @@ func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
 	}
 	c := r.combos[prefix]
 	if c == nil {
+		params, err := rec.params()
+		if err != nil {
+			return err
+		}
 		scen := rec.Scenario
 		if scen == "" {
 			scen, _, _ = strings.Cut(prefix, "/")
@@ -243,7 +253,7 @@ func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
 			comb = "-"
 		}
 		c = &combo{key: prefix, scenario: scen, scenarioName: rec.ScenarioName, matrix: rec.Matrix,
-			combination: comb, params: rec.Params, minIndex: rec.Index, byRun: map[int32]int{}}
+			combination: comb, params: params, minIndex: rec.Index, byRun: map[int32]int{}}
 		r.combos[prefix] = c
 	}
 	c.minIndex = min(c.minIndex, rec.Index)

@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -72,30 +73,32 @@ type CheckpointResult struct {
 type lineRecord struct {
 	Record string `json:"record"`
 
-	RunID     string    `json:"run_id"`
-	Started   time.Time `json:"started"`
-	TotalJobs int64     `json:"total_jobs"`
-	Shard     string    `json:"shard"`
-	ShardJobs int64     `json:"shard_jobs"`
-	Agent     string    `json:"agent"`
-	Sources   []string  `json:"sources"`
-	Seed      int64     `json:"seed"`
+	RunID     string   `json:"run_id"`
+	TotalJobs int64    `json:"total_jobs"`
+	Shard     string   `json:"shard"`
+	ShardJobs int64    `json:"shard_jobs"`
+	Agent     string   `json:"agent"`
+	Sources   []string `json:"sources"`
+	Seed      int64    `json:"seed"`
+	// Started and Params are decoded only when needed (a plan; the first
+	// record of a combination), which keeps the per-line cost down.
+	Started json.RawMessage `json:"started"`
+	Params  json.RawMessage `json:"params"`
 
-	ID                 string         `json:"id"`
-	Index              int64          `json:"index"`
-	Scenario           string         `json:"scenario"`
-	ScenarioName       string         `json:"scenario_name"`
-	Matrix             string         `json:"matrix"`
-	Combination        string         `json:"combination"`
-	Params             map[string]any `json:"params"`
-	Run                int            `json:"run"`
-	Attempts           int            `json:"attempts"`
-	Completed          bool           `json:"completed"`
-	Passed             bool           `json:"passed"`
-	Evaluations        []evalRecord   `json:"evaluations"`
-	TerminationReasons []string       `json:"termination_reasons"`
-	DurationMS         float64        `json:"duration_ms"`
-	Usage              Usage          `json:"usage"`
+	ID                 string       `json:"id"`
+	Index              int64        `json:"index"`
+	Scenario           string       `json:"scenario"`
+	ScenarioName       string       `json:"scenario_name"`
+	Matrix             string       `json:"matrix"`
+	Combination        string       `json:"combination"`
+	Run                int          `json:"run"`
+	Attempts           int          `json:"attempts"`
+	Completed          bool         `json:"completed"`
+	Passed             bool         `json:"passed"`
+	Evaluations        []evalRecord `json:"evaluations"`
+	TerminationReasons []string     `json:"termination_reasons"`
+	DurationMS         float64      `json:"duration_ms"`
+	Usage              Usage        `json:"usage"`
 }
 
 // evalRecord is the part of an evaluation result the statistics need.
@@ -106,9 +109,31 @@ type evalRecord struct {
 	Error       string `json:"error"`
 }
 
-func (r *lineRecord) plan() Plan {
-	return Plan{RunID: r.RunID, Started: r.Started, TotalJobs: r.TotalJobs, Shard: r.Shard,
+// plan returns the plan fields; it fails like decoding a Plan would.
+func (r *lineRecord) plan() (Plan, error) {
+	p := Plan{RunID: r.RunID, TotalJobs: r.TotalJobs, Shard: r.Shard,
 		ShardJobs: r.ShardJobs, Agent: r.Agent, Sources: r.Sources, Seed: r.Seed}
+	if err := decodeOptional(r.Started, &p.Started); err != nil {
+		return Plan{}, fmt.Errorf("plan started: %w", err)
+	}
+	return p, nil
+}
+
+// params decodes the job's parameters.
+func (r *lineRecord) params() (map[string]any, error) {
+	var m map[string]any
+	if err := decodeOptional(r.Params, &m); err != nil {
+		return nil, fmt.Errorf("job params: %w", err)
+	}
+	return m, nil
+}
+
+// decodeOptional decodes raw into v unless it is absent or null.
+func decodeOptional(raw json.RawMessage, v any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	return json.Unmarshal(raw, v)
 }
 
 // Evaluation mirrors one evaluation result (evaluate.Result) in a job record.
@@ -157,9 +182,12 @@ type Usage struct {
 // do not decode (decodeErr set), or when the details are not needed.
 func (r *lineRecord) job(decodeErr error) *Job {
 	j := &Job{ID: r.ID, Index: r.Index, Scenario: r.Scenario, ScenarioName: r.ScenarioName, Matrix: r.Matrix,
-		Combination: r.Combination, Params: r.Params, Run: r.Run, Attempts: r.Attempts, Completed: r.Completed,
-		Passed: r.Passed, TerminationReasons: r.TerminationReasons, Started: r.Started, DurationMS: r.DurationMS,
+		Combination: r.Combination, Run: r.Run, Attempts: r.Attempts, Completed: r.Completed,
+		Passed: r.Passed, TerminationReasons: r.TerminationReasons, DurationMS: r.DurationMS,
 		Usage: r.Usage}
+	// Both decoded once already when the record was first read.
+	j.Params, _ = r.params()
+	_ = decodeOptional(r.Started, &j.Started)
 	if decodeErr != nil {
 		j.DecodeError = decodeErr.Error()
 	}
