@@ -1,15 +1,3 @@
-// Package github is a checkpoint.Executor for GitHub: it runs the read-only
-// capability tasks of the ghx registry (repo.view, pr.view,
-// pr.threads.list, workflow.run.view, ...) plus pr.commits.list and
-// pr.review_threads.list, which the reference scenarios use, and returns
-// their data as plain JSON values shaped as each capability card's output
-// schema says.
-//
-// Queries go through github.com/shurcooL/githubv4; the few tasks GraphQL
-// cannot answer (Actions workflows, runs, jobs and logs, pull request diffs,
-// issue dependencies, organisation issue types) use GitHub's REST API over
-// the same http.Client. Authentication is the caller's: put the token in the
-// client's Transport. The token never appears in errors or logs.
 package github
 
 import (
