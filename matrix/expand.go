@@ -65,6 +65,7 @@ func (p *Plan) expand(ctx context.Context, materialise bool) iter.Seq2[Job, erro
 			comboBase int64
 			hashBuf   []byte
 			idBuf     []byte
+			slab      []Param
 		)
 		done := ctx.Done()
 		step := int64(sh.Count)
@@ -107,7 +108,13 @@ func (p *Plan) expand(ctx context.Context, materialise bool) iter.Seq2[Job, erro
 				Run:         run,
 			}
 			if k > 0 {
-				job.Params = make([]Param, k)
+				// Params come from a slab shared by the next jobs, each with
+				// its own capped window, so that a job costs one allocation
+				// (its id) when scenarios are not built.
+				if len(slab) < k {
+					slab = make([]Param, k*paramSlabJobs)
+				}
+				job.Params, slab = slab[:k:k], slab[k:]
 				for i := range p.axes {
 					a := &p.axes[i]
 					job.Params[i] = Param{Path: a.param, Value: a.values[choice[i]]}
@@ -164,6 +171,9 @@ func (p *Plan) comboID(choice []int, dst, buf []byte) ([]byte, []byte) {
 	dst = append(dst, "c-"...)
 	return hex.AppendEncode(dst, sum[:8]), buf
 }
+
+// paramSlabJobs is how many jobs' Params one allocation holds.
+const paramSlabJobs = 64
 
 // SingleCombination is the combination id of a scenario run without a matrix.
 const SingleCombination = "-"
