@@ -302,3 +302,17 @@ func TestSingle(t *testing.T) {
 	assert.Equal(t, "base/-/run-2", jobs[0].ID)
 	assert.Equal(t, 1, Single(f.Scenario, 0).Runs())
 }
+
+func TestParamsDoNotAlias(t *testing.T) {
+	p := compileText(t, twoAxes, Options{})
+	var jobs []Job
+	for j, err := range p.Headers(context.Background()) {
+		require.NoError(t, err)
+		jobs = append(jobs, j)
+	}
+	want := fmt.Sprint(jobs[1].Params)
+	jobs[0].Params = append(jobs[0].Params, Param{Path: "extra", Value: 1})
+	jobs[0].Params[0].Value = "changed"
+	assert.Equal(t, want, fmt.Sprint(jobs[1].Params))
+	assert.Equal(t, 2, cap(jobs[1].Params))
+}
