@@ -282,3 +282,17 @@ func TestArguments(t *testing.T) {
 	require.Len(t, bad.Errors, 1)
 	assert.Equal(t, "UNSUPPORTED", bad.Errors[0].Type)
 }
+
+// TestChangedFilesStable checks that reading a pull request's files twice
+// gives the same answer when its commits touch an explicitly given file.
+func TestChangedFilesStable(t *testing.T) {
+	t.Parallel()
+	s := githubtest.NewServer(t)
+	pr := s.AddRepo("acme/demo").AddPullRequest(githubtest.PullRequest{Title: "p", Head: "h",
+		Files: []githubtest.ChangedFile{{Path: "a.go", Additions: 2, Patch: "@@ -1 +1,2 @@\n+x\n+y\n"}}})
+	pr.AddCommit("more", githubtest.File{Path: "a.go", Content: "z\n"})
+	q := `{repository(owner:"acme",name:"demo"){pullRequest(number:1){files(first:5){nodes{path additions}}}}}`
+	first := rawJSON(t, s, q)
+	assert.Equal(t, first, rawJSON(t, s, q))
+	assert.Contains(t, first, `{"path":"a.go","additions":3}`)
+}

@@ -361,10 +361,13 @@ func (p *pull) commitList() []*commit {
 // changedFiles merges the files given when the pull request was built with
 // the files its commits touched, in first-seen order.
 func (p *pull) changedFiles() []*changedFile {
-	out := append([]*changedFile{}, p.files...)
+	// Copies: this runs under the read lock and must not touch the model.
+	out := make([]*changedFile, 0, len(p.files))
 	index := map[string]*changedFile{}
-	for _, f := range out {
-		index[f.path] = f
+	for _, f := range p.files {
+		c := *f
+		out = append(out, &c)
+		index[c.path] = &c
 	}
 	for _, c := range p.commitList() {
 		for _, ch := range c.changes {
