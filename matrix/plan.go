@@ -113,7 +113,8 @@ func (p *Plan) Shard() Shard { return p.shard.norm() }
 // MaxJobs returns the cap on the selected jobs; negative means none.
 func (p *Plan) MaxJobs() int64 { return p.maxJobs }
 
-// Combinations returns the number of combinations before filters.
+// Combinations returns the number of combinations before filters, or -1
+// when the matrix has more jobs than an int64 can number.
 func (p *Plan) Combinations() int64 { return p.combos }
 
 // Total returns the number of jobs the filters select, before sharding.
@@ -160,8 +161,9 @@ func mul(a, b int64) (int64, bool) {
 }
 
 // Select returns a copy of the plan narrowed to the jobs that match every
-// filter, then to one shard. Filters must name axes of the matrix and match
-// at least one of its values; a plan without a matrix accepts no filters.
+// filter, then to one shard; it replaces any selection p already had.
+// Filters must name axes of the matrix and match at least one of its
+// values; a plan without a matrix accepts no filters.
 func (p *Plan) Select(filters []Filter, shard Shard) (*Plan, error) {
 	if err := shard.validate(); err != nil {
 		return nil, err
