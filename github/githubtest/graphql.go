@@ -42,6 +42,7 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 		writeRESTError(w, http.StatusBadRequest, "Problems parsing JSON")
 		return
 	}
+	setDocument(r, req.Query)
 	doc, errs := s.parse(req.Query)
 	if errs != nil {
 		setOperation(r, "invalid")

@@ -249,6 +249,9 @@ func TestConcurrentUse(t *testing.T) {
 	assert.Len(t, snap.ReviewThreads, 9)
 	assert.Len(t, snap.Comments, 8)
 	assert.Equal(t, 16, s.RequestCount(""))
+	for _, r := range s.Requests() {
+		assert.Contains(t, r.Document, "{", "GraphQL requests keep their document")
+	}
 }
 
 // TestArguments checks the filtering and ordering arguments the resolvers

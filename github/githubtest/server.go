@@ -57,6 +57,10 @@ type Request struct {
 	// "GET /repos/{owner}/{repo}/actions/runs". A GraphQL document that
 	// fails to parse or validate is logged as "invalid".
 	Operation string
+	// Document is the GraphQL document text, for telling apart queries
+	// that share root fields (githubv4 sends no operation names). Empty for
+	// REST requests.
+	Document string
 	// Status is the HTTP status the server answered with.
 	Status int
 }
@@ -227,6 +231,7 @@ type requestInfoKey struct{}
 type requestInfo struct {
 	kind      string
 	operation string
+	document  string
 	actor     string
 }
 
@@ -266,7 +271,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 				op = r.Method + " " + r.URL.Path
 			}
 			s.ctl.Lock()
-			s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Kind: info.kind, Operation: op, Status: sw.status})
+			s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Kind: info.kind, Operation: op, Document: info.document, Status: sw.status})
 			s.ctl.Unlock()
 		}()
 
@@ -327,6 +332,12 @@ func actor(r *http.Request) string {
 		return info.actor
 	}
 	return ""
+}
+
+func setDocument(r *http.Request, doc string) {
+	if info, ok := r.Context().Value(requestInfoKey{}).(*requestInfo); ok {
+		info.document = doc
+	}
 }
 
 func setOperation(r *http.Request, op string) {

@@ -125,4 +125,7 @@ func TestRESTEndpoints(t *testing.T) {
 	for op := range ops {
 		assert.False(t, strings.Contains(op, "acme"), "operations name routes, not paths: %s", op)
 	}
+	for _, r := range s.Requests() {
+		assert.Empty(t, r.Document, "REST requests carry no document")
+	}
 }
