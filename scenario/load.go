@@ -250,7 +250,7 @@ func (l *Loader) validateSchema(f *File) bool {
 	before := len(f.Diagnostics.Errors())
 	l.validateAt(f, cs, cs.schema, nil, f.Doc.Value)
 	for _, site := range cs.evalSites {
-		eachSite(f.Doc.Value, site, nil, func(loc []string, v any) {
+		eachSite(f.Doc.Value, site, make([]string, 0, 8), func(loc []string, v any) {
 			m, _ := v.(map[string]any)
 			typ, _ := m["type"].(string)
 			if sch := cs.evals[typ]; sch != nil {
@@ -266,6 +266,7 @@ func (l *Loader) validateAt(f *File, cs *compiledSchema, sch *jsonschema.Schema,
 	if err == nil {
 		return
 	}
+	loc = slices.Clone(loc)
 	ve, ok := err.(*jsonschema.ValidationError)
 	if !ok {
 		f.addf(f.Doc.PathOf(loc), Error, "schema", "%v", err)
@@ -367,7 +368,8 @@ func evaluationSites(doc map[string]any) [][]string {
 }
 
 // eachSite calls fn for every value of v at the site pattern (see
-// evaluationSites), with its location.
+// evaluationSites), with its location. loc is reused between calls: fn
+// must copy it to keep it.
 func eachSite(v any, pattern, loc []string, fn func(loc []string, v any)) {
 	if len(pattern) == 0 {
 		fn(loc, v)
@@ -378,19 +380,19 @@ func eachSite(v any, pattern, loc []string, fn func(loc []string, v any)) {
 	case map[string]any:
 		if tok != "*" {
 			if e, ok := x[tok]; ok {
-				eachSite(e, rest, append(slices.Clip(loc), tok), fn)
+				eachSite(e, rest, append(loc, tok), fn)
 			}
 			return
 		}
 		for _, k := range slices.Sorted(maps.Keys(x)) {
-			eachSite(x[k], rest, append(slices.Clip(loc), k), fn)
+			eachSite(x[k], rest, append(loc, k), fn)
 		}
 	case []any:
 		if tok != "*" {
 			return
 		}
 		for i, e := range x {
-			eachSite(e, rest, append(slices.Clip(loc), strconv.Itoa(i)), fn)
+			eachSite(e, rest, append(loc, strconv.Itoa(i)), fn)
 		}
 	}
 }

@@ -20,23 +20,29 @@ import (
 // keeps going after a mismatch and returns the first one.
 func decodeValue(v any, dst any) error {
 	d := valueDecoder{}
-	d.decode(v, reflect.ValueOf(dst).Elem(), nil)
+	d.decode(v, reflect.ValueOf(dst).Elem())
 	return d.err
 }
 
 type valueDecoder struct {
 	err error
+	// path is where the decoder is, a stack kept in place; only an error
+	// reads it.
+	path Path
 }
 
-func (d *valueDecoder) fail(p Path, format string, args ...any) {
+func (d *valueDecoder) fail(format string, args ...any) {
 	if d.err == nil {
 		msg := fmt.Sprintf(format, args...)
-		if p != nil {
-			msg = p.String() + ": " + msg
+		if len(d.path) > 0 {
+			msg = d.path.String() + ": " + msg
 		}
 		d.err = fmt.Errorf("%s", msg)
 	}
 }
+
+func (d *valueDecoder) push(e PathElem) { d.path = append(d.path, e) }
+func (d *valueDecoder) pop()            { d.path = d.path[:len(d.path)-1] }
 
 var (
 	durationType        = reflect.TypeFor[Duration]()
@@ -52,37 +58,37 @@ var (
 	stringSliceTypes    = reflect.TypeFor[[]string]()
 )
 
-func (d *valueDecoder) decode(v any, rv reflect.Value, p Path) {
+func (d *valueDecoder) decode(v any, rv reflect.Value) {
 	t := rv.Type()
 	// This package's types with their own JSON forms.
 	switch t {
 	case durationType:
-		d.duration(v, rv, p)
+		d.duration(v, rv)
 		return
 	case stringListType:
 		if s, ok := v.(string); ok {
 			rv.Set(reflect.ValueOf(StringList{s}))
 			return
 		}
-		d.decode(v, rv.Addr().Convert(reflect.PointerTo(stringSliceTypes)).Elem(), p)
+		d.decode(v, rv.Addr().Convert(reflect.PointerTo(stringSliceTypes)).Elem())
 		return
 	case pluginType:
 		if s, ok := v.(string); ok {
 			rv.Set(reflect.ValueOf(Plugin{Name: s}))
 			return
 		}
-		d.structFields(v, rv, p)
+		d.structFields(v, rv)
 		return
 	case characterType:
-		d.structFields(v, rv, p)
+		d.structFields(v, rv)
 		rv.FieldByName("Extra").Set(reflect.ValueOf(extraValues(v, characterKeys)))
 		return
 	case llmConfigType:
-		d.structFields(v, rv, p)
+		d.structFields(v, rv)
 		rv.FieldByName("Extra").Set(reflect.ValueOf(extraValues(v, llmKeys)))
 		return
 	case evaluationType:
-		d.evaluation(v, rv.Addr().Interface().(*Evaluation), p)
+		d.evaluation(v, rv.Addr().Interface().(*Evaluation))
 		return
 	case jsonNumberType:
 		if n, ok := v.(json.Number); ok {
@@ -106,14 +112,14 @@ func (d *valueDecoder) decode(v any, rv reflect.Value, p Path) {
 			err = rv.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(b)
 		}
 		if err != nil {
-			d.fail(p, "%v", err)
+			d.fail("%v", err)
 		}
 		return
 	}
 	// A host's type that reads itself from text, as encoding/json honours.
 	if s, ok := v.(string); ok && t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && reflect.PointerTo(t).Implements(textUnmarshalerType) {
 		if err := rv.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s)); err != nil {
-			d.fail(p, "%v", err)
+			d.fail("%v", err)
 		}
 		return
 	}
@@ -122,50 +128,54 @@ func (d *valueDecoder) decode(v any, rv reflect.Value, p Path) {
 		if rv.IsNil() {
 			rv.Set(reflect.New(t.Elem()))
 		}
-		d.decode(v, rv.Elem(), p)
+		d.decode(v, rv.Elem())
 	case reflect.Interface:
 		if t == emptyIntfType {
 			rv.Set(reflect.ValueOf(jsonPlain(v)))
 			return
 		}
-		d.fail(p, "cannot store %s in %s", jsonTypeName(v), t)
+		d.fail("cannot store %s in %s", jsonTypeName(v), t)
 	case reflect.Struct:
-		d.structFields(v, rv, p)
+		d.structFields(v, rv)
 	case reflect.Map:
 		m, ok := v.(map[string]any)
 		if !ok || t.Key().Kind() != reflect.String {
-			d.fail(p, "cannot store %s in %s", jsonTypeName(v), t)
+			d.fail("cannot store %s in %s", jsonTypeName(v), t)
 			return
 		}
 		out := reflect.MakeMapWithSize(t, len(m))
 		for k, e := range m {
 			ev := reflect.New(t.Elem()).Elem()
-			d.decode(e, ev, p.Key(k))
+			d.push(PathElem{Key: k})
+			d.decode(e, ev)
+			d.pop()
 			out.SetMapIndex(reflect.ValueOf(k).Convert(t.Key()), ev)
 		}
 		rv.Set(out)
 	case reflect.Slice:
 		s, ok := v.([]any)
 		if !ok {
-			d.fail(p, "cannot store %s in %s", jsonTypeName(v), t)
+			d.fail("cannot store %s in %s", jsonTypeName(v), t)
 			return
 		}
 		out := reflect.MakeSlice(t, len(s), len(s))
 		for i, e := range s {
-			d.decode(e, out.Index(i), p.Index(i))
+			d.push(PathElem{Index: i, IsIndex: true})
+			d.decode(e, out.Index(i))
+			d.pop()
 		}
 		rv.Set(out)
 	case reflect.String:
 		s, ok := v.(string)
 		if !ok {
-			d.fail(p, "cannot store %s in %s", jsonTypeName(v), t)
+			d.fail("cannot store %s in %s", jsonTypeName(v), t)
 			return
 		}
 		rv.SetString(s)
 	case reflect.Bool:
 		b, ok := v.(bool)
 		if !ok {
-			d.fail(p, "cannot store %s in %s", jsonTypeName(v), t)
+			d.fail("cannot store %s in %s", jsonTypeName(v), t)
 			return
 		}
 		rv.SetBool(b)
@@ -173,7 +183,7 @@ func (d *valueDecoder) decode(v any, rv reflect.Value, p Path) {
 		n, ok := v.(json.Number)
 		i, err := strconv.ParseInt(string(n), 10, t.Bits())
 		if !ok || err != nil {
-			d.fail(p, "cannot store %s %v in %s", jsonTypeName(v), v, t)
+			d.fail("cannot store %s %v in %s", jsonTypeName(v), v, t)
 			return
 		}
 		rv.SetInt(i)
@@ -181,7 +191,7 @@ func (d *valueDecoder) decode(v any, rv reflect.Value, p Path) {
 		n, ok := v.(json.Number)
 		u, err := strconv.ParseUint(string(n), 10, t.Bits())
 		if !ok || err != nil {
-			d.fail(p, "cannot store %s %v in %s", jsonTypeName(v), v, t)
+			d.fail("cannot store %s %v in %s", jsonTypeName(v), v, t)
 			return
 		}
 		rv.SetUint(u)
@@ -189,30 +199,31 @@ func (d *valueDecoder) decode(v any, rv reflect.Value, p Path) {
 		n, ok := v.(json.Number)
 		f, err := strconv.ParseFloat(string(n), t.Bits())
 		if !ok || err != nil {
-			d.fail(p, "cannot store %s %v in %s", jsonTypeName(v), v, t)
+			d.fail("cannot store %s %v in %s", jsonTypeName(v), v, t)
 			return
 		}
 		rv.SetFloat(f)
 	default:
-		d.fail(p, "cannot decode into %s", t)
+		d.fail("cannot decode into %s", t)
 	}
 }
 
 // structFields decodes a mapping into a struct's fields by their json names.
-func (d *valueDecoder) structFields(v any, rv reflect.Value, p Path) {
+func (d *valueDecoder) structFields(v any, rv reflect.Value) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		d.fail(p, "cannot store %s in %s", jsonTypeName(v), rv.Type())
+		d.fail("cannot store %s in %s", jsonTypeName(v), rv.Type())
 		return
 	}
 	for _, f := range fieldsOf(rv.Type()) {
 		if e, ok := m[f.name]; ok {
-			fv, ok := fieldByIndexAlloc(rv, f.index)
-			if !ok {
-				d.fail(p.Key(f.name), "cannot set embedded pointer to unexported struct in %s", rv.Type())
-				continue
+			d.push(PathElem{Key: f.name})
+			if fv, ok := fieldByIndexAlloc(rv, f.index); ok {
+				d.decode(e, fv)
+			} else {
+				d.fail("cannot set embedded pointer to unexported struct in %s", rv.Type())
 			}
-			d.decode(e, fv, p.Key(f.name))
+			d.pop()
 		}
 	}
 }
@@ -223,33 +234,33 @@ type field struct {
 	index []int
 }
 
-func (d *valueDecoder) duration(v any, rv reflect.Value, p Path) {
+func (d *valueDecoder) duration(v any, rv reflect.Value) {
 	switch x := v.(type) {
 	case json.Number:
 		ms, err := strconv.ParseFloat(string(x), 64)
 		if err != nil {
-			d.fail(p, "invalid duration %s", x)
+			d.fail("invalid duration %s", x)
 			return
 		}
 		rv.SetInt(int64(time.Duration(ms * float64(time.Millisecond))))
 	case string:
 		dur, err := time.ParseDuration(x)
 		if err != nil {
-			d.fail(p, "invalid duration %q: want milliseconds or a duration such as \"30s\"", x)
+			d.fail("invalid duration %q: want milliseconds or a duration such as \"30s\"", x)
 			return
 		}
 		rv.SetInt(int64(dur))
 	case nil:
 	default:
-		d.fail(p, "invalid duration: got %s", jsonTypeName(v))
+		d.fail("invalid duration: got %s", jsonTypeName(v))
 	}
 }
 
 // evaluation reads the shared fields and keeps the rest for the registry.
-func (d *valueDecoder) evaluation(v any, e *Evaluation, p Path) {
+func (d *valueDecoder) evaluation(v any, e *Evaluation) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		d.fail(p, "cannot store %s in an evaluation", jsonTypeName(v))
+		d.fail("cannot store %s in an evaluation", jsonTypeName(v))
 		return
 	}
 	*e = Evaluation{}
@@ -259,7 +270,7 @@ func (d *valueDecoder) evaluation(v any, e *Evaluation, p Path) {
 		Weight      *float64 `json:"weight,omitempty"`
 		Critical    bool     `json:"critical,omitempty"`
 	}
-	d.decode(m, reflect.ValueOf(&c).Elem(), p)
+	d.decode(m, reflect.ValueOf(&c).Elem())
 	e.Type, e.Description, e.Weight, e.Critical = c.Type, c.Description, c.Weight, c.Critical
 	e.value = m
 }
