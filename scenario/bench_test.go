@@ -89,6 +89,9 @@ func TestBenchmarkInputsAreValid(t *testing.T) {
 	f, err := scenario.Load("typical.scenario.yaml", []byte(typicalScenario))
 	require.NoError(t, err)
 	require.Empty(t, f.Diagnostics)
+	if testing.Short() {
+		return
+	}
 	big := bigScenario(1 << 20)
 	f, err = scenario.Load("big.scenario.yaml", big)
 	require.NoError(t, err)

@@ -19,7 +19,7 @@ type Evaluation struct {
 	// Description says what the check means to a reader.
 	Description string `json:"description,omitempty"`
 	// Weight counts the evaluation under the weighted strategy (default 1).
-	Weight *float64 `json:"weight,omitempty"`
+	Weight *float64 `json:"weight,omitempty" jsonschema:"minimum=0"`
 	// Critical fails the verdict whenever this evaluation fails, whatever the strategy.
 	Critical bool `json:"critical,omitempty"`
 	// Params holds the type's parameters, a pointer to its registered struct.
