@@ -57,6 +57,9 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 	}
 	setOperation(r, operationLabel(op))
 	vars, err := validator.VariableValues(s.schema, op, req.Variables)
+	if err == nil {
+		err = checkVariables(s.schema, op, vars)
+	}
 	if err != nil {
 		writeJSON(w, http.StatusOK, graphQLResponse{Errors: toGQLErrors(err)})
 		return

@@ -299,3 +299,22 @@ func TestChangedFilesStable(t *testing.T) {
 	assert.Equal(t, first, rawJSON(t, s, q))
 	assert.Contains(t, first, `{"path":"a.go","additions":3}`)
 }
+
+// TestVariablesAsStrictAsGitHub checks the coercions gqlparser allows but
+// GitHub refuses.
+func TestVariablesAsStrictAsGitHub(t *testing.T) {
+	t.Parallel()
+	s, _ := demo(t)
+	q := `query($n:Int!,$s:[IssueState!]){repository(owner:"acme",name:"demo"){issues(first:$n,states:$s){totalCount}}}`
+	ok := post(t, s, q, map[string]any{"n": 5, "s": []any{"OPEN"}})
+	require.Empty(t, ok.Errors)
+	for name, vars := range map[string]map[string]any{
+		"string for Int":  {"n": "5"},
+		"fraction":        {"n": 1.5},
+		"lower-case enum": {"n": 5, "s": []any{"open"}},
+	} {
+		r := post(t, s, q, vars)
+		require.Len(t, r.Errors, 1, name)
+		assert.Nil(t, r.Data, name)
+	}
+}
