@@ -31,6 +31,9 @@ func paginate(field string, items []any, args map[string]any) (*connection, erro
 		return &connection{items: items, end: len(items), unbounded: &fieldError{typ: "MISSING_PAGINATION_BOUNDARIES",
 			msg: fmt.Sprintf("You must provide a `first` or `last` value to properly paginate the `%s` connection.", field)}}, nil
 	}
+	if hasFirst && hasLast {
+		return nil, &fieldError{typ: "INVALID_PAGINATION", msg: fmt.Sprintf("Passing both `first` and `last` to paginate the `%s` connection is not supported.", field)}
+	}
 	for _, b := range []struct {
 		name string
 		n    int
