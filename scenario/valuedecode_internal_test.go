@@ -225,3 +225,22 @@ func TestDecodeValueEmbedded(t *testing.T) {
 	require.EqualError(t, err, "hidden: cannot set embedded pointer to unexported struct in struct { *scenario.embeddedPtr }")
 	assert.Error(t, json.Unmarshal([]byte(`{"hidden": 1}`), &hidden))
 }
+
+// TestFullScenarioRoundTrip writes the scenario with every kind of field
+// back as JSON (Character extras, plugin forms, durations, evaluation
+// parameters) and loads it again unchanged.
+func TestFullScenarioRoundTrip(t *testing.T) {
+	t.Parallel()
+	f, err := Load("full.scenario.yaml", []byte(equivalenceInputs["full.scenario.yaml"]))
+	require.NoError(t, err)
+	b, err := json.Marshal(f.Scenario)
+	require.NoError(t, err)
+	again, err := Load("again.scenario.json", b)
+	require.NoError(t, err, "%s", b)
+	assert.Empty(t, again.Diagnostics.Errors())
+	b2, err := json.Marshal(again.Scenario)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(b), string(b2))
+	assert.Equal(t, f.Scenario.Character, again.Scenario.Character)
+	assert.Equal(t, f.Scenario.Setup, again.Scenario.Setup)
+}
