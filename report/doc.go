@@ -21,12 +21,36 @@
 // appends a new record for a job that failed to complete) and overlapping
 // shards both merge to the best evidence available.
 //
+// The record types ([Plan], [Job], [Evaluation], [Turn], [Usage]) mirror the
+// runner's JSON field by field; this package imports nothing of the project
+// so that imports keep flowing one way (the runner may render reports, never
+// the reverse).
+//
+// Memory: per combination the additive tallies (counts, tokens, termination
+// reasons, evaluation failures) and one slot per job of about 40 bytes,
+// which holds the record's input and offset, its duration (kept exactly, so
+// percentiles are exact rather than sketched) and its outcome. Of two
+// duplicate records, the loser's contribution is re-read by offset and
+// subtracted, so nothing else per job is kept. Missing indexes are found by
+// sorting the recorded indexes (8 bytes per job, freed after reading), never
+// by allocating over the plan's total_jobs. Measured: about 70 bytes per job
+// retained and a heap peak near 25 MB for 10^5 jobs.
+//
 // # Statistics
 //
 // Completion (the run reached the judgment) and success (the verdict passed)
 // are separate numbers everywhere: a pass rate is passed/runs, a completion
 // rate is completed/runs, each with a Wilson 95% score interval. pass@k and
 // pass^k use the unbiased estimators 1−C(n−c,k)/C(n,k) and C(c,k)/C(n,k) over
-// a combination's n runs with c passes. A combination is flaky when its
-// completed runs disagree on the verdict.
+// a combination's n runs with c passes; a scenario's value for k averages its
+// combinations that have at least k runs. A combination is flaky when its
+// completed runs disagree on the verdict (an incomplete run is an
+// infrastructure outcome, not a verdict, and does not make it flaky).
+// Duration percentiles interpolate linearly between closest ranks over all
+// recorded runs. With no runs a Wilson interval is [0, 1] and the rate is 0;
+// renderers print "n/a".
+//
+// [Compare] tests each combination present in both runs with a one-sided
+// Fisher exact test on passed versus not passed, adjusted for the number of
+// combinations with Holm–Bonferroni.
 package report

@@ -12,6 +12,7 @@ type PlanConflictError struct {
 	A, B  string
 }
 
+// Error names both inputs and the differing field.
 func (e *PlanConflictError) Error() string {
 	return fmt.Sprintf("conflicting plans: %s has %s %s but %s has %s", e.First, e.Field, e.A, e.Second, e.B)
 }
@@ -24,6 +25,8 @@ type LineError struct {
 	Err   error
 }
 
+// Error formats the problem as input:line: message.
 func (e *LineError) Error() string { return fmt.Sprintf("%s:%d: %v", e.Input, e.Line, e.Err) }
 
+// Unwrap returns the underlying error.
 func (e *LineError) Unwrap() error { return e.Err }
