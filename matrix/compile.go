@@ -153,6 +153,12 @@ func (c *compiler) axis(p *Plan, i int, p0 any) (axis, bool) {
 	a.hashHead = append(append([]byte{'['}, head...), ',')
 	ok := true
 	seen := map[string]int{}
+	free := freeTextSlot(p.baseValue, steps)
+	type checked struct {
+		typ       reflect.Type
+		redefault bool
+	}
+	classes := map[string]checked{}
 	for j := range ax.Values {
 		vat := at.Key("values").Index(j)
 		v := plainAt(c.f.Doc.Value, vat)
@@ -168,7 +174,18 @@ func (c *compiler) axis(p *Plan, i int, p0 any) (axis, bool) {
 			continue
 		}
 		seen[string(canon)] = j
-		leaf, redefault, good := c.value(p, a, v, vat, p0)
+		var leaf reflect.Value
+		var redefault, good bool
+		if cls, isText := freeClass(v); free && isText {
+			if rep, done := classes[cls]; done {
+				// Checked in full for a value of this class already.
+				leaf, redefault, good = reflect.ValueOf(v).Convert(rep.typ), rep.redefault, true
+			} else if leaf, redefault, good = c.value(p, a, v, vat, p0); good {
+				classes[cls] = checked{leaf.Type(), redefault}
+			}
+		} else {
+			leaf, redefault, good = c.value(p, a, v, vat, p0)
+		}
 		if !good {
 			ok = false
 			continue
