@@ -1,8 +1,10 @@
 package scenario
 
 import (
+	"errors"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -118,6 +120,11 @@ func (l *Loader) decodeEvaluation(f *File, e *Evaluation, p Path) {
 		return // the schema check has reported the unknown type with a suggestion
 	}
 	if err := e.decodeParams(l.reg); err != nil {
+		var de *decodeError
+		if errors.As(err, &de) {
+			f.addf(append(slices.Clip(p), de.path...), Error, "type", "evaluation %q: %s", e.Type, de.msg)
+			return
+		}
 		f.addf(p, Error, "type", "%v", err)
 	}
 }

@@ -207,7 +207,9 @@ func (l *Loader) decode(f *File) {
 		target = &f.Sets
 	}
 	if err := decodeValue(f.Doc.Value, target); err != nil {
-		if schemaOK {
+		if de, ok := err.(*decodeError); ok && schemaOK {
+			f.addf(de.path, Error, "type", "%s", de.msg)
+		} else if schemaOK {
 			f.addf(nil, Error, "type", "%v", err)
 		}
 		f.Scenario, f.GitHub, f.Matrix, f.Manifest, f.Sets = nil, nil, nil, nil, nil

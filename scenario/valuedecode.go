@@ -4,7 +4,9 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,12 +35,21 @@ type valueDecoder struct {
 
 func (d *valueDecoder) fail(format string, args ...any) {
 	if d.err == nil {
-		msg := fmt.Sprintf(format, args...)
-		if len(d.path) > 0 {
-			msg = d.path.String() + ": " + msg
-		}
-		d.err = fmt.Errorf("%s", msg)
+		d.err = &decodeError{path: slices.Clone(d.path), msg: fmt.Sprintf(format, args...)}
 	}
+}
+
+// decodeError is a value that does not fit its Go type, at a path.
+type decodeError struct {
+	path Path
+	msg  string
+}
+
+func (e *decodeError) Error() string {
+	if len(e.path) == 0 {
+		return e.msg
+	}
+	return e.path.String() + ": " + e.msg
 }
 
 func (d *valueDecoder) push(e PathElem) { d.path = append(d.path, e) }
@@ -183,7 +194,7 @@ func (d *valueDecoder) decode(v any, rv reflect.Value) {
 		n, ok := v.(json.Number)
 		i, err := strconv.ParseInt(string(n), 10, t.Bits())
 		if !ok || err != nil {
-			d.fail("cannot store %s %v in %s", jsonTypeName(v), v, t)
+			d.numberFail(v, t)
 			return
 		}
 		rv.SetInt(i)
@@ -191,7 +202,7 @@ func (d *valueDecoder) decode(v any, rv reflect.Value) {
 		n, ok := v.(json.Number)
 		u, err := strconv.ParseUint(string(n), 10, t.Bits())
 		if !ok || err != nil {
-			d.fail("cannot store %s %v in %s", jsonTypeName(v), v, t)
+			d.numberFail(v, t)
 			return
 		}
 		rv.SetUint(u)
@@ -199,13 +210,28 @@ func (d *valueDecoder) decode(v any, rv reflect.Value) {
 		n, ok := v.(json.Number)
 		f, err := strconv.ParseFloat(string(n), t.Bits())
 		if !ok || err != nil {
-			d.fail("cannot store %s %v in %s", jsonTypeName(v), v, t)
+			d.numberFail(v, t)
 			return
 		}
 		rv.SetFloat(f)
 	default:
 		d.fail("cannot decode into %s", t)
 	}
+}
+
+// numberFail reports a value that is not a number of t's kind, or one too
+// large for it.
+func (d *valueDecoder) numberFail(v any, t reflect.Type) {
+	n, ok := v.(json.Number)
+	if !ok {
+		d.fail("cannot store %s in %s", jsonTypeName(v), t)
+		return
+	}
+	if f, err := strconv.ParseFloat(string(n), 64); err == nil && f == math.Trunc(f) || t.Kind() == reflect.Float32 {
+		d.fail("number %s is out of range for %s", n, t)
+		return
+	}
+	d.fail("cannot store number %s in %s", n, t)
 }
 
 // structFields decodes a mapping into a struct's fields by their json names.

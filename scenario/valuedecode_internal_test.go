@@ -189,7 +189,7 @@ func TestDecodeValueUnmarshalers(t *testing.T) {
 	assert.JSONEq(t, `{"a":[1]}`, string(got.Raw))
 
 	require.EqualError(t, decodeValue(map[string]any{"level": "fatal"}, &got), `level: scenario: unknown severity "fatal"; want error or warning`)
-	require.EqualError(t, decodeValue(map[string]any{"big": json.Number("300")}, &got), "big: cannot store number 300 in uint8")
+	require.EqualError(t, decodeValue(map[string]any{"big": json.Number("300")}, &got), "big: number 300 is out of range for uint8")
 }
 
 type withEmbedded struct {
