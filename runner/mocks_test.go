@@ -133,3 +133,18 @@ judgment: {strategy: all_pass}
 	assert.False(t, strict.Passed)
 	assert.Contains(t, strict.Reason, "github.closeIssue")
 }
+
+// FuzzMockTemplates feeds arbitrary matcher and responseFn templates to the
+// mock engine: it never panics, whatever the template or the call.
+func FuzzMockTemplates(f *testing.F) {
+	for _, s := range []string{"${input.owner} == 'acme'", "${args[0].x} > 10", "{\"a\": \"${input.a}\"}", "${", "${args[999999999999]}", "${context.argsCount}", "[${input}]"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, tmpl string) {
+		m := NewMocks([]scenario.Mock{
+			{Service: "s", Method: "m", When: &scenario.MockWhen{Matcher: tmpl}, ResponseFn: tmpl},
+			{Service: "s", Method: "m", ResponseFn: tmpl},
+		}, 1)
+		_, _ = m.Call(context.Background(), "s", "m", map[string]any{"owner": "acme", "a": []any{1, "x"}}, "two", 3)
+	})
+}
