@@ -94,6 +94,22 @@ func TestValidateText(t *testing.T) {
 			stderrLine: "3 file(s): 2 error(s), 0 warning(s)",
 		},
 		{
+			name:       "a matrix and its base scenario",
+			args:       []string{td + "sweep.matrix.yaml"},
+			code:       exitOK,
+			stderrLine: "1 file(s): 0 error(s), 0 warning(s)",
+		},
+		{
+			name: "a matrix whose base scenario is missing",
+			args: []string{td + "broken.matrix.yaml"},
+			code: exitFail,
+			stdout: []string{
+				td + `broken.matrix.yaml:2:16: error: base_scenario: base scenario "missing.scenario.yaml" not found (looked for ` + td + `missing.scenario.yaml, relative to the matrix file)`,
+				td + "broken.matrix.yaml:5:13: error: matrix[0].values: needs at least 1 item(s), has 0",
+			},
+			stderrLine: "1 file(s): 2 error(s), 0 warning(s)",
+		},
+		{
 			name:       "the same id in two files named on the command line",
 			args:       []string{td + "good.scenario.yaml", td + "good.scenario.yaml"},
 			code:       exitFail,
