@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -176,10 +177,56 @@ func (l *Loader) finish(ds Diagnostics) Diagnostics {
 // matrix override produces), without positions. Diagnostics carry paths;
 // Line and Column are 0.
 func (l *Loader) LoadValue(kind Kind, name string, value any) (*File, error) {
-	f := &File{Name: name, Kind: kind, Doc: &Document{File: name, Value: value}}
+	f := &File{Name: name, Kind: kind, Doc: &Document{File: name}}
+	plain, err := plainValue(value)
+	if err != nil {
+		f.Diagnostics = Diagnostics{{File: name, Severity: Error, Code: "type", Message: fmt.Sprintf("value cannot be written as JSON: %v", err)}}
+		return f, f.Diagnostics
+	}
+	f.Doc.Value = plain
 	l.decode(f)
 	f.Diagnostics = l.finish(f.Diagnostics)
 	return f, f.Diagnostics.Err()
+}
+
+// plainValue returns v in the form a Document holds (map[string]any, []any,
+// string, json.Number, bool, nil). Values built in Go (ints, []string,
+// structs) are converted through their JSON form, as encoding/json sees them.
+func plainValue(v any) (any, error) {
+	if isPlain(v) {
+		return v, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var out any
+	err = d.Decode(&out)
+	return out, err
+}
+
+func isPlain(v any) bool {
+	switch x := v.(type) {
+	case nil, string, json.Number, bool:
+		return true
+	case map[string]any:
+		for _, e := range x {
+			if !isPlain(e) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		for _, e := range x {
+			if !isPlain(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func (l *Loader) decode(f *File) {

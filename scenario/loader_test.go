@@ -63,6 +63,32 @@ func TestLoadValue(t *testing.T) {
 	assert.Equal(t, "override: error: run[0].conversation.max_turns: 0 is below the minimum 1", d.String())
 }
 
+// TestLoadValueGoValues passes values built in Go, as a matrix override
+// may: ints, floats and typed slices and maps are read as their JSON form.
+func TestLoadValueGoValues(t *testing.T) {
+	t.Parallel()
+	l := scenario.NewLoader(scenario.Options{})
+	v := map[string]any{
+		"name": "Go values", "description": "d", "environment": map[string]string{"type": "local"},
+		"tags": []string{"a", "b"}, "timeout_ms": 5000, "allowed_retries": int64(2),
+		"run": []map[string]any{{"input": "hi", "timeout": 1500.0, "conversation": map[string]any{"max_turns": 3, "user_simulator": map[string]any{"persona": "p", "objective": "o", "temperature": 0.5}},
+			"evaluations": []any{map[string]any{"type": "string_contains", "value": "x", "weight": 2}}}},
+		"judgment": map[string]any{"strategy": "all_pass"},
+	}
+	f, err := l.LoadValue(scenario.KindScenario, "override", v)
+	require.NoError(t, err)
+	s := f.Scenario
+	assert.Equal(t, []string{"a", "b"}, s.Tags)
+	assert.Equal(t, 5000, s.TimeoutMS)
+	assert.Equal(t, 2, s.AllowedRetries)
+	assert.Equal(t, 1500*time.Millisecond, s.Run[0].Timeout.D())
+	assert.Equal(t, 3, s.Run[0].Conversation.MaxTurns)
+	assert.InDelta(t, 2.0, *s.Run[0].Evaluations[0].Weight, 0)
+
+	_, err = l.LoadValue(scenario.KindScenario, "override", map[string]any{"name": func() {}})
+	assert.ErrorContains(t, err, "override: error: value cannot be written as JSON: json: unsupported type: func()")
+}
+
 func TestLoadFSAndDir(t *testing.T) {
 	t.Parallel()
 	fsys := fstest.MapFS{
