@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -100,6 +101,9 @@ type AgentFactory func(arg string, opts AgentOptions) (Agent, error)
 type AgentOptions struct {
 	// Getenv reads the environment (API keys, base URLs); nil means none.
 	Getenv func(string) string
+	// WrapModel, when set, wraps the chat model of a model-backed agent
+	// (to record and replay its answers with judge.Recorded, say).
+	WrapModel func(m judge.Model, name string) judge.Model
 }
 
 // Agents is a registry of agent factories by prefix. The CLI's --agent flag

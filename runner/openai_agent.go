@@ -39,6 +39,9 @@ func NewOpenAIAgentFromSpec(model string, opts AgentOptions) (Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openai agent: %w", err)
 	}
+	if opts.WrapModel != nil {
+		return NewModelAgent(opts.WrapModel(m, "openai:"+model)), nil
+	}
 	return NewModelAgent(m), nil
 }
 

@@ -50,6 +50,8 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	maxJobs := fs.Int64("max-jobs", 10_000_000, "refuse runs with more jobs than this")
 	verbose := fs.Bool("v", false, "print every failing job")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
+	record := fs.String("record", "", "record every model answer (agent, user simulator, judge) in this directory and reuse it")
+	replay := fs.Bool("replay", false, "with --record: answer only from the recordings; a call not recorded fails")
 	var filters stringList
 	fs.Var(&filters, "filter", "matrix filter path=value (repeatable, ANDed)")
 	if err := fs.Parse(args); err != nil {
@@ -81,8 +83,21 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 			return usageErr("%v", err)
 		}
 	}
+	if *replay && *record == "" {
+		return usageErr("--replay needs --record DIR")
+	}
+	wrap := func(m judge.Model, _ string) judge.Model { return m }
+	if *record != "" {
+		cache, err := judge.NewDirCache(*record)
+		if err != nil {
+			return usageErr("--record: %v", err)
+		}
+		wrap = func(m judge.Model, name string) judge.Model {
+			return &judge.Recorded{Model: m, Name: name, Cache: cache, Replay: *replay}
+		}
+	}
 	agents := runner.NewAgents()
-	agent, err := agents.Build(*agentSpec, runner.AgentOptions{Getenv: env.getenv})
+	agent, err := agents.Build(*agentSpec, runner.AgentOptions{Getenv: env.getenv, WrapModel: wrap})
 	if err != nil {
 		return usageErr("--agent: %v", err)
 	}
@@ -119,6 +134,9 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	if cfg.UserModel, err = buildModel(*userModel, env); err != nil {
 		return usageErr("--user-model: %v", err)
 	}
+	if !strings.HasPrefix(*userModel, "script") {
+		cfg.UserModel = wrap(cfg.UserModel, *userModel)
+	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return usageErr("--out: %v", err)
 	}
@@ -127,6 +145,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		if err != nil {
 			return usageErr("--judge-model: %v", err)
 		}
+		m = wrap(m, *judgeModel)
 		dir := *judgeCache
 		if dir == "" {
 			dir = filepath.Join(*out, "judge-cache")
