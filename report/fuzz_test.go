@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/xml"
 	"io"
 	"strings"
 	"testing"
@@ -24,10 +25,19 @@ func FuzzRead(f *testing.F) {
 		}
 		s := r.Summary()
 		var b bytes.Buffer
+		if err := WriteJUnit(&b, r); err != nil {
+			t.Fatalf("junit: %v", err)
+		}
+		var doc xunitSuites
+		if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
+			t.Fatalf("junit is not well-formed: %v", err)
+		}
+		if len(doc.Suites) != len(s.Scenarios) {
+			t.Fatalf("%d testsuites for %d scenarios", len(doc.Suites), len(s.Scenarios))
+		}
 		for _, write := range []func(io.Writer) error{
 			func(w io.Writer) error { return WriteJSON(w, s) },
 			func(w io.Writer) error { return WriteMarkdown(w, s) },
-			func(w io.Writer) error { return WriteJUnit(w, r) },
 			func(w io.Writer) error { return WriteHTML(w, r, HTMLOptions{}) },
 		} {
 			b.Reset()

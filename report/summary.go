@@ -119,10 +119,13 @@ type Stats struct {
 	// For a scenario, each k averages its combinations that have ≥ k runs.
 	PassK []KValue `json:"pass_k"`
 	// Chosen is pass@k and pass^k for Summary.K; nil when no combination has K runs.
-	Chosen             *KValue              `json:"chosen_k"`
-	Durations          Durations            `json:"durations"`
-	Tokens             Tokens               `json:"tokens"`
-	TerminationReasons []ReasonCount        `json:"termination_reasons"`
+	Chosen    *KValue   `json:"chosen_k"`
+	Durations Durations `json:"durations"`
+	Tokens    Tokens    `json:"tokens"`
+	// TerminationReasons count conversation endings, most frequent first.
+	TerminationReasons []ReasonCount `json:"termination_reasons"`
+	// FailingEvaluations are the (at most 10) evaluations that failed or
+	// errored in the most jobs, most failures first.
 	FailingEvaluations []EvaluationFailures `json:"failing_evaluations"`
 }
 
