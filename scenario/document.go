@@ -126,6 +126,9 @@ func syntaxDiagnostic(file string, data []byte, err error) Diagnostic {
 			if errors.As(jerr, &se) {
 				d.Line, d.Column = offsetPos(data, int(se.Offset))
 				msg = se.Error()
+				if strings.Contains(msg, "after object key:value pair") || strings.Contains(msg, "after array element") {
+					msg += "; is a comma missing before it?"
+				}
 			}
 		}
 	}

@@ -80,7 +80,7 @@ func TestValidateText(t *testing.T) {
 			name:       "JSON syntax error at its exact line and column",
 			args:       []string{td + "syntax.json"},
 			code:       exitFail,
-			stdout:     []string{td + `syntax.json:5:3: error: syntax error: invalid character '"' after object key:value pair`},
+			stdout:     []string{td + `syntax.json:5:3: error: syntax error: invalid character '"' after object key:value pair; is a comma missing before it?`},
 			stderrLine: "1 file(s): 1 error(s), 0 warning(s)",
 		},
 		{
