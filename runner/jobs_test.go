@@ -201,3 +201,20 @@ func TestGoTestEmbedding(t *testing.T) {
 	s := loadScenario(t, "echo.scenario.yaml")
 	Test(t, Config{Agent: Echo()}, ScenarioSource("echo", s, 2))
 }
+
+func TestExplicitZeroWeightCountsNothing(t *testing.T) {
+	t.Parallel()
+	f, err := scenario.Load("w.scenario.yaml", []byte(`name: w
+description: a failing evaluation with weight 0 does not count under weighted
+environment: {type: local}
+run:
+  - input: hello
+    evaluations:
+      - {type: string_contains, value: hello}
+      - {type: string_contains, value: absent, weight: 0}
+judgment: {strategy: weighted, threshold: 1}
+`))
+	require.NoError(t, err)
+	res := runOne(t, Config{Agent: Echo()}, f.Scenario)
+	assert.True(t, res.Passed, FailureMessage(res))
+}
