@@ -116,7 +116,16 @@ func syntaxDiagnostic(file string, data []byte, err error) Diagnostic {
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		d.Line, _ = strconv.Atoi(m[1])
 		msg = strings.TrimPrefix(msg, m[0]+": ")
-		msg = "near line " + m[1] + ": " + msg
+		if line := faultLine(data, d.Line, msg); line != d.Line {
+			// The parser named the line of the enclosing block.
+			d.Line, d.Column = line, firstColumn(data, line)
+		} else {
+			msg = "near line " + m[1] + ": " + msg
+		}
+	} else if m := unknownAnchor.FindStringSubmatch(msg); m != nil {
+		if i := bytes.Index(data, []byte("*"+m[1])); i >= 0 {
+			d.Line, d.Column = offsetPos(data, i+1)
+		}
 	}
 	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
 		// For JSON, encoding/json finds the exact offset.
@@ -134,6 +143,78 @@ func syntaxDiagnostic(file string, data []byte, err error) Diagnostic {
 	}
 	d.Message = "syntax error: " + msg
 	return d
+}
+
+var unknownAnchor = regexp.MustCompile(`^unknown anchor '([^']*)' referenced`)
+
+// firstColumn returns the column of the first character of a line that is
+// not a space or a tab.
+func firstColumn(data []byte, line int) int {
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			return 1
+		}
+		data = data[i+1:]
+	}
+	for i, c := range data {
+		if c != ' ' && c != '\t' {
+			return i + 1
+		}
+	}
+	return 1
+}
+
+// faultLine finds the line a YAML syntax error is on. A YAML parser names
+// the line where the enclosing construct began (a list started on line 3,
+// the bad indentation is on line 5); the first prefix of whole lines, from
+// that line on, that fails with the same message ends on the line at fault.
+// It returns reported when no prefix within 500 lines does, and for texts
+// over 1 MiB.
+func faultLine(data []byte, reported int, msg string) int {
+	if len(data) > 1<<20 {
+		return reported // each try parses a prefix again; not worth it for huge files
+	}
+	var ends []int // ends[i] is the offset after line i+1
+	for i, c := range data {
+		if c == '\n' {
+			ends = append(ends, i+1)
+		}
+	}
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		ends = append(ends, len(data))
+	}
+	fails := func(line int) bool {
+		dec := yaml.NewDecoder(bytes.NewReader(data[:ends[line-1]]))
+		for {
+			var n yaml.Node
+			err := dec.Decode(&n)
+			if err == nil {
+				continue
+			}
+			if errors.Is(err, io.EOF) {
+				return false
+			}
+			got := strings.TrimPrefix(err.Error(), "yaml: ")
+			if m := yamlLine.FindStringSubmatch(got); m != nil {
+				got = strings.TrimPrefix(got, m[0]+": ")
+			}
+			return got == msg
+		}
+	}
+	lo, hi := max(reported, 1), min(len(ends), reported+500)
+	if lo > hi || !fails(hi) {
+		return reported
+	}
+	for lo < hi { // the first failing prefix; failing persists once the fault is in
+		mid := (lo + hi) / 2
+		if fails(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
 }
 
 func offsetPos(data []byte, off int) (line, col int) {
