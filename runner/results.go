@@ -17,14 +17,20 @@ import (
 // comes first), so a crash loses at most the last group, which --resume runs
 // again. It is not safe for concurrent use: Run calls Write from one goroutine.
 type JSONLWriter struct {
-	f            *os.File
-	buf          bytes.Buffer
-	enc          *json.Encoder
-	line         []byte
-	unsynced     int
-	lastSync     time.Time
+	f        *os.File
+	buf      bytes.Buffer
+	enc      *json.Encoder
+	line     []byte
+	unsynced int
+	lastSync time.Time
+	// SyncEvery and SyncInterval set the group size and age that trigger
+	// an fsync (defaults 1000 records, one second).
 	SyncEvery    int
 	SyncInterval time.Duration
+	// fsync runs on its own goroutine so that a slow disk never stalls the
+	// writer; syncReq wakes it, syncDone reports its end.
+	syncReq  chan struct{}
+	syncDone chan error
 }
 
 // CreateJSONL opens path for appending results. With resume false the file
@@ -49,9 +55,11 @@ func CreateJSONL(path string, resume bool) (*JSONLWriter, error) {
 		f.Close()
 		return nil, err
 	}
-	w := &JSONLWriter{f: f, lastSync: time.Now(), SyncEvery: 1000, SyncInterval: time.Second}
+	w := &JSONLWriter{f: f, lastSync: time.Now(), SyncEvery: 1000, SyncInterval: time.Second,
+		syncReq: make(chan struct{}, 1), syncDone: make(chan error, 1)}
 	w.enc = json.NewEncoder(&w.buf)
 	w.enc.SetEscapeHTML(false)
+	go w.syncLoop()
 	return w, nil
 }
 
@@ -108,21 +116,41 @@ func (w *JSONLWriter) writeLine(line []byte) error {
 	}
 	w.unsynced++
 	if w.unsynced >= w.SyncEvery || time.Since(w.lastSync) >= w.SyncInterval {
-		return w.Sync()
+		w.unsynced = 0
+		w.lastSync = time.Now()
+		select {
+		case w.syncReq <- struct{}{}: // the syncer fsyncs everything written so far
+		default: // a sync is already pending; it will cover these records too
+		}
 	}
 	return nil
 }
 
-// Sync flushes the file to stable storage.
+// syncLoop fsyncs the file whenever asked, until Close.
+func (w *JSONLWriter) syncLoop() {
+	var first error
+	for range w.syncReq {
+		if err := w.f.Sync(); err != nil && first == nil {
+			first = err
+		}
+	}
+	w.syncDone <- first
+}
+
+// Sync flushes the file to stable storage now.
 func (w *JSONLWriter) Sync() error {
 	w.unsynced = 0
 	w.lastSync = time.Now()
 	return w.f.Sync()
 }
 
-// Close syncs and closes the file.
+// Close waits for pending syncs, syncs once more and closes the file.
 func (w *JSONLWriter) Close() error {
-	err := w.Sync()
+	close(w.syncReq)
+	err := <-w.syncDone
+	if serr := w.f.Sync(); err == nil {
+		err = serr
+	}
 	if cerr := w.f.Close(); err == nil {
 		err = cerr
 	}
