@@ -66,7 +66,7 @@ var (
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 	jsonNumberType      = reflect.TypeFor[json.Number]()
 	emptyIntfType       = reflect.TypeFor[any]()
-	stringSliceTypes    = reflect.TypeFor[[]string]()
+	stringSliceType     = reflect.TypeFor[[]string]()
 )
 
 func (d *valueDecoder) decode(v any, rv reflect.Value) {
@@ -81,7 +81,7 @@ func (d *valueDecoder) decode(v any, rv reflect.Value) {
 			rv.Set(reflect.ValueOf(StringList{s}))
 			return
 		}
-		d.decode(v, rv.Addr().Convert(reflect.PointerTo(stringSliceTypes)).Elem())
+		d.decode(v, rv.Addr().Convert(reflect.PointerTo(stringSliceType)).Elem())
 		return
 	case pluginType:
 		if s, ok := v.(string); ok {
