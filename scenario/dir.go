@@ -84,6 +84,14 @@ func (l *Loader) loadTree(fsys fs.FS, dir string) (*Set, error) {
 			name = path.Join(dir, n)
 		}
 		f, _ := l.LoadFS(fsys, name)
+		if skipped(f) {
+			// A directory holds other YAML and JSON too (CI configs, seed
+			// files, capability cards): say so, and go on. A file named
+			// explicitly is still an error when it cannot be placed.
+			set.Diagnostics = append(set.Diagnostics, Diagnostic{File: f.Name, Severity: Warning, Code: "skipped",
+				Message: "skipped: not a scenario, GitHub eval scenario, matrix, manifest or scenario-sets file"})
+			continue
+		}
 		set.Files = append(set.Files, f)
 		set.Diagnostics = append(set.Diagnostics, f.Diagnostics...)
 	}
@@ -142,4 +150,18 @@ func CheckSet(files []*File) Diagnostics {
 		}
 	}
 	return out
+}
+
+// skipped reports whether a walked file is not one of our documents: it
+// parsed, but its kind could not be told, and nothing else is wrong with it.
+func skipped(f *File) bool {
+	if f.Kind != KindUnknown || f.Doc == nil {
+		return false
+	}
+	for _, d := range f.Diagnostics {
+		if d.Severity == Error && d.Code != "kind" {
+			return false
+		}
+	}
+	return true
 }
