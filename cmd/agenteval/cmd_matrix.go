@@ -12,6 +12,7 @@ import (
 
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/scenario"
+	"sigs.k8s.io/yaml"
 )
 
 // matrixFilterFlag collects a repeated flag's values.
@@ -21,13 +22,14 @@ func (s *matrixFilterFlag) String() string     { return strings.Join(*s, ", ") }
 func (s *matrixFilterFlag) Set(v string) error { *s = append(*s, v); return nil }
 
 func runMatrix(ctx context.Context, env *cliEnv, args []string) int {
-	fs := newFlags(env, "matrix", "[--count] [--filter PATH=VALUE]... [--shard i/n] [--max-jobs N] FILE")
+	fs := newFlags(env, "matrix", "[--count | --show INDEX] [--filter PATH=VALUE]... [--shard i/n] [--max-jobs N] FILE")
 	count := fs.Bool("count", false, "print only the number of jobs")
 	var filterTexts matrixFilterFlag
 	fs.Var(&filterTexts, "filter", "keep jobs whose parameter PATH has VALUE, a YAML value (repeatable; all must match)")
 	shardText := fs.String("shard", "", "run only part i of n (1-based), such as 2/5")
 	maxJobs := fs.Int64("max-jobs", 0, fmt.Sprintf("refuse selections of more jobs than this (0: %d, -1: no limit)", matrix.DefaultMaxJobs))
 	runs := fs.Int("runs", 1, "runs of a plain scenario file (a matrix file sets its own)")
+	show := fs.Int64("show", -1, "print the scenario that the job with this index runs, as YAML, instead of the jobs")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -79,6 +81,20 @@ func runMatrix(ctx context.Context, env *cliEnv, args []string) int {
 	// Filters and shards come from the command line, so a bad one is a usage error.
 	if plan, err = plan.Select(filters, shard); err != nil {
 		return fail(exitUsage, "%v", err)
+	}
+	if *show >= 0 {
+		s, err := plan.Materialize(*show)
+		if err != nil {
+			return fail(exitUsage, "--show: %v", err)
+		}
+		// sigs.k8s.io/yaml writes through the json tags, so the output uses
+		// the file format's own field names and loads back as a scenario.
+		b, err := yaml.Marshal(s)
+		if err != nil {
+			return fail(exitFail, "--show: %v", err)
+		}
+		_, _ = env.stdout.Write(b)
+		return exitOK
 	}
 	if *count {
 		n, err := plan.Count()

@@ -119,3 +119,20 @@ func TestRunShardsThenResume(t *testing.T) {
 		assert.Equal(t, 1, n, id)
 	}
 }
+
+// TestMatrixShowPrintsAJobsScenario: --show prints the scenario a job runs
+// as YAML, and that YAML loads back as a valid scenario with the job's value.
+func TestMatrixShowPrintsAJobsScenario(t *testing.T) {
+	t.Parallel()
+	code, stdout, stderr := runCLI(t, "matrix", "--show", "4", "testdata/run/sweep.matrix.yaml")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, stdout, "input: 'Question 2: what is topic-2?'")
+	assert.Contains(t, stdout, "strategy: majority_pass")
+	path := filepath.Join(t.TempDir(), "job4.scenario.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(stdout), 0o644))
+	code, _, stderr = runCLI(t, "validate", path)
+	assert.Equal(t, exitOK, code, stderr)
+	code, _, stderr = runCLI(t, "matrix", "--show", "99", "testdata/run/sweep.matrix.yaml")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "--show")
+}
