@@ -82,7 +82,7 @@ func TestMatrixCommandUsage(t *testing.T) {
 	t.Parallel()
 	code, _, errOut := agenteval(t, "matrix")
 	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, errOut, "usage: agenteval matrix [--count] [--filter PATH=VALUE]... [--shard i/n] [--max-jobs N] FILE")
+	assert.Contains(t, errOut, "usage: agenteval matrix [--count | --show INDEX] [--filter PATH=VALUE]... [--shard i/n] [--max-jobs N] FILE")
 	code, _, _ = agenteval(t, "matrix", "--nope", matrixTD+"small.matrix.yaml")
 	assert.Equal(t, exitUsage, code)
 }
