@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agenteval/agenteval/internal/jsonvalue"
 )
 
 // ArgsMatch says how an expected action's arguments compare with an actual
@@ -116,38 +118,7 @@ func matchValue(path string, want, got any, partial bool) (bool, string) {
 }
 
 // number returns v as a float64 when it is a number.
-func number(v any) (float64, bool) {
-	switch n := v.(type) {
-	case float64:
-		return n, true
-	case float32:
-		return float64(n), true
-	case int:
-		return float64(n), true
-	case int8:
-		return float64(n), true
-	case int16:
-		return float64(n), true
-	case int32:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	case uint:
-		return float64(n), true
-	case uint8:
-		return float64(n), true
-	case uint16:
-		return float64(n), true
-	case uint32:
-		return float64(n), true
-	case uint64:
-		return float64(n), true
-	case json.Number:
-		f, err := n.Float64()
-		return f, err == nil
-	}
-	return 0, false
-}
+func number(v any) (float64, bool) { return jsonvalue.Float(v) }
 
 // numericString returns v as a float64 when it is a string holding a
 // number.

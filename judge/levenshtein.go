@@ -1,6 +1,10 @@
 package judge
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agenteval/agenteval/internal/textdist"
+)
 
 // closest returns the candidate nearest to name by edit distance when it is
 // near enough to be a plausible typo: at most a third of the longer string,
@@ -44,28 +48,5 @@ func closest(name string, candidates []string) string {
 	return ""
 }
 
-// levenshtein returns the edit distance between a and b in runes, using two
-// rows of the dynamic-programming table.
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) < len(rb) {
-		ra, rb = rb, ra
-	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
-}
+// levenshtein is textdist.Distance, the measure every suggestion uses.
+func levenshtein(a, b string) int { return textdist.Distance(a, b) }

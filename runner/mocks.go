@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agenteval/agenteval/internal/jsonvalue"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -262,26 +263,7 @@ func deepEqual(a, b any) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-func toFloat(v any) (float64, bool) {
-	switch n := v.(type) {
-	case float64:
-		return n, true
-	case float32:
-		return float64(n), true
-	case int:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	case int32:
-		return float64(n), true
-	case uint64:
-		return float64(n), true
-	case json.Number:
-		f, err := n.Float64()
-		return f, err == nil
-	}
-	return 0, false
-}
+func toFloat(v any) (float64, bool) { return jsonvalue.Float(v) }
 
 var placeholder = regexp.MustCompile(`\$\{\s*([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_]+|\[[0-9]+\])*)\s*\}`)
 

@@ -3,6 +3,8 @@ package scenario
 import (
 	"slices"
 	"strings"
+
+	"github.com/agenteval/agenteval/internal/textdist"
 )
 
 // Suggest returns the candidate nearest to s by edit distance when it is near
@@ -59,31 +61,5 @@ func sharedWord(s string, candidates []string) string {
 	return best
 }
 
-// editDistance is the Damerau-Levenshtein (optimal string alignment) distance.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) > 64 || len(rb) > 64 {
-		return max(len(ra), len(rb)) // too long to be a misspelt name
-	}
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
-}
+// editDistance is textdist.Distance, the measure every suggestion uses.
+func editDistance(a, b string) int { return textdist.Distance(a, b) }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"strings"
+
+	"github.com/agenteval/agenteval/internal/textdist"
 )
 
 // Task describes one task an Executor runs.
@@ -118,23 +120,5 @@ func segmentPrefix(name string) string {
 	return parts[0] + "." + parts[1] + "."
 }
 
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
-}
+// levenshtein is textdist.Distance, the measure every suggestion uses.
+func levenshtein(a, b string) int { return textdist.Distance(a, b) }
