@@ -1,0 +1,58 @@
+// Package runner runs agents through scenarios and says, honestly, what
+// passed.
+//
+// # Jobs
+//
+// A Job is one run of one scenario variant: scenario × matrix combination ×
+// run number, with a deterministic Index and an id scenario/combination/run-N
+// that results, resume and shards key on. FileSources turns loaded files
+// into Sources (a scenario runs Runs times; a matrix expands lazily through
+// package matrix) and Combine numbers them into one run, keeping the jobs a
+// Shard owns (index mod n == i-1). Run executes them on Config.Concurrency
+// workers and streams each JobResult to Config.Results the moment it is
+// finished; memory does not grow with the number of jobs.
+//
+// # One attempt
+//
+// Fixtures are bound (and reset, for reseed_per_iteration scenarios) through
+// Config.Fixtures; the scenario's environment (Environments: local is built
+// in, others are registered) prepares a directory only when something needs
+// one, writing virtual_fs inside it; the agent's Session starts with the
+// character, enabled plugins, directory and the scenario's Mocks; each step
+// sends its input, runs its code, or holds a conversation with a simulated
+// user (a judge.Model; ScriptedUser is an offline one) until a termination
+// condition holds, max_turns is reached or time runs out. Evaluations run
+// after each step, each agent turn and each conversation's end; checkpoints
+// are scored after the session (Config.Checkpoints).
+//
+// # The verdict
+//
+// Every evaluation result counts: step evaluations, turn evaluations (one
+// result per agent turn) and final evaluations, and every checkpoint result
+// after them. The scenario's judgment strategy (judge.Strategies) decides
+// over these outcomes with each one's weight (default 1; an explicit 0
+// counts nothing) and critical flag (a failed critical outcome fails the
+// verdict under every strategy). Zero outcomes never pass. With
+// Config.StrictMocks, a call no mock answered fails the run as well.
+//
+// A run that could not reach the verdict (the agent failed or timed out, a
+// fixture could not be reset, an environment is missing) is recorded as not
+// Completed, and never as passed: completion and success are separate
+// numbers. A failed attempt is retried up to the scenario's allowed_retries.
+//
+// # Failures stay local
+//
+// Step, turn, conversation and scenario timeouts hold even when an agent
+// ignores its context (the call is abandoned); a panic in an agent,
+// evaluator or the runner's own step code fails that run only. A job
+// interrupted by cancellation is not recorded, so --resume runs it again.
+//
+// # Agents
+//
+// An Agent starts Sessions. Echo replies with the input; ExecAgent runs any
+// program speaking the JSON-lines protocol documented on it (ServeExec
+// serves that protocol for an Agent written in Go); ModelAgent puts a chat
+// model under test, offering the scenario's mocks as tools. Agents is the
+// registry the CLI's --agent flag reads. Test runs jobs as subtests of a Go
+// test.
+package runner
