@@ -28,6 +28,7 @@ type MockError struct {
 	Status  int
 }
 
+// Error formats the mock error as "code: message".
 func (e *MockError) Error() string { return e.Code + ": " + e.Message }
 
 // MockCall is one call an agent made to a mocked service, as recorded in results.
