@@ -19,15 +19,24 @@ const (
 // TotalJobs-1 over the whole run (all shards), so a report can say which
 // jobs no shard recorded.
 type Plan struct {
-	Record    string    `json:"record"` // always "plan"
-	RunID     string    `json:"run_id"`
-	Started   time.Time `json:"started"`
-	TotalJobs int64     `json:"total_jobs"`
-	Shard     string    `json:"shard,omitempty"` // "i/n" when sharded
-	ShardJobs int64     `json:"shard_jobs"`      // jobs this shard owns
-	Agent     string    `json:"agent"`
-	Sources   []string  `json:"sources"` // the scenario and matrix files given
-	Seed      int64     `json:"seed"`
+	// Record is always "plan".
+	Record string `json:"record"`
+	// RunID names the run; a resumed run keeps it.
+	RunID string `json:"run_id"`
+	// Started is when this invocation started.
+	Started time.Time `json:"started"`
+	// TotalJobs is the number of jobs of the whole run, all shards together.
+	TotalJobs int64 `json:"total_jobs"`
+	// Shard is "i/n" when the invocation ran one shard.
+	Shard string `json:"shard,omitempty"`
+	// ShardJobs is the number of jobs this shard owns.
+	ShardJobs int64 `json:"shard_jobs"`
+	// Agent is the agent under test, as given to --agent.
+	Agent string `json:"agent"`
+	// Sources are the scenario and matrix files of the run.
+	Sources []string `json:"sources"`
+	// Seed is the run's seed.
+	Seed int64 `json:"seed"`
 }
 
 // JobResult is one finished job: the source of truth every report reads.
@@ -84,11 +93,16 @@ type JobResult struct {
 
 // CheckpointResult is one checkpoint's outcome in a job result.
 type CheckpointResult struct {
-	ID          string          `json:"id"`
-	Description string          `json:"description"`
-	Task        string          `json:"task"`
-	Passed      bool            `json:"passed"`
-	Actual      json.RawMessage `json:"actual,omitempty"`
-	Expected    string          `json:"expected,omitempty"`
-	Error       string          `json:"error,omitempty"`
+	// ID, Description and Task are the checkpoint's.
+	ID          string `json:"id"`
+	Description string `json:"description"`
+	Task        string `json:"task"`
+	// Passed is true when the task ran and its data met the condition.
+	Passed bool `json:"passed"`
+	// Actual is the data the task returned.
+	Actual json.RawMessage `json:"actual,omitempty"`
+	// Expected says what the condition wants, in words ("count >= 2").
+	Expected string `json:"expected,omitempty"`
+	// Error says why the checkpoint failed or could not be decided.
+	Error string `json:"error,omitempty"`
 }
