@@ -3,6 +3,7 @@ package checkpoint_test
 import (
 	"context"
 	"net/http"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -16,8 +17,8 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// The reference scenarios (testdata/ghx, copied unchanged from the ghx eval
-// package) are scored end to end: loaded, bound to a manifest for acme/demo,
+// The reference scenarios (../shared/peer/ghx-scenarios, when present) are
+// scored end to end: loaded, bound to a manifest for acme/demo,
 // run through the GitHub executor against the fake GitHub. In the reference
 // every one of their checkpoints fails whatever the agent does (tasks that do
 // not exist, inputs of the wrong shape, counts on {items, pageInfo}); here
@@ -62,7 +63,11 @@ func manifest(mixedThreads, withChanges int) *scenario.Manifest {
 // loadBound loads a reference scenario and binds it to m.
 func loadBound(t testing.TB, name string, m *scenario.Manifest) *scenario.Scenario {
 	t.Helper()
-	f, err := scenario.LoadFile(filepath.Join("testdata", "ghx", name))
+	path := filepath.Join("..", "..", "shared", "peer", "ghx-scenarios", name)
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("the reference scenarios are not here (%v)", err)
+	}
+	f, err := scenario.LoadFile(path)
 	require.NoError(t, err)
 	s, err := fixture.Bind(f.Scenario, m)
 	require.NoError(t, err)
