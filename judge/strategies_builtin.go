@@ -51,6 +51,9 @@ func (s allPass) Decide(outcomes []Outcome, _ Options) Decision {
 	d := Decision{Passed: p == n, Score: float64(p) / float64(n)}
 	if d.Passed {
 		d.Reason = fmt.Sprintf("all %d evaluations passed", n)
+		if n == 1 {
+			d.Reason = "the only evaluation passed"
+		}
 	} else {
 		d.Reason = fmt.Sprintf("%d of %d evaluations failed (%s); all_pass needs every evaluation to pass", n-p, n, failedNames(outcomes))
 	}
