@@ -126,6 +126,17 @@ func (r *run) attempt(ctx context.Context, j Job, attemptNo int) *JobResult {
 			return fail("checkpoints: %v", err)
 		}
 	}
+	if completed {
+		// An evaluation that could not judge (no judge model, a model error, a
+		// panic) leaves no verdict to trust: the run is incomplete, not failed.
+		for _, e := range res.Evaluations {
+			if e.Error != "" {
+				completed = false
+				res.Error = fmt.Sprintf("evaluation %s (%s step %d) could not judge: %s", evalName(e), e.Scope, e.Step, e.Error)
+				break
+			}
+		}
+	}
 	if !completed {
 		res.Reason = "not completed: " + res.Error
 		res.Transcript = transcriptOf(trace)

@@ -218,3 +218,23 @@ judgment: {strategy: weighted, threshold: 1}
 	res := runOne(t, Config{Agent: Echo()}, f.Scenario)
 	assert.True(t, res.Passed, FailureMessage(res))
 }
+
+func TestEvaluationThatCannotJudgeLeavesTheRunIncomplete(t *testing.T) {
+	t.Parallel()
+	f, err := scenario.Load("j.scenario.yaml", []byte(`name: j
+description: an llm_judge with no judge configured
+environment: {type: local}
+run:
+  - input: hello
+    evaluations:
+      - {type: string_contains, value: hello}
+      - {type: llm_judge, prompt: Is it polite?, expected: "yes"}
+judgment: {strategy: any_pass}
+`))
+	require.NoError(t, err)
+	res := runOne(t, Config{Agent: Echo()}, f.Scenario)
+	assert.False(t, res.Completed, "no verdict to trust")
+	assert.False(t, res.Passed, "even though any_pass would pass on the string check")
+	assert.Contains(t, res.Error, "llm_judge")
+	assert.Len(t, res.Evaluations, 2, "the evaluations are still recorded")
+}

@@ -165,6 +165,9 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		}
 	}
 	token := firstNonEmpty(env.getenv("GITHUB_TOKEN"), env.getenv("GH_TOKEN"))
+	if cfg.Judge == nil {
+		warnJudgeNeeded(env, evals, files)
+	}
 	if *manifest != "" {
 		m, err := fixture.LoadManifest(*manifest)
 		if err != nil {
@@ -271,4 +274,21 @@ func newRunID() string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	return time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+}
+
+// warnJudgeNeeded says, before anything runs, which scenarios ask a judge
+// model that no --judge-model provides: their runs cannot complete.
+func warnJudgeNeeded(env *cliEnv, evals *evaluate.Registry, files []*scenario.File) {
+	for _, f := range files {
+		s := f.Scenario
+		if f.Base != nil {
+			s = f.Base.Scenario
+		}
+		if s == nil {
+			continue
+		}
+		if c, err := evals.Compile(s); err == nil && c.Needs().Judge {
+			fmt.Fprintf(env.stderr, "%s: warning: the scenario has evaluations that need a judge model (llm_judge, user_satisfaction by llm_judge); without --judge-model its runs cannot complete\n", f.Name)
+		}
+	}
 }
