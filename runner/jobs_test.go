@@ -228,7 +228,7 @@ run:
   - input: hello
     evaluations:
       - {type: string_contains, value: hello}
-      - {type: llm_judge, prompt: Is it polite?, expected: "yes"}
+      - {type: llm_judge, prompt: "Is it polite?", expected: "yes"}
 judgment: {strategy: any_pass}
 `))
 	require.NoError(t, err)
