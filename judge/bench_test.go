@@ -70,7 +70,7 @@ func BenchmarkParseVerdict(b *testing.B) {
 func BenchmarkStrategies(b *testing.B) {
 	outcomes := make([]judge.Outcome, 10)
 	for i := range outcomes {
-		outcomes[i] = judge.Outcome{Name: fmt.Sprintf("eval-%d", i), Passed: i%3 != 0, Score: float64(i) / 10, Weight: float64(i%4 + 1)}
+		outcomes[i] = judge.Outcome{Name: fmt.Sprintf("eval-%d", i), Passed: i%3 != 0, Score: float64(i) / 10, Weight: ptr(float64(i%4 + 1))}
 	}
 	reg := judge.DefaultStrategies()
 	for _, name := range reg.Names() {

@@ -17,9 +17,10 @@ type Outcome struct {
 	// decide on Passed and Weight; Score is there for host strategies that
 	// average or rank.
 	Score float64
-	// Weight counts for the weighted strategy. Zero means the default 1;
+	// Weight counts for the weighted strategy: nil means the default 1, an
+	// explicit 0 (an evaluation written with weight: 0) counts nothing, and
 	// a negative weight counts as 0.
-	Weight float64
+	Weight *float64
 	// Critical outcomes veto: when one fails, the decision fails under
 	// every strategy, whatever the others say.
 	Critical bool
@@ -28,12 +29,12 @@ type Outcome struct {
 // weight returns the effective weight of o.
 func (o Outcome) weight() float64 {
 	switch {
-	case o.Weight == 0:
+	case o.Weight == nil:
 		return 1
-	case o.Weight < 0:
+	case *o.Weight < 0:
 		return 0
 	}
-	return o.Weight
+	return *o.Weight
 }
 
 // Options parameterise a strategy.

@@ -13,7 +13,7 @@ import (
 func P(name string) judge.Outcome { return judge.Outcome{Name: name, Passed: true, Score: 1} }
 func F(name string) judge.Outcome { return judge.Outcome{Name: name} }
 
-func weight(o judge.Outcome, w float64) judge.Outcome { o.Weight = w; return o }
+func weight(o judge.Outcome, w float64) judge.Outcome { o.Weight = &w; return o }
 func critical(o judge.Outcome) judge.Outcome          { o.Critical = true; return o }
 
 func TestStrategiesTruthTable(t *testing.T) {
@@ -39,7 +39,8 @@ func TestStrategiesTruthTable(t *testing.T) {
 		{"threshold met exactly", []judge.Outcome{P("a"), P("b"), P("c"), P("d"), F("e")}, ptr(0.8), want{false, true, true, true}},
 		{"threshold missed", []judge.Outcome{P("a"), P("b"), P("c"), P("d"), F("e")}, ptr(0.9), want{false, true, true, false}},
 		{"float weights", []judge.Outcome{weight(P("a"), 0.1), weight(P("b"), 0.2), weight(F("c"), 0.3)}, nil, want{false, true, true, true}},
-		{"zero weight means 1", []judge.Outcome{weight(P("a"), 0), weight(F("b"), 0)}, nil, want{false, true, false, true}},
+		{"no weight means 1", []judge.Outcome{P("a"), F("b")}, nil, want{false, true, false, true}},
+		{"explicit zero weight counts nothing", []judge.Outcome{weight(P("a"), 1), weight(F("b"), 0)}, nil, want{false, true, false, true}},
 		{"negative weight counts 0", []judge.Outcome{weight(P("a"), -1), F("b")}, nil, want{false, true, false, false}},
 		{"only negative weights", []judge.Outcome{weight(P("a"), -1)}, nil, want{true, true, true, false}},
 		{"critical failure vetoes", []judge.Outcome{P("a"), P("b"), P("c"), critical(F("d"))}, nil, want{false, false, false, false}},

@@ -191,15 +191,15 @@ func (r *run) runStep(ctx context.Context, s *scenario.Scenario, step *scenario.
 func (r *run) decide(s *scenario.Scenario, res *JobResult, mocks *Mocks) {
 	outcomes := make([]judge.Outcome, 0, len(res.Evaluations)+len(res.Checkpoints))
 	for _, e := range res.Evaluations {
-		outcomes = append(outcomes, judge.Outcome{Name: evalName(e), Passed: e.Passed, Score: e.Score, Weight: outcomeWeight(e.Weight), Critical: e.Critical})
+		outcomes = append(outcomes, judge.Outcome{Name: evalName(e), Passed: e.Passed, Score: e.Score, Weight: &e.Weight, Critical: e.Critical})
 	}
 	for i, c := range res.Checkpoints {
-		o := judge.Outcome{Name: "checkpoint " + c.ID, Passed: c.Passed, Weight: 1}
+		o := judge.Outcome{Name: "checkpoint " + c.ID, Passed: c.Passed}
 		if c.Passed {
 			o.Score = 1
 		}
 		if i < len(s.Checkpoints) {
-			o.Weight = outcomeWeight(weightOr(s.Checkpoints[i].Weight, 1))
+			o.Weight = s.Checkpoints[i].Weight
 			o.Critical = s.Checkpoints[i].Critical
 		}
 		outcomes = append(outcomes, o)
@@ -216,23 +216,6 @@ func (r *run) decide(s *scenario.Scenario, res *JobResult, mocks *Mocks) {
 			res.Reason = fmt.Sprintf("strict mocks: %d call(s) no mock answered, first %s.%s", len(un), un[0].Service, un[0].Method)
 		}
 	}
-}
-
-// outcomeWeight passes a file's weight to a judgment strategy. Results carry
-// the weight already defaulted (1), so an explicit weight: 0 is a real zero;
-// judge.Outcome reads 0 as "the default 1" and a negative weight as 0.
-func outcomeWeight(w float64) float64 {
-	if w == 0 {
-		return -1
-	}
-	return w
-}
-
-func weightOr(w *float64, def float64) float64 {
-	if w == nil {
-		return def
-	}
-	return *w
 }
 
 func evalName(e evaluate.Result) string {
