@@ -43,6 +43,15 @@ func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario
 	if r.cfg.UserModel == nil && conv.MaxTurns > 1 {
 		return fmt.Errorf("a conversation needs a user simulator model (runner.Config.UserModel; --user-model on the CLI)")
 	}
+	if r.cfg.Judge == nil {
+		for i, c := range conv.TerminationConditions {
+			if c.LLMJudge != nil && len(c.Keywords) == 0 {
+				// Without a judge this condition could never hold: say so
+				// rather than run to max_turns as if it had been checked.
+				return fmt.Errorf("termination_conditions[%d] (%s) is decided by llm_judge, but no judge model is configured (--judge-model)", i, c.Type)
+			}
+		}
+	}
 	total := time.Duration(conv.TotalTimeoutMS) * time.Millisecond
 	if total <= 0 {
 		total = time.Duration(scenario.DefaultTotalTimeoutMS) * time.Millisecond

@@ -146,3 +146,11 @@ func TestScriptedUserIsDeterministic(t *testing.T) {
 	}
 	assert.Equal(t, "user: My build fails\nassistant: Run the tests.\nuser: Could you explain a bit more? I want to fix the build.\nassistant: Fixed it.\nuser: Thank you, that solves my problem.", strings.Join(texts, "\n"))
 }
+
+func TestTerminationByJudgeNeedsAJudge(t *testing.T) {
+	t.Parallel()
+	s := conversationScenario(t, "      termination_conditions:\n        - type: custom_condition\n          llm_judge:\n            prompt: Done?\n")
+	res := runOne(t, Config{Agent: Echo(), UserModel: ScriptedUser(2)}, s)
+	assert.False(t, res.Completed)
+	assert.Contains(t, res.Error, "no judge model is configured")
+}

@@ -287,8 +287,16 @@ func warnJudgeNeeded(env *cliEnv, evals *evaluate.Registry, files []*scenario.Fi
 		if s == nil {
 			continue
 		}
-		if c, err := evals.Compile(s); err == nil && c.Needs().Judge {
-			fmt.Fprintf(env.stderr, "%s: warning: the scenario has evaluations that need a judge model (llm_judge, user_satisfaction by llm_judge); without --judge-model its runs cannot complete\n", f.Name)
+		needs := false
+		for _, st := range s.Run {
+			if st.Conversation != nil {
+				for _, t := range st.Conversation.TerminationConditions {
+					needs = needs || (t.LLMJudge != nil && len(t.Keywords) == 0)
+				}
+			}
+		}
+		if c, err := evals.Compile(s); needs || (err == nil && c.Needs().Judge) {
+			fmt.Fprintf(env.stderr, "%s: warning: the scenario has checks that need a judge model (llm_judge, user_satisfaction by llm_judge, a termination condition by llm_judge); without --judge-model its runs cannot complete\n", f.Name)
 		}
 	}
 }
