@@ -43,10 +43,10 @@ func commands() []command {
 	return []command{
 		{"validate", "check scenario, GitHub eval, matrix and manifest files", runValidate},
 		{"schema", "print the JSON Schema of a document kind", runSchema},
-		{"checkpoint", "score scenarios' checkpoints against GitHub now", runCheckpoint},
 		{"matrix", "expand a matrix into jobs", runMatrix},
 		{"run", "run scenarios and matrices against an agent; results to DIR/results.jsonl", runRun},
 		{"report", "summarise results: pass rates, intervals, flakiness; JUnit, Markdown, HTML", runReport},
+		{"checkpoint", "score scenarios' checkpoints against GitHub now", runCheckpoint},
 		{"fixture", "seed, check, reset or clean up GitHub fixtures", runFixture},
 	}
 }
