@@ -196,7 +196,14 @@ func (p *Plan) Select(filters []Filter, shard Shard) (*Plan, error) {
 			for j, c := range a.canon {
 				vals[j] = string(c)
 			}
-			return nil, fmt.Errorf("filter %q: no value of %s matches %s (it takes %s, and earlier filters may have narrowed it)", f.Text, param, canon, strings.Join(vals, ", "))
+			hint := ""
+			if _, raw, ok := strings.Cut(f.Text, "="); ok {
+				// `a=Question 3: x?` reads as a YAML map; the author meant the text.
+				if c, err := canonicalJSON(raw); err == nil && slices.ContainsFunc(a.canon, func(v []byte) bool { return string(v) == string(c) }) {
+					hint = fmt.Sprintf("; to compare it as text, quote it: %s=%q", param, raw)
+				}
+			}
+			return nil, fmt.Errorf("filter %q: no value of %s matches %s (it takes %s, and earlier filters may have narrowed it)%s", f.Text, param, canon, strings.Join(vals, ", "), hint)
 		}
 	}
 	return &q, nil

@@ -14,16 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestMain lets the test binary be the agenteval command itself, so a test
-// can start a real process and kill it.
-func TestMain(m *testing.M) {
-	if os.Getenv("AGENTEVAL_TEST_MAIN") == "1" {
-		main()
-		return
-	}
-	os.Exit(m.Run())
-}
-
 func countJobs(t *testing.T, path string) int {
 	t.Helper()
 	f, err := os.Open(path)

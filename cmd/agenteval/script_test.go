@@ -1,0 +1,27 @@
+package main
+
+import (
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the test binary be the agenteval command itself: for the
+// txtar scripts under testdata/script (testscript installs it as
+// "agenteval"), and for tests that start a real process to kill it.
+func TestMain(m *testing.M) {
+	if os.Getenv("AGENTEVAL_TEST_MAIN") == "1" {
+		main()
+		return
+	}
+	testscript.Main(m, map[string]func(){"agenteval": main})
+}
+
+// TestScripts runs the end-to-end CLI scripts in testdata/script: each
+// txtar file holds its input files and the commands, outputs and exit
+// statuses a user would see.
+func TestScripts(t *testing.T) {
+	t.Parallel()
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", RequireExplicitExec: true})
+}
