@@ -173,3 +173,21 @@ func TestParseVerdictDuplicateKeysAreDeterministic(t *testing.T) {
 		assert.False(t, v.Pass, `"PASS" sorts first and wins`)
 	}
 }
+
+// FuzzParseExpectation: any expected text parses or errors, never panics,
+// and a parsed score expectation answers MetBy for any score.
+func FuzzParseExpectation(f *testing.F) {
+	for _, s := range []string{"yes", "no", "0.8+", "<0.3", ">=0.7", "0.3-", "0.6-0.9", "≥0.5", "the agent apologises", "", "1e309+", "-0.1+"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		e, err := judge.ParseExpectation(s)
+		if err != nil {
+			return
+		}
+		for _, score := range []float64{0, 0.5, 1} {
+			_ = e.MetBy(score)
+		}
+		_ = e.String()
+	})
+}

@@ -238,3 +238,21 @@ judgment: {strategy: any_pass}
 	assert.Contains(t, res.Error, "llm_judge")
 	assert.Len(t, res.Evaluations, 2, "the evaluations are still recorded")
 }
+
+func FuzzParseShard(f *testing.F) {
+	for _, s := range []string{"1/1", "2/3", "0/3", "4/3", "-1/2", "1/0", "01/2", "1/2x", "9223372036854775807/9223372036854775807"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sh, err := ParseShard(s)
+		if err != nil {
+			return
+		}
+		if sh.I < 1 || sh.I > sh.N || sh.String() != s && sh.N > 1 {
+			t.Fatalf("%q parsed to %+v", s, sh)
+		}
+		if sh.Size(1000) > 1000 {
+			t.Fatalf("%q owns more than the run", s)
+		}
+	})
+}
