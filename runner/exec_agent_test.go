@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"bufio"
 	"encoding/json"
 	"fmt"
@@ -113,4 +114,16 @@ func TestExecAgentNeedsCommand(t *testing.T) {
 	assert.ErrorContains(t, err, "give a command")
 	_, err = NewAgents().Build("ecko", AgentOptions{})
 	assert.ErrorContains(t, err, `did you mean "echo"`)
+}
+
+// FuzzServeExec feeds arbitrary protocol input to ServeExec: it answers or
+// returns an error, never panics.
+func FuzzServeExec(f *testing.F) {
+	f.Add("{\"type\":\"start\",\"job\":\"j\"}\n{\"type\":\"message\",\"id\":1,\"text\":\"hi\"}\n")
+	f.Add("{\"type\":\"message\",\"id\":1}\n")
+	f.Add("{\"type\":\"mock_result\",\"id\":7,\"error\":{}}\nnot json\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		var out strings.Builder
+		_ = ServeExec(context.Background(), strings.NewReader(in), &out, Echo())
+	})
 }
