@@ -1,8 +1,8 @@
 package runner
 
 import (
-	"context"
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
