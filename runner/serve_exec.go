@@ -22,6 +22,8 @@ func ServeExec(ctx context.Context, r io.Reader, w io.Writer, agent Agent) error
 	bridge := &mockBridge{out: out, pending: map[int64]chan execLine{}}
 	messages := make(chan execLine, 1)
 	readErr := make(chan error, 1)
+	done := make(chan struct{})
+	defer close(done) // lets the reader stop when ServeExec returns early
 	go func() {
 		defer close(messages)
 		for in.Scan() {
@@ -34,7 +36,11 @@ func ServeExec(ctx context.Context, r io.Reader, w io.Writer, agent Agent) error
 				bridge.deliver(l)
 				continue
 			}
-			messages <- l
+			select {
+			case messages <- l:
+			case <-done:
+				return
+			}
 		}
 		readErr <- in.Err()
 	}()
