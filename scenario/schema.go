@@ -28,7 +28,7 @@ var commentsJSON []byte
 //go:embed schemas/*.schema.json
 var schemaFiles embed.FS
 
-//go:generate go test -run TestSchemaFilesUpToDate -update .
+//go:generate go test . -run TestSchemaFilesUpToDate -update
 
 const pkgPath = "github.com/agenteval/agenteval/scenario"
 

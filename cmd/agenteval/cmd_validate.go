@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
+	"github.com/agenteval/agenteval/fixture"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -86,7 +88,7 @@ func runValidate(_ context.Context, env *cliEnv, args []string) int {
 }
 
 func runSchema(_ context.Context, env *cliEnv, args []string) int {
-	fs := newFlags(env, "schema", "scenario|eval|matrix|manifest|sets")
+	fs := newFlags(env, "schema", "scenario|eval|matrix|manifest|sets|seed")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -94,9 +96,18 @@ func runSchema(_ context.Context, env *cliEnv, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
+	if fs.Arg(0) == "seed" {
+		_, _ = env.stdout.Write(fixture.SeedSchema())
+		return exitOK
+	}
 	k, err := scenario.ParseKind(fs.Arg(0))
 	if err != nil {
-		fmt.Fprintf(env.stderr, "agenteval schema: %v\n", err)
+		var kinds []string
+		for _, k := range scenario.SchemaKinds() {
+			kinds = append(kinds, k.String())
+		}
+		kinds = append(kinds, "seed")
+		fmt.Fprintf(env.stderr, "agenteval schema: unknown document kind %q; want one of %s%s\n", fs.Arg(0), strings.Join(kinds, ", "), didYouMean(fs.Arg(0), kinds))
 		return exitUsage
 	}
 	b, err := scenario.GenerateSchema(k, nil)
