@@ -26,14 +26,19 @@ type checkpointScenario struct {
 }
 
 func runCheckpoint(ctx context.Context, env *cliEnv, args []string) int {
-	fs := newFlags(env, "checkpoint", "[--manifest M] [--graphql-url U] [--format text|json] SCENARIO...")
+	fs := newFlags(env, "checkpoint", "[--manifest M] [--graphql-url U] [--format text|json] SCENARIO... | --tasks")
 	manifestPath := fs.String("manifest", "", "fixture manifest whose facts bind the scenarios' {{placeholders}}")
 	graphqlURL := fs.String("graphql-url", "", "GitHub GraphQL endpoint (default "+ghexec.DefaultGraphQLURL+")")
 	restURL := fs.String("rest-url", "", "GitHub REST API root (default: derived from --graphql-url)")
 	format := fs.String("format", "text", "output format: text or json")
 	concurrency := fs.Int("concurrency", 1, "checkpoints of a scenario scored at once")
+	tasks := fs.Bool("tasks", false, "list the capability tasks checkpoints can run, with their inputs and outputs")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
+	}
+	if *tasks {
+		printTasks(env.stdout)
+		return exitOK
 	}
 	if fs.NArg() == 0 || (*format != "text" && *format != "json") || *concurrency < 1 {
 		fs.Usage()
@@ -206,4 +211,27 @@ func clip(v any, n int) string {
 		return string(b)
 	}
 	return string([]rune(string(b))[:n]) + "…"
+}
+
+// printTasks lists the tasks of the GitHub executor: name, what it returns,
+// and each input (required ones marked, other spellings in parentheses).
+func printTasks(w io.Writer) {
+	for _, t := range ghexec.Tasks() {
+		fmt.Fprintf(w, "%s\n    %s\n    returns %s\n", t.Name, t.Description, t.Output)
+		for _, in := range t.Inputs {
+			req := ""
+			if in.Required {
+				req = ", required"
+			}
+			alias := ""
+			if len(in.Aliases) > 0 {
+				alias = " (also " + strings.Join(in.Aliases, ", ") + ")"
+			}
+			enum := ""
+			if len(in.Enum) > 0 {
+				enum = ": " + strings.Join(in.Enum, "|")
+			}
+			fmt.Fprintf(w, "    - %s%s %s%s%s\n", in.Name, alias, in.Type, req, enum)
+		}
+	}
 }
