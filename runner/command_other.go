@@ -2,35 +2,8 @@
 
 package runner
 
-import (
-	"bytes"
-	"context"
-	"errors"
-	"os/exec"
-	"time"
-)
+import "os/exec"
 
-var lookPath = exec.LookPath
-
-// runCommand runs name flag arg in dir. Without process groups, only the
-// direct child is killed when ctx ends.
-func runCommand(ctx context.Context, dir, name, flag, arg string) (CodeResult, error) {
-	cmd := exec.CommandContext(ctx, name, flag, arg)
-	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.WaitDelay = 2 * time.Second
-	err := cmd.Run()
-	res := CodeResult{Stdout: stdout.String(), Stderr: stderr.String()}
-	var exit *exec.ExitError
-	switch {
-	case ctx.Err() != nil:
-		return res, ctx.Err()
-	case errors.As(err, &exit):
-		res.ExitCode = exit.ExitCode()
-		return res, nil
-	case err != nil:
-		return res, err
-	}
-	return res, nil
-}
+// killGroupOnCancel leaves exec's default: without process groups only the
+// direct child is killed when the context ends.
+func killGroupOnCancel(*exec.Cmd) {}

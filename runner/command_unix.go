@@ -3,37 +3,13 @@
 package runner
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"os/exec"
 	"syscall"
-	"time"
 )
 
-var lookPath = exec.LookPath
-
-// runCommand runs name flag arg in dir, killing the whole process group when
-// ctx ends so that no grandchild outlives the step.
-func runCommand(ctx context.Context, dir, name, flag, arg string) (CodeResult, error) {
-	cmd := exec.CommandContext(ctx, name, flag, arg)
-	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+// killGroupOnCancel starts the command in its own process group and kills
+// the group when the command's context ends.
+func killGroupOnCancel(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 2 * time.Second
-	err := cmd.Run()
-	res := CodeResult{Stdout: stdout.String(), Stderr: stderr.String()}
-	var exit *exec.ExitError
-	switch {
-	case ctx.Err() != nil:
-		return res, ctx.Err()
-	case errors.As(err, &exit):
-		res.ExitCode = exit.ExitCode()
-		return res, nil
-	case err != nil:
-		return res, err
-	}
-	return res, nil
 }
