@@ -286,3 +286,24 @@ func lowerFirst(s string) string {
 	}
 	return strings.ToLower(s[:1]) + s[1:]
 }
+
+// TerminationDoc says how a termination condition type is decided: on whose
+// messages, and by which default keywords when the condition gives neither
+// keywords nor llm_judge.
+func TerminationDoc(typ string) string {
+	switch typ {
+	case "max_turns_reached":
+		return "ends the conversation after max_turns agent turns (always in force)"
+	case "conversation_stuck":
+		return "holds when a speaker repeats their previous message"
+	}
+	d, ok := terminationDefaults[typ]
+	if !ok {
+		return ""
+	}
+	who := map[string]string{"user": "the simulated user's messages", "assistant": "the agent's messages", "either": "either speaker's messages"}[d.speaker]
+	if len(d.keywords) == 0 {
+		return "checked on " + who + " by its keywords or llm_judge (one of them is required)"
+	}
+	return fmt.Sprintf("checked on %s by its keywords or llm_judge; by default the keywords %q", who, d.keywords)
+}

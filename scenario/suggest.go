@@ -29,7 +29,33 @@ func Suggest(s string, candidates []string) string {
 	if bestD <= limit {
 		return best
 	}
+	if c := sharedStem(s, candidates); c != "" {
+		return c
+	}
 	return sharedWord(s, candidates)
+}
+
+// sharedStem returns the one candidate that begins like s for most of its
+// length (strategy → strategies, evaluation → evaluations): an inflected
+// form is far in edits but plainly meant. "" when none or several do.
+func sharedStem(s string, candidates []string) string {
+	rs := []rune(strings.ToLower(s))
+	need := max(4, len(rs)*3/4)
+	found := ""
+	for _, c := range candidates {
+		rc := []rune(strings.ToLower(c))
+		n := 0
+		for n < len(rs) && n < len(rc) && rs[n] == rc[n] {
+			n++
+		}
+		if n >= need {
+			if found != "" {
+				return ""
+			}
+			found = c
+		}
+	}
+	return found
 }
 
 // sharedWord returns the one candidate that shares the most words (split

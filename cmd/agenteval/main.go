@@ -43,6 +43,7 @@ func commands() []command {
 	return []command{
 		{"validate", "check scenario, GitHub eval, matrix and manifest files", runValidate},
 		{"schema", "print the JSON Schema of a document kind", runSchema},
+		{"types", "list evaluation types, strategies, conditions, terminations and agents", runTypes},
 		{"matrix", "expand a matrix into jobs", runMatrix},
 		{"run", "run scenarios and matrices against an agent; results to DIR/results.jsonl", runRun},
 		{"report", "summarise results: pass rates, intervals, flakiness; JUnit, Markdown, HTML", runReport},
