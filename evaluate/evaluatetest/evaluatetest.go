@@ -99,7 +99,7 @@ func Check(k *evaluate.Kind, cases []Case) error {
 			in = standardInputs()[0].in
 		}
 		before, _ := json.Marshal(in.Trace)
-		r, err := evaluate1(ev, context.Background(), in)
+		r, err := evaluate1(context.Background(), ev, in)
 		if err != nil {
 			fail("case %s: Evaluate: %v", c.Name, err)
 			continue
@@ -116,7 +116,7 @@ func Check(k *evaluate.Kind, cases []Case) error {
 			checkStable(c.Name, ev, in, r, fail)
 		}
 		for _, s := range standardInputs() {
-			r, err := evaluate1(ev, context.Background(), s.in)
+			r, err := evaluate1(context.Background(), ev, s.in)
 			var pe *panicError
 			switch {
 			case errors.As(err, &pe):
@@ -184,7 +184,7 @@ type panicError struct{ v any }
 func (p *panicError) Error() string { return fmt.Sprintf("Evaluate panicked: %v", p.v) }
 
 // evaluate1 calls Evaluate, turning a panic into a *panicError.
-func evaluate1(ev evaluate.Evaluator, ctx context.Context, in evaluate.Input) (r evaluate.Result, err error) {
+func evaluate1(ctx context.Context, ev evaluate.Evaluator, in evaluate.Input) (r evaluate.Result, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = &panicError{v}
@@ -210,7 +210,7 @@ func checkStable(name string, ev evaluate.Evaluator, in evaluate.Input, first ev
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {
-		wg.Go(func() { results[i], errs[i] = evaluate1(ev, context.Background(), in) })
+		wg.Go(func() { results[i], errs[i] = evaluate1(context.Background(), ev, in) })
 	}
 	wg.Wait()
 	for i := range n {
@@ -241,7 +241,7 @@ func checkCancel(name string, ev evaluate.Evaluator, in evaluate.Input, fail fun
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_, _ = evaluate1(ev, ctx, in)
+		_, _ = evaluate1(ctx, ev, in)
 	}()
 	select {
 	case <-done:
