@@ -256,3 +256,45 @@ func FuzzParseShard(f *testing.F) {
 		}
 	})
 }
+
+func TestCodeStepInterpreters(t *testing.T) {
+	t.Parallel()
+	step := func(lang, code string) *scenario.Scenario {
+		f, err := scenario.Load("code.scenario.yaml", []byte(`name: code
+description: a code step
+environment: {type: local}
+run:
+  - lang: `+lang+`
+    code: '`+code+`'
+    evaluations:
+      - {type: regex_match, pattern: '^42$'}
+judgment: {strategy: all_pass}
+`))
+		require.NoError(t, err)
+		return f.Scenario
+	}
+	sh := runOne(t, Config{Agent: Echo()}, step("sh", "echo $((40+2))"))
+	assert.True(t, sh.Passed, FailureMessage(sh))
+	if _, err := lookPath("python3"); err == nil {
+		py := runOne(t, Config{Agent: Echo()}, step("python3", "print(40+2)"))
+		assert.True(t, py.Passed, FailureMessage(py))
+	}
+	failing := runOne(t, Config{Agent: Echo()}, step("sh", "echo 41; exit 3"))
+	assert.True(t, failing.Completed, "a non-zero exit is evidence, not an infrastructure failure")
+	assert.False(t, failing.Passed)
+}
+
+func TestMissingInterpreterIsAClearError(t *testing.T) { // not parallel: it empties PATH
+	t.Setenv("PATH", t.TempDir())
+	f, err := scenario.Load("node.scenario.yaml", []byte(`name: node
+description: a node step without node
+environment: {type: local}
+run:
+  - {lang: node, code: "console.log(42)", evaluations: [{type: regex_match, pattern: "42"}]}
+judgment: {strategy: all_pass}
+`))
+	require.NoError(t, err)
+	res := runOne(t, Config{Agent: Echo()}, f.Scenario)
+	assert.False(t, res.Completed)
+	assert.Contains(t, res.Error, `node is needed for lang "node"`)
+}
