@@ -33,6 +33,11 @@ type Evaluation struct {
 // commonEvaluationKeys are the fields every evaluation type shares.
 var commonEvaluationKeys = []string{"type", "description", "weight", "critical"}
 
+// EvaluationCommonKeys returns the JSON names of the fields every evaluation
+// has whatever its type (type, description, weight, critical); a type's own
+// parameters may not use them.
+func EvaluationCommonKeys() []string { return slices.Clone(commonEvaluationKeys) }
+
 // UnmarshalJSON reads the shared fields and keeps the rest for the registry.
 func (e *Evaluation) UnmarshalJSON(b []byte) error {
 	type common struct {
