@@ -9,7 +9,7 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// builtinTypes returns the seven built-in condition types; custom dispatches
+// builtinTypes returns the eight built-in condition types; custom dispatches
 // to r's scorers.
 func builtinTypes(r *Registry) []ConditionType {
 	return []ConditionType{
@@ -56,6 +56,14 @@ func builtinTypes(r *Registry) []ConditionType {
 			Check:    checkFieldContains,
 			Describe: func(c scenario.Condition) string { return pathName(c.Path) + " contains " + formatScalar(c.Value) },
 			Validate: validateString,
+		},
+		{
+			Name: "field_gte",
+			Doc: "Holds when the value at path is a number greater than or equal to value (a number). Anything else fails: " +
+				"a missing field, a string such as \"5\", a list (use path.length to count it: items.length), an object, null.",
+			Check:    checkFieldGTE,
+			Describe: func(c scenario.Condition) string { return pathName(c.Path) + " >= " + formatNumber(c.Value) },
+			Validate: validateNumber,
 		},
 		{
 			Name: "custom",
@@ -172,6 +180,29 @@ func checkFieldContains(_ context.Context, data any, cond scenario.Condition) (b
 		return false, fmt.Sprintf("%s has no element %s: %s", name, formatScalar(want), preview(v)), nil
 	}
 	return false, fmt.Sprintf("%s is %s (%s), want a string or a list of strings", name, preview(got), kindOf(got)), nil
+}
+
+func checkFieldGTE(_ context.Context, data any, cond scenario.Condition) (bool, string, error) {
+	if err := validateNumber(cond); err != nil {
+		return false, "", err
+	}
+	name, want := pathName(cond.Path), formatNumber(cond.Value)
+	got, ok := lookup(data, cond.Path)
+	if !ok {
+		return false, fmt.Sprintf("%s is missing, want a number >= %s (result: %s)", name, want, preview(data)), nil
+	}
+	cmp, isNumber := compareNumbers(got, cond.Value)
+	switch {
+	case !isNumber:
+		msg := fmt.Sprintf("%s is %s (%s), want a number >= %s", name, preview(got), kindOf(got), want)
+		if _, isList := got.([]any); isList {
+			msg += "; to compare its length use the path " + strings.TrimPrefix(cond.Path+".length", ".")
+		}
+		return false, msg, nil
+	case cmp >= 0:
+		return true, name + " is " + preview(got), nil
+	}
+	return false, fmt.Sprintf("%s is %s, want >= %s", name, preview(got), want), nil
 }
 
 func validateNumber(c scenario.Condition) error {

@@ -213,6 +213,36 @@ func TestFieldContains(t *testing.T) {
 	})
 }
 
+// TestFieldGTE follows ghx's scorer: the value at path must be a number
+// (typeof "number") at least value; anything else fails.
+func TestFieldGTE(t *testing.T) {
+	t.Parallel()
+	comments := obj("items", arr(obj("body", "done")), "pageInfo", obj("hasNextPage", false))
+	runConditionTable(t, "field_gte", []conditionCase{
+		{name: "length equal", data: comments, path: "items.length", value: 1.0, want: true, message: "items.length is 1"},
+		{name: "length above", data: obj("labels", arr("a", "b", "c")), path: "labels.length", value: 2.0, want: true},
+		{name: "length below", data: obj("items", arr()), path: "items.length", value: 1.0, want: false, message: "items.length is 0, want >= 1"},
+		{name: "number equal", data: obj("n", 3.0), path: "n", value: 3, want: true},
+		{name: "number below", data: obj("n", 2.5), path: "n", value: 3, want: false, message: "n is 2.5, want >= 3"},
+		{name: "negative", data: obj("n", -1), path: "n", value: -2, want: true},
+		{name: "fraction", data: obj("n", 0.75), path: "n", value: 0.5, want: true},
+		{name: "int vs json.Number", data: obj("n", int64(10)), path: "n", value: json.Number("9.5"), want: true},
+		{name: "large ints stay exact", data: obj("n", int64(1<<53)), path: "n", value: int64(1<<53 + 1), want: false},
+		{name: "numeric string is not a number", data: obj("n", "5"), path: "n", value: 1, want: false, message: `n is "5" (a string), want a number >= 1`},
+		{name: "boolean", data: obj("b", true), path: "b", value: 0, want: false, message: "(a boolean)"},
+		{name: "null", data: obj("n", nil), path: "n", value: 0, want: false, message: "n is null (null)"},
+		{name: "missing", data: obj(), path: "n", value: 0, want: false, message: "n is missing, want a number >= 0"},
+		{name: "list is not its length", data: obj("items", arr(1, 2)), path: "items", value: 1, want: false,
+			message: "items is [1,2] (a list), want a number >= 1; to compare its length use the path items.length"},
+		{name: "object", data: comments, path: "pageInfo", value: 0, want: false, message: "(an object)"},
+		{name: "index out of range", data: comments, path: "items.3.n", value: 0, want: false, message: "is missing"},
+		{name: "string has no length", data: obj("t", "abc"), path: "t.length", value: 1, want: false},
+		{name: "whole result", data: 7, path: "", value: 7, want: true, message: "result is 7"},
+		{name: "whole list result", data: arr(1), path: "", value: 1, want: false, message: "use the path length"},
+		{name: "NaN is not a number", data: obj("n", math.NaN()), path: "n", value: 0, want: false},
+	})
+}
+
 func TestCustom(t *testing.T) {
 	t.Parallel()
 	reg := NewRegistry()
@@ -310,6 +340,8 @@ func TestDescribe(t *testing.T) {
 		{scenario.Condition{Type: "field_equals", Value: "x"}, `result == "x"`},
 		// The reference does not escape the value; we print it as JSON.
 		{scenario.Condition{Type: "field_contains", Path: "body", Value: `say "hi"`}, `body contains "say \"hi\""`},
+		{scenario.Condition{Type: "field_gte", Path: "items.length", Value: 1.0}, "items.length >= 1"}, // as ghx describes it
+		{scenario.Condition{Type: "field_gte", Path: "score", Value: 0.5}, "score >= 0.5"},
 		{scenario.Condition{Type: "custom", Scorer: "my-scorer"}, "custom scorer: my-scorer"},
 		{scenario.Condition{Type: "custom", Scorer: "approvals"}, "at least two approvals"},
 		{scenario.Condition{Type: "regex"}, `unknown condition type "regex"`},
@@ -341,6 +373,9 @@ func TestValidate(t *testing.T) {
 		{"field_equals null", scenario.Condition{Type: "field_equals", Path: "a", Value: nil}, nil},                       // §8.4
 		{"field_contains number", scenario.Condition{Type: "field_contains", Path: "a", Value: 5.0}, ErrInvalidCondition}, // §8.4
 		{"field_contains string", scenario.Condition{Type: "field_contains", Path: "a", Value: "x"}, nil},
+		{"field_gte number", scenario.Condition{Type: "field_gte", Path: "a", Value: 1.0}, nil},
+		{"field_gte string", scenario.Condition{Type: "field_gte", Path: "a", Value: "1"}, ErrInvalidCondition},
+		{"field_gte missing value", scenario.Condition{Type: "field_gte", Path: "a"}, ErrInvalidCondition},
 		{"regex", scenario.Condition{Type: "regex"}, ErrUnknownType}, // §8.4
 		{"custom unregistered", scenario.Condition{Type: "custom", Scorer: "nope"}, ErrUnknownScorer},
 	}
@@ -371,6 +406,7 @@ func TestEntriesValidateThemselves(t *testing.T) {
 		{Type: "count_eq"},
 		{Type: "field_equals", Path: "a", Value: arr(1)},
 		{Type: "field_contains", Path: "a", Value: 5},
+		{Type: "field_gte", Path: "a", Value: "5"},
 		{Type: "custom", Scorer: "missing"},
 	} {
 		ct, ok := reg.Type(cond.Type)

@@ -8,7 +8,7 @@
 //
 // # Conditions
 //
-// NewRegistry holds the seven built-in condition types; a host registers its
+// NewRegistry holds the eight built-in condition types; a host registers its
 // custom scorers (and its own condition types, if it likes) on the same
 // registry. The built-ins work on plain JSON data (see Normalize):
 //
@@ -32,6 +32,10 @@
 //     equals a string, and a missing field equals nothing, not even null.
 //   - field_contains holds for a string containing the value
 //     (case-sensitive) or a list with an element equal to the value.
+//   - field_gte holds when the value at the path is a number greater than
+//     or equal to the value, as ghx's scorer decides it: a missing field, a
+//     numeric string, a boolean, null, a list or an object fails (compare a
+//     list's length with items.length).
 //   - custom hands the data to the Scorer registered under the condition's
 //     scorer name. An unregistered name is an error, both at load time (pass
 //     Registry.HasScorer as scenario.Options.CustomScorer) and when scoring.

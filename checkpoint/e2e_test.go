@@ -2,9 +2,11 @@ package checkpoint_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -192,4 +194,110 @@ func lenItems(t testing.TB, data any) float64 {
 	items, ok := m["items"].([]any)
 	require.True(t, ok, "items is %T", m["items"])
 	return float64(len(items))
+}
+
+// ghxHead is ghx's eval scenarios as its repository holds them today (see
+// testdata/corpus/PROVENANCE.md); their checkpoints use field_gte.
+const ghxHead = "../testdata/corpus/ghx-f128993/packages/eval/scenarios"
+
+// loadHead loads a ghx HEAD scenario, which must load without errors, and
+// binds it to m and a run id, as a runner does.
+func loadHead(t testing.TB, name string, m *scenario.Manifest) *scenario.Scenario {
+	t.Helper()
+	f, err := scenario.LoadFile(filepath.Join(ghxHead, name))
+	require.NoError(t, err)
+	s, err := fixture.BindWith(f.Scenario, m, map[string]any{fixture.VarRunID: "run_1763769600000"})
+	require.NoError(t, err)
+	return s
+}
+
+func TestGhxHeadFieldGTEAgainstFakeGitHub(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	res := func(typ string, n int, meta map[string]any) scenario.FixtureResource {
+		return scenario.FixtureResource{Type: typ, Number: float64(n), Repo: "acme/demo", Metadata: meta}
+	}
+	cases := []struct {
+		file string
+		// seed creates the fixture in the state the agent left it
+		// (done) or as seeded (!done) and returns the manifest entries.
+		seed func(repo *githubtest.RepoBuilder, done bool) map[string]scenario.FixtureResource
+		// failing are the checkpoints that fail when the agent did nothing, with their message.
+		failing map[string]string
+	}{
+		{
+			file: "issue-triage-and-assign-wf-001.json",
+			seed: func(repo *githubtest.RepoBuilder, done bool) map[string]scenario.FixtureResource {
+				spec := githubtest.Issue{Title: "Latency under load", Labels: []string{"@ghx-dev/eval"}}
+				if done {
+					spec.Labels = append(spec.Labels, "performance")
+					spec.Comments = []githubtest.Comment{{Body: "Priority: high. Next: profile the pool."}}
+				}
+				it := repo.AddIssue(spec)
+				return map[string]scenario.FixtureResource{"issue_for_triage": res("issue", it.Number(), nil)}
+			},
+			failing: map[string]string{
+				"labels-applied":        "labels.length is 1, want >= 2",
+				"triage-comment-exists": "items.length is 0, want >= 1",
+			},
+		},
+		{
+			file: "issue-to-pr-lifecycle-wf-001.json",
+			seed: func(repo *githubtest.RepoBuilder, done bool) map[string]scenario.FixtureResource {
+				it := repo.AddIssue(githubtest.Issue{Title: "Pool monitoring"})
+				if done {
+					pr := repo.AddPullRequest(githubtest.PullRequest{Title: "Monitor the pool", Head: "eval-fix", Commits: []string{"Add config"}})
+					it.LinkPullRequest(pr.Number())
+				}
+				return map[string]scenario.FixtureResource{"issue_with_branch": res("issue", it.Number(),
+					map[string]any{"headBranch": "eval-fix", "baseBranch": "main"})}
+			},
+			failing: map[string]string{"pr-created-for-issue": "items.length is 0, want >= 1"},
+		},
+		{
+			file: "pr-review-comment-001.json",
+			seed: func(repo *githubtest.RepoBuilder, done bool) map[string]scenario.FixtureResource {
+				pr := repo.AddPullRequest(githubtest.PullRequest{Title: "Helpers", Commits: []string{"Add helpers"}})
+				if done {
+					pr.AddReview(githubtest.Review{Body: "Please fix the typo.", State: "CHANGES_REQUESTED"})
+					pr.AddReviewThread(githubtest.ReviewThread{Path: "src/utils/helpers.ts", Line: 2,
+						Comments: []githubtest.Comment{{Body: "improt is a typo"}}})
+				}
+				return map[string]scenario.FixtureResource{"pr_with_changes": res("pr", pr.Number(), nil)}
+			},
+			failing: map[string]string{
+				"review-state-is-request-changes": "items.0.state is missing",
+				"inline-comments-exist":           "items.length is 0, want >= 1",
+			},
+		},
+	}
+	for _, tc := range cases {
+		for _, done := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/done=%v", tc.file, done), func(t *testing.T) {
+				t.Parallel()
+				_, repo, exec := fakeGitHub(t)
+				m := &scenario.Manifest{SeedID: "e2e", CreatedAt: "2026-11-22T00:00:00Z", Repo: "acme/demo", Fixtures: tc.seed(repo, done)}
+				s := loadHead(t, tc.file, m)
+				rep := checkpoint.Score(ctx, exec, s.Checkpoints)
+				assert.Equal(t, done, rep.Passed)
+				var sawGTE bool
+				for _, r := range rep.Results {
+					require.NoError(t, r.Err, r.ID)
+					want, fails := tc.failing[r.ID]
+					if done || !fails {
+						assert.True(t, r.Passed, "%s: expected %s, %s", r.ID, r.Expected, r.Message)
+						continue
+					}
+					assert.False(t, r.Passed, r.ID)
+					assert.Contains(t, r.Message, want, r.ID)
+					if strings.Contains(r.Expected, ">=") {
+						sawGTE = true
+					}
+				}
+				if !done {
+					assert.True(t, sawGTE, "a field_gte checkpoint decided the failure")
+				}
+			})
+		}
+	}
 }

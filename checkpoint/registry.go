@@ -60,7 +60,7 @@ type ConditionType struct {
 
 // Registry holds the condition types checkpoints may use and the custom
 // scorers the custom type dispatches to. Create one with NewRegistry, which
-// registers the seven built-in types; a host adds its scorers (and, if it
+// registers the eight built-in types; a host adds its scorers (and, if it
 // likes, its own condition types) before scoring. A Registry is safe for
 // concurrent use.
 type Registry struct {
@@ -71,9 +71,9 @@ type Registry struct {
 }
 
 // NewRegistry returns a registry holding the built-in condition types
-// non_empty, empty, count_gte, count_eq, field_equals, field_contains and
-// custom, and no scorers. Its custom type dispatches to this registry's
-// scorers.
+// non_empty, empty, count_gte, count_eq, field_equals, field_contains,
+// field_gte and custom, and no scorers. Its custom type dispatches to this
+// registry's scorers.
 func NewRegistry() *Registry {
 	r := &Registry{types: map[string]ConditionType{}, scorers: map[string]Scorer{}}
 	for _, t := range builtinTypes(r) {

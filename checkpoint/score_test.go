@@ -254,7 +254,7 @@ func TestRegistry(t *testing.T) {
 		names = append(names, ct.Name)
 		assert.NotEmpty(t, ct.Doc, ct.Name)
 	}
-	assert.Equal(t, scenario.ConditionTypes(), names, "the built-ins are the format's seven, in its order")
+	assert.Equal(t, scenario.ConditionTypes(), names, "the built-ins are the format's eight, in its order")
 
 	ok := ScorerFunc(func(context.Context, any, scenario.Condition) (bool, string, error) { return true, "", nil })
 	require.NoError(t, reg.RegisterScorer("b", ok))

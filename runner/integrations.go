@@ -38,24 +38,39 @@ func (c checkpointScorer) ScoreCheckpoints(ctx context.Context, s *scenario.Scen
 // Fixtures returns a FixtureBinder that binds {{placeholders}} from the
 // manifest and, for scenarios with reseed_per_iteration, calls reset first
 // (a failed reset fails that run only). With reset nil, such a scenario
-// fails with a message saying why.
+// fails with a message saying why. It is FixturesWith(FixtureConfig{Manifest:
+// m, Reset: reset}).
 func Fixtures(m *scenario.Manifest, reset func(ctx context.Context, s *scenario.Scenario) error) FixtureBinder {
-	return fixtureBinder{m: m, reset: reset}
+	return FixturesWith(FixtureConfig{Manifest: m, Reset: reset})
 }
 
-type fixtureBinder struct {
-	m     *scenario.Manifest
-	reset func(ctx context.Context, s *scenario.Scenario) error
+// FixtureConfig configures the FixtureBinder of FixturesWith.
+type FixtureConfig struct {
+	// Manifest holds the fixtures placeholders bind to.
+	Manifest *scenario.Manifest
+	// Reset returns a scenario's fixtures to their seeded state; it is
+	// called before each attempt of a scenario with reseed_per_iteration
+	// (see fixture.ResetScenario). Nil makes such a scenario fail, saying why.
+	Reset func(ctx context.Context, s *scenario.Scenario) error
+	// Variables are further placeholder values, such as fixture.VarRunID
+	// (run_id, which ghx's scenarios ask agents to write into what they
+	// post); they win over the manifest's, as in ghx.
+	Variables map[string]any
 }
+
+// FixturesWith returns a FixtureBinder configured by c.
+func FixturesWith(c FixtureConfig) FixtureBinder { return fixtureBinder{c: c} }
+
+type fixtureBinder struct{ c FixtureConfig }
 
 func (f fixtureBinder) Prepare(ctx context.Context, s *scenario.Scenario, reseed bool) (*scenario.Scenario, error) {
 	if reseed {
-		if f.reset == nil {
+		if f.c.Reset == nil {
 			return nil, errors.New("the scenario asks for reseed_per_iteration but no fixture manager can reset its fixtures (give a GitHub token)")
 		}
-		if err := f.reset(ctx, s); err != nil {
+		if err := f.c.Reset(ctx, s); err != nil {
 			return nil, fmt.Errorf("resetting the fixture: %w", err)
 		}
 	}
-	return fixture.Bind(s, f.m)
+	return fixture.BindWith(s, f.c.Manifest, f.c.Variables)
 }

@@ -160,6 +160,7 @@ func patchDefinitions(s *jsonschema.Schema) {
 			{"count_eq", []string{"value"}, map[string]*jsonschema.Schema{"value": num}},
 			{"field_equals", []string{"path", "value"}, map[string]*jsonschema.Schema{"value": scalar}},
 			{"field_contains", []string{"path", "value"}, map[string]*jsonschema.Schema{"value": str}},
+			{"field_gte", []string{"path", "value"}, map[string]*jsonschema.Schema{"value": num}},
 			{"custom", []string{"scorer"}, nil},
 		}
 		for _, n := range needs {

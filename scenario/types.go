@@ -292,9 +292,9 @@ type Checkpoint struct {
 
 // Condition tests a checkpoint's result. Type selects which other fields apply.
 type Condition struct {
-	// Type is one of non_empty, empty, count_gte, count_eq, field_equals, field_contains, custom.
-	Type string `json:"type" jsonschema:"enum=non_empty,enum=empty,enum=count_gte,enum=count_eq,enum=field_equals,enum=field_contains,enum=custom"`
-	// Value is the number (count_*), scalar (field_equals) or text (field_contains) to compare with.
+	// Type is one of non_empty, empty, count_gte, count_eq, field_equals, field_contains, field_gte, custom.
+	Type string `json:"type" jsonschema:"enum=non_empty,enum=empty,enum=count_gte,enum=count_eq,enum=field_equals,enum=field_contains,enum=field_gte,enum=custom"`
+	// Value is the number (count_*, field_gte), scalar (field_equals) or text (field_contains) to compare with.
 	Value any `json:"value,omitempty"`
 	// Path is a dotted path into the result (items.0.title, items.length).
 	Path string `json:"path,omitempty"`
@@ -304,7 +304,7 @@ type Condition struct {
 
 // ConditionTypes lists the checkpoint condition types of the format.
 func ConditionTypes() []string {
-	return []string{"non_empty", "empty", "count_gte", "count_eq", "field_equals", "field_contains", "custom"}
+	return []string{"non_empty", "empty", "count_gte", "count_eq", "field_equals", "field_contains", "field_gte", "custom"}
 }
 
 // StrategyNames lists the judgment strategies of the format.

@@ -168,18 +168,18 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	if cfg.Judge == nil {
 		warnJudgeNeeded(env, evals, files)
 	}
+	var fixtures *runner.FixtureConfig
 	if *manifest != "" {
 		m, err := fixture.LoadManifest(*manifest)
 		if err != nil {
 			return usageErr("--manifest: %v", err)
 		}
-		var reset func(context.Context, *scenario.Scenario) error
+		fixtures = &runner.FixtureConfig{Manifest: m}
 		if token != "" || *graphqlURL != "" {
 			// reseed_per_iteration: put the scenario's fixtures back before each run.
 			mgr := ghfixture.NewForToken(*graphqlURL, token, nil, ghfixture.Config{})
-			reset = func(ctx context.Context, s *scenario.Scenario) error { return fixture.ResetScenario(ctx, mgr, m, s) }
+			fixtures.Reset = func(ctx context.Context, s *scenario.Scenario) error { return fixture.ResetScenario(ctx, mgr, m, s) }
 		}
-		cfg.Fixtures = runner.Fixtures(m, reset)
 	}
 	if token != "" || *graphqlURL != "" {
 		client := &http.Client{Transport: tokenTransport{token: token, base: http.DefaultTransport}, Timeout: 60 * time.Second}
@@ -203,6 +203,10 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		}
 		cfg.Skip = func(id string) bool { return done[id] }
 		owned -= int64(len(done))
+	}
+	if fixtures != nil {
+		fixtures.Variables = map[string]any{fixture.VarRunID: runID}
+		cfg.Fixtures = runner.FixturesWith(*fixtures)
 	}
 	w, err := runner.CreateJSONL(resultsPath, *resume)
 	if err != nil {
