@@ -5,10 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strings"
 	"time"
 
+	"github.com/agenteval/agenteval/internal/proc"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -25,8 +25,10 @@ import (
 // message says how to fix the run.
 //
 // The command inherits the runner's environment variables, as a command in
-// a CI script would. It gets timeout_ms (default 30 s). On timeout its whole process
-// group is killed, so children it started die too, and the check fails. A
+// a CI script would. It gets timeout_ms (default 30 s). It runs in its own
+// process group: on timeout the whole group is killed and the check fails;
+// when the command exits, whatever it left running (`server &`) is killed
+// and Details["killed"] says what. A
 // run without a directory fails, because the command would otherwise run
 // wherever the runner happens to be. The last 4 KiB of combined output are
 // kept in Details.
@@ -81,35 +83,31 @@ func (e *commandExitCode) Evaluate(ctx context.Context, in Input) (Result, error
 		r.Message = noDirMessage("command_exit_code_is")
 		return r, nil
 	}
-	tctx, cancel := context.WithTimeout(ctx, e.timeout)
+	tctx, cancel := context.WithTimeoutCause(ctx, e.timeout, fmt.Errorf("command_exit_code_is timeout of %s", e.timeout))
 	defer cancel()
-	cmd := exec.CommandContext(tctx, "sh", "-c", e.command)
-	cmd.Dir = in.Trace.Dir
 	var out tailBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	killGroupOnCancel(cmd)
-	// Without WaitDelay, a grandchild that keeps the output pipe open
-	// would hold Wait after the kill.
-	cmd.WaitDelay = time.Second
 	start := time.Now()
-	err := cmd.Run()
+	// The command runs in its own process group: on timeout the group is
+	// killed, and whatever it leaves running when it exits is killed too.
+	rep, err := proc.Run(tctx, proc.Spec{Path: "sh", Args: []string{"-c", e.command}, Dir: in.Trace.Dir, Stdout: &out, Stderr: &out})
 	r.Details["duration_ms"] = time.Since(start).Milliseconds()
 	r.Details["output"] = out.String()
+	if m := rep.Message(); m != "" {
+		r.Details["killed"] = m
+	}
 	shown := quote(excerpt(e.command))
-	var exitErr *exec.ExitError
 	switch {
-	case ctx.Err() != nil:
+	case err != nil:
+		return r, fmt.Errorf("run command %s: %w", shown, err)
+	case ctx.Err() != nil && !rep.Exited:
 		// The caller gave up (the run was cancelled): no verdict.
 		return r, fmt.Errorf("command %s interrupted: %w", shown, context.Cause(ctx))
-	case tctx.Err() != nil:
+	case tctx.Err() != nil && !rep.Exited:
 		r.Details["timed_out"] = true
-		r.Message = fmt.Sprintf("command %s timed out after %s and was killed", shown, e.timeout)
+		r.Message = fmt.Sprintf("command %s timed out after %s and was killed (%s)", shown, e.timeout, rep.Message())
 		return r, nil
-	case err == nil, errors.As(err, &exitErr):
-	default:
-		return r, fmt.Errorf("run command %s: %w", shown, err)
 	}
-	code := cmd.ProcessState.ExitCode()
+	code := rep.ExitCode
 	r.Details["exit_code"] = code
 	if code == e.expected {
 		r.Passed, r.Score = true, 1

@@ -87,7 +87,12 @@ func (r *run) attempt(ctx context.Context, j Job, attemptNo int) *JobResult {
 		if err != nil {
 			return fail("starting the agent session: %v", err)
 		}
-		defer sess.Close()
+		defer func() {
+			// Closing may have to kill what the agent left running: say so.
+			if err := sess.Close(); err != nil {
+				res.Notes = append(res.Notes, "closing the agent session: "+err.Error())
+			}
+		}()
 	}
 	completed := true
 	for i := range s.Run {
@@ -180,8 +185,11 @@ func (r *run) runStep(ctx context.Context, s *scenario.Scenario, step *scenario.
 		out, err := ws.RunCode(cctx, step.Lang, step.Code)
 		st.Duration = time.Since(t0)
 		st.Stdout, st.Stderr, st.ExitCode = out.Stdout, out.Stderr, out.ExitCode
-		if err != nil && cctx.Err() != nil {
-			return context.Cause(cctx)
+		for _, n := range out.Notes {
+			res.Notes = append(res.Notes, fmt.Sprintf("step %d: %s", st.Index, n))
+		}
+		if err != nil && cctx.Err() != nil && !errors.Is(err, context.Cause(cctx)) {
+			return fmt.Errorf("%w: %v", context.Cause(cctx), err)
 		}
 		return err
 	}

@@ -108,6 +108,20 @@ func appendJobResult(b []byte, r *JobResult) ([]byte, error) {
 		b = append(b, `,"error":`...)
 		b = appendString(b, r.Error)
 	}
+	if r.Environment != "" {
+		b = append(b, `,"environment":`...)
+		b = appendString(b, r.Environment)
+	}
+	if len(r.Notes) > 0 {
+		b = append(b, `,"notes":[`...)
+		for i, s := range r.Notes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, s)
+		}
+		b = append(b, ']')
+	}
 	return append(b, '}'), nil
 }
 

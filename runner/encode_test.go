@@ -35,7 +35,8 @@ func TestAppendJobResultMatchesEncodingJSON(t *testing.T) {
 		TerminationReasons: []string{"max_turns_reached"},
 		Transcript:         []evaluate.Turn{{Role: "user", Text: "hi", At: started, Duration: time.Second}},
 		Started:            started, DurationMS: 12.345, Usage: evaluate.Usage{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3},
-		MockCalls: []MockCall{{Service: "s", Method: "m", Mock: -1, At: started}}, Error: "boom"}
+		MockCalls: []MockCall{{Service: "s", Method: "m", Mock: -1, At: started}}, Error: "boom",
+		Environment: "local", Notes: []string{"ran in local", "killed <1> process"}}
 	tests := map[string]*JobResult{
 		"full":              full,
 		"minimal":           {Record: RecordJob, ID: "a/-/run-1", Scenario: "a", Run: 1, Attempts: 1, Started: started},

@@ -36,6 +36,9 @@ type Workspace interface {
 type CodeResult struct {
 	Stdout, Stderr string
 	ExitCode       int
+	// Notes say what the reader of the result should know: output cut to
+	// its bound, processes the step left running and that were killed.
+	Notes []string
 }
 
 // Environments is a registry of environments by type name.

@@ -89,6 +89,13 @@ type JobResult struct {
 	MockCalls []MockCall `json:"mock_calls,omitempty"`
 	// Error is set when the job could not complete.
 	Error string `json:"error,omitempty"`
+	// Environment is the environment the job ran in ("local"), which may
+	// differ from the scenario's when Config.EnvFallback stood in for it.
+	Environment string `json:"environment,omitempty"`
+	// Notes are what a reader of the result should know that is not a
+	// verdict: an environment that stood in for another, processes killed
+	// because a step or session left them running, output cut to its bound.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // CheckpointResult is one checkpoint's outcome in a job result.

@@ -1,0 +1,217 @@
+//go:build unix
+
+package runner
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/internal/proctest"
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// quoted renders s as a YAML double-quoted string.
+func quoted(s string) string { return fmt.Sprintf("%q", s) }
+
+func inputScenario(t *testing.T, timeout string) *scenario.Scenario {
+	t.Helper()
+	f, err := scenario.Load("agent.scenario.yaml", []byte(`name: agent
+description: one message to the agent
+environment: {type: local}
+run:
+  - input: hello
+    timeout: `+timeout+`
+    evaluations: [{type: string_contains, value: hello}]
+judgment: {strategy: all_pass}
+`))
+	require.NoError(t, err)
+	return f.Scenario
+}
+
+func codeScenario(t *testing.T, code, timeout string) *scenario.Scenario {
+	t.Helper()
+	f, err := scenario.Load("code.scenario.yaml", []byte(`name: code
+description: a code step
+environment: {type: local}
+run:
+  - lang: sh
+    code: `+quoted(code)+`
+    timeout: `+timeout+`
+    evaluations: [{type: regex_match, pattern: "started"}]
+judgment: {strategy: all_pass}
+`))
+	require.NoError(t, err)
+	return f.Scenario
+}
+
+func execAgent(t *testing.T, command string) *ExecAgent {
+	t.Helper()
+	a, err := NewExecAgent(command)
+	require.NoError(t, err)
+	return a
+}
+
+// `--agent exec:yes` floods stdout with lines that are not the protocol:
+// the session fails at once and yes does not outlive it.
+func TestExecAgentThatFloodsIsStoppedAndKilled(t *testing.T) {
+	t.Parallel()
+	marker := "agenteval-flood-" + proctest.SleepArg()
+	start := time.Now()
+	res := runOne(t, Config{Agent: execAgent(t, "yes "+marker)}, inputScenario(t, "5s"))
+	assert.Less(t, time.Since(start), 4*time.Second)
+	assert.False(t, res.Completed)
+	assert.Contains(t, res.Error, "line is not JSON")
+	require.NotEmpty(t, res.Notes)
+	assert.Contains(t, strings.Join(res.Notes, "\n"), "yes "+marker+" (pid")
+	proctest.RequireGone(t, marker, 2*time.Second)
+}
+
+// An agent that never answers and leaves a child behind: the step timeout
+// holds, and neither the agent nor its child outlives the job.
+func TestExecAgentTimeoutKillsItsGroup(t *testing.T) {
+	t.Parallel()
+	marker := proctest.SleepArg()
+	start := time.Now()
+	res := runOne(t, Config{Agent: execAgent(t, "sleep "+marker+" & cat >/dev/null")}, inputScenario(t, "300ms"))
+	assert.Less(t, time.Since(start), 3*time.Second, "the run must not wait for the agent's child")
+	assert.False(t, res.Completed)
+	assert.Contains(t, res.Error, "timed out")
+	notes := strings.Join(res.Notes, "\n")
+	assert.Contains(t, notes, "sleep "+marker)
+	assert.Contains(t, notes, "the session broke")
+	proctest.RequireGone(t, marker, 2*time.Second)
+}
+
+// An agent that answers and exits, leaving a child holding its stderr.
+func TestExecAgentLeftoverIsKilledAtSessionEnd(t *testing.T) {
+	t.Parallel()
+	marker := proctest.SleepArg()
+	script := `sleep ` + marker + ` & read start; read msg; echo '{"type":"reply","id":1,"text":"hello"}'`
+	start := time.Now()
+	res := runOne(t, Config{Agent: execAgent(t, script)}, inputScenario(t, "5s"))
+	assert.Less(t, time.Since(start), 3*time.Second)
+	assert.True(t, res.Passed, FailureMessage(res))
+	assert.Contains(t, strings.Join(res.Notes, "\n"), "left them running")
+	proctest.RequireGone(t, marker, 2*time.Second)
+}
+
+func TestCodeStepLeftoverIsKilled(t *testing.T) {
+	t.Parallel()
+	marker := proctest.SleepArg()
+	start := time.Now()
+	res := runOne(t, Config{Agent: Echo(), AllowCommands: true}, codeScenario(t, "sleep "+marker+" & echo started", "10s"))
+	assert.Less(t, time.Since(start), 3*time.Second)
+	assert.True(t, res.Passed, FailureMessage(res))
+	assert.Contains(t, strings.Join(res.Notes, "\n"), "step 0: code step: killed 1 process sleep "+marker)
+	proctest.RequireGone(t, marker, 2*time.Second)
+}
+
+func TestCodeStepTimeoutSaysWhatWasKilled(t *testing.T) {
+	t.Parallel()
+	marker := proctest.SleepArg()
+	start := time.Now()
+	res := runOne(t, Config{Agent: Echo(), AllowCommands: true}, codeScenario(t, "echo started; sleep "+marker, "200ms"))
+	assert.Less(t, time.Since(start), 3*time.Second)
+	assert.False(t, res.Completed)
+	assert.Contains(t, res.Error, "code step timeout of 200ms")
+	assert.Contains(t, res.Error, "sleep "+marker)
+	proctest.RequireGone(t, marker, 2*time.Second)
+}
+
+func TestCommandExitCodeIsLeftoverIsKilled(t *testing.T) {
+	t.Parallel()
+	marker := proctest.SleepArg()
+	f, err := scenario.Load("cmd.scenario.yaml", []byte(`name: cmd
+description: a command check that starts a background process
+environment: {type: local}
+run:
+  - input: hi
+    evaluations: [{type: command_exit_code_is, command: `+quoted("sleep "+marker+" & true")+`}]
+judgment: {strategy: all_pass}
+`))
+	require.NoError(t, err)
+	start := time.Now()
+	res := runOne(t, Config{Agent: Echo(), AllowCommands: true}, f.Scenario)
+	assert.Less(t, time.Since(start), 3*time.Second)
+	assert.True(t, res.Passed, FailureMessage(res))
+	require.Len(t, res.Evaluations, 1)
+	assert.Contains(t, res.Evaluations[0].Details["killed"], "sleep "+marker)
+	proctest.RequireGone(t, marker, 2*time.Second)
+}
+
+// An agent that writes without a newline is stopped at the line bound
+// (before its step timeout), the session fails with the reason, and the
+// program is killed.
+func TestExecAgentLineBound(t *testing.T) {
+	t.Parallel()
+	marker := proctest.SleepArg()
+	agent := execAgent(t, "cat /dev/zero; sleep "+marker)
+	start := time.Now()
+	res := runOne(t, Config{Agent: agent}, inputScenario(t, "30s"))
+	assert.Less(t, time.Since(start), 10*time.Second)
+	assert.False(t, res.Completed)
+	assert.Contains(t, res.Error, fmt.Sprintf("more than %d bytes without a newline (MaxLineBytes)", DefaultMaxLineBytes))
+	proctest.RequireGone(t, marker, 2*time.Second)
+}
+
+// The lines of one reply are bounded together: endless action lines fail
+// the session instead of growing the runner.
+func TestExecAgentReplyBound(t *testing.T) {
+	t.Parallel()
+	agent := execAgent(t, `read start; read msg; while :; do echo '{"type":"action","name":"A","args":{"pad":"`+strings.Repeat("x", 1000)+`"}}'; done`)
+	agent.MaxReplyBytes = 256 << 10
+	res := runOne(t, Config{Agent: agent}, inputScenario(t, "30s"))
+	assert.False(t, res.Completed)
+	assert.Contains(t, res.Error, "reply too long: its lines passed 262144 bytes (MaxReplyBytes)")
+}
+
+func TestReadBoundedLine(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in   string
+		max  int
+		want []string
+		err  string
+	}{
+		{in: "ab\ncd\n", max: 2, want: []string{"ab\n", "cd\n"}},
+		{in: "abc\n", max: 2, err: "more than 2 bytes"},
+		{in: "ab", max: 2, want: []string{"ab"}},
+		{in: strings.Repeat("x", 100) + "\n", max: 100, want: []string{strings.Repeat("x", 100) + "\n"}},
+		{in: strings.Repeat("x", 101), max: 100, err: "more than 100 bytes"},
+	} {
+		r := bufio.NewReaderSize(strings.NewReader(tc.in), 16)
+		var got []string
+		var err error
+		for {
+			var line []byte
+			line, err = readBoundedLine(r, tc.max)
+			if len(line) > 0 {
+				got = append(got, string(line))
+			}
+			if err != nil {
+				break
+			}
+		}
+		if tc.err != "" {
+			assert.ErrorContains(t, err, tc.err, tc.in)
+			continue
+		}
+		assert.ErrorIs(t, err, io.EOF)
+		assert.Equal(t, tc.want, got, tc.in)
+	}
+}
+
+func TestCodeStepOutputIsBounded(t *testing.T) {
+	t.Parallel()
+	res := runOne(t, Config{Agent: Echo(), AllowCommands: true, KeepTranscripts: true},
+		codeScenario(t, "echo started; head -c 3000000 /dev/zero | tr '\\\\0' x", "20s"))
+	assert.True(t, res.Passed, FailureMessage(res))
+	assert.Contains(t, strings.Join(res.Notes, "\n"), fmt.Sprintf("step 0: code step stdout: kept the first %d bytes of 3000008", MaxCodeOutput))
+}
