@@ -93,7 +93,11 @@ func (c *compiler) compile() *Plan {
 	if base == nil {
 		return nil
 	}
-	p := &Plan{scenarioID: base.ID, base: base, baseValue: reflect.ValueOf(base), runs: max(f.Matrix.RunsPerCombination, 1), trie: &node{axis: -1}}
+	id := f.ID
+	if id == "" {
+		id = scenario.IDFromFileName(f.Name)
+	}
+	p := &Plan{id: id, scenarioID: base.ID, base: base, baseValue: reflect.ValueOf(base), runs: max(f.Matrix.RunsPerCombination, 1), trie: &node{axis: -1}}
 	for i := range f.Matrix.Axes {
 		// An axis whose path resolved keeps its place even when a value is
 		// bad, so that axis numbers in the trie stay aligned with p.axes.
@@ -115,9 +119,15 @@ func (c *compiler) base() (*scenario.Scenario, any) {
 	where := scenario.Path{}.Key("base_scenario")
 	p0, err := toPlain(c.f.Base.Scenario)
 	if err == nil {
+		if m, ok := p0.(map[string]any); ok {
+			// An id derived from the base's path (docs/a) is no id a file
+			// may write; the base keeps it, the checks go without it.
+			delete(m, "id")
+		}
 		var g *scenario.File
 		g, err = c.loader.LoadValue(scenario.KindScenario, c.f.Base.Name, p0)
 		if err == nil {
+			g.Scenario.ID = c.f.Base.Scenario.ID
 			return g.Scenario, p0
 		}
 	}
@@ -219,6 +229,9 @@ func (c *compiler) value(p *Plan, a axis, v any, at scenario.Path, p0 any) (refl
 		}
 		return reflect.Value{}, false, false
 	}
+	if m, ok := doc.(map[string]any); ok && m["id"] == nil {
+		g.Scenario.ID = p.base.ID // see base: the checks go without a derived id
+	}
 	leaf := get(reflect.ValueOf(g.Scenario), a.steps)
 	// Compare what the typed setter builds with what the loader decoded.
 	want, err1 := json.Marshal(g.Scenario)
@@ -278,7 +291,7 @@ func cmpOr(a, b string) string {
 func Single(s *scenario.Scenario, runs int) *Plan {
 	s.SetDefaults("")
 	return &Plan{
-		scenarioID: s.ID, base: s, baseValue: reflect.ValueOf(s), runs: max(runs, 1),
+		id: s.ID, scenarioID: s.ID, base: s, baseValue: reflect.ValueOf(s), runs: max(runs, 1),
 		trie: &node{axis: -1}, combos: 1, shard: Shard{Index: 1, Count: 1}, maxJobs: DefaultMaxJobs,
 		sel: [][]int{},
 	}

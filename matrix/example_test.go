@@ -39,10 +39,10 @@ func ExampleCompile() {
 	}
 	// Output:
 	// 4 jobs over [run[1].conversation.max_turns judgment.strategy]
-	// base/c-c817f01b74ae4950/run-1 2 all_pass
-	// base/c-ce53dd397db3dc93/run-1 2 any_pass
-	// base/c-f8b057618fa6ad64/run-1 5 all_pass
-	// base/c-75a1dbbb747517af/run-1 5 any_pass
+	// small/c-c817f01b74ae4950/run-1 2 all_pass
+	// small/c-ce53dd397db3dc93/run-1 2 any_pass
+	// small/c-f8b057618fa6ad64/run-1 5 all_pass
+	// small/c-75a1dbbb747517af/run-1 5 any_pass
 }
 
 func ExamplePlan_Select() {

@@ -93,7 +93,7 @@ func (p *Plan) expand(ctx context.Context, materialise bool) iter.Seq2[Job, erro
 				combo, hashBuf = p.comboID(choice, combo[:0], hashBuf)
 			}
 			run := int(r) + 1
-			idBuf = append(idBuf[:0], p.scenarioID...)
+			idBuf = append(idBuf[:0], p.id...)
 			idBuf = append(idBuf, '/')
 			idBuf = append(idBuf, combo...)
 			idBuf = append(idBuf, "/run-"...)
@@ -103,7 +103,7 @@ func (p *Plan) expand(ctx context.Context, materialise bool) iter.Seq2[Job, erro
 				ID:    id,
 				Index: comboBase*runs + r,
 				// The combination is a substring of the id: one allocation, not two.
-				Combination: id[len(p.scenarioID)+1 : len(p.scenarioID)+1+len(combo)],
+				Combination: id[len(p.id)+1 : len(p.id)+1+len(combo)],
 				ScenarioID:  p.scenarioID,
 				Run:         run,
 			}

@@ -50,7 +50,7 @@ func TestJobsOrderAndIDs(t *testing.T) {
 	for i, j := range jobs {
 		assert.Equal(t, int64(i), j.Index)
 		assert.Equal(t, "base", j.ScenarioID)
-		assert.Equal(t, fmt.Sprintf("base/%s/run-%d", j.Combination, j.Run), j.ID)
+		assert.Equal(t, fmt.Sprintf("m/%s/run-%d", j.Combination, j.Run), j.ID, "the matrix file names its jobs")
 		assert.Regexp(t, `^c-[0-9a-f]{16}$`, j.Combination)
 		got = append(got, row{j.Params[0].Value, j.Params[1].Value, j.Run})
 		assert.Equal(t, j.Params[1].Value, j.Scenario.Name)

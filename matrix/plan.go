@@ -15,6 +15,9 @@ import (
 // shard, cap). It is immutable and safe for concurrent use; Select returns a
 // narrowed copy. Build one with Compile or Single.
 type Plan struct {
+	// id is the first part of job ids: the matrix file's id, or the
+	// scenario's for a plan without a matrix.
+	id         string
 	scenarioID string
 	base       *scenario.Scenario
 	baseValue  reflect.Value
@@ -58,8 +61,10 @@ type Param struct {
 
 // Job is one run of one combination.
 type Job struct {
-	// ID is ScenarioID/Combination/run-Run: the key of the job in results,
-	// resume and shards.
+	// ID is Source/Combination/run-Run, where Source is the matrix file's
+	// id (scenario.File.ID) or, without a matrix, the scenario's: the key of
+	// the job in results, resume and shards. Two matrices over one base
+	// scenario never share job ids.
 	ID string
 	// Index is the job's position in the whole expansion (before filters and
 	// shards): combination index × runs + Run − 1. It is stable for a given
@@ -81,7 +86,8 @@ type Job struct {
 	Scenario *scenario.Scenario
 }
 
-// ScenarioID returns the base scenario's id, the first part of job ids.
+// ScenarioID returns the base scenario's id. The first part of job ids is
+// the matrix file's id instead (see Job.ID).
 func (p *Plan) ScenarioID() string { return p.scenarioID }
 
 // Base returns the base scenario with defaults applied. It is shared by

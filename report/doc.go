@@ -14,8 +14,9 @@
 // back from the inputs by offset ([Results.Jobs]), so the inputs must stay
 // readable while the [Results] is in use.
 //
-// Records are deduplicated by job id ("scenario/combination/run-N"). Of two
-// records with the same id, a completed record wins over an incomplete one;
+// Records are deduplicated by job id ("source/combination/run-N", where
+// source is a scenario's or a matrix file's id). Of two records with the
+// same id, a completed record wins over an incomplete one;
 // otherwise the later one wins, where later means a later input in the order
 // given, or further down the same input. This makes a resumed run (which
 // appends a new record for a job that failed to complete) and overlapping

@@ -246,7 +246,7 @@ func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
 		}
 		scen := rec.Scenario
 		if scen == "" {
-			scen, _, _ = strings.Cut(prefix, "/")
+			scen = prefix[:max(0, strings.LastIndexByte(prefix, '/'))]
 		}
 		comb := rec.Combination
 		if comb == "" {

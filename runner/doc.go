@@ -4,7 +4,8 @@
 // # Jobs
 //
 // A Job is one run of one scenario variant: scenario × matrix combination ×
-// run number, with a deterministic Index and an id scenario/combination/run-N
+// run number, with a deterministic Index and an id source/combination/run-N
+// (source: the scenario's id, or the matrix file's; see scenario.AssignIDs)
 // that results, resume and shards key on. FileSources turns loaded files
 // into Sources (a scenario runs Runs times; a matrix expands lazily through
 // package matrix) and Combine numbers them into one run, keeping the jobs a

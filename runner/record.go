@@ -42,7 +42,8 @@ type Plan struct {
 // JobResult is one finished job: the source of truth every report reads.
 type JobResult struct {
 	Record string `json:"record"` // always "job"
-	// ID is scenario/combination/run-N (combination is "-" outside a matrix).
+	// ID is source/combination/run-N: source is the scenario's id or the
+	// matrix file's; combination is "-" outside a matrix.
 	ID string `json:"id"`
 	// Index is the job's deterministic number within the whole run.
 	Index int64 `json:"index"`

@@ -17,7 +17,8 @@ import (
 
 // Job is one run of one scenario variant: scenario × combination × run.
 type Job struct {
-	// ID is scenario/combination/run-N; combination is "-" outside a matrix.
+	// ID is source/combination/run-N: source is the scenario's id, or the
+	// matrix file's (scenario.File.ID); combination is "-" outside a matrix.
 	ID string
 	// Index is the job's deterministic number within the whole run.
 	Index int64

@@ -18,6 +18,8 @@ type Source struct {
 	Count int64
 	// Jobs yields the jobs, numbered from offset.
 	Jobs func(offset int64) iter.Seq2[Job, error]
+	// prefix is the start its job ids share, for FileSources' uniqueness check.
+	prefix string
 }
 
 // ScenarioSource runs a scenario runs times (at least once) as combination "-".

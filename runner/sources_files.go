@@ -30,23 +30,31 @@ type SourceOptions struct {
 func FileSources(files []*scenario.File, opts SourceOptions) ([]Source, error) {
 	var out []Source
 	var total int64
+	// Job ids are Source/Combination/run-N: two sources with one prefix
+	// would record each other's jobs as done.
+	prefixes := map[string]string{}
 	for _, f := range files {
 		var src Source
+		var prefix string
 		switch {
 		case f.Matrix != nil:
 			s, err := MatrixSource(f, opts)
 			if err != nil {
 				return nil, err
 			}
-			src = s
+			src, prefix = s, s.prefix
 		case f.Scenario != nil && (f.Kind == scenario.KindScenario || f.Kind == scenario.KindGitHub):
 			if len(opts.Filters) > 0 {
 				continue // filters select matrix combinations
 			}
-			src = ScenarioSource(f.Name, f.Scenario, opts.Runs)
+			src, prefix = ScenarioSource(f.Name, f.Scenario, opts.Runs), f.Scenario.ID+"/-"
 		default:
 			continue
 		}
+		if prev, dup := prefixes[prefix]; dup {
+			return nil, fmt.Errorf("%s and %s would give their jobs the same ids (%s/...); give one of them another id or file name", prev, f.Name, prefix)
+		}
+		prefixes[prefix] = f.Name
 		total += src.Count
 		if opts.MaxJobs > 0 && total > opts.MaxJobs {
 			return nil, fmt.Errorf("the run has more than %d jobs; raise the cap (--max-jobs) to run it anyway", opts.MaxJobs)
@@ -78,7 +86,14 @@ func MatrixSource(f *scenario.File, opts SourceOptions) (Source, error) {
 	if err != nil {
 		return Source{}, fmt.Errorf("%s: %w", f.Name, err)
 	}
-	return Source{Name: f.Name, Count: count, Jobs: func(offset int64) iter.Seq2[Job, error] {
+	prefix := f.ID + "/c-"
+	if f.ID == "" {
+		prefix = scenario.IDFromFileName(f.Name) + "/c-"
+	}
+	if len(plan.Parameters()) == 0 {
+		prefix = prefix[:len(prefix)-2] + matrix.SingleCombination
+	}
+	return Source{Name: f.Name, Count: count, prefix: prefix, Jobs: func(offset int64) iter.Seq2[Job, error] {
 		return func(yield func(Job, error) bool) {
 			i := offset
 			for j, err := range plan.Jobs(context.Background()) {

@@ -81,7 +81,7 @@ func (s *Scenario) SetDefaults(fileName string) {
 // dir/test-basic.scenario.yaml gives test-basic.
 func IDFromFileName(name string) string {
 	base := path.Base(filepath.ToSlash(name))
-	for _, suf := range []string{".scenario.yaml", ".scenario.yml", ".scenario.json", ".yaml", ".yml", ".json"} {
+	for _, suf := range []string{".scenario.yaml", ".scenario.yml", ".scenario.json", ".matrix.yaml", ".matrix.yml", ".matrix.json", ".yaml", ".yml", ".json"} {
 		if strings.HasSuffix(strings.ToLower(base), suf) {
 			return base[:len(base)-len(suf)]
 		}

@@ -101,8 +101,11 @@ func (l *Loader) loadTree(fsys fs.FS, dir string) (*Set, error) {
 }
 
 // CheckSet finds problems across files: two scenarios with one id, and
-// scenario sets that name ids no scenario has.
+// scenario sets that name ids no scenario has. It first gives the files
+// their ids with [AssignIDs], so that two files of one name in different
+// directories are not taken for one scenario.
 func CheckSet(files []*File) Diagnostics {
+	AssignIDs(files)
 	var out Diagnostics
 	ids := map[string]*File{}
 	for _, f := range files {

@@ -40,6 +40,12 @@ type Options struct {
 type File struct {
 	// Name is the file's name as given to the loader.
 	Name string
+	// ID is the file's identity in a run, the first part of its jobs' ids:
+	// a scenario's id, or a matrix file's name without .matrix.yaml. An id
+	// that the file does not write (every matrix's, an agent scenario's
+	// without id) is derived from its path; [AssignIDs] makes derived ids
+	// unique across the files of a run.
+	ID string
 	// Kind is the document kind.
 	Kind Kind
 	// Doc is the parsed document, for positions.
@@ -156,6 +162,7 @@ func (l *Loader) load(fsys fs.FS, name string, data []byte, withBase bool) (*Fil
 		if f.Kind == KindMatrix && f.Matrix != nil && withBase {
 			l.loadBase(fsys, f)
 		}
+		f.ID = fileID(f)
 	}
 	f.Diagnostics = l.finish(f.Diagnostics)
 	return f, f.Diagnostics.Err()

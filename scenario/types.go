@@ -7,7 +7,8 @@ package scenario
 // GitHub scenario may also carry evaluations and a judgment.
 type Scenario struct {
 	// ID names the scenario in job ids and reports. Optional in YAML, where it
-	// defaults to the file name without its .scenario.yaml suffix.
+	// defaults to the file name without its .scenario.yaml suffix, prefixed
+	// by its directory when files of several directories run together.
 	ID string `json:"id,omitempty" jsonschema:"pattern=^[A-Za-z0-9][A-Za-z0-9._-]*$"`
 	// Name is a human-readable title.
 	Name string `json:"name"`

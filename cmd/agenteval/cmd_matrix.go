@@ -57,6 +57,7 @@ func runMatrix(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	l := scenario.NewLoader(scenario.Options{})
 	f, _ := l.LoadFile(name)
+	scenario.AssignIDs([]*scenario.File{f}) // the job ids `run` gives this file alone
 	var plan *matrix.Plan
 	var diags scenario.Diagnostics
 	switch {

@@ -24,10 +24,10 @@ func TestMatrixCommand(t *testing.T) {
 		Params      map[string]any `json:"params"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(ls[0]), &first))
-	assert.Equal(t, "base/"+first.Combination+"/run-1", first.ID)
+	assert.Equal(t, "small/"+first.Combination+"/run-1", first.ID, "a matrix names its jobs")
 	assert.Equal(t, 1, first.Run)
 	assert.Equal(t, map[string]any{"run[1].conversation.max_turns": 2.0, "judgment.strategy": "all_pass"}, first.Params)
-	assert.JSONEq(t, `{"id":"base/c-c817f01b74ae4950/run-1","index":0,"combination":"c-c817f01b74ae4950","run":1,"params":{"run[1].conversation.max_turns":2,"judgment.strategy":"all_pass"}}`, ls[0])
+	assert.JSONEq(t, `{"id":"small/c-c817f01b74ae4950/run-1","index":0,"combination":"c-c817f01b74ae4950","run":1,"params":{"run[1].conversation.max_turns":2,"judgment.strategy":"all_pass"}}`, ls[0])
 	assert.Contains(t, ls[0], `"params":{"run[1].conversation.max_turns":2,"judgment.strategy":"all_pass"}`, "params keep axis order")
 }
 
@@ -44,7 +44,7 @@ func TestMatrixCommandSelect(t *testing.T) {
 		{"filtered count", []string{"--count", "--filter", "judgment.strategy=any_pass", matrixTD + "small.matrix.yaml"}, exitOK, []string{"2"}, ""},
 		{"filters and", []string{"--count", "--filter", "judgment.strategy=any_pass", "--filter", "run[1].conversation.max_turns=5", matrixTD + "small.matrix.yaml"}, exitOK, []string{"1"}, ""},
 		{"shard", []string{"--shard", "2/3", matrixTD + "small.matrix.yaml"}, exitOK, []string{
-			`{"id":"base/c-ce53dd397db3dc93/run-1","index":1,"combination":"c-ce53dd397db3dc93","run":1,"params":{"run[1].conversation.max_turns":2,"judgment.strategy":"any_pass"}}`,
+			`{"id":"small/c-ce53dd397db3dc93/run-1","index":1,"combination":"c-ce53dd397db3dc93","run":1,"params":{"run[1].conversation.max_turns":2,"judgment.strategy":"any_pass"}}`,
 		}, ""},
 		{"plain scenario", []string{"--runs", "2", matrixTD + "base.scenario.yaml"}, exitOK, []string{
 			`{"id":"base/-/run-1","index":0,"combination":"-","run":1,"params":{}}`,

@@ -47,6 +47,8 @@ func loadPaths(l *scenario.Loader, paths []string) ([]*scenario.File, scenario.D
 	}
 	if len(paths) > 1 {
 		diags = append(diags, scenario.CheckSet(files)...)
+	} else {
+		scenario.AssignIDs(files) // a directory's were; a file's base may lie elsewhere
 	}
 	return files, diags.Sort(), nil
 }
