@@ -3,7 +3,6 @@ package scenario
 import (
 	"fmt"
 	"io/fs"
-	"maps"
 	"path"
 	"slices"
 )
@@ -100,10 +99,11 @@ func (l *Loader) loadTree(fsys fs.FS, dir string) (*Set, error) {
 	return set, set.Diagnostics.Err()
 }
 
-// CheckSet finds problems across files: two scenarios with one id, and
-// scenario sets that name ids no scenario has. It first gives the files
-// their ids with [AssignIDs], so that two files of one name in different
-// directories are not taken for one scenario.
+// CheckSet finds problems across files: two scenarios with one id. It
+// first gives the files their ids with [AssignIDs], so that two files of one
+// name in different directories are not taken for one scenario. (A
+// scenario-sets file is checked when it is loaded, against the scenarios in
+// its own directory, as ghx looks its members up.)
 func CheckSet(files []*File) Diagnostics {
 	AssignIDs(files)
 	var out Diagnostics
@@ -127,30 +127,6 @@ func CheckSet(files []*File) Diagnostics {
 			continue
 		}
 		ids[id] = f
-	}
-	known := make([]string, 0, len(ids))
-	for id := range ids {
-		known = append(known, id)
-	}
-	slices.Sort(known)
-	for _, f := range files {
-		if f.Kind != KindScenarioSets {
-			continue
-		}
-		for _, set := range slices.Sorted(maps.Keys(f.Sets)) {
-			for i, id := range f.Sets[set] {
-				if _, ok := ids[id]; ok {
-					continue
-				}
-				p := Path{}.Key(set).Index(i)
-				d := Diagnostic{File: f.Name, Path: p.String(), Severity: Error, Code: "unknown-id",
-					Message: fmt.Sprintf("set %q names scenario %q, which no scenario in this directory has", set, id), Suggestion: Suggest(id, known)}
-				if f.Doc != nil {
-					d.Line, d.Column, _ = f.Doc.Locate(p)
-				}
-				out = append(out, d)
-			}
-		}
 	}
 	return out
 }

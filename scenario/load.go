@@ -162,6 +162,9 @@ func (l *Loader) load(fsys fs.FS, name string, data []byte, withBase bool) (*Fil
 		if f.Kind == KindMatrix && f.Matrix != nil && withBase {
 			l.loadBase(fsys, f)
 		}
+		if f.Kind == KindScenarioSets && f.Sets != nil {
+			l.checkSets(fsys, f)
+		}
 		f.ID = fileID(f)
 	}
 	f.Diagnostics = l.finish(f.Diagnostics)
