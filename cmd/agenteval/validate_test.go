@@ -89,7 +89,7 @@ func TestValidateText(t *testing.T) {
 			code: exitFail,
 			stdout: []string{
 				td + `dir/pr-fix-again.json:2:9: error: id: scenario id "pr-fix-001" is already used by ` + td + "dir/pr-fix-001.json",
-				td + `dir/scenario-sets.json:3:29: error: nightly[1]: set "nightly" names scenario "pr-fx-001", which no scenario in this directory has (did you mean "pr-fix-001"?)`,
+				td + `dir/scenario-sets.json:3:29: error: nightly[1]: set "nightly" names scenario "pr-fx-001", but none of the *.json scenarios in testdata/validate/dir/ has that id (did you mean "pr-fix-001"?)`,
 			},
 			stderrLine: "3 file(s): 2 error(s), 0 warning(s)",
 		},
