@@ -114,7 +114,8 @@ func TestLoadFSAndDir(t *testing.T) {
 	require.NotNil(t, m.Base)
 	assert.Equal(t, "scenarios/a.scenario.yaml", m.Base.Name)
 	require.Len(t, set.Diagnostics, 1)
-	assert.Equal(t, `scenarios/ghx/scenario-sets.json:1:28: error: default[1]: set "default" names scenario "pr-fix-002", but none of the *.json scenarios in scenarios/ghx/ has that id`, "another number is another scenario, not a misspelling", set.Diagnostics[0].String())
+	assert.Equal(t, `scenarios/ghx/scenario-sets.json:1:28: error: default[1]: set "default" names scenario "pr-fix-002", but none of the *.json scenarios in scenarios/ghx/ has that id`,
+		set.Diagnostics[0].String(), "another number is another scenario, not a misspelling")
 
 	f, err := l.LoadFS(fsys, "scenarios/missing.scenario.yaml")
 	require.Error(t, err)
