@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/invopop/jsonschema v0.14.0
+	github.com/joshdk/go-junit v1.0.0
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/shurcooL/githubv4 v0.0.0-20260209031235-2402fdf4a9ed

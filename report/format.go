@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -52,4 +53,30 @@ func kText(kv *KValue) (string, string) {
 		return "n/a", "n/a"
 	}
 	return pct(kv.PassAtK), pct(kv.PassHatK)
+}
+
+// evalWhere says where an evaluation sits in its scenario file, as a field
+// path: "run[0].evaluations", "run[1].conversation.final_evaluations", or
+// for a turn evaluation also which transcript message it judged (counted
+// from 1).
+func evalWhere(e Evaluation) string {
+	switch e.Scope {
+	case "turn":
+		return fmt.Sprintf("run[%d].conversation.turn_evaluations, message %d", e.Step, e.Turn+1)
+	case "final":
+		return fmt.Sprintf("run[%d].conversation.final_evaluations", e.Step)
+	case "step", "":
+		return fmt.Sprintf("run[%d].evaluations", e.Step)
+	}
+	return fmt.Sprintf("run[%d] (%s)", e.Step, e.Scope)
+}
+
+// sortedPaths returns the parameter paths of params in order.
+func sortedPaths(params map[string]any) []string {
+	paths := make([]string, 0, len(params))
+	for p := range params {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	return paths
 }

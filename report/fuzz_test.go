@@ -32,8 +32,19 @@ func FuzzRead(f *testing.F) {
 		if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
 			t.Fatalf("junit is not well-formed: %v", err)
 		}
-		if len(doc.Suites) != len(s.Scenarios) {
-			t.Fatalf("%d testsuites for %d scenarios", len(doc.Suites), len(s.Scenarios))
+		combos := 0
+		for _, sc := range s.Scenarios {
+			combos += len(sc.Combinations)
+		}
+		if len(doc.Suites) != combos {
+			t.Fatalf("%d testsuites for %d combinations", len(doc.Suites), combos)
+		}
+		schema, err := junitSchema()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := schema.Validate(bytes.NewReader(b.Bytes())); err != nil {
+			t.Fatalf("junit is not valid against %s: %v", junitXSD, err)
 		}
 		for _, write := range []func(io.Writer) error{
 			func(w io.Writer) error { return WriteJSON(w, s) },

@@ -75,14 +75,13 @@ type (
 		Value string `xml:"value,attr"`
 	}
 	xunitCase struct {
-		Name       string          `xml:"name,attr"`
-		Classname  string          `xml:"classname,attr"`
-		Time       float64         `xml:"time,attr"`
-		Properties []xunitProperty `xml:"properties>property"`
-		Failure    *xunitProblem   `xml:"failure"`
-		Error      *xunitProblem   `xml:"error"`
-		Skipped    *struct{}       `xml:"skipped"`
-		SystemOut  string          `xml:"system-out"`
+		Name      string        `xml:"name,attr"`
+		Classname string        `xml:"classname,attr"`
+		Time      float64       `xml:"time,attr"`
+		Failure   *xunitProblem `xml:"failure"`
+		Error     *xunitProblem `xml:"error"`
+		Skipped   *struct{}     `xml:"skipped"`
+		SystemOut string        `xml:"system-out"`
 	}
 	xunitProblem struct {
 		Message string `xml:"message,attr"`
@@ -102,32 +101,43 @@ func TestJUnitStructure(t *testing.T) {
 	assert.Equal(t, s.Totals.Runs, doc.Tests)
 	assert.Equal(t, s.Totals.Failed, doc.Failures)
 	assert.Equal(t, s.Totals.Incomplete, doc.Errors)
-	require.Len(t, doc.Suites, len(s.Scenarios))
+	var combos []CombinationSummary
+	for _, sc := range s.Scenarios {
+		combos = append(combos, sc.Combinations...)
+	}
+	require.Len(t, doc.Suites, len(combos), "one testsuite per combination")
 	var sumTime float64
+	names := map[string]bool{}
 	for i, suite := range doc.Suites {
-		sc := s.Scenarios[i]
-		assert.Equal(t, sc.ID, suite.Name)
-		assert.Equal(t, sc.Runs, suite.Tests)
+		c := combos[i]
+		scenario, _, _ := strings.Cut(c.Key, "/")
+		assert.Equal(t, c.Runs, suite.Tests)
 		assert.Len(t, suite.Cases, suite.Tests, "one testcase per job")
 		assert.Equal(t, "2026-11-21T12:00:00", suite.Timestamp)
+		assert.Contains(t, suite.Properties, xunitProperty{"scenario", scenario})
+		for p, v := range c.Params {
+			assert.Contains(t, suite.Properties, xunitProperty{p, ValueString(v)}, "the combination's parameters are the suite's properties")
+		}
 		failures, errs := 0, 0
 		var caseTime float64
-		names := map[string]bool{}
-		for _, c := range suite.Cases {
-			assert.Equal(t, sc.ID, c.Classname)
-			assert.False(t, names[c.Name], "testcase names are unique: %s", c.Name)
-			names[c.Name] = true
-			caseTime += c.Time
-			if c.Failure != nil {
+		for _, tc := range suite.Cases {
+			assert.Equal(t, scenario, tc.Classname)
+			assert.False(t, names[tc.Classname+"."+tc.Name], "testcase names are unique: %s", tc.Name)
+			names[tc.Classname+"."+tc.Name] = true
+			caseTime += tc.Time
+			assert.Contains(t, tc.SystemOut, "job: "+c.Key+"/run-")
+			if tc.Failure != nil {
 				failures++
-				assert.NotEmpty(t, c.Failure.Message)
-				assert.Contains(t, c.Failure.Text, "reply was curt & unhelpful")
+				assert.NotEmpty(t, tc.Failure.Message)
+				assert.Contains(t, tc.Failure.Text, "reply was curt & unhelpful")
+				assert.Contains(t, tc.Failure.Text, "[run[0].conversation.final_evaluations]", "where the evaluation is, said once")
+				assert.NotContains(t, tc.Failure.Text, "step step")
 			}
-			if c.Error != nil {
+			if tc.Error != nil {
 				errs++
-				assert.Equal(t, "agent: connection refused", c.Error.Message)
+				assert.Equal(t, "agent: connection refused", tc.Error.Message)
 			}
-			assert.False(t, c.Failure != nil && c.Error != nil)
+			assert.False(t, tc.Failure != nil && tc.Error != nil)
 		}
 		assert.Equal(t, suite.Failures, failures)
 		assert.Equal(t, suite.Errors, errs)
@@ -136,9 +146,24 @@ func TestJUnitStructure(t *testing.T) {
 	}
 	assert.InDelta(t, doc.Time, sumTime, 0.01)
 
+	assert.Equal(t, "greet", doc.Suites[0].Name, "outside a matrix, the suite is the scenario")
 	triage := doc.Suites[1]
+	assert.Equal(t, "triage (plugins[0].model=a, run[0].conversation.max_turns=2)", triage.Name)
 	first := triage.Cases[0]
-	assert.Equal(t, "ca2/run-1 (plugins[0].model=a, run[0].conversation.max_turns=2)", first.Name)
-	assert.Equal(t, []xunitProperty{{"plugins[0].model", "a"}, {"run[0].conversation.max_turns", "2"}}, first.Properties)
+	assert.Equal(t, "ca2/run-1 (plugins[0].model=a, run[0].conversation.max_turns=2)", first.Name, "testcase names stay as CI history knows them")
 	assert.Equal(t, strconv.FormatFloat(0.8, 'f', 3, 64), strconv.FormatFloat(first.Time, 'f', 3, 64), "seconds, not milliseconds")
+	assert.Equal(t, "job: triage/ca2/run-1 (index 5)\nscore: 1\nverdict (all): all evaluations passed\ntokens: 250 (prompt 200, completion 50)\ntermination: goal_reached\n", first.SystemOut)
+}
+
+// TestEvalWhere pins how an evaluation's place is written.
+func TestEvalWhere(t *testing.T) {
+	t.Parallel()
+	for want, e := range map[string]Evaluation{
+		"run[0].evaluations":                              {Scope: "step"},
+		"run[2].conversation.turn_evaluations, message 4": {Scope: "turn", Step: 2, Turn: 3},
+		"run[1].conversation.final_evaluations":           {Scope: "final", Step: 1},
+		"run[3] (later)":                                  {Scope: "later", Step: 3},
+	} {
+		assert.Equal(t, want, evalWhere(e))
+	}
 }

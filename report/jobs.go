@@ -42,22 +42,30 @@ func (r *Results) newJobReader() *jobReader {
 // each yields the kept jobs of one scenario; it returns false when the
 // caller stopped or an error was yielded. When light is not nil and says so
 // for a slot, only the statistics fields are decoded (no transcript, no
-// evaluation messages), which is much cheaper.
+// evaluation messages; the verdict is kept), which is much cheaper.
 func (jr *jobReader) each(g *scenarioGroup, keep, light func(*slot) bool, yield func(*Job, error) bool) bool {
 	for _, c := range g.combos {
-		for i := range c.slots {
-			s := &c.slots[i]
-			if keep != nil && !keep(s) {
-				continue
-			}
-			job, err := jr.read(int(s.src-1), s.off, light != nil && light(s))
-			if err != nil {
-				yield(nil, err)
-				return false
-			}
-			if !yield(job, nil) {
-				return false
-			}
+		if !jr.eachCombo(c, keep, light, yield) {
+			return false
+		}
+	}
+	return true
+}
+
+// eachCombo is each for one combination.
+func (jr *jobReader) eachCombo(c *combo, keep, light func(*slot) bool, yield func(*Job, error) bool) bool {
+	for i := range c.slots {
+		s := &c.slots[i]
+		if keep != nil && !keep(s) {
+			continue
+		}
+		job, err := jr.read(int(s.src-1), s.off, light != nil && light(s))
+		if err != nil {
+			yield(nil, err)
+			return false
+		}
+		if !yield(job, nil) {
+			return false
 		}
 	}
 	return true
@@ -95,11 +103,19 @@ func (jr *jobReader) read(src int, off int64, light bool) (*Job, error) {
 			return nil, fmt.Errorf("read back job at %s offset %d: input changed while reading", in.Name, off)
 		}
 		if light {
-			var rec lineRecord
+			// The statistics fields and the verdict: no transcript, no messages.
+			var rec struct {
+				lineRecord
+				Score    float64 `json:"score"`
+				Reason   string  `json:"reason"`
+				Strategy string  `json:"strategy"`
+			}
 			if err := json.Unmarshal(line, &rec); err != nil {
 				return nil, fmt.Errorf("read back job at %s offset %d: %w", in.Name, off, err)
 			}
-			return rec.job(nil), nil
+			j := rec.job(nil)
+			j.Score, j.Reason, j.Strategy = rec.Score, rec.Reason, rec.Strategy
+			return j, nil
 		}
 		var wire struct {
 			Record string `json:"record"`

@@ -5,17 +5,23 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 )
 
-// WriteJUnit writes JUnit XML as CI systems read it: one <testsuite> per
-// scenario, one <testcase> per job (classname the scenario id, name the
-// combination and run), <failure> with the failing evaluations' messages
-// for a completed job that did not pass, <error> for a job that did not
-// complete, time in seconds, and the combination's parameters as testcase
-// <properties>. Jobs are streamed from the inputs, not held.
+// WriteJUnit writes JUnit XML as CI systems read it, valid against the
+// Jenkins xunit plugin's junit-10.xsd (the schema most CI servers follow):
+// one <testsuite> per combination (a scenario outside a matrix is one
+// combination), named after the scenario and, in a matrix, its parameters,
+// which are also the suite's <properties> with the scenario's name, the run
+// ids and the agent. One <testcase> per job (classname the scenario id, name
+// the combination, run and parameters); <failure> with the failing
+// evaluations' messages for a completed job that did not pass, <error> for
+// a job that did not complete; time in seconds. The job's own facts
+// (id, attempts, verdict, score, tokens, termination) go to its
+// <system-out>, the one place the schema leaves for them. Suites, cases and
+// their failure and error counts add up to the Summary's. Jobs are streamed
+// from the inputs, not held.
 func WriteJUnit(w io.Writer, r *Results) error {
 	s := r.Summary()
 	bw := bufio.NewWriter(w)
@@ -35,39 +41,12 @@ func WriteJUnit(w io.Writer, r *Results) error {
 		return fmt.Errorf("write junit: %w", err)
 	}
 	rd := r.newJobReader()
-	for i, sc := range s.Scenarios {
-		suite := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: []xml.Attr{
-			attr("name", sc.ID),
-			attr("tests", strconv.Itoa(sc.Runs)),
-			attr("failures", strconv.Itoa(sc.Failed)),
-			attr("errors", strconv.Itoa(sc.Incomplete)),
-			attr("skipped", "0"),
-			attr("time", seconds(sc.Durations.Total)),
-		}}
-		if !s.Started.IsZero() {
-			suite.Attr = append(suite.Attr, attr("timestamp", s.Started.UTC().Format("2006-01-02T15:04:05")))
-		}
-		if err := enc.EncodeToken(suite); err != nil {
-			return fmt.Errorf("write junit: %w", err)
-		}
-		props := []junitProperty{{Name: "scenario_name", Value: sc.Name}, {Name: "run_id", Value: strings.Join(s.RunIDs, ",")}, {Name: "agent", Value: s.Agent}}
-		if err := enc.EncodeElement(junitProperties{Properties: props}, xml.StartElement{Name: xml.Name{Local: "properties"}}); err != nil {
-			return fmt.Errorf("write junit: %w", err)
-		}
-		var werr error
-		// A passing testcase needs no evaluation messages: decode it lightly.
-		rd.each(r.scenarios[i], nil, func(s *slot) bool { return s.passed }, func(j *Job, err error) bool {
-			if err == nil {
-				err = enc.EncodeElement(junitCase(j, sc.ID), xml.StartElement{Name: xml.Name{Local: "testcase"}})
+	for i := range s.Scenarios {
+		sc := &s.Scenarios[i]
+		for ci := range sc.Combinations {
+			if err := writeJUnitSuite(enc, rd, s, sc, &sc.Combinations[ci], r.scenarios[i].combos[ci]); err != nil {
+				return fmt.Errorf("write junit: %w", err)
 			}
-			werr = err
-			return err == nil
-		})
-		if werr != nil {
-			return fmt.Errorf("write junit: %w", werr)
-		}
-		if err := enc.EncodeToken(suite.End()); err != nil {
-			return fmt.Errorf("write junit: %w", err)
 		}
 	}
 	if err := enc.EncodeToken(root.End()); err != nil {
@@ -85,6 +64,55 @@ func WriteJUnit(w io.Writer, r *Results) error {
 	return nil
 }
 
+// writeJUnitSuite writes one combination's testsuite.
+func writeJUnitSuite(enc *xml.Encoder, rd *jobReader, s *Summary, sc *ScenarioSummary, cs *CombinationSummary, c *combo) error {
+	name := sc.ID
+	if len(cs.Params) > 0 {
+		name += " (" + cs.Label + ")"
+	}
+	suite := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: []xml.Attr{
+		attr("name", name),
+		attr("tests", strconv.Itoa(cs.Runs)),
+		attr("failures", strconv.Itoa(cs.Failed)),
+		attr("errors", strconv.Itoa(cs.Incomplete)),
+		attr("skipped", "0"),
+		attr("time", seconds(cs.Durations.Total)),
+	}}
+	if !s.Started.IsZero() {
+		suite.Attr = append(suite.Attr, attr("timestamp", s.Started.UTC().Format("2006-01-02T15:04:05")))
+	}
+	if err := enc.EncodeToken(suite); err != nil {
+		return err
+	}
+	props := []junitProperty{{Name: "scenario", Value: sc.ID}, {Name: "scenario_name", Value: sc.Name},
+		{Name: "run_id", Value: strings.Join(s.RunIDs, ",")}, {Name: "agent", Value: s.Agent}}
+	if cs.Matrix != "" {
+		props = append(props, junitProperty{Name: "matrix", Value: cs.Matrix})
+	}
+	if cs.Combination != "" && cs.Combination != "-" {
+		props = append(props, junitProperty{Name: "combination", Value: cs.Combination})
+	}
+	for _, p := range sortedPaths(cs.Params) {
+		props = append(props, junitProperty{Name: p, Value: ValueString(cs.Params[p])})
+	}
+	if err := enc.EncodeElement(junitProperties{Properties: props}, xml.StartElement{Name: xml.Name{Local: "properties"}}); err != nil {
+		return err
+	}
+	var werr error
+	// A passing testcase needs no evaluation messages: decode it lightly.
+	rd.eachCombo(c, nil, func(s *slot) bool { return s.passed }, func(j *Job, err error) bool {
+		if err == nil {
+			err = junitCase(j, sc.ID).encode(enc)
+		}
+		werr = err
+		return err == nil
+	})
+	if werr != nil {
+		return werr
+	}
+	return enc.EncodeToken(suite.End())
+}
+
 func attr(name, value string) xml.Attr { return xml.Attr{Name: xml.Name{Local: name}, Value: value} }
 
 func seconds(msv float64) string { return strconv.FormatFloat(msv/1000, 'f', 3, 64) }
@@ -97,7 +125,7 @@ func totalMS(s *Summary) float64 {
 	return t
 }
 
-// JUnit document shapes, shared by the writer and by tests that parse it back.
+// JUnit document shapes.
 type (
 	junitProperties struct {
 		Properties []junitProperty `xml:"property"`
@@ -107,20 +135,52 @@ type (
 		Value string `xml:"value,attr"`
 	}
 	junitTestCase struct {
-		Name       string           `xml:"name,attr"`
-		Classname  string           `xml:"classname,attr"`
-		Time       string           `xml:"time,attr"`
-		Properties *junitProperties `xml:"properties,omitempty"`
-		Failure    *junitProblem    `xml:"failure,omitempty"`
-		Error      *junitProblem    `xml:"error,omitempty"`
-		SystemOut  string           `xml:"system-out,omitempty"`
+		Name, Classname, Time string
+		Failure, Error        *junitProblem
+		SystemOut             string
 	}
 	junitProblem struct {
-		Message string `xml:"message,attr"`
-		Type    string `xml:"type,attr"`
-		Text    string `xml:",chardata"`
+		Message, Type, Text string
 	}
 )
+
+// encode writes the testcase token by token, which keeps line breaks in
+// messages literal (EncodeElement would write them as &#xA;).
+func (tc junitTestCase) encode(enc *xml.Encoder) error {
+	start := xml.StartElement{Name: xml.Name{Local: "testcase"},
+		Attr: []xml.Attr{attr("name", tc.Name), attr("classname", tc.Classname), attr("time", tc.Time)}}
+	if err := enc.EncodeToken(start); err != nil {
+		return err
+	}
+	for _, p := range []struct {
+		name string
+		p    *junitProblem
+	}{{"failure", tc.Failure}, {"error", tc.Error}} {
+		if p.p != nil {
+			if err := encodeText(enc, p.name, p.p.Text, attr("message", p.p.Message), attr("type", p.p.Type)); err != nil {
+				return err
+			}
+		}
+	}
+	if tc.SystemOut != "" {
+		if err := encodeText(enc, "system-out", tc.SystemOut); err != nil {
+			return err
+		}
+	}
+	return enc.EncodeToken(start.End())
+}
+
+// encodeText writes an element holding text.
+func encodeText(enc *xml.Encoder, name, text string, attrs ...xml.Attr) error {
+	start := xml.StartElement{Name: xml.Name{Local: name}, Attr: attrs}
+	if err := enc.EncodeToken(start); err != nil {
+		return err
+	}
+	if err := enc.EncodeToken(xml.CharData(text)); err != nil {
+		return err
+	}
+	return enc.EncodeToken(start.End())
+}
 
 // junitCase builds one job's testcase.
 func junitCase(j *Job, scenario string) junitTestCase {
@@ -128,19 +188,7 @@ func junitCase(j *Job, scenario string) junitTestCase {
 	if label := ParamsLabel(j.Params); label != "-" {
 		name += " (" + label + ")"
 	}
-	tc := junitTestCase{Name: name, Classname: scenario, Time: seconds(j.DurationMS)}
-	if len(j.Params) > 0 {
-		paths := make([]string, 0, len(j.Params))
-		for p := range j.Params {
-			paths = append(paths, p)
-		}
-		slices.Sort(paths)
-		props := &junitProperties{}
-		for _, p := range paths {
-			props.Properties = append(props.Properties, junitProperty{Name: p, Value: ValueString(j.Params[p])})
-		}
-		tc.Properties = props
-	}
+	tc := junitTestCase{Name: name, Classname: scenario, Time: seconds(j.DurationMS), SystemOut: jobFacts(j)}
 	switch {
 	case !j.Completed:
 		msg := j.Error
@@ -155,10 +203,35 @@ func junitCase(j *Job, scenario string) junitTestCase {
 		}
 		tc.Failure = &junitProblem{Message: msg, Type: "failed", Text: problemText(j)}
 	}
-	if len(j.TerminationReasons) > 0 {
-		tc.SystemOut = "termination: " + strings.Join(j.TerminationReasons, ", ")
-	}
 	return tc
+}
+
+// jobFacts lists what the record says about a job beyond its outcome, one
+// "key: value" line each, for the testcase's <system-out>.
+func jobFacts(j *Job) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "job: %s (index %d)\n", j.ID, j.Index)
+	if j.Attempts > 1 {
+		fmt.Fprintf(&b, "attempts: %d\n", j.Attempts)
+	}
+	if j.Completed {
+		fmt.Fprintf(&b, "score: %s\n", strconv.FormatFloat(j.Score, 'g', 4, 64))
+		// A failing job's verdict opens its <failure> text already.
+		if j.Passed && j.Reason != "" {
+			if j.Strategy != "" {
+				fmt.Fprintf(&b, "verdict (%s): %s\n", j.Strategy, j.Reason)
+			} else {
+				fmt.Fprintf(&b, "verdict: %s\n", j.Reason)
+			}
+		}
+	}
+	if u := j.Usage; u.TotalTokens > 0 {
+		fmt.Fprintf(&b, "tokens: %d (prompt %d, completion %d)\n", u.TotalTokens, u.PromptTokens, u.CompletionTokens)
+	}
+	if len(j.TerminationReasons) > 0 {
+		fmt.Fprintf(&b, "termination: %s\n", strings.Join(j.TerminationReasons, ", "))
+	}
+	return b.String()
 }
 
 // firstFailure returns the first failing evaluation's message.
@@ -187,11 +260,7 @@ func problemText(j *Job) string {
 		if e.Passed && e.Error == "" {
 			continue
 		}
-		fmt.Fprintf(&b, "- %s [%s step %d", evalLabel(e.Type, e.Description), e.Scope, e.Step)
-		if e.Scope == "turn" {
-			fmt.Fprintf(&b, " turn %d", e.Turn)
-		}
-		fmt.Fprintf(&b, "]: %s", e.Message)
+		fmt.Fprintf(&b, "- %s [%s]: %s", evalLabel(e.Type, e.Description), evalWhere(e), e.Message)
 		if e.Error != "" {
 			fmt.Fprintf(&b, " (error: %s)", e.Error)
 		}

@@ -373,13 +373,8 @@ func ParamsLabel(params map[string]any) string {
 	if len(params) == 0 {
 		return "-"
 	}
-	paths := make([]string, 0, len(params))
-	for p := range params {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
 	var b strings.Builder
-	for i, p := range paths {
+	for i, p := range sortedPaths(params) {
 		if i > 0 {
 			b.WriteString(", ")
 		}

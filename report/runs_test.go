@@ -1,0 +1,74 @@
+package report
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/examples"
+	"github.com/agenteval/agenteval/runner"
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// Real runs behind the renderers' tests: the bundled examples, and a
+// matrix over three parameters (testdata/matrix3) run with the echo agent
+// and the scripted user. This package imports none of them; only its tests
+// do, which keeps imports flowing one way.
+
+// examplesResults runs every bundled example and returns its results file.
+func examplesResults(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	_, err := examples.Run(context.Background(), examples.Options{Out: dir})
+	require.NoError(t, err)
+	return filepath.Join(dir, "results.jsonl")
+}
+
+// matrix3Results runs testdata/matrix3 (3 × 3 × 2 combinations, 2 runs
+// each) and returns its results file.
+func matrix3Results(t testing.TB) string {
+	t.Helper()
+	evals := evaluate.DefaultRegistry()
+	loader := scenario.NewLoader(scenario.Options{Registry: evals.Types()})
+	f, err := loader.LoadFile(filepath.Join("testdata", "matrix3", "triage.matrix.yaml"))
+	require.NoError(t, err)
+	sources, err := runner.FileSources([]*scenario.File{f}, runner.SourceOptions{Loader: loader})
+	require.NoError(t, err)
+	jobs, total, err := runner.Combine(sources, runner.Shard{})
+	require.NoError(t, err)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "results.jsonl")
+	w, err := runner.CreateJSONL(path, false)
+	require.NoError(t, err)
+	require.NoError(t, w.WritePlan(&runner.Plan{RunID: "matrix3", Started: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC),
+		TotalJobs: total, ShardJobs: total, Agent: "echo", Sources: []string{"triage.matrix.yaml"}}))
+	_, err = runner.RunCounted(context.Background(), runner.Config{Agent: runner.Echo(), Evaluations: evals,
+		UserModel: runner.ScriptedUser(2), Results: w, Concurrency: 2}, jobs, total)
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	return path
+}
+
+// readResults reads results files for a test; they stay open until it ends.
+func readResults(t testing.TB, paths ...string) *Results {
+	t.Helper()
+	files, err := OpenFiles(paths...)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = files.Close() })
+	r, err := Read(files.Inputs, Options{})
+	require.NoError(t, err)
+	return r
+}
+
+// writeFile writes a rendered output beside a test's other files.
+func writeFile(t testing.TB, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+	return p
+}
