@@ -175,11 +175,11 @@ func TestLoadRefusesWhatItDoesNotImplement(t *testing.T) {
 func TestTranslateRegexp(t *testing.T) {
 	t.Parallel()
 	for x, want := range map[string]string{
-		`a^b$`:     `a\^b\$`,
-		`[^a-z]+`:  `[^a-z]+`,
-		`\d\D.`:    `\p{Nd}\P{Nd}[^\n\r]`,
-		`[.^]`:     `[.^]`,
-		`\p{Lu}\.`: `\p{Lu}\.`,
+		`a^b$`:       `a\^b\$`,
+		`[^a-z]+`:    `[^a-z]+`,
+		`\d\D.`:      `\p{Nd}\P{Nd}[^\n\r]`,
+		`[.^]`:       `[.^]`,
+		`\p{Lu}\.`:   `\p{Lu}\.`,
 		`\s[\s\d]\w`: `[ \t\n\r][ \t\n\r\p{Nd}][^\p{P}\p{Z}\p{C}]`,
 	} {
 		got, err := translateRegexp(x)
