@@ -24,6 +24,10 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
+// runMaxJobs is run's default cap on the jobs of a run; validate holds
+// matrices to it too.
+const runMaxJobs = 10_000_000
+
 // stringList is a repeatable flag.
 type stringList []string
 
@@ -47,7 +51,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	manifest := fs.String("manifest", "", "fixture manifest for {{placeholders}} and checkpoints")
 	graphqlURL := fs.String("graphql-url", "", "GitHub GraphQL endpoint for checkpoints (default api.github.com)")
 	keepDirs := fs.Bool("keep-dirs", false, "keep run directories")
-	maxJobs := fs.Int64("max-jobs", 10_000_000, "refuse runs with more jobs than this")
+	maxJobs := fs.Int64("max-jobs", runMaxJobs, "refuse runs with more jobs than this")
 	verbose := fs.Bool("v", false, "print every failing job")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	record := fs.String("record", "", "record every model answer (agent, user simulator, judge) in this directory and reuse it")

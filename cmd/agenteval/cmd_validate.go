@@ -8,7 +8,10 @@ import (
 	"os"
 	"strings"
 
+	"github.com/agenteval/agenteval/checkpoint"
+	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/fixture"
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -53,6 +56,31 @@ func loadPaths(l *scenario.Loader, paths []string) ([]*scenario.File, scenario.D
 	return files, diags.Sort(), nil
 }
 
+// checkMatrices compiles every matrix that loaded without errors against its
+// base scenario, as run and matrix do, and returns what compiling adds to the
+// file's own findings: parameter paths the base lacks, values the varied
+// scenario rejects, a selection over run's job cap, each at its position in
+// the matrix file.
+func checkMatrices(l *scenario.Loader, files []*scenario.File) scenario.Diagnostics {
+	var out scenario.Diagnostics
+	for _, f := range files {
+		if f.Kind != scenario.KindMatrix || f.Matrix == nil || f.Diagnostics.HasErrors() {
+			continue
+		}
+		own := make(map[scenario.Diagnostic]bool, len(f.Diagnostics))
+		for _, d := range f.Diagnostics {
+			own[d] = true
+		}
+		_, diags := matrix.Compile(f, matrix.Options{Loader: l, MaxJobs: runMaxJobs})
+		for _, d := range diags {
+			if !own[d] {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
 func runValidate(_ context.Context, env *cliEnv, args []string) int {
 	fs := newFlags(env, "validate", "[--strict] [--format text|json] PATH...")
 	strict := fs.Bool("strict", false, "treat unknown fields as errors")
@@ -64,12 +92,16 @@ func runValidate(_ context.Context, env *cliEnv, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	l := scenario.NewLoader(scenario.Options{Strict: *strict})
+	// The loader run uses: the same evaluation types and condition types, so
+	// that what validate accepts, run accepts.
+	l := scenario.NewLoader(scenario.Options{Strict: *strict, Registry: evaluate.DefaultRegistry().Types(),
+		CustomScorer: checkpoint.NewRegistry().HasScorer})
 	files, diags, err := loadPaths(l, fs.Args())
 	if err != nil {
 		fmt.Fprintf(env.stderr, "agenteval validate: %v\n", err)
 		return exitUsage
 	}
+	diags = append(diags, checkMatrices(l, files)...).Sort()
 	if *format == "json" {
 		if diags == nil {
 			diags = scenario.Diagnostics{}
