@@ -19,10 +19,9 @@ import (
 // pass and 0 otherwise.
 //
 // It runs only when Env.AllowCommands is true. Otherwise it does not run
-// and the Result fails (it is not an error) with a message saying to pass
-// --allow-commands: a scenario that depends on a command cannot pass
-// without it, and reporting it as failed keeps the verdict honest while the
-// message says how to fix the run.
+// and Evaluate returns an error wrapping ErrCommandsNotAllowed: the check
+// could not judge, so a runner records the run incomplete, never failed
+// (the runner's own rule refuses such a job before it starts).
 //
 // The command inherits the runner's environment variables, as a command in
 // a CI script would. It gets timeout_ms (default 30 s). It runs in its own
@@ -37,6 +36,10 @@ func CommandExitCodeIsKind() *Kind {
 		"A command run in the run's directory exits with the expected code (runs only when commands are allowed).",
 		newCommandExitCode)
 }
+
+// ErrCommandsNotAllowed is the error of a command check that did not run
+// because commands are not allowed (Env.AllowCommands is false).
+var ErrCommandsNotAllowed = errors.New("commands are not allowed")
 
 // defaultCommandTimeout bounds a command whose evaluation gives none.
 const defaultCommandTimeout = 30 * time.Second
@@ -76,8 +79,7 @@ func (e *commandExitCode) Evaluate(ctx context.Context, in Input) (Result, error
 	r := Result{Details: map[string]any{"command": e.command, "expected_code": e.expected}}
 	if in.Env == nil || !in.Env.AllowCommands {
 		r.Details["skipped"] = true
-		r.Message = fmt.Sprintf("command %s was not run: commands are disabled; pass --allow-commands (Env.AllowCommands) to run it", quote(excerpt(e.command)))
-		return r, nil
+		return r, fmt.Errorf("command %s was not run: %w; pass --allow-commands (Env.AllowCommands) to run it", quote(excerpt(e.command)), ErrCommandsNotAllowed)
 	}
 	if in.Trace.Dir == "" {
 		r.Message = noDirMessage("command_exit_code_is")

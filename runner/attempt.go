@@ -49,9 +49,13 @@ func (r *run) attempt(ctx context.Context, j Job, attemptNo int) *JobResult {
 		return fail("evaluations: %v", err)
 	}
 	needs := compiled.Needs()
-	env, err := r.cfg.Environments.Lookup(s.Environment.Type)
+	env, envName, err := r.cfg.environment(s.Environment.Type)
 	if err != nil {
 		return fail("%v", err)
+	}
+	res.Environment = envName
+	if envName != s.Environment.Type {
+		res.Notes = append(res.Notes, fmt.Sprintf("environment %q has no provider here; ran in %q instead (EnvFallback)", s.Environment.Type, envName))
 	}
 	needDir := needs.Dir || needs.Commands || hasCode(s) || (s.Setup != nil && len(s.Setup.VirtualFS) > 0) || s.Environment.Setup != nil
 	ws, err := env.Prepare(ctx, s, j.ID, needDir)
@@ -130,6 +134,11 @@ func (r *run) attempt(ctx context.Context, j Job, attemptNo int) *JobResult {
 		if err != nil {
 			return fail("checkpoints: %v", err)
 		}
+	}
+	if completed && len(res.Evaluations) == 0 && len(res.Checkpoints) == 0 {
+		// Nothing was checked: the run neither passed nor failed.
+		completed = false
+		res.Error = "nothing was checked: the scenario has no evaluations and no checkpoints, so its runs can neither pass nor fail"
 	}
 	if completed {
 		// An evaluation that could not judge (no judge model, a model error, a
@@ -247,8 +256,8 @@ func stepLabel(st *scenario.RunStep) string {
 }
 
 func hasCode(s *scenario.Scenario) bool {
-	for _, st := range s.Run {
-		if st.Code != "" && st.Input == "" && st.Conversation == nil {
+	for i := range s.Run {
+		if isCodeStep(&s.Run[i]) {
 			return true
 		}
 	}

@@ -152,5 +152,5 @@ func TestTerminationByJudgeNeedsAJudge(t *testing.T) {
 	s := conversationScenario(t, "      termination_conditions:\n        - type: custom_condition\n          llm_judge:\n            prompt: Done?\n")
 	res := runOne(t, Config{Agent: Echo(), UserModel: ScriptedUser(2)}, s)
 	assert.False(t, res.Completed)
-	assert.Contains(t, res.Error, "no judge model is configured")
+	assert.Contains(t, res.Error, "it needs a judge model (termination condition custom_condition at run[0].conversation.termination_conditions[0]) and none is configured")
 }

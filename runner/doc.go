@@ -33,13 +33,26 @@
 // after them. The scenario's judgment strategy (judge.Strategies) decides
 // over these outcomes with each one's weight (default 1; an explicit 0
 // counts nothing) and critical flag (a failed critical outcome fails the
-// verdict under every strategy). Zero outcomes never pass. With
-// Config.StrictMocks, a call no mock answered fails the run as well.
+// verdict under every strategy). With Config.StrictMocks, a call no mock
+// answered fails the run as well.
 //
 // A run that could not reach the verdict (the agent failed or timed out, a
-// fixture could not be reset, an environment is missing) is recorded as not
-// Completed, and never as passed: completion and success are separate
-// numbers. A failed attempt is retried up to the scenario's allowed_retries.
+// fixture could not be reset, an evaluation or checkpoint could not judge,
+// nothing was checked at all) is recorded as not Completed, and never as
+// passed or failed: completion and success are separate numbers. A job this
+// configuration cannot run (Config.Unrunnable: an environment with no
+// provider, commands not allowed, no judge or user model, no fixture
+// manifest, no checkpoint executor) is recorded incomplete with the reasons
+// before anything of it starts, and the other jobs run. A failed attempt is
+// retried up to the scenario's allowed_retries.
+//
+// # Commands and processes
+//
+// Code steps and command_exit_code_is run only with Config.AllowCommands.
+// Every process a job starts (code steps, command checks, the exec agent)
+// leads its own process group, which is killed whole when its step,
+// command or session ends or times out; the result's Notes and errors say
+// what was killed and why.
 //
 // # Failures stay local
 //

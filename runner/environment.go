@@ -64,9 +64,9 @@ func (e *Environments) Lookup(name string) (Environment, error) {
 	}
 	slices.Sort(names)
 	if name == "e2b" {
-		return nil, fmt.Errorf("environment type %q has no provider registered; register one with Environments.Register (agenteval never falls back to local silently); registered: %s", name, strings.Join(names, ", "))
+		return nil, fmt.Errorf("environment type %q has no provider registered (registered: %s)", name, strings.Join(names, ", "))
 	}
-	return nil, fmt.Errorf("unknown environment type %q; registered: %s", name, strings.Join(names, ", "))
+	return nil, fmt.Errorf("unknown environment type %q (registered: %s)", name, strings.Join(names, ", "))
 }
 
 // LocalEnvironment runs in a fresh directory on this machine.

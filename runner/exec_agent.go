@@ -370,7 +370,7 @@ func (s *execSession) Close() error {
 		grace, why = 0, fmt.Sprintf("the session broke (%v)", broken)
 	}
 	rep := s.p.End(grace, why)
-	if rep.Exited && len(rep.Killed) > 0 {
+	if rep.Exited && len(rep.Killed) > 0 && broken == nil {
 		rep.Why = "the agent left them running when it exited"
 	}
 	// The reader may be waiting to hand over a line nobody will take.

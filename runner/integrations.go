@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/agenteval/agenteval/checkpoint"
 	"github.com/agenteval/agenteval/fixture"
@@ -20,6 +21,7 @@ type checkpointScorer struct{ c checkpoint.Checker }
 func (c checkpointScorer) ScoreCheckpoints(ctx context.Context, s *scenario.Scenario) ([]CheckpointResult, error) {
 	rep := c.c.Score(ctx, s.Checkpoints)
 	out := make([]CheckpointResult, len(rep.Results))
+	var undecided []string
 	for i, r := range rep.Results {
 		cr := CheckpointResult{ID: r.ID, Description: r.Description, Task: r.Task, Passed: r.Passed, Expected: r.Expected, Error: r.Error}
 		if r.Message != "" && !r.Passed && cr.Error == "" {
@@ -31,6 +33,14 @@ func (c checkpointScorer) ScoreCheckpoints(ctx context.Context, s *scenario.Scen
 			}
 		}
 		out[i] = cr
+		if r.Err != nil {
+			undecided = append(undecided, fmt.Sprintf("%s (%v)", r.ID, r.Err))
+		}
+	}
+	if len(undecided) > 0 {
+		// A task that failed (GitHub refused, the network broke, a scorer
+		// erred) says nothing about the state: no verdict, not a failure.
+		return out, fmt.Errorf("%d of %d checkpoint(s) could not be decided: %s", len(undecided), len(out), strings.Join(undecided, "; "))
 	}
 	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 	"iter"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -64,7 +65,13 @@ type Config struct {
 	Fixtures FixtureBinder
 	// Environments provides run environments (default: local in the OS temp dir).
 	Environments *Environments
-	// AllowCommands lets command_exit_code_is run commands.
+	// EnvFallback names the registered environment that runs scenarios
+	// whose environment type has no provider here (e2b, say); the result's
+	// Environment and Notes say so. Empty: such jobs are incomplete.
+	EnvFallback string
+	// AllowCommands lets scenarios run commands: code steps and
+	// command_exit_code_is. Without it a job that would run one is recorded
+	// incomplete, and runs nothing.
 	AllowCommands bool
 	// StrictMocks fails a run in which the agent called a mocked service
 	// method that no mock answered.
@@ -85,7 +92,9 @@ type Config struct {
 	Progress func(Progress)
 }
 
-// CheckpointScorer scores a scenario's checkpoints against live state.
+// CheckpointScorer scores a scenario's checkpoints against live state. An
+// error means the checkpoints could not be decided (with the results there
+// are): the job is then incomplete, never failed.
 type CheckpointScorer interface {
 	ScoreCheckpoints(ctx context.Context, s *scenario.Scenario) ([]CheckpointResult, error)
 }
@@ -261,9 +270,16 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[Job, error], total int64) 
 	return sum, context.Cause(ctx)
 }
 
-// runJob runs a job with its retries. It never panics.
+// runJob runs a job with its retries. It never panics. A job that cannot
+// run here (see Config.Unrunnable) is recorded incomplete without an attempt.
 func (r *run) runJob(ctx context.Context, j Job) (res *JobResult) {
 	s := j.Scenario
+	if reasons := r.unrunnable(j); len(reasons) > 0 {
+		res = r.newResult(j)
+		res.Error = "cannot run here: " + strings.Join(reasons, "; ")
+		res.Reason = "not completed: " + res.Error
+		return res
+	}
 	attempts := 1 + max(0, s.AllowedRetries)
 	for a := 1; a <= attempts; a++ {
 		res = r.attemptSafely(ctx, j, a)
@@ -284,6 +300,18 @@ func (r *run) attemptSafely(ctx context.Context, j Job, attempt int) (res *JobRe
 		}
 	}()
 	return r.attempt(ctx, j, attempt)
+}
+
+// unrunnable applies Config.Unrunnable's rules with the run's compiled
+// evaluations; it never panics.
+func (r *run) unrunnable(j Job) (reasons []string) {
+	defer func() {
+		if p := recover(); p != nil {
+			reasons = []string{fmt.Sprintf("checking what the job needs panicked: %v", p)}
+		}
+	}()
+	c, _ := r.compiled.get(j.Scenario)
+	return unrunnable(&r.cfg, j.Scenario, c)
 }
 
 func (r *run) newResult(j Job) *JobResult {

@@ -42,7 +42,8 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	resume := fs.Bool("resume", false, "skip jobs already recorded in DIR/results.jsonl and append")
 	shardSpec := fs.String("shard", "", "run only part i of n (i/n)")
 	seed := fs.Int64("seed", 1, "seed for mock probabilities and the user simulator")
-	allowCommands := fs.Bool("allow-commands", false, "let command_exit_code_is run commands")
+	allowCommands := fs.Bool("allow-commands", false, "let scenarios run commands (code steps, command_exit_code_is); without it such jobs are incomplete and run nothing")
+	envFallback := fs.String("env-fallback", "", "run scenarios whose environment has no provider here (e2b) in this one instead: local")
 	strict := fs.Bool("strict", false, "unknown fields are errors; unmatched mock calls fail the run")
 	runs := fs.Int("runs", 1, "runs per plain scenario (matrices use runs_per_combination)")
 	userModel := fs.String("user-model", "script", "user simulator: script (offline, deterministic) or openai:MODEL")
@@ -126,14 +127,12 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		return usageErr("%v", err)
 	}
 	envs := runner.NewEnvironments("", *keepDirs)
-	for _, f := range files {
-		if f.Scenario != nil {
-			if _, err := envs.Lookup(f.Scenario.Environment.Type); err != nil {
-				return usageErr("%s: %v", f.Name, err)
-			}
+	if *envFallback != "" {
+		if _, err := envs.Lookup(*envFallback); err != nil {
+			return usageErr("--env-fallback %q: %v", *envFallback, err)
 		}
 	}
-	cfg := runner.Config{Agent: agent, Concurrency: *concurrency, Evaluations: evals, Environments: envs,
+	cfg := runner.Config{Agent: agent, Concurrency: *concurrency, Evaluations: evals, Environments: envs, EnvFallback: *envFallback,
 		AllowCommands: *allowCommands, StrictMocks: *strict, Seed: *seed}
 	if cfg.UserModel, err = buildModel(*userModel, env); err != nil {
 		return usageErr("--user-model: %v", err)
@@ -169,9 +168,6 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		}
 	}
 	token := firstNonEmpty(env.getenv("GITHUB_TOKEN"), env.getenv("GH_TOKEN"))
-	if cfg.Judge == nil {
-		warnJudgeNeeded(env, evals, files)
-	}
 	var fixtures *runner.FixtureConfig
 	if *manifest != "" {
 		m, err := fixture.LoadManifest(*manifest)
@@ -212,6 +208,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		fixtures.Variables = map[string]any{fixture.VarRunID: runID}
 		cfg.Fixtures = runner.FixturesWith(*fixtures)
 	}
+	warnUnrunnable(env, cfg, files)
 	w, err := runner.CreateJSONL(resultsPath, *resume)
 	if err != nil {
 		return usageErr("%v", err)
@@ -284,27 +281,21 @@ func newRunID() string {
 	return time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
 }
 
-// warnJudgeNeeded says, before anything runs, which scenarios ask a judge
-// model that no --judge-model provides: their runs cannot complete.
-func warnJudgeNeeded(env *cliEnv, evals *evaluate.Registry, files []*scenario.File) {
+// warnUnrunnable says, before anything runs, which files' jobs this
+// configuration cannot run (runner.Config.Unrunnable): they are recorded
+// incomplete with the same reasons while the other jobs run. A matrix is
+// judged by its base scenario; each of its jobs is decided on its own.
+func warnUnrunnable(env *cliEnv, cfg runner.Config, files []*scenario.File) {
 	for _, f := range files {
 		s := f.Scenario
 		if f.Base != nil {
 			s = f.Base.Scenario
 		}
-		if s == nil {
+		if s == nil || (f.Kind != scenario.KindScenario && f.Kind != scenario.KindGitHub && f.Matrix == nil) {
 			continue
 		}
-		needs := false
-		for _, st := range s.Run {
-			if st.Conversation != nil {
-				for _, t := range st.Conversation.TerminationConditions {
-					needs = needs || (t.LLMJudge != nil && len(t.Keywords) == 0)
-				}
-			}
-		}
-		if c, err := evals.Compile(s); needs || (err == nil && c.Needs().Judge) {
-			fmt.Fprintf(env.stderr, "%s: warning: the scenario has checks that need a judge model (llm_judge, user_satisfaction by llm_judge, a termination condition by llm_judge); without --judge-model its runs cannot complete\n", f.Name)
+		for _, why := range cfg.Unrunnable(s) {
+			fmt.Fprintf(env.stderr, "%s: warning: its jobs will be recorded incomplete: %s\n", f.Name, why)
 		}
 	}
 }

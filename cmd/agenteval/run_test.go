@@ -70,7 +70,10 @@ func TestRunExitCodes(t *testing.T) {
 	}{
 		{"a failing check", []string{"testdata/run/fails.scenario.yaml"}, exitFail, "1 failed"},
 		{"invalid input is reported and nothing runs", []string{"testdata/run-bad/bad.scenario.yaml"}, exitUsage, `did you mean "string_contains"?`},
-		{"an environment without provider", []string{"testdata/run-bad/e2b.scenario.yaml"}, exitUsage, "no provider registered"},
+		{"an environment without provider is an incomplete job, not bad input", []string{"testdata/run-bad/e2b.scenario.yaml"}, exitFail,
+			"e2b.scenario.yaml: warning: its jobs will be recorded incomplete: environment type \"e2b\" has no provider registered"},
+		{"an environment fallback runs it locally", []string{"--env-fallback", "local", "testdata/run-bad/e2b.scenario.yaml"}, exitOK, "1 passed"},
+		{"an unknown environment fallback", []string{"--env-fallback", "moon", "testdata/run-bad/e2b.scenario.yaml"}, exitUsage, `--env-fallback "moon": unknown environment type "moon"`},
 		{"an unknown agent", []string{"--agent", "ecoh", "testdata/run/echo.scenario.yaml"}, exitUsage, `did you mean "echo"?`},
 		{"a bad shard", []string{"--shard", "3/2", "testdata/run/echo.scenario.yaml"}, exitUsage, "want i/n"},
 		{"no paths", nil, exitUsage, "usage: agenteval run"},
