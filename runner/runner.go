@@ -138,9 +138,12 @@ var ErrNoAgent = errors.New("runner: no agent configured")
 
 // Run runs every job and streams each result to cfg.Results as it finishes.
 // Memory does not grow with the number of jobs. It returns when all jobs
-// are done or ctx ends; the error reports a failure of the run itself (a
-// results write failed, the job source failed, ctx ended), never a failing
-// job.
+// are done or ctx ends (skipping recorded jobs stops too), and only once
+// every goroutine it started has stopped; the one exception is an agent
+// call that ignores its context, which is abandoned at its timeout and
+// touches nothing of the run. The error reports a failure of the run
+// itself (a results write failed, the job source failed, ctx ended), never
+// a failing job.
 func Run(ctx context.Context, cfg Config, jobs iter.Seq2[Job, error]) (Summary, error) {
 	r, err := newRun(cfg)
 	if err != nil {
@@ -192,11 +195,21 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[Job, error], total int64) 
 	jobCh := make(chan Job, 2*r.cfg.Concurrency)
 	resCh := make(chan *JobResult, 2*r.cfg.Concurrency)
 	var sum Summary
+	// The feeder owns srcErr and skipped until fed is closed; Run reads
+	// them only after that, so Run never returns while it still runs.
 	var srcErr error
 	var skipped int64
+	fed := make(chan struct{})
 	go func() {
+		defer close(fed)
 		defer close(jobCh)
+		done := ctx.Done()
 		for j, err := range jobs {
+			select {
+			case <-done: // also while skipping recorded jobs, which never block
+				return
+			default:
+			}
 			if err != nil {
 				srcErr = err
 				cancel()
@@ -231,7 +244,8 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[Job, error], total int64) 
 			}
 		}()
 	}
-	go func() { wg.Wait(); close(resCh) }()
+	collected := make(chan struct{})
+	go func() { wg.Wait(); close(resCh); close(collected) }()
 	var writeErr error
 	var p Progress
 	p.Total = total
@@ -259,6 +273,8 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[Job, error], total int64) 
 			r.cfg.Progress(p)
 		}
 	}
+	<-collected
+	<-fed
 	sum.Skipped = skipped
 	sum.Duration = time.Since(start)
 	switch {

@@ -9,15 +9,18 @@ import (
 )
 
 // Source is one input of a run (a scenario file or a matrix) as a
-// numbered list of jobs. Jobs(offset) numbers them from offset, so several
-// sources make one run whose job indexes are deterministic.
+// numbered list of jobs. Jobs(offset, shard) numbers them from offset, so
+// several sources make one run whose job indexes are deterministic.
 type Source struct {
 	// Name is the file the jobs come from.
 	Name string
 	// Count is the number of jobs.
 	Count int64
-	// Jobs yields the jobs, numbered from offset.
-	Jobs func(offset int64) iter.Seq2[Job, error]
+	// Jobs yields the jobs numbered from offset whose index the shard owns
+	// (Shard.Owns), in index order. It must reach them by arithmetic, not by
+	// building and dropping the others: a shard of a huge run costs its own
+	// jobs only.
+	Jobs func(offset int64, sh Shard) iter.Seq2[Job, error]
 	// prefix is the start its job ids share, for FileSources' uniqueness check.
 	prefix string
 }
@@ -25,10 +28,10 @@ type Source struct {
 // ScenarioSource runs a scenario runs times (at least once) as combination "-".
 func ScenarioSource(name string, s *scenario.Scenario, runs int) Source {
 	runs = max(1, runs)
-	return Source{Name: name, Count: int64(runs), Jobs: func(offset int64) iter.Seq2[Job, error] {
+	return Source{Name: name, Count: int64(runs), prefix: s.ID + "/-", Jobs: func(offset int64, sh Shard) iter.Seq2[Job, error] {
 		return func(yield func(Job, error) bool) {
-			for i := range runs {
-				j := Job{ID: JobID(s.ID, "", i+1), Index: offset + int64(i), Scenario: s, Run: i + 1}
+			for i := range sh.positions(offset, int64(runs)) {
+				j := Job{ID: JobID(s.ID, "", int(i)+1), Index: offset + i, Scenario: s, Run: int(i) + 1}
 				if !yield(j, nil) {
 					return
 				}
@@ -73,6 +76,28 @@ func (sh Shard) Size(total int64) int64 {
 	return n
 }
 
+// positions yields, in order, the positions p in [0, count) of a source
+// numbered from offset whose index offset+p the shard owns.
+func (sh Shard) positions(offset, count int64) iter.Seq[int64] {
+	return func(yield func(int64) bool) {
+		first, step := sh.first(offset), max(sh.N, 1)
+		for p := first; p < count; p += step {
+			if !yield(p) || count-p <= step {
+				return
+			}
+		}
+	}
+}
+
+// first is the first position of a source numbered from offset that the
+// shard owns (it may lie beyond the source's end).
+func (sh Shard) first(offset int64) int64 {
+	if sh.N <= 1 {
+		return 0
+	}
+	return ((sh.I-1-offset)%sh.N + sh.N) % sh.N
+}
+
 // String renders i/n, or "" for no sharding.
 func (sh Shard) String() string {
 	if sh.N <= 1 {
@@ -82,7 +107,8 @@ func (sh Shard) String() string {
 }
 
 // Combine numbers the sources' jobs one after another and keeps the ones
-// the shard owns. It returns the jobs and the whole run's total.
+// the shard owns, reaching them without expanding the others. It returns
+// the jobs and the whole run's total.
 func Combine(sources []Source, sh Shard) (iter.Seq2[Job, error], int64, error) {
 	var total int64
 	for _, s := range sources {
@@ -94,13 +120,10 @@ func Combine(sources []Source, sh Shard) (iter.Seq2[Job, error], int64, error) {
 	return func(yield func(Job, error) bool) {
 		var offset int64
 		for _, s := range sources {
-			for j, err := range s.Jobs(offset) {
+			for j, err := range s.Jobs(offset, sh) {
 				if err != nil {
 					yield(Job{}, fmt.Errorf("%s: %w", s.Name, err))
 					return
-				}
-				if !sh.Owns(j.Index) {
-					continue
 				}
 				if !yield(j, nil) {
 					return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"math"
 
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/scenario"
@@ -47,7 +48,8 @@ func FileSources(files []*scenario.File, opts SourceOptions) ([]Source, error) {
 			if len(opts.Filters) > 0 {
 				continue // filters select matrix combinations
 			}
-			src, prefix = ScenarioSource(f.Name, f.Scenario, opts.Runs), f.Scenario.ID+"/-"
+			src = ScenarioSource(f.Name, f.Scenario, opts.Runs)
+			prefix = src.prefix
 		default:
 			continue
 		}
@@ -67,8 +69,10 @@ func FileSources(files []*scenario.File, opts SourceOptions) ([]Source, error) {
 	return out, nil
 }
 
-// MatrixSource compiles a matrix file into a lazily expanded source.
-// Sharding is left to Combine, which numbers jobs across all sources.
+// MatrixSource compiles a matrix file into a lazily expanded source. Its
+// jobs are numbered by their position in the filtered expansion; a shard
+// reaches its own positions by arithmetic (matrix.Plan.Select), so it costs
+// its jobs, not the whole matrix.
 func MatrixSource(f *scenario.File, opts SourceOptions) (Source, error) {
 	fs, err := matrix.ParseFilters(opts.Filters)
 	if err != nil {
@@ -93,10 +97,28 @@ func MatrixSource(f *scenario.File, opts SourceOptions) (Source, error) {
 	if len(plan.Parameters()) == 0 {
 		prefix = prefix[:len(prefix)-2] + matrix.SingleCombination
 	}
-	return Source{Name: f.Name, Count: count, prefix: prefix, Jobs: func(offset int64) iter.Seq2[Job, error] {
+	return Source{Name: f.Name, Count: count, prefix: prefix, Jobs: func(offset int64, sh Shard) iter.Seq2[Job, error] {
 		return func(yield func(Job, error) bool) {
-			i := offset
-			for j, err := range plan.Jobs(context.Background()) {
+			// Positions first, first+n, first+2n, ... of the filtered
+			// expansion are the shard's: matrix.Shard{first+1, n} deals them.
+			first, step := sh.first(offset), max(sh.N, 1)
+			if first >= count {
+				return
+			}
+			sel := plan
+			if step > 1 {
+				if step > math.MaxInt {
+					yield(Job{}, fmt.Errorf("shard %s: too many parts", sh))
+					return
+				}
+				var err error
+				if sel, err = plan.Select(fs, matrix.Shard{Index: int(first) + 1, Count: int(step)}); err != nil {
+					yield(Job{}, err)
+					return
+				}
+			}
+			i := offset + first
+			for j, err := range sel.Jobs(context.Background()) {
 				if err != nil {
 					yield(Job{}, err)
 					return
@@ -108,7 +130,7 @@ func MatrixSource(f *scenario.File, opts SourceOptions) (Source, error) {
 						rj.Params[k] = Param{Path: p.Path, Value: p.Value}
 					}
 				}
-				i++
+				i += step
 				if !yield(rj, nil) {
 					return
 				}
