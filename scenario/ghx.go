@@ -126,7 +126,7 @@ type Matrix struct {
 	Name string `json:"name" jsonschema:"minLength=1"`
 	// Description says what the sweep explores.
 	Description string `json:"description,omitempty"`
-	// BaseScenario is the scenario file to vary, relative to the matrix file.
+	// BaseScenario is the scenario file to vary, relative to the matrix file (a path relative to the directory ElizaOS ran in, as it resolved them before August 2025, loads with a warning).
 	BaseScenario string `json:"base_scenario" jsonschema:"minLength=1"`
 	// RunsPerCombination is how many times each combination runs (default 1).
 	RunsPerCombination int `json:"runs_per_combination,omitempty" jsonschema:"minimum=1,default=1"`

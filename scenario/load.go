@@ -479,22 +479,38 @@ func (f *File) addKeyf(p Path, sev Severity, code, format string, args ...any) {
 	}
 }
 
-// loadBase loads a matrix's base scenario relative to the matrix file.
+// loadBase loads a matrix's base scenario. ElizaOS today resolves
+// base_scenario against the matrix file's directory; before it changed, it
+// resolved it against the directory the command ran in, which was the
+// package or repository root. So a base not found beside the matrix is
+// looked for relative to the current directory and then to each directory
+// above the matrix file's, and loaded with a warning naming both paths.
 func (l *Loader) loadBase(fsys fs.FS, f *File) {
 	p := Path{}.Key("base_scenario")
 	rel := f.Matrix.BaseScenario
-	var name string
-	if _, isOS := fsys.(osFS); isOS {
-		name = rel
-		if !filepath.IsAbs(rel) {
-			name = filepath.Join(filepath.Dir(f.Name), rel)
+	candidates := baseCandidates(fsys, f.Name, rel)
+	name := ""
+	for _, c := range candidates {
+		if _, err := fs.Stat(fsys, c); err == nil {
+			name = c
+			break
 		}
-	} else {
-		name = path.Clean(path.Join(path.Dir(f.Name), rel))
 	}
-	if _, err := fs.Stat(fsys, name); err != nil {
-		f.addf(p, Error, "missing-file", "base scenario %q not found (looked for %s, relative to the matrix file)", rel, name)
+	switch {
+	case name == "" && len(candidates) == 1:
+		f.addf(p, Error, "missing-file", "base scenario %q not found (looked for %s, relative to the matrix file)", rel, candidates[0])
 		return
+	case name == "":
+		between := ""
+		if n := len(candidates) - 2; n > 0 {
+			between = fmt.Sprintf(" and in the %d directories between them", n)
+		}
+		f.addf(p, Error, "missing-file", "base scenario %q not found (looked for %s, relative to the matrix file, and, as ElizaOS once resolved it, for %s, relative to the current directory%s)",
+			rel, candidates[0], candidates[1], between)
+		return
+	case name != candidates[0]:
+		f.addf(p, Warning, "base-fallback", "base scenario %q is not beside the matrix file (looked for %s); loaded %s instead, resolving it as ElizaOS did before it resolved base_scenario against the matrix file's directory; write the path relative to the matrix file",
+			rel, candidates[0], name)
 	}
 	base, _ := l.loadFS(fsys, name, false)
 	f.Base = base
@@ -503,6 +519,52 @@ func (l *Loader) loadBase(fsys fs.FS, f *File) {
 	} else if base.Diagnostics.HasErrors() {
 		f.addf(p, Error, "base-invalid", "base scenario %q has errors: %s", rel, base.Diagnostics.Errors()[0])
 	}
+}
+
+// baseCandidates lists where a matrix file's base scenario may be, in the
+// order tried: relative to the matrix file's directory; then, for a
+// relative path, relative to the current directory (the root of a non-OS
+// file system) and to each directory between the matrix file's and the
+// current directory, nearest first (none when the matrix file is not below
+// the current directory). Each appears once.
+func baseCandidates(fsys fs.FS, matrixName, rel string) []string {
+	join, dir, clean := path.Join, path.Dir, path.Clean
+	if _, isOS := fsys.(osFS); isOS {
+		if filepath.IsAbs(rel) {
+			return []string{rel}
+		}
+		join, dir, clean = filepath.Join, filepath.Dir, filepath.Clean
+	}
+	out := []string{join(dir(matrixName), rel), clean(rel)}
+	below := matrixName // the matrix file's name relative to the current directory, if it is below it
+	if _, isOS := fsys.(osFS); isOS {
+		if filepath.IsAbs(below) {
+			wd, err := os.Getwd()
+			if err == nil {
+				below, err = filepath.Rel(wd, below)
+			}
+			if err != nil {
+				below = ""
+			}
+		}
+		if !filepath.IsLocal(below) {
+			below = ""
+		}
+	}
+	if below != "" {
+		for d := dir(dir(below)); d != "." && d != dir(d); d = dir(d) {
+			out = append(out, join(d, rel))
+		}
+	}
+	seen := map[string]bool{}
+	uniq := out[:0]
+	for _, c := range out {
+		if !seen[c] {
+			seen[c] = true
+			uniq = append(uniq, c)
+		}
+	}
+	return uniq
 }
 
 // osFS reads names as OS paths (absolute or relative to the working directory).
