@@ -502,7 +502,10 @@ func (l *Loader) loadBase(fsys fs.FS, f *File) {
 		return
 	case name == "":
 		between := ""
-		if n := len(candidates) - 2; n > 0 {
+		switch n := len(candidates) - 2; {
+		case n == 1:
+			between = " and in the directory between them"
+		case n > 1:
 			between = fmt.Sprintf(" and in the %d directories between them", n)
 		}
 		f.addf(p, Error, "missing-file", "base scenario %q not found (looked for %s, relative to the matrix file, and, as ElizaOS once resolved it, for %s, relative to the current directory%s)",
