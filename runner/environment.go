@@ -92,23 +92,9 @@ func (l *LocalEnvironment) Prepare(_ context.Context, s *scenario.Scenario, jobI
 		return nil, fmt.Errorf("making the run directory: %w", err)
 	}
 	ws := &localWorkspace{dir: dir, keep: l.Keep}
-	if s.Setup != nil {
-		for name, content := range s.Setup.VirtualFS {
-			p, err := confined(dir, name)
-			if err != nil {
-				_ = ws.Close()
-				return nil, fmt.Errorf("setup.virtual_fs: %w", err)
-			}
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				_ = ws.Close()
-				return nil, err
-			}
-			if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-				_ = ws.Close()
-				return nil, err
-			}
-		}
-	}
+	// One base for everything a scenario names: virtual_fs is written in the
+	// working directory, where code steps, commands, file checks and the
+	// agent start.
 	if s.Environment.Setup != nil && s.Environment.Setup.WorkingDirectory != "" {
 		wd, err := confined(dir, s.Environment.Setup.WorkingDirectory)
 		if err != nil {
@@ -120,6 +106,23 @@ func (l *LocalEnvironment) Prepare(_ context.Context, s *scenario.Scenario, jobI
 			return nil, err
 		}
 		ws.work = wd
+	}
+	if s.Setup != nil {
+		for name, content := range s.Setup.VirtualFS {
+			p, err := confined(ws.Dir(), name)
+			if err != nil {
+				_ = ws.Close()
+				return nil, fmt.Errorf("setup.virtual_fs: %w", err)
+			}
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				_ = ws.Close()
+				return nil, fmt.Errorf("setup.virtual_fs[%q]: %w", name, err)
+			}
+			if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+				_ = ws.Close()
+				return nil, fmt.Errorf("setup.virtual_fs[%q]: %w", name, err)
+			}
+		}
 	}
 	return ws, nil
 }

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -208,4 +209,46 @@ judgment: {strategy: all_pass}
 	assert.Contains(t, got[1], "a python3 code step at run[0]")
 	assert.Contains(t, got[2], "llm_judge at run[0].evaluations[0]")
 	assert.Len(t, Config{Agent: Echo(), EnvFallback: "local", AllowCommands: true}.Unrunnable(s), 1)
+}
+
+// A concurrency far above the jobs there are costs nothing: workers and
+// buffers follow the jobs. (Not parallel: it measures allocation.)
+func TestConcurrencyIsBoundedByTheJobs(t *testing.T) {
+	s := loadScenario(t, "echo.scenario.yaml")
+	jobs, _, err := Combine([]Source{ScenarioSource("echo", s, 1)}, Shard{})
+	require.NoError(t, err)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	sum, err := Run(t.Context(), Config{Agent: Echo(), Concurrency: 100_000_000}, jobs)
+	runtime.ReadMemStats(&after)
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, sum.Passed)
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<20), "a run of one job allocated as if for the concurrency asked")
+}
+
+// With a working directory, virtual_fs, code steps, commands and file
+// checks share one base.
+func TestWorkingDirectoryIsOneBase(t *testing.T) {
+	t.Parallel()
+	s := load(t, "wd.scenario.yaml", `name: wd
+description: files in a working directory
+environment:
+  type: local
+  setup: {workingDirectory: sub/dir}
+setup:
+  virtual_fs:
+    "data/in.txt": hello
+run:
+  - lang: sh
+    code: "cat data/in.txt; pwd"
+    evaluations:
+      - {type: string_contains, value: hello}
+      - {type: regex_match, pattern: "/sub/dir$"}
+      - {type: file_exists, path: data/in.txt}
+      - {type: file_contains, path: data/in.txt, value: hello}
+      - {type: command_exit_code_is, command: "test -f data/in.txt"}
+judgment: {strategy: all_pass}
+`)
+	res := runOne(t, Config{Agent: Echo(), AllowCommands: true}, s)
+	assert.True(t, res.Passed, FailureMessage(res))
 }

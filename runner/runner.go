@@ -192,18 +192,37 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[Job, error], total int64) 
 	start := time.Now()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jobCh := make(chan Job, 2*r.cfg.Concurrency)
-	resCh := make(chan *JobResult, 2*r.cfg.Concurrency)
+	// Buffers and workers grow with the jobs there are, not with the
+	// concurrency asked for: --concurrency 100000000 on one job starts one
+	// worker.
+	jobCh := make(chan Job, min(r.cfg.Concurrency, 64))
+	resCh := make(chan *JobResult, min(2*r.cfg.Concurrency, 1024))
 	var sum Summary
 	// The feeder owns srcErr and skipped until fed is closed; Run reads
 	// them only after that, so Run never returns while it still runs.
 	var srcErr error
 	var skipped int64
+	var wg sync.WaitGroup
+	worker := func() {
+		defer wg.Done()
+		for j := range jobCh {
+			if ctx.Err() != nil {
+				return
+			}
+			res := r.runJob(ctx, j)
+			if ctx.Err() != nil && !res.Completed {
+				// Interrupted, not judged: leave it for --resume rather than record a failure.
+				return
+			}
+			resCh <- res
+		}
+	}
 	fed := make(chan struct{})
 	go func() {
 		defer close(fed)
 		defer close(jobCh)
 		done := ctx.Done()
+		workers := 0
 		for j, err := range jobs {
 			select {
 			case <-done: // also while skipping recorded jobs, which never block
@@ -219,33 +238,21 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[Job, error], total int64) 
 				skipped++
 				continue
 			}
+			if workers < r.cfg.Concurrency {
+				workers++
+				wg.Add(1)
+				go worker()
+			}
 			select {
 			case jobCh <- j:
-			case <-ctx.Done():
+			case <-done:
 				return
 			}
 		}
 	}()
-	var wg sync.WaitGroup
-	for range r.cfg.Concurrency {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobCh {
-				if ctx.Err() != nil {
-					return
-				}
-				res := r.runJob(ctx, j)
-				if ctx.Err() != nil && !res.Completed {
-					// Interrupted, not judged: leave it for --resume rather than record a failure.
-					return
-				}
-				resCh <- res
-			}
-		}()
-	}
 	collected := make(chan struct{})
-	go func() { wg.Wait(); close(resCh); close(collected) }()
+	// Workers are started by the feeder: wait for it before waiting for them.
+	go func() { <-fed; wg.Wait(); close(resCh); close(collected) }()
 	var writeErr error
 	var p Progress
 	p.Total = total

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -73,13 +74,14 @@ func (l *Loader) checkScenario(f *File, s *Scenario, github bool) {
 		}
 	}
 	checks += len(s.Checkpoints)
+	if es := s.Environment.Setup; es != nil && es.WorkingDirectory != "" {
+		if err := ConfinedPath(es.WorkingDirectory); err != nil {
+			f.addf(Path{}.Key("environment").Key("setup").Key("workingDirectory"), Error, "path", "%v", err)
+		}
+	}
 	if s.Setup != nil {
 		sp := Path{}.Key("setup")
-		for name := range s.Setup.VirtualFS {
-			if err := ConfinedPath(name); err != nil {
-				f.addKeyf(sp.Key("virtual_fs").Key(name), Error, "path", "%v", err)
-			}
-		}
+		checkVirtualFS(f, sp.Key("virtual_fs"), s.Setup.VirtualFS)
 		for i, m := range s.Setup.Mocks {
 			mp := sp.Key("mocks").Index(i)
 			if m.Method == "" {
@@ -105,6 +107,46 @@ func (l *Loader) checkScenario(f *File, s *Scenario, github bool) {
 	}
 	if checks == 0 {
 		f.addf(nil, Warning, "no-checks", "the scenario checks nothing: no evaluations and no checkpoints, so no run can pass")
+	}
+}
+
+// checkVirtualFS checks that every virtual_fs key names a file of its own
+// inside the run's directory: not the directory itself, not a file that
+// another key writes (a and ./a), not a file another key needs as a
+// directory (a and a/b).
+func checkVirtualFS(f *File, p Path, vfs map[string]string) {
+	names := make([]string, 0, len(vfs))
+	for name := range vfs {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	files := make(map[string]string, len(names)) // cleaned path -> key
+	var kept []string
+	for _, name := range names {
+		if err := ConfinedPath(name); err != nil {
+			f.addKeyf(p.Key(name), Error, "path", "%v", err)
+			continue
+		}
+		clean := path.Clean(strings.ReplaceAll(name, `\`, "/"))
+		if clean == "." {
+			f.addKeyf(p.Key(name), Error, "path", "path %q names the run's directory itself, not a file", name)
+			continue
+		}
+		if other, dup := files[clean]; dup {
+			f.addKeyf(p.Key(name), Error, "path", "path %q names the same file as %q", name, other)
+			continue
+		}
+		files[clean] = name
+		kept = append(kept, clean)
+	}
+	for _, clean := range kept {
+		name := files[clean]
+		for dir := path.Dir(clean); dir != "."; dir = path.Dir(dir) {
+			if other, ok := files[dir]; ok {
+				f.addKeyf(p.Key(name), Error, "path", "path %q needs %q to be a directory, but %q writes it as a file", name, dir, other)
+				break
+			}
+		}
 	}
 }
 

@@ -237,6 +237,10 @@ func isYAML11(s string) bool {
 	return s != "" && strings.IndexByte("yYnNoO0123456789+-", s[0]) >= 0 && yaml11.MatchString(s)
 }
 
+// maxDepth bounds how deeply values may nest: no scenario needs more, and
+// the walks over a document recurse.
+const maxDepth = 500
+
 type converter struct {
 	file   string
 	budget int
@@ -305,10 +309,13 @@ func (c *converter) convert(n *yaml.Node, depth int) any {
 		c.add(n, Error, "aliases", "aliases expand the document to too many values (an alias bomb?); the limit guards memory")
 		return nil
 	}
-	if depth > 500 {
+	if depth > maxDepth {
 		c.fatal = true
-		c.path = nil
-		c.add(n, Error, "depth", "document is nested more than 500 levels deep")
+		// The path so far is as deep as the document: name its start only.
+		full := c.path
+		c.path = c.path[:min(len(c.path), 8)]
+		c.add(n, Error, "depth", fmt.Sprintf("document is nested more than %d levels deep (the path names its first levels)", maxDepth))
+		c.path = full
 		return nil
 	}
 	switch n.Kind {
@@ -356,7 +363,7 @@ func (c *converter) convert(n *yaml.Node, depth int) any {
 // mapping fills out from a mapping node, resolving `<<` merge keys; keys
 // written in the mapping itself win over merged ones.
 func (c *converter) mapping(n *yaml.Node, depth int, out map[string]any, seen map[string]*yaml.Node, merged bool) {
-	if depth > 500 || c.fatal {
+	if depth > maxDepth || c.fatal {
 		return
 	}
 	var merges []*yaml.Node

@@ -92,7 +92,9 @@ type Environment struct {
 
 // EnvironmentSetup tunes an environment.
 type EnvironmentSetup struct {
-	// WorkingDirectory is a sub-directory of the run's directory to work in.
+	// WorkingDirectory is a sub-directory of the run's directory to work in:
+	// virtual_fs, code steps, commands, file checks and the agent all start
+	// from it. It must stay inside the run's directory.
 	WorkingDirectory string `json:"workingDirectory,omitempty"`
 	// Timeout bounds environment setup (milliseconds, or a duration such as "30s").
 	Timeout Duration `json:"timeout,omitempty"`
@@ -106,7 +108,9 @@ type EnvironmentSetup struct {
 type Setup struct {
 	// Mocks replace service calls the agent makes.
 	Mocks []Mock `json:"mocks,omitempty"`
-	// VirtualFS maps file paths (relative to the run's directory) to their content.
+	// VirtualFS maps file paths to their content. Paths are relative to the
+	// run's working directory (environment.setup.workingDirectory, else the
+	// run's directory), where file checks look too.
 	VirtualFS map[string]string `json:"virtual_fs,omitempty"`
 }
 

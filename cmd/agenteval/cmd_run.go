@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -37,7 +38,7 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	fs := newFlags(env, "run", "[flags] PATH...  (scenario files, matrix files or directories)")
 	agentSpec := fs.String("agent", "echo", "agent under test: echo, exec:COMMAND or openai:MODEL")
-	concurrency := fs.Int("concurrency", 0, "jobs at once (default 4 x CPUs)")
+	concurrency := fs.Int("concurrency", 4*runtime.GOMAXPROCS(0), "jobs at once, at least 1; 4 x CPUs by default")
 	out := fs.String("out", "out", "directory for results.jsonl")
 	resume := fs.Bool("resume", false, "skip jobs already recorded in DIR/results.jsonl and append")
 	shardSpec := fs.String("shard", "", "run only part i of n (i/n)")
@@ -45,7 +46,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	allowCommands := fs.Bool("allow-commands", false, "let scenarios run commands (code steps, command_exit_code_is); without it such jobs are incomplete and run nothing")
 	envFallback := fs.String("env-fallback", "", "run scenarios whose environment has no provider here (e2b) in this one instead: local")
 	strict := fs.Bool("strict", false, "unknown fields are errors; unmatched mock calls fail the run")
-	runs := fs.Int("runs", 1, "runs per plain scenario (matrices use runs_per_combination)")
+	runs := fs.Int("runs", 1, "runs per plain scenario, at least 1 (matrices use runs_per_combination)")
 	userModel := fs.String("user-model", "script", "user simulator: script (offline, deterministic) or openai:MODEL")
 	judgeModel := fs.String("judge-model", "", "model for llm_judge: openai:MODEL (OPENAI_BASE_URL, OPENAI_API_KEY)")
 	judgeCache := fs.String("judge-cache", "", "directory caching judge verdicts (default DIR/judge-cache)")
@@ -69,6 +70,14 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(env.stderr, "agenteval run: "+format+"\n", a...)
 		return exitUsage
+	}
+	switch {
+	case *concurrency < 1:
+		return usageErr("--concurrency %d: want at least 1 job at once", *concurrency)
+	case *runs < 1:
+		return usageErr("--runs %d: want at least 1 run per scenario", *runs)
+	case *maxJobs < 1:
+		return usageErr("--max-jobs %d: want at least 1", *maxJobs)
 	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)

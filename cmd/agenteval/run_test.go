@@ -77,6 +77,11 @@ func TestRunExitCodes(t *testing.T) {
 		{"an unknown agent", []string{"--agent", "ecoh", "testdata/run/echo.scenario.yaml"}, exitUsage, `did you mean "echo"?`},
 		{"a bad shard", []string{"--shard", "3/2", "testdata/run/echo.scenario.yaml"}, exitUsage, "want i/n"},
 		{"no paths", nil, exitUsage, "usage: agenteval run"},
+		{"no concurrency", []string{"--concurrency", "0", "testdata/run/echo.scenario.yaml"}, exitUsage, "--concurrency 0: want at least 1 job at once"},
+		{"a negative concurrency", []string{"--concurrency", "-1", "testdata/run/echo.scenario.yaml"}, exitUsage, "--concurrency -1: want at least 1"},
+		{"no runs", []string{"--runs", "0", "testdata/run/echo.scenario.yaml"}, exitUsage, "--runs 0: want at least 1 run per scenario"},
+		{"negative runs", []string{"--runs", "-5", "testdata/run/echo.scenario.yaml"}, exitUsage, "--runs -5: want at least 1"},
+		{"a huge concurrency on one job", []string{"--concurrency", "100000000", "testdata/run/echo.scenario.yaml"}, exitOK, "1 passed"},
 		{"a missing path", []string{"testdata/run/nope.scenario.yaml"}, exitUsage, "no such file"},
 	}
 	for _, tc := range tests {
