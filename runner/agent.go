@@ -121,7 +121,7 @@ func NewAgents() *Agents {
 	a.Register("exec", "exec:COMMAND runs a program speaking the JSON-lines agent protocol", func(arg string, _ AgentOptions) (Agent, error) {
 		return NewExecAgent(arg)
 	})
-	a.Register("openai", "openai:MODEL talks to an OpenAI-compatible chat endpoint (OPENAI_BASE_URL, OPENAI_API_KEY)", NewOpenAIAgentFromSpec)
+	a.Register("openai", "openai:MODEL talks to an OpenAI-compatible chat endpoint (OPENAI_BASE_URL, OPENAI_API_KEY); a scenario's character.llm.model, temperature and max_tokens override MODEL and the sampling", NewOpenAIAgentFromSpec)
 	return a
 }
 

@@ -45,13 +45,19 @@ func NewOpenAIAgentFromSpec(model string, opts AgentOptions) (Agent, error) {
 	return NewModelAgent(m), nil
 }
 
-// NewSession starts a conversation with the character as system prompt.
+// NewSession starts a conversation with the character as system prompt
+// (system, system_prompt, name and bio) and the character's model and
+// sampling (see scenario.Character.Sampling): a character that names
+// llm.model is answered by that model, whatever model the agent was built
+// with, so a matrix over character.llm.model compares models.
 func (a *ModelAgent) NewSession(_ context.Context, cfg SessionConfig) (Session, error) {
 	s := &modelSession{agent: a, cfg: cfg}
 	if c := cfg.Character; c != nil {
 		var sys strings.Builder
-		if c.System != "" {
-			sys.WriteString(c.System)
+		for _, p := range []string{c.System, c.SystemPrompt} {
+			if p != "" {
+				sys.WriteString("\n" + p)
+			}
 		}
 		if c.Name != "" {
 			fmt.Fprintf(&sys, "\nYou are %s.", c.Name)
@@ -62,10 +68,7 @@ func (a *ModelAgent) NewSession(_ context.Context, cfg SessionConfig) (Session, 
 		if t := strings.TrimSpace(sys.String()); t != "" {
 			s.history = append(s.history, judge.Message{Role: judge.RoleSystem, Content: t})
 		}
-		if c.LLM != nil {
-			s.temperature = c.LLM.Temperature
-			s.maxTokens = c.LLM.MaxTokens
-		}
+		s.model, s.temperature, s.maxTokens = c.Sampling()
 	}
 	if cfg.Scenario != nil && cfg.Scenario.Setup != nil {
 		seen := map[string]bool{}
@@ -104,6 +107,7 @@ type modelSession struct {
 	history     []judge.Message
 	tools       []judge.Tool
 	toolTargets [][2]string
+	model       string // the character's model; "" keeps the agent's
 	temperature *float64
 	maxTokens   int
 }
@@ -113,7 +117,7 @@ func (s *modelSession) Send(ctx context.Context, message string) (Reply, error) 
 	var reply Reply
 	rounds := max(1, s.agent.MaxToolRounds)
 	for range rounds + 1 {
-		resp, err := s.agent.model.Complete(ctx, judge.Request{Messages: s.history, Tools: s.tools, Temperature: s.temperature, MaxTokens: s.maxTokens})
+		resp, err := s.agent.model.Complete(ctx, judge.Request{Messages: s.history, Tools: s.tools, Model: s.model, Temperature: s.temperature, MaxTokens: s.maxTokens})
 		if err != nil {
 			return reply, err
 		}

@@ -83,7 +83,7 @@ func (p Plugin) MarshalJSON() ([]byte, error) {
 }
 
 // characterKeys are the keys Character names; every other key goes to Extra.
-var characterKeys = map[string]bool{"name": true, "bio": true, "system": true, "llm": true}
+var characterKeys = map[string]bool{"name": true, "bio": true, "system": true, "system_prompt": true, "llm": true, "temperature": true, "max_tokens": true}
 
 // UnmarshalJSON reads the named fields and keeps every other key in Extra.
 func (c *Character) UnmarshalJSON(b []byte) error {

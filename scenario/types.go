@@ -63,10 +63,40 @@ type Character struct {
 	Bio StringList `json:"bio,omitempty"`
 	// System is the system prompt.
 	System string `json:"system,omitempty"`
-	// LLM selects and tunes the model behind the character.
+	// SystemPrompt is more of the system prompt, after System (ElizaOS's
+	// matrix documentation sweeps character.system_prompt).
+	SystemPrompt string `json:"system_prompt,omitempty"`
+	// LLM selects and tunes the model behind the character: llm.model is
+	// the model the built-in openai agent sends.
 	LLM *LLMConfig `json:"llm,omitempty"`
+	// Temperature is the sampling temperature, as the format documents it
+	// at the top of the character; llm.temperature wins when both are set.
+	Temperature *float64 `json:"temperature,omitempty" jsonschema:"minimum=0,maximum=2"`
+	// MaxTokens bounds the reply length; llm.max_tokens wins when both are set.
+	MaxTokens int `json:"max_tokens,omitempty" jsonschema:"minimum=1"`
 	// Extra holds every further key of the character as free-form data.
 	Extra map[string]any `json:"-"`
+}
+
+// Sampling returns the model the character names (llm.model, "" when it
+// names none), its temperature (llm.temperature, else temperature; nil when
+// neither is set) and its reply bound (llm.max_tokens, else max_tokens; 0
+// when neither is set). A nil character names nothing.
+func (c *Character) Sampling() (model string, temperature *float64, maxTokens int) {
+	if c == nil {
+		return "", nil, 0
+	}
+	temperature, maxTokens = c.Temperature, c.MaxTokens
+	if l := c.LLM; l != nil {
+		model = l.Model
+		if l.Temperature != nil {
+			temperature = l.Temperature
+		}
+		if l.MaxTokens > 0 {
+			maxTokens = l.MaxTokens
+		}
+	}
+	return model, temperature, maxTokens
 }
 
 // LLMConfig selects a model and its sampling settings.
