@@ -70,7 +70,7 @@ func (d *described) finish(r Result, in Input, err error) Result {
 		r.Passed, r.Score = false, 0
 		r.Error = err.Error()
 		if r.Message == "" {
-			r.Message = fmt.Sprintf("%s could not judge: %v", d.typ, err)
+			r.Message = fmt.Sprintf("%s reached no verdict: %v", d.typ, err)
 		}
 		return r
 	}

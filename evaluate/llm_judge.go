@@ -90,7 +90,7 @@ func (e *llmJudge) Evaluate(ctx context.Context, in Input) (Result, error) {
 	}
 	v, err := in.Env.Judge.Evaluate(ctx, q)
 	if err != nil {
-		return Result{}, fmt.Errorf("judge: %w", err)
+		return Result{}, judgeError(err)
 	}
 	r := Result{Passed: v.Pass, Score: v.Score, Details: map[string]any{
 		"expected":  e.in.Expected,
@@ -156,4 +156,13 @@ func listRunFiles(dir string, limit int) string {
 		return nil
 	})
 	return b.String()
+}
+
+// judgeError says that an error came from the judge, once: the judge's
+// own errors already start with "judge: ".
+func judgeError(err error) error {
+	if strings.HasPrefix(err.Error(), "judge: ") {
+		return err
+	}
+	return fmt.Errorf("judge: %w", err)
 }

@@ -117,7 +117,7 @@ func (e *userSatisfaction) Evaluate(ctx context.Context, in Input) (Result, erro
 			Expected: fmt.Sprintf(">=%g", e.threshold),
 		})
 		if err != nil {
-			return r, fmt.Errorf("judge: %w", err)
+			return r, judgeError(err)
 		}
 		score = v.Score
 		r.Details["reasoning"] = v.Reasoning

@@ -146,7 +146,7 @@ func (r *run) attempt(ctx context.Context, j Job, attemptNo int) *JobResult {
 		for _, e := range res.Evaluations {
 			if e.Error != "" {
 				completed = false
-				res.Error = fmt.Sprintf("evaluation %s (%s step %d) could not judge: %s", evalName(e), e.Scope, e.Step, e.Error)
+				res.Error = fmt.Sprintf("evaluation %s (%s) reached no verdict: %s", evalName(e), evalWhere(e), e.Error)
 				break
 			}
 		}
@@ -233,6 +233,18 @@ func (r *run) decide(s *scenario.Scenario, res *JobResult, mocks *Mocks) {
 			res.Reason = fmt.Sprintf("strict mocks: %d call(s) no mock answered, first %s.%s", len(un), un[0].Service, un[0].Method)
 		}
 	}
+}
+
+// evalWhere says which step (and turn) an evaluation result is about:
+// "step 0", "step 1, turn 3", "step 1, at the end".
+func evalWhere(e evaluate.Result) string {
+	switch e.Scope {
+	case evaluate.ScopeTurn:
+		return fmt.Sprintf("step %d, turn %d", e.Step, e.Turn)
+	case evaluate.ScopeFinal:
+		return fmt.Sprintf("step %d, at the end", e.Step)
+	}
+	return fmt.Sprintf("step %d", e.Step)
 }
 
 func evalName(e evaluate.Result) string {

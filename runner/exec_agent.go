@@ -215,6 +215,9 @@ func (s *execSession) describe(err error) error {
 	}
 	select {
 	case <-s.p.Exited():
+		// What it wrote last on stderr is the explanation: let it arrive
+		// (a child still holding stderr must not hold the error for long).
+		s.p.WaitOutput(200 * time.Millisecond)
 		return fmt.Errorf("exec agent exited (%v): %w; stderr: %s", s.p.ExitError(), err, s.stderr.tail())
 	default:
 		return fmt.Errorf("exec agent: %w", err)

@@ -2,6 +2,8 @@ package runner
 
 import (
 	"context"
+	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/judge/judgetest"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -251,4 +253,32 @@ judgment: {strategy: all_pass}
 `)
 	res := runOne(t, Config{Agent: Echo(), AllowCommands: true}, s)
 	assert.True(t, res.Passed, FailureMessage(res))
+}
+
+// Messages say each thing once: "step 0", not "step step 0"; "judge: ",
+// not "judge: judge: ".
+func TestMessagesSayThingsOnce(t *testing.T) {
+	t.Parallel()
+	js := judgetest.NewServer(t) // unscripted: every request is refused
+	j, err := judge.New(judge.Config{Model: js.Model()})
+	require.NoError(t, err)
+	s := load(t, "j.scenario.yaml", `name: j
+description: a judge that fails
+environment: {type: local}
+run:
+  - input: hello
+    evaluations:
+      - {type: string_contains, value: goodbye}
+      - {type: llm_judge, prompt: "Polite?", expected: "yes"}
+judgment: {strategy: all_pass}
+`)
+	res := runOne(t, Config{Agent: Echo(), Judge: j}, s)
+	assert.False(t, res.Completed)
+	assert.Contains(t, res.Error, "evaluation llm_judge (step 0) reached no verdict: judge: model API: 400")
+	msg := FailureMessage(res)
+	assert.Contains(t, msg, "\n  step 0: string_contains")
+	for _, twice := range []string{"judge: judge:", "step step"} {
+		assert.NotContains(t, res.Error, twice)
+		assert.NotContains(t, msg, twice)
+	}
 }

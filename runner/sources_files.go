@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"strings"
 
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/scenario"
@@ -34,6 +35,7 @@ func FileSources(files []*scenario.File, opts SourceOptions) ([]Source, error) {
 	// Job ids are Source/Combination/run-N: two sources with one prefix
 	// would record each other's jobs as done.
 	prefixes := map[string]string{}
+	leftOut := 0
 	for _, f := range files {
 		var src Source
 		var prefix string
@@ -46,6 +48,7 @@ func FileSources(files []*scenario.File, opts SourceOptions) ([]Source, error) {
 			src, prefix = s, s.prefix
 		case f.Scenario != nil && (f.Kind == scenario.KindScenario || f.Kind == scenario.KindGitHub):
 			if len(opts.Filters) > 0 {
+				leftOut++
 				continue // filters select matrix combinations
 			}
 			src = ScenarioSource(f.Name, f.Scenario, opts.Runs)
@@ -63,7 +66,10 @@ func FileSources(files []*scenario.File, opts SourceOptions) ([]Source, error) {
 		}
 		out = append(out, src)
 	}
-	if len(out) == 0 {
+	switch {
+	case len(out) == 0 && leftOut > 0:
+		return nil, fmt.Errorf("the filter %s matched nothing: filters select the combinations of a matrix, and no matrix is given (%d scenario file(s) left out)", strings.Join(opts.Filters, " "), leftOut)
+	case len(out) == 0:
 		return nil, fmt.Errorf("no scenarios or matrices to run")
 	}
 	return out, nil

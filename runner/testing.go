@@ -54,11 +54,7 @@ func FailureMessage(res *JobResult) string {
 		if e.Passed {
 			continue
 		}
-		fmt.Fprintf(&b, "\n  %s step %d", e.Scope, e.Step)
-		if e.Turn >= 0 && e.Scope == "turn" {
-			fmt.Fprintf(&b, " turn %d", e.Turn)
-		}
-		fmt.Fprintf(&b, ": %s", e.Type)
+		fmt.Fprintf(&b, "\n  %s: %s", evalWhere(e), e.Type)
 		if e.Description != "" {
 			fmt.Fprintf(&b, " (%s)", e.Description)
 		}

@@ -33,14 +33,19 @@ func runCheckpoint(ctx context.Context, env *cliEnv, args []string) int {
 	format := fs.String("format", "text", "output format: text or json")
 	concurrency := fs.Int("concurrency", 1, "checkpoints of a scenario scored at once")
 	tasks := fs.Bool("tasks", false, "list the capability tasks checkpoints can run, with their inputs and outputs")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
 	if *tasks {
 		printTasks(env.stdout)
 		return exitOK
 	}
-	if fs.NArg() == 0 || (*format != "text" && *format != "json") || *concurrency < 1 {
+	switch {
+	case !fs.oneOf("format", *format, "text", "json"):
+		return exitUsage
+	case *concurrency < 1:
+		return fs.badValue("concurrency", *concurrency, "want at least 1")
+	case fs.NArg() == 0:
 		fs.Usage()
 		return exitUsage
 	}

@@ -24,8 +24,13 @@ var fixtureOps = []string{"seed", "status", "reset", "cleanup"}
 func runFixture(ctx context.Context, env *cliEnv, args []string) int {
 	flagsLine := "[--manifest M] [--seed-file S] [--repo owner/name] [--dry-run] [--graphql-url U] [--format text|json] [FIXTURE...]"
 	if len(args) == 0 || !slices.Contains(fixtureOps, args[0]) {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+			fmt.Fprintf(env.stdout, "usage: agenteval fixture %s %s\n", strings.Join(fixtureOps, "|"), flagsLine)
+			fmt.Fprintf(env.stdout, "Run 'agenteval fixture OPERATION -h' for an operation's flags.\n")
+			return exitOK
+		}
 		fmt.Fprintf(env.stderr, "usage: agenteval fixture %s %s\n", strings.Join(fixtureOps, "|"), flagsLine)
-		if len(args) > 0 && args[0] != "-h" && args[0] != "--help" {
+		if len(args) > 0 {
 			fmt.Fprintf(env.stderr, "agenteval fixture: unknown operation %q%s\n", args[0], didYouMean(args[0], fixtureOps))
 		}
 		return exitUsage
@@ -38,15 +43,14 @@ func runFixture(ctx context.Context, env *cliEnv, args []string) int {
 	dryRun := fl.Bool("dry-run", false, "report what would change and change nothing")
 	graphqlURL := fl.String("graphql-url", "", "GitHub GraphQL endpoint (default "+ghfixture.DefaultGraphQLURL+")")
 	format := fl.String("format", "text", "output format: text or json")
-	if err := fl.Parse(args[1:]); err != nil {
-		return exitUsage
+	if code, ok := fl.parse(args[1:]); !ok {
+		return code
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(env.stderr, "agenteval fixture %s: "+format+"\n", append([]any{op}, a...)...)
 		return exitUsage
 	}
-	if *format != "text" && *format != "json" {
-		fl.Usage()
+	if !fl.oneOf("format", *format, "text", "json") {
 		return exitUsage
 	}
 	if fl.NArg() > 0 && op != "reset" {

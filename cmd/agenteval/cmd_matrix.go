@@ -30,10 +30,15 @@ func runMatrix(ctx context.Context, env *cliEnv, args []string) int {
 	maxJobs := fs.Int64("max-jobs", 0, fmt.Sprintf("refuse selections of more jobs than this (0: %d, -1: no limit)", matrix.DefaultMaxJobs))
 	runs := fs.Int("runs", 1, "runs of a plain scenario file (a matrix file sets its own)")
 	show := fs.Int64("show", -1, "print the scenario that the job with this index runs, as YAML, instead of the jobs")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
-	if fs.NArg() != 1 {
+	switch {
+	case *maxJobs < -1:
+		return fs.badValue("max-jobs", *maxJobs, "want a number of jobs, 0 for the default or -1 for no limit")
+	case *runs < 1:
+		return fs.badValue("runs", *runs, "want at least 1")
+	case fs.NArg() != 1:
 		fs.Usage()
 		return exitUsage
 	}

@@ -24,11 +24,17 @@ func runReport(_ context.Context, env *cliEnv, args []string) int {
 	out := fs.String("out", "", "write to FILE instead of stdout")
 	k := fs.Int("k", report.DefaultK, "the k reported for pass@k and pass^k")
 	maxFailing := fs.Int("max-failing", report.DefaultMaxFailingJobs, "html: how many failing jobs to show with messages and transcripts")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
-	valid := map[string]bool{"md": true, "html": true, "junit": true, "json": true}
-	if fs.NArg() == 0 || !valid[*format] || *k < 1 || *maxFailing < 1 {
+	switch {
+	case !fs.oneOf("format", *format, "md", "html", "junit", "json"):
+		return exitUsage
+	case *k < 1:
+		return fs.badValue("k", *k, "want at least 1")
+	case *maxFailing < 1:
+		return fs.badValue("max-failing", *maxFailing, "want at least 1")
+	case fs.NArg() == 0:
 		fs.Usage()
 		return exitUsage
 	}
@@ -80,10 +86,19 @@ func runReportCompare(env *cliEnv, args []string) int {
 	correction := fs.String("correction", report.CorrectionHolm, "multiple-comparison correction: holm or none")
 	format := fs.String("format", "md", "output format: md or json")
 	out := fs.String("out", "", "write to FILE instead of stdout")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
-	if fs.NArg() != 2 || (*format != "md" && *format != "json") {
+	switch {
+	case !fs.oneOf("format", *format, "md", "json"):
+		return exitUsage
+	case !fs.oneOf("correction", *correction, report.CorrectionHolm, report.CorrectionNone):
+		return exitUsage
+	case *alpha <= 0 || *alpha >= 1:
+		return fs.badValue("alpha", *alpha, "want a significance level between 0 and 1, such as 0.05")
+	case *minRate < 0 || *minRate > 1:
+		return fs.badValue("min-pass-rate", *minRate, "want a rate between 0 and 1, such as 0.9")
+	case fs.NArg() != 2:
 		fs.Usage()
 		return exitUsage
 	}

@@ -112,7 +112,10 @@ func TestReportUsageErrors(t *testing.T) {
 		msg  string
 	}{
 		{"no files", []string{"report"}, "usage: agenteval report"},
-		{"bad format", []string{"report", "--format", "pdf", res}, "usage: agenteval report"},
+		{"bad format", []string{"report", "--format", "pdf", res}, `agenteval report: --format "pdf": want md, html, junit, json`},
+		{"bad k", []string{"report", "--k", "0", res}, "agenteval report: --k 0: want at least 1"},
+		{"compare bad correction", []string{"report", "compare", "--correction", "bonferroni", res, res}, `--correction "bonferroni": want holm, none`},
+		{"compare bad format", []string{"report", "compare", "--format", "html", res, res}, `--format "html": want md, json`},
 		{"missing file", []string{"report", filepath.Join(dir, "nope.jsonl")}, "no such file"},
 		{"conflicting plans", []string{"report", res, other}, "conflicting plans"},
 		{"compare needs two files", []string{"report", "compare", res}, "usage: agenteval report compare"},

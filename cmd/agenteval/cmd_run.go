@@ -60,8 +60,8 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	replay := fs.Bool("replay", false, "with --record: answer only from the recordings; a call not recorded fails")
 	var filters stringList
 	fs.Var(&filters, "filter", "matrix filter path=value (repeatable, ANDed)")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()

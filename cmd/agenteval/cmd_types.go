@@ -19,8 +19,8 @@ import (
 // documentation: the same values the loader, the schema and the runner use.
 func runTypes(_ context.Context, env *cliEnv, args []string) int {
 	fs := newFlags(env, "types", "[evaluations|strategies|conditions|terminations|agents]")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
 	sections := map[string]func(io.Writer){
 		"evaluations":  printEvaluationTypes,

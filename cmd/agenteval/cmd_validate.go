@@ -3,27 +3,93 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agenteval/agenteval/checkpoint"
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/fixture"
+	"github.com/agenteval/agenteval/internal/textdist"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/scenario"
 )
 
+// flagSet is a command's flags. Its usage goes to stdout when asked for
+// (-h, --help: exit 0) and to stderr after a mistake (exit 2).
+type flagSet struct {
+	*flag.FlagSet
+	env  *cliEnv
+	line string
+}
+
 // newFlags returns a flag set that reports errors to env.stderr and never exits.
-func newFlags(env *cliEnv, name, usageLine string) *flag.FlagSet {
+func newFlags(env *cliEnv, name, usageLine string) *flagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: agenteval %s %s\n", name, usageLine)
-		fs.PrintDefaults()
+	f := &flagSet{FlagSet: fs, env: env, line: usageLine}
+	fs.Usage = func() {} // parse prints the usage where it belongs
+	return f
+}
+
+// Usage prints the usage to stderr, after a mistake.
+func (f *flagSet) Usage() { f.printUsage(f.env.stderr) }
+
+func (f *flagSet) printUsage(w io.Writer) {
+	fmt.Fprintf(w, "usage: agenteval %s %s\n", f.Name(), f.line)
+	f.SetOutput(w)
+	f.PrintDefaults()
+	f.SetOutput(f.env.stderr)
+}
+
+// parse parses args. When it returns false the command ends with the code:
+// 0 after -h or --help (the usage went to stdout), 2 after a mistake (the
+// flag package named it on stderr, followed by the usage).
+func (f *flagSet) parse(args []string) (code int, ok bool) {
+	err := f.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		f.printUsage(f.env.stdout)
+		return exitOK, false
+	case err != nil:
+		f.Usage()
+		return exitUsage, false
 	}
-	return fs
+	return 0, true
+}
+
+// badValue names a flag whose value is out of range and says what is
+// wanted; it returns exitUsage.
+func (f *flagSet) badValue(name string, value any, want string) int {
+	if s, ok := value.(string); ok {
+		value = strconv.Quote(s)
+	}
+	fmt.Fprintf(f.env.stderr, "agenteval %s: --%s %v: %s\n", f.Name(), name, value, want)
+	return exitUsage
+}
+
+// oneOf checks a flag's value against its choices; on a miss it names the
+// value, the choices and the nearest one, and returns false.
+func (f *flagSet) oneOf(name, value string, choices ...string) bool {
+	if slices.Contains(choices, value) {
+		return true
+	}
+	want := "want " + strings.Join(choices, ", ")
+	// Choices are short words: only a near miss (one edit in three
+	// letters) is worth suggesting; pdf is not md.
+	for _, c := range choices {
+		if d := textdist.Distance(strings.ToLower(value), c); d <= max(1, len(c)/3) {
+			want += fmt.Sprintf(" (did you mean %q?)", c)
+			break
+		}
+	}
+	f.badValue(name, value, want)
+	return false
 }
 
 // loadPaths loads files and directories; each path yields its files.
@@ -85,10 +151,13 @@ func runValidate(_ context.Context, env *cliEnv, args []string) int {
 	fs := newFlags(env, "validate", "[--strict] [--format text|json] PATH...")
 	strict := fs.Bool("strict", false, "treat unknown fields as errors")
 	format := fs.String("format", "text", "output format: text or json")
-	if err := fs.Parse(args); err != nil {
+	if code, ok := fs.parse(args); !ok {
+		return code
+	}
+	if !fs.oneOf("format", *format, "text", "json") {
 		return exitUsage
 	}
-	if fs.NArg() == 0 || (*format != "text" && *format != "json") {
+	if fs.NArg() == 0 {
 		fs.Usage()
 		return exitUsage
 	}
@@ -123,8 +192,8 @@ func runValidate(_ context.Context, env *cliEnv, args []string) int {
 
 func runSchema(_ context.Context, env *cliEnv, args []string) int {
 	fs := newFlags(env, "schema", "scenario|eval|matrix|manifest|sets|seed")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()

@@ -65,14 +65,18 @@ func main() {
 }
 
 func mainWith(ctx context.Context, env *cliEnv, args []string) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	cmds := commands()
+	switch {
+	case len(args) == 0:
+		usage(env.stderr)
+		return exitUsage
+	case len(args) > 1 && args[0] == "help":
+		// help VERB [SUB] is VERB [SUB] -h.
+		return mainWith(ctx, env, append(args[1:], "-h"))
+	case args[0] == "help" || args[0] == "-h" || args[0] == "--help":
 		usage(env.stdout)
-		if len(args) == 0 {
-			return exitUsage
-		}
 		return exitOK
 	}
-	cmds := commands()
 	i := slices.IndexFunc(cmds, func(c command) bool { return c.name == args[0] })
 	if i < 0 {
 		names := make([]string, len(cmds))
@@ -92,7 +96,7 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'agenteval <command> -h' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'agenteval <command> -h' (or 'agenteval help <command>') for a command's flags.")
 }
 
 func isTerminal(f *os.File) bool {

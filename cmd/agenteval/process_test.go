@@ -32,8 +32,8 @@ judgment: {strategy: all_pass}
 `), 0o644))
 	start := time.Now()
 	code, _, stderr := runCLI(t, "run", "--agent", "exec:yes "+marker, "--out", filepath.Join(dir, "out"), dir)
-	assert.Less(t, time.Since(start), 5*time.Second)
+	assert.Less(t, time.Since(start), 20*time.Second)
 	assert.Equal(t, exitFail, code, stderr)
 	assert.Contains(t, stderr, "1 job(s): 0 passed, 0 failed, 1 incomplete")
-	proctest.RequireGone(t, marker, 2*time.Second)
+	proctest.RequireGone(t, marker, 10*time.Second)
 }

@@ -179,7 +179,7 @@ func TestValidateUsage(t *testing.T) {
 		stderr string
 	}{
 		{"no paths", []string{"validate"}, "usage: agenteval validate"},
-		{"unknown format", []string{"validate", "--format", "xml", td + "good.scenario.yaml"}, "usage: agenteval validate"},
+		{"unknown format", []string{"validate", "--format", "xml", td + "good.scenario.yaml"}, `agenteval validate: --format "xml": want text, json`},
 		{"unknown flag", []string{"validate", "--stricter", td + "good.scenario.yaml"}, "flag provided but not defined: -stricter"},
 		{"missing file", []string{"validate", td + "nope.scenario.yaml"}, "agenteval validate: " + td + "nope.scenario.yaml: stat"},
 	}

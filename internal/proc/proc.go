@@ -55,6 +55,7 @@ type Process struct {
 	stdout  *os.File
 	readers []*os.File // our ends of the output pipes, closed once drained
 	copies  sync.WaitGroup
+	drained chan struct{} // closed when the copies of Stdout and Stderr to their writers are done
 	exited  chan struct{}
 	waitErr error
 
@@ -116,7 +117,7 @@ func Start(s Spec) (*Process, error) {
 	cmd.Dir = s.Dir
 	cmd.Env = s.Env
 	newGroup(cmd)
-	p := &Process{cmd: cmd, exited: make(chan struct{})}
+	p := &Process{cmd: cmd, exited: make(chan struct{}), drained: make(chan struct{})}
 	var closeAfterStart []*os.File
 	fail := func(err error) (*Process, error) {
 		for _, f := range closeAfterStart {
@@ -187,6 +188,7 @@ func Start(s Spec) (*Process, error) {
 		p.waitErr = cmd.Wait()
 		close(p.exited)
 	}()
+	go func() { p.copies.Wait(); close(p.drained) }()
 	return p, nil
 }
 
@@ -223,6 +225,20 @@ func (p *Process) Stdout() io.Reader {
 
 // Exited is closed when the leader has exited.
 func (p *Process) Exited() <-chan struct{} { return p.exited }
+
+// WaitOutput waits up to d for the output written so far to reach the
+// Spec's writers (all of it, once every holder of the pipes has exited),
+// and reports whether it did.
+func (p *Process) WaitOutput(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.drained:
+		return true
+	case <-t.C:
+		return false
+	}
+}
 
 // ExitError is the leader's exit status as exec reports it, once Exited is closed.
 func (p *Process) ExitError() error {
@@ -291,20 +307,12 @@ func (p *Process) end(grace time.Duration, why string) Report {
 		// nothing was killed: it exited by itself.
 		r.Exited = true
 	}
-	drained := make(chan struct{})
-	go func() { p.copies.Wait(); close(drained) }()
-	t := time.NewTimer(DrainGrace)
-	defer t.Stop()
-	select {
-	case <-drained:
-	case <-t.C:
-		r.Detached = true
-	}
+	r.Detached = !p.WaitOutput(DrainGrace)
 	// Closing our ends also wakes a reader of Stdout that a process
 	// outside the group would otherwise hold forever.
 	for _, f := range p.readers {
 		_ = f.Close()
 	}
-	<-drained
+	<-p.drained
 	return r
 }

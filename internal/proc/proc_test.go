@@ -50,15 +50,15 @@ func TestRunKillsWhatTheCommandLeftBehind(t *testing.T) {
 	start := time.Now()
 	r, err := proc.Run(context.Background(), sh(fmt.Sprintf("sleep %s & echo started", marker), &out, &out))
 	require.NoError(t, err)
-	assert.Less(t, time.Since(start), 3*time.Second)
+	assert.Less(t, time.Since(start), 20*time.Second)
 	assert.Equal(t, 0, r.ExitCode)
 	assert.True(t, r.Exited)
 	require.Len(t, r.Killed, 1, r.Message())
 	assert.Contains(t, r.Killed[0].Name, marker)
-	assert.Contains(t, r.Message(), "killed 1 process sleep "+marker)
+	assert.Contains(t, r.Message(), "killed 1 process ") // sleep, or the shell it forks before exec
 	assert.Contains(t, r.Message(), "the command exited and left it running")
 	assert.Equal(t, "started\n", out.String())
-	proctest.RequireGone(t, marker, 2*time.Second)
+	proctest.RequireGone(t, marker, 10*time.Second)
 }
 
 func TestRunTimeoutKillsTheGroup(t *testing.T) {
@@ -69,13 +69,13 @@ func TestRunTimeoutKillsTheGroup(t *testing.T) {
 	start := time.Now()
 	r, err := proc.Run(ctx, sh(fmt.Sprintf("sleep %s & sleep %s; echo never", marker, marker), io.Discard, nil))
 	require.NoError(t, err)
-	assert.Less(t, time.Since(start), 3*time.Second)
+	assert.Less(t, time.Since(start), 20*time.Second)
 	assert.False(t, r.Exited)
 	assert.Equal(t, -1, r.ExitCode)
 	require.Len(t, r.Killed, 3, r.Message()) // sh and both sleeps
 	assert.Contains(t, r.Killed[0].Name, "sh -c")
 	assert.Contains(t, r.Message(), "step timeout of 200ms")
-	proctest.RequireGone(t, marker, 2*time.Second)
+	proctest.RequireGone(t, marker, 10*time.Second)
 }
 
 // An interactive process (the exec agent's shape): End closes stdin, lets
@@ -91,13 +91,13 @@ func TestEndInteractive(t *testing.T) {
 	n, err := p.Stdout().Read(buf)
 	require.NoError(t, err)
 	assert.Equal(t, "got ping\n", string(buf[:n]))
-	proctest.RequireAlive(t, marker, 2*time.Second)
+	proctest.RequireAlive(t, marker, 10*time.Second)
 	r := p.End(2*time.Second, "the session ended")
 	assert.True(t, r.Exited)
 	require.Len(t, r.Killed, 1)
 	assert.Contains(t, r.Message(), "the session ended")
 	assert.Equal(t, r, p.End(0, "again"), "End twice returns the first report")
-	proctest.RequireGone(t, marker, 2*time.Second)
+	proctest.RequireGone(t, marker, 10*time.Second)
 }
 
 // A leader that ignores its closed stdin is killed after the grace, and a
@@ -111,16 +111,16 @@ func TestEndKillsAStuckLeader(t *testing.T) {
 	go func() { _, err := io.ReadAll(p.Stdout()); read <- err }()
 	start := time.Now()
 	r := p.End(100*time.Millisecond, "the step timed out")
-	assert.Less(t, time.Since(start), 2*time.Second)
+	assert.Less(t, time.Since(start), 20*time.Second)
 	assert.False(t, r.Exited)
 	require.Len(t, r.Killed, 1)
 	assert.Equal(t, p.PID(), r.Killed[0].PID)
 	select {
 	case <-read:
-	case <-time.After(2 * time.Second):
+	case <-time.After(10 * time.Second):
 		t.Fatal("a reader of stdout is still blocked after End")
 	}
-	proctest.RequireGone(t, marker, 2*time.Second)
+	proctest.RequireGone(t, marker, 10*time.Second)
 }
 
 // A process that leaves the group (setsid) and keeps the output pipe open
@@ -138,7 +138,7 @@ func TestRunDoesNotWaitForAnEscapedHolder(t *testing.T) {
 	start := time.Now()
 	r, err := proc.Run(context.Background(), sh("setsid sleep "+marker+" & sleep 0.3", io.Discard, nil))
 	require.NoError(t, err)
-	assert.Less(t, time.Since(start), 3*time.Second)
+	assert.Less(t, time.Since(start), 20*time.Second)
 	assert.True(t, r.Detached)
 	assert.Contains(t, r.Message(), "outside the group kept the output open")
 }
