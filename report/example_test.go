@@ -91,3 +91,46 @@ func ExampleWriteMarkdown() {
 	// | --- | ---: | ---: | --- | ---: | ---: | ---: | :---: | ---: | ---: | ---: | ---: |
 	// | - | 1 | 1 | 100.0% [20.7%, 100.0%] | 1 | n/a | n/a |  | 500 ms | 500 ms | 500 ms | 0 |
 }
+
+func ExampleWriteJUnit() {
+	results := `{"record":"plan","run_id":"r1","total_jobs":2,"agent":"bot"}
+{"record":"job","id":"triage/c1/run-1","index":0,"scenario":"triage","matrix":"models","combination":"c1","params":{"plugins[0].model":"small"},"run":1,"completed":true,"passed":true,"score":1,"reason":"all evaluations passed","strategy":"all_pass","duration_ms":1250}
+{"record":"job","id":"triage/c1/run-2","index":1,"scenario":"triage","matrix":"models","combination":"c1","params":{"plugins[0].model":"small"},"run":2,"completed":true,"passed":false,"reason":"1 of 1 evaluations failed","strategy":"all_pass","evaluations":[{"type":"string_contains","scope":"step","step":0,"passed":false,"message":"reply does not contain \"bug\""}],"duration_ms":900}
+`
+	r, err := report.Read([]report.Input{{Name: "r.jsonl", R: strings.NewReader(results), Size: int64(len(results))}}, report.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := report.WriteJUnit(os.Stdout, r); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// <?xml version="1.0" encoding="UTF-8"?>
+	// <testsuites name="agenteval" tests="2" failures="1" errors="0" time="2.150">
+	//   <testsuite name="triage (plugins[0].model=small)" tests="2" failures="1" errors="0" skipped="0" time="2.150">
+	//     <properties>
+	//       <property name="scenario" value="triage"></property>
+	//       <property name="run_id" value="r1"></property>
+	//       <property name="agent" value="bot"></property>
+	//       <property name="matrix" value="models"></property>
+	//       <property name="combination" value="c1"></property>
+	//       <property name="plugins[0].model" value="small"></property>
+	//     </properties>
+	//     <testcase name="c1/run-1 (plugins[0].model=small)" classname="triage" time="1.250">
+	//       <system-out>job: triage/c1/run-1 (index 0)
+	// score: 1
+	// verdict (all_pass): all evaluations passed
+	// </system-out>
+	//     </testcase>
+	//     <testcase name="c1/run-2 (plugins[0].model=small)" classname="triage" time="0.900">
+	//       <failure message="1 of 1 evaluations failed" type="failed">verdict (all_pass): 1 of 1 evaluations failed
+	// - string_contains [run[0].evaluations]: reply does not contain &#34;bug&#34;
+	// </failure>
+	//       <system-out>job: triage/c1/run-2 (index 1)
+	// score: 0
+	// </system-out>
+	//     </testcase>
+	//   </testsuite>
+	// </testsuites>
+}

@@ -2,10 +2,12 @@ package report
 
 import (
 	"bufio"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -30,11 +32,17 @@ const (
 )
 
 // WriteHTML writes one self-contained HTML page: inline CSS and SVG, no
-// scripts and no external references. It shows pass rates with their Wilson
-// intervals as bars with whiskers, completion rates, a heat map for
-// scenarios whose matrix has exactly two parameters, duration percentiles,
-// and each failing job's evaluation messages and transcript. All text goes
-// through html/template, so record content is escaped.
+// scripts and no external references, laid out to read at any width (from
+// a 390 px phone to a desktop, where every column is in view). Per
+// scenario it shows pass rates with their Wilson intervals as bars with
+// whiskers, completion rates, a heat map for every matrix in which two or
+// more parameters vary (the two with the most values as axes, one map per
+// value of the others and one pooled over them), the parameters' outcomes
+// in matrix order, duration percentiles, and each failing job's evaluation
+// messages and transcript. Combinations are labelled by what tells them
+// apart: the path prefix their parameters share and the parameters that do
+// not vary are said once. All text goes through html/template, so record
+// content is escaped.
 func WriteHTML(w io.Writer, r *Results, opts HTMLOptions) error {
 	if opts.MaxFailingJobs <= 0 {
 		opts.MaxFailingJobs = DefaultMaxFailingJobs
@@ -46,23 +54,29 @@ func WriteHTML(w io.Writer, r *Results, opts HTMLOptions) error {
 		"pct":      pct,
 		"ms":       ms,
 		"num":      func(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) },
-		"px":       func(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) },
-		"rate":     rateText,
+		"px":       func(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) },
+		"interval": func(iv Interval) string { return pct(iv.Lower) + "–" + pct(iv.Upper) },
 		"ranges":   func(rs []IndexRange) string { return rangesText(rs, 50) },
 		"evalname": evalLabel,
+		"where":    evalWhere,
 		"kpair":    func(kv *KValue) [2]string { a, b := kText(kv); return [2]string{a, b} },
 		"clip":     func(s string) string { return clip(s, opts.MaxTurnBytes) },
-		"add":      func(a, b int) int { return a + b },
 		"title":    htmlTitle,
-		"short":    func(s string) string { return shorten(s, 58) },
+		"rowOf": func(r htmlRow, s htmlScenario) htmlRowLabel {
+			return htmlRowLabel{Label: r.Label, Plain: s.Plain, Grouped: s.Naming.Outer != "", C: r.C}
+		},
+		"heatOf": func(h *htmlHeat, t *htmlHeatTable) htmlHeatView { return htmlHeatView{H: h, T: t} },
 	}).Parse(htmlTemplateText)
 	if err != nil {
 		return fmt.Errorf("write html: parse template: %w", err)
 	}
 	s := r.Summary()
 	data := htmlData{S: s}
+	namings := map[string]*htmlNaming{}
 	for i := range s.Scenarios {
-		data.Scenarios = append(data.Scenarios, newHTMLScenario(&s.Scenarios[i]))
+		hs := newHTMLScenario(&s.Scenarios[i], i, s.K)
+		data.Scenarios = append(data.Scenarios, hs)
+		namings[hs.ID] = &hs.Naming
 	}
 	for j, err := range r.FailingJobs() {
 		if err != nil {
@@ -71,7 +85,7 @@ func WriteHTML(w io.Writer, r *Results, opts HTMLOptions) error {
 		if len(data.Failing) == opts.MaxFailingJobs {
 			break
 		}
-		data.Failing = append(data.Failing, newHTMLJob(j))
+		data.Failing = append(data.Failing, newHTMLJob(j, namings[j.Scenario]))
 	}
 	data.MoreFailing = s.Totals.Runs - s.Totals.Passed - len(data.Failing)
 	bw := bufio.NewWriter(w)
@@ -84,15 +98,10 @@ func WriteHTML(w io.Writer, r *Results, opts HTMLOptions) error {
 	return nil
 }
 
-// Geometry of the pass-rate chart, in SVG user units.
-const (
-	chartLabelW = 360
-	chartBarW   = 480
-	chartRowH   = 26
-	chartTop    = 28
-	durBarW     = 220
-)
-
+// htmlData is what the page template renders. Each part of the page is a
+// named template in report.html.tmpl fed by one field here; a new view
+// (per agent, efficiency) is a new field, a new named template, and one
+// line each in the page body and its table of contents.
 type htmlData struct {
 	S           *Summary
 	Scenarios   []htmlScenario
@@ -102,126 +111,115 @@ type htmlData struct {
 
 type htmlScenario struct {
 	*ScenarioSummary
+	K      int // the k of pass@k
+	Anchor string
+	Naming htmlNaming
 	Rows   []htmlRow
-	Height int
-	Width  int
-	Heat   *htmlHeat
+	Heats  []*htmlHeat
+	// Params are the varying parameters' outcomes, in matrix order.
+	Params []ParameterSummary
+	// Plain is true when no combination has parameters.
+	Plain bool
 }
 
+// htmlRow is one combination: its label and its bars, in percent of the
+// bar's width. Group is set on the first row of each group of rows.
 type htmlRow struct {
 	C                         *CombinationSummary
-	Y, TextY                  int
+	Group                     *htmlGroup
+	Label                     []htmlParam
 	PassW, LoX, HiX, ComplX   float64
 	DurP50W, DurP90W, DurP99X float64
-	WhiskerTop, WhiskerBottom int
-	ChartX0                   int
-	ChartX1                   int
 	HasRuns                   bool
 }
 
-func newHTMLScenario(sc *ScenarioSummary) htmlScenario {
-	hs := htmlScenario{ScenarioSummary: sc, Width: chartLabelW + chartBarW + 80}
+// htmlRowLabel is what the "rowlabel" template needs.
+type htmlRowLabel struct {
+	Label          []htmlParam
+	Plain, Grouped bool
+	C              *CombinationSummary
+}
+
+// htmlHeatView is one heat map table with its axes, for the "heat" template.
+type htmlHeatView struct {
+	H *htmlHeat
+	T *htmlHeatTable
+}
+
+// htmlGroup heads the rows that share a value of the outer parameter, with
+// their pooled outcome.
+type htmlGroup struct {
+	Label  []htmlParam // empty for the combinations without parameters
+	Counts Counts
+}
+
+func newHTMLScenario(sc *ScenarioSummary, i, k int) htmlScenario {
+	hs := htmlScenario{ScenarioSummary: sc, K: k, Anchor: "scenario-" + strconv.Itoa(i+1), Naming: newHTMLNaming(sc)}
+	hs.Plain = len(hs.Naming.order.paths) == 0
 	var maxDur float64
 	for _, c := range sc.Combinations {
 		maxDur = max(maxDur, c.Durations.P99)
 	}
+	var group *htmlGroup
+	groupKey := "\x00start"
 	for i := range sc.Combinations {
 		c := &sc.Combinations[i]
-		y := chartTop + i*chartRowH
-		row := htmlRow{C: c, Y: y + 5, TextY: y + 17, ChartX0: chartLabelW, ChartX1: chartLabelW + chartBarW,
-			WhiskerTop: y + 4, WhiskerBottom: y + 20, HasRuns: c.Runs > 0,
-			PassW: c.PassRate * chartBarW, LoX: chartLabelW + c.PassInterval.Lower*chartBarW,
-			HiX: chartLabelW + c.PassInterval.Upper*chartBarW, ComplX: chartLabelW + c.CompletionRate*chartBarW}
+		outer, label := hs.Naming.group(hs.Naming.label(c))
+		row := htmlRow{C: c, Label: label, HasRuns: c.Runs > 0,
+			PassW: c.PassRate * 100, LoX: c.PassInterval.Lower * 100, HiX: c.PassInterval.Upper * 100,
+			ComplX: c.CompletionRate * 100}
 		if maxDur > 0 {
-			row.DurP50W = c.Durations.P50 / maxDur * durBarW
-			row.DurP90W = c.Durations.P90 / maxDur * durBarW
-			row.DurP99X = c.Durations.P99 / maxDur * durBarW
+			row.DurP50W = c.Durations.P50 / maxDur * 100
+			row.DurP90W = c.Durations.P90 / maxDur * 100
+			row.DurP99X = c.Durations.P99 / maxDur * 100
+		}
+		if hs.Naming.Outer != "" {
+			key := "\x00none"
+			if len(outer) > 0 {
+				key = outer[0].Value
+			}
+			if key != groupKey {
+				group, groupKey = &htmlGroup{Label: outer}, key
+				row.Group = group
+			}
+			group.Counts = newCounts(group.Counts.Runs+c.Runs, group.Counts.Completed+c.Completed, group.Counts.Passed+c.Passed)
 		}
 		hs.Rows = append(hs.Rows, row)
 	}
-	hs.Height = chartTop + len(sc.Combinations)*chartRowH + 8
-	if len(sc.Parameters) == 2 {
-		hs.Heat = newHTMLHeat(sc)
+	hs.Heats = newHTMLHeats(sc, &hs.Naming)
+	for _, v := range hs.Naming.Varying {
+		i := slices.IndexFunc(sc.Parameters, func(p ParameterSummary) bool { return p.Path == v.Path })
+		if i < 0 {
+			continue
+		}
+		ps := ParameterSummary{Path: v.Name, Values: slices.Clone(sc.Parameters[i].Values)}
+		values := hs.Naming.order.values[v.Path]
+		slices.SortStableFunc(ps.Values, func(a, b ValueSummary) int {
+			return cmp.Compare(slices.Index(values, a.Value), slices.Index(values, b.Value))
+		})
+		hs.Params = append(hs.Params, ps)
 	}
 	return hs
 }
 
-// htmlHeat is a grid of pass rates over two matrix parameters.
-type htmlHeat struct {
-	RowPath, ColPath string
-	Cols             []string
-	Rows             []htmlHeatRow
-}
-
-type htmlHeatRow struct {
-	Value string
-	Cells []htmlHeatCell
-}
-
-type htmlHeatCell struct {
-	Has    bool
-	Counts Counts
-	Fill   string
-	Ink    string
-}
-
-func newHTMLHeat(sc *ScenarioSummary) *htmlHeat {
-	rp, cp := sc.Parameters[0], sc.Parameters[1]
-	h := &htmlHeat{RowPath: rp.Path, ColPath: cp.Path}
-	colIdx := map[string]int{}
-	for i, v := range cp.Values {
-		h.Cols = append(h.Cols, v.Value)
-		colIdx[v.Value] = i
-	}
-	rowIdx := map[string]int{}
-	acc := make([][][3]int, len(rp.Values))
-	for i, v := range rp.Values {
-		rowIdx[v.Value] = i
-		acc[i] = make([][3]int, len(cp.Values))
-	}
-	for _, c := range sc.Combinations {
-		rv, rok := c.Params[rp.Path]
-		cv, cok := c.Params[cp.Path]
-		if !rok || !cok {
-			continue
-		}
-		a := &acc[rowIdx[ValueString(rv)]][colIdx[ValueString(cv)]]
-		a[0] += c.Runs
-		a[1] += c.Completed
-		a[2] += c.Passed
-	}
-	for i, v := range rp.Values {
-		row := htmlHeatRow{Value: v.Value}
-		for j := range cp.Values {
-			a := acc[i][j]
-			cell := htmlHeatCell{Has: a[0] > 0, Counts: newCounts(a[0], a[1], a[2])}
-			if cell.Has {
-				cell.Fill = heatColor(cell.Counts.PassRate)
-				cell.Ink = "#111"
-			} else {
-				cell.Fill, cell.Ink = "#eee", "#777"
-			}
-			row.Cells = append(row.Cells, cell)
-		}
-		h.Rows = append(h.Rows, row)
-	}
-	return h
-}
-
-// heatColor maps a pass rate to a red (0) → amber → green (1) fill.
-func heatColor(rate float64) string {
-	return fmt.Sprintf("hsl(%d, 70%%, %d%%)", int(rate*120+0.5), 75)
-}
-
 type htmlJob struct {
 	*Job
-	Label  string
+	Params []htmlParam
 	Failed []Evaluation
 	Checks []CheckpointResult
 }
 
-func newHTMLJob(j *Job) htmlJob {
-	hj := htmlJob{Job: j, Label: ParamsLabel(j.Params)}
+// newHTMLJob prepares a failing job, its parameters named as its
+// scenario's combinations are (all of them, full paths, without naming).
+func newHTMLJob(j *Job, n *htmlNaming) htmlJob {
+	hj := htmlJob{Job: j}
+	if n != nil {
+		hj.Params = n.label(&CombinationSummary{Params: j.Params})
+	} else {
+		for _, p := range sortedPaths(j.Params) {
+			hj.Params = append(hj.Params, htmlParam{Name: p, Path: p, Value: ValueString(j.Params[p])})
+		}
+	}
 	for _, e := range j.Evaluations {
 		if !e.Passed || e.Error != "" {
 			hj.Failed = append(hj.Failed, e)
@@ -255,13 +253,4 @@ func htmlTitle(s *Summary) string {
 		return "agenteval report"
 	}
 	return "agenteval report: " + strings.Join(s.RunIDs, ", ")
-}
-
-// shorten cuts s to at most n runes, marking the cut with an ellipsis.
-func shorten(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

@@ -84,13 +84,13 @@ func writeJUnitSuite(enc *xml.Encoder, rd *jobReader, s *Summary, sc *ScenarioSu
 	if err := enc.EncodeToken(suite); err != nil {
 		return err
 	}
-	props := []junitProperty{{Name: "scenario", Value: sc.ID}, {Name: "scenario_name", Value: sc.Name},
-		{Name: "run_id", Value: strings.Join(s.RunIDs, ",")}, {Name: "agent", Value: s.Agent}}
-	if cs.Matrix != "" {
-		props = append(props, junitProperty{Name: "matrix", Value: cs.Matrix})
-	}
-	if cs.Combination != "" && cs.Combination != "-" {
-		props = append(props, junitProperty{Name: "combination", Value: cs.Combination})
+	props := []junitProperty{{Name: "scenario", Value: sc.ID}}
+	for _, p := range []junitProperty{{Name: "scenario_name", Value: sc.Name},
+		{Name: "run_id", Value: strings.Join(s.RunIDs, ",")}, {Name: "agent", Value: s.Agent},
+		{Name: "matrix", Value: cs.Matrix}, {Name: "combination", Value: strings.TrimPrefix(cs.Combination, "-")}} {
+		if p.Value != "" {
+			props = append(props, p)
+		}
 	}
 	for _, p := range sortedPaths(cs.Params) {
 		props = append(props, junitProperty{Name: p, Value: ValueString(cs.Params[p])})
