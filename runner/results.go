@@ -31,7 +31,12 @@ type JSONLWriter struct {
 	// writer; syncReq wakes it, syncDone reports its end.
 	syncReq  chan struct{}
 	syncDone chan error
+	closed   bool
+	closeErr error
 }
+
+// errWriterClosed is what Write and WritePlan return after Close.
+var errWriterClosed = errors.New("runner: the results writer is closed")
 
 // CreateJSONL opens path for appending results. With resume false the file
 // is truncated; with resume true a torn last line (from a killed run) is
@@ -87,12 +92,18 @@ func cutTornLine(f *os.File) error {
 
 // WritePlan writes a plan record.
 func (w *JSONLWriter) WritePlan(p *Plan) error {
+	if w == nil || w.closed {
+		return errWriterClosed
+	}
 	p.Record = RecordPlan
 	return w.writeValue(p)
 }
 
 // Write appends one job result.
 func (w *JSONLWriter) Write(r *JobResult) error {
+	if w == nil || w.closed {
+		return errWriterClosed
+	}
 	r.Record = RecordJob
 	b, err := appendJobResult(w.line[:0], r)
 	if err != nil {
@@ -139,13 +150,31 @@ func (w *JSONLWriter) syncLoop() {
 
 // Sync flushes the file to stable storage now.
 func (w *JSONLWriter) Sync() error {
+	if w == nil || w.closed {
+		return errWriterClosed
+	}
 	w.unsynced = 0
 	w.lastSync = time.Now()
 	return w.f.Sync()
 }
 
-// Close waits for pending syncs, syncs once more and closes the file.
+// Close waits for pending syncs, syncs once more and closes the file. It
+// is safe to call more than once (later calls return the first call's
+// result, so `defer w.Close()` may follow an explicit, checked Close) and
+// on a nil writer.
 func (w *JSONLWriter) Close() error {
+	if w == nil {
+		return nil
+	}
+	if w.closed {
+		return w.closeErr
+	}
+	w.closed = true
+	w.closeErr = w.close()
+	return w.closeErr
+}
+
+func (w *JSONLWriter) close() error {
 	close(w.syncReq)
 	err := <-w.syncDone
 	if serr := w.f.Sync(); err == nil {

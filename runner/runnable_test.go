@@ -282,3 +282,22 @@ judgment: {strategy: all_pass}
 		assert.NotContains(t, msg, twice)
 	}
 }
+
+// Close is safe twice (defer after a checked Close) and on a nil writer;
+// writing after Close is an error, not a panic.
+func TestJSONLWriterCloseIsSafe(t *testing.T) {
+	t.Parallel()
+	w, err := CreateJSONL(filepath.Join(t.TempDir(), "r.jsonl"), false)
+	require.NoError(t, err)
+	require.NoError(t, w.WritePlan(&Plan{RunID: "r"}))
+	require.NoError(t, w.Close())
+	require.NoError(t, w.Close())
+	assert.ErrorContains(t, w.Write(&JobResult{ID: "a"}), "closed")
+	assert.ErrorContains(t, w.WritePlan(&Plan{}), "closed")
+	assert.ErrorContains(t, w.Sync(), "closed")
+
+	var none *JSONLWriter
+	assert.NoError(t, none.Close())
+	var sink Sink = none
+	assert.Error(t, sink.Write(&JobResult{}))
+}

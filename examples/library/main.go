@@ -1,0 +1,77 @@
+// Command library runs a scenario against an agent written in Go and
+// streams the results to out/results.jsonl: the library's main path, as
+// README.md shows it (a test keeps the two the same). Run it from the
+// repository's root: go run ./examples/library
+package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+	"time"
+
+	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/runner"
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// README:begin (README.md shows from here to README:end; a test keeps them equal)
+
+// weatherAgent is the agent under test: it asks the weather service (which
+// the scenario mocks) and reports what it said, with the action it took.
+var weatherAgent = runner.AgentFunc(func(ctx context.Context, cfg *runner.SessionConfig, msg string) (runner.Reply, error) {
+	forecast, err := cfg.Mocks.Call(ctx, "weather", "forecast", map[string]any{"city": "Paris"})
+	if err != nil {
+		return runner.Reply{}, err
+	}
+	return runner.Reply{
+		Text:    fmt.Sprintf("The weather in Paris: %v", forecast),
+		Actions: []evaluate.Action{{Name: "GET_WEATHER", Args: map[string]any{"city": "Paris"}}},
+	}, nil
+})
+
+func run(ctx context.Context) error {
+	f, err := scenario.NewLoader(scenario.Options{}).LoadFile("examples/scenarios/weather.scenario.yaml")
+	if err != nil {
+		return err // scenario.Diagnostics: file:line:col: error: field.path: message
+	}
+	sources, err := runner.FileSources([]*scenario.File{f}, runner.SourceOptions{Runs: 3})
+	if err != nil {
+		return err
+	}
+	jobs, total, err := runner.Combine(sources, runner.Shard{})
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll("out", 0o755); err != nil {
+		return err
+	}
+	w, err := runner.CreateJSONL("out/results.jsonl", false)
+	if err != nil {
+		return err
+	}
+	defer w.Close() // a second Close is safe
+	plan := &runner.Plan{RunID: "library-example", Started: time.Now().UTC(), TotalJobs: total, ShardJobs: total,
+		Agent: "weatherAgent", Sources: []string{f.Name}}
+	if err := w.WritePlan(plan); err != nil {
+		return err
+	}
+	sum, err := runner.RunCounted(ctx, runner.Config{Agent: weatherAgent, Results: w}, jobs, total)
+	if err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	fmt.Printf("%d of %d job(s) passed; results in out/results.jsonl\n", sum.Passed, sum.Jobs)
+	return nil
+}
+
+// README:end
+
+func main() {
+	if err := run(context.Background()); err != nil {
+		log.Fatal(err)
+	}
+}
