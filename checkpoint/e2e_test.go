@@ -200,12 +200,14 @@ func lenItems(t testing.TB, data any) float64 {
 // testdata/corpus/PROVENANCE.md); their checkpoints use field_gte.
 const ghxHead = "../testdata/corpus/ghx-f128993/packages/eval/scenarios"
 
-// loadHead loads a ghx HEAD scenario, which must load without errors, and
-// binds it to m and a run id, as a runner does.
+// loadHead loads a ghx HEAD scenario, which must load without a finding,
+// and binds it to m and a run id, as a runner does.
 func loadHead(t testing.TB, name string, m *scenario.Manifest) *scenario.Scenario {
 	t.Helper()
 	f, err := scenario.LoadFile(filepath.Join(ghxHead, name))
 	require.NoError(t, err)
+	require.Empty(t, f.Diagnostics)
+	require.True(t, f.Scenario.Fixture.SeedPerIteration)
 	s, err := fixture.BindWith(f.Scenario, m, map[string]any{fixture.VarRunID: "run_1763769600000"})
 	require.NoError(t, err)
 	return s

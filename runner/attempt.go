@@ -35,7 +35,10 @@ func (r *run) attempt(ctx context.Context, j Job, attemptNo int) *JobResult {
 	}
 	if s.Fixture != nil || len(s.Checkpoints) > 0 {
 		if r.cfg.Fixtures != nil {
-			bound, err := r.cfg.Fixtures.Prepare(ctx, s, s.Fixture != nil && s.Fixture.ReseedPerIteration)
+			bound, release, err := r.cfg.Fixtures.Prepare(ctx, s)
+			if release != nil {
+				defer r.releaseFixtures(ctx, release, res)
+			}
 			if err != nil {
 				return fail("fixture: %v", err)
 			}
@@ -337,5 +340,19 @@ func callTimeout[T any](ctx context.Context, d time.Duration, fn func(context.Co
 	case <-ctx.Done():
 		var zero T
 		return zero, context.Cause(ctx)
+	}
+}
+
+// fixtureReleaseTimeout bounds the removal of an attempt's fresh fixtures.
+const fixtureReleaseTimeout = 2 * time.Minute
+
+// releaseFixtures removes the fixtures seeded for one attempt, once it is
+// over (checkpoints scored), even when the attempt was cancelled or timed
+// out; a failure is noted on the result, whose verdict it does not change.
+func (r *run) releaseFixtures(ctx context.Context, release func(context.Context) error, res *JobResult) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), fixtureReleaseTimeout)
+	defer cancel()
+	if err := release(ctx); err != nil {
+		res.Notes = append(res.Notes, err.Error())
 	}
 }

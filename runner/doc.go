@@ -15,8 +15,9 @@
 //
 // # One attempt
 //
-// Fixtures are bound (and reset, for reseed_per_iteration scenarios) through
-// Config.Fixtures; the scenario's environment (Environments: local is built
+// Fixtures are bound (reset first, for reseed_per_iteration scenarios, or
+// seeded afresh and removed after the attempt, for seed_per_iteration ones)
+// through Config.Fixtures; the scenario's environment (Environments: local is built
 // in, others are registered) prepares a directory only when something needs
 // one, writing virtual_fs inside it; the agent's Session starts with the
 // character, enabled plugins, directory and the scenario's Mocks; each step

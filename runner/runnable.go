@@ -82,6 +82,9 @@ func unrunnable(cfg *Config, s *scenario.Scenario, c *evaluate.Compiled) []strin
 	if s.Fixture != nil && cfg.Fixtures == nil {
 		reasons = append(reasons, fmt.Sprintf("it needs fixture %s and no fixture manifest is configured; pass --manifest (Config.Fixtures)", strings.Join(s.Fixture.Requires, ", ")))
 	}
+	if fb, ok := cfg.Fixtures.(fixtureBinder); ok {
+		reasons = append(reasons, fb.unrunnable(s)...)
+	}
 	if len(s.Checkpoints) > 0 && cfg.Checkpoints == nil {
 		reasons = append(reasons, fmt.Sprintf("it has %d checkpoint(s) and no checkpoint executor is configured; set GITHUB_TOKEN or pass --graphql-url (Config.Checkpoints)", len(s.Checkpoints)))
 	}

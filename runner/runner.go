@@ -60,8 +60,8 @@ type Config struct {
 	// Checkpoints scores a scenario's checkpoints after its session; nil
 	// makes a scenario with checkpoints fail with a message saying so.
 	Checkpoints CheckpointScorer
-	// Fixtures binds {{placeholders}} and resets fixtures per run; nil when no
-	// manifest is given.
+	// Fixtures binds {{placeholders}} and resets or seeds fixtures per
+	// attempt; nil when no manifest (or seed file) is given.
 	Fixtures FixtureBinder
 	// Environments provides run environments (default: local in the OS temp dir).
 	Environments *Environments
@@ -99,10 +99,14 @@ type CheckpointScorer interface {
 	ScoreCheckpoints(ctx context.Context, s *scenario.Scenario) ([]CheckpointResult, error)
 }
 
-// FixtureBinder prepares a scenario's fixture for one run: it binds
-// placeholders and, when the scenario asks, resets the fixture first.
+// FixtureBinder prepares a scenario's fixture for one attempt: it binds
+// placeholders and, when the scenario asks, resets the fixture first
+// (reseed_per_iteration) or creates fresh fixtures to bind to
+// (seed_per_iteration). release, when not nil, is called once the attempt
+// is over, checkpoints scored, even when Prepare failed; it removes what
+// Prepare created. FixturesWith builds one.
 type FixtureBinder interface {
-	Prepare(ctx context.Context, s *scenario.Scenario, reseed bool) (*scenario.Scenario, error)
+	Prepare(ctx context.Context, s *scenario.Scenario) (bound *scenario.Scenario, release func(context.Context) error, err error)
 }
 
 // Sink receives finished jobs.

@@ -45,6 +45,10 @@ type GitHubFixture struct {
 	Bindings map[string]string `json:"bindings"`
 	// ReseedPerIteration resets the fixture before each run (default false).
 	ReseedPerIteration bool `json:"reseedPerIteration,omitempty" jsonschema:"default=false"`
+	// SeedPerIteration creates fresh fixture resources before each run,
+	// binds the scenario's {{variables}} to them and removes them after it
+	// (default false).
+	SeedPerIteration bool `json:"seedPerIteration,omitempty" jsonschema:"default=false"`
 }
 
 // GitHubAssertions holds a GitHub scenario's checkpoints.
@@ -83,6 +87,7 @@ func (g *GitHubScenario) Scenario() *Scenario {
 			Requires:           g.Fixture.Requires,
 			Bindings:           g.Fixture.Bindings,
 			ReseedPerIteration: g.Fixture.ReseedPerIteration,
+			SeedPerIteration:   g.Fixture.SeedPerIteration,
 		}
 	}
 	return s

@@ -305,6 +305,10 @@ type Fixture struct {
 	Bindings map[string]string `json:"bindings"`
 	// ReseedPerIteration resets the fixture before each run.
 	ReseedPerIteration bool `json:"reseed_per_iteration,omitempty"`
+	// SeedPerIteration creates fresh fixture resources before each run (from
+	// the seed file's declarations), binds the scenario's {{variables}} to
+	// them and removes them after it.
+	SeedPerIteration bool `json:"seed_per_iteration,omitempty"`
 }
 
 // Checkpoint runs a capability task after the session and tests its result.

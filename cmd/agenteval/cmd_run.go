@@ -51,6 +51,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	judgeModel := fs.String("judge-model", "", "model for llm_judge: openai:MODEL (OPENAI_BASE_URL, OPENAI_API_KEY)")
 	judgeCache := fs.String("judge-cache", "", "directory caching judge verdicts (default DIR/judge-cache)")
 	manifest := fs.String("manifest", "", "fixture manifest for {{placeholders}} and checkpoints")
+	seedFile := fs.String("seed-file", "", "seed file declaring the fixtures seed_per_iteration scenarios get afresh for each run (needs a GitHub token or --graphql-url)")
 	graphqlURL := fs.String("graphql-url", "", "GitHub GraphQL endpoint for checkpoints (default api.github.com)")
 	keepDirs := fs.Bool("keep-dirs", false, "keep run directories")
 	maxJobs := fs.Int64("max-jobs", runMaxJobs, "refuse runs with more jobs than this")
@@ -178,16 +179,35 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	token := firstNonEmpty(env.getenv("GITHUB_TOKEN"), env.getenv("GH_TOKEN"))
 	var fixtures *runner.FixtureConfig
+	var mgr *ghfixture.Manager
+	if token != "" || *graphqlURL != "" {
+		mgr = ghfixture.NewForToken(*graphqlURL, token, nil, ghfixture.Config{})
+	}
 	if *manifest != "" {
 		m, err := fixture.LoadManifest(*manifest)
 		if err != nil {
 			return usageErr("--manifest: %v", err)
 		}
 		fixtures = &runner.FixtureConfig{Manifest: m}
-		if token != "" || *graphqlURL != "" {
+		if mgr != nil {
 			// reseed_per_iteration: put the scenario's fixtures back before each run.
-			mgr := ghfixture.NewForToken(*graphqlURL, token, nil, ghfixture.Config{})
 			fixtures.Reset = func(ctx context.Context, s *scenario.Scenario) error { return fixture.ResetScenario(ctx, mgr, m, s) }
+		}
+	}
+	if *seedFile != "" {
+		sf, err := fixture.LoadSeedFile(*seedFile)
+		if err != nil {
+			return usageErr("--seed-file: %v", err)
+		}
+		if fixtures == nil {
+			fixtures = &runner.FixtureConfig{}
+		}
+		if mgr != nil {
+			// seed_per_iteration: fresh fixtures for each run, removed after it.
+			base := fixtures.Manifest
+			fixtures.SeedFresh = func(ctx context.Context, s *scenario.Scenario) (*scenario.Manifest, func(context.Context) error, error) {
+				return fixture.SeedScenario(ctx, mgr, sf, base, s)
+			}
 		}
 	}
 	if token != "" || *graphqlURL != "" {
