@@ -25,6 +25,9 @@
 //   - report: statistics over results (Wilson intervals, pass@k, pass^k,
 //     flakiness, per-parameter rates), comparisons, and JUnit, Markdown, JSON
 //     and HTML output.
+//   - redact: the one mechanism that keeps the process's secrets (tokens and
+//     keys from the environment and flags, URL user-info, Authorization
+//     headers) out of every file and stream it writes.
 //   - github/githubtest and judge/judgetest: in-process fakes for tests.
 //   - examples: runnable examples; `go run ./examples/demo` runs them all.
 //

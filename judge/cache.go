@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/agenteval/agenteval/redact"
 )
 
 // Cache stores judge answers by key. Keys are hex SHA-256 digests computed by
@@ -65,6 +67,10 @@ func (c *MemoryCache) Len() int {
 // result. The directory can be shared by CI shards and kept between runs.
 type DirCache struct {
 	dir string
+	// Redactor masks secrets in every entry before it is written: a model
+	// reply that echoes a key must not be stored (default:
+	// redact.FromEnvironment(os.Environ()) at creation).
+	Redactor *redact.Redactor
 }
 
 // NewDirCache returns a cache rooted at dir, creating it if needed.
@@ -75,7 +81,7 @@ func NewDirCache(dir string) (*DirCache, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("judge: create cache directory: %w", err)
 	}
-	return &DirCache{dir: dir}, nil
+	return &DirCache{dir: dir, Redactor: redact.FromEnvironment(os.Environ())}, nil
 }
 
 // Dir returns the cache's root directory.
@@ -124,7 +130,7 @@ func (c *DirCache) Put(_ context.Context, key string, value []byte) error {
 	var suffix [8]byte
 	_, _ = rand.Read(suffix[:]) // crypto/rand.Read never fails
 	tmp := filepath.Join(dir, "."+filepath.Base(p)+"."+hex.EncodeToString(suffix[:])+".tmp")
-	if err := os.WriteFile(tmp, value, 0o644); err != nil {
+	if err := os.WriteFile(tmp, c.Redactor.JSON(value), 0o644); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("judge: write cache entry: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/redact"
 )
 
 const key1 = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -147,4 +148,19 @@ func (s *spyCache) Get(ctx context.Context, key string) ([]byte, bool, error) {
 
 func (s *spyCache) Put(ctx context.Context, key string, value []byte) error {
 	return s.inner.Put(ctx, key, value)
+}
+
+// TestDirCacheMasksSecrets: a model reply that echoes a key is stored with
+// the key masked (judge cache and --record cassettes alike), as valid JSON.
+func TestDirCacheMasksSecrets(t *testing.T) {
+	t.Parallel()
+	c, err := judge.NewDirCache(t.TempDir())
+	require.NoError(t, err)
+	c.Redactor = redact.New("sk-cache-secret-123")
+	ctx := context.Background()
+	require.NoError(t, c.Put(ctx, key1, []byte(`{"content":"your key is sk-cache-secret-123"}`)))
+	got, ok, err := c.Get(ctx, key1)
+	require.NoError(t, err)
+	require.True(t, ok)
+	assert.JSONEq(t, `{"content":"your key is [REDACTED]"}`, string(got))
 }

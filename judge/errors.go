@@ -44,10 +44,10 @@ func retryableStatus(code int) bool {
 	return code == http.StatusTooManyRequests || code == http.StatusRequestTimeout || code >= 500
 }
 
-// redact removes secret from s. Providers echo parts of a bad key back
+// withoutKey removes secret from s. Providers echo parts of a bad key back
 // ("Incorrect API key provided: sk-...") and transport errors can quote
 // request details, so every error text passes through here.
-func redact(s, secret string) string {
+func withoutKey(s, secret string) string {
 	if secret == "" || !strings.Contains(s, secret) {
 		return s
 	}

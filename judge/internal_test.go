@@ -59,8 +59,8 @@ func TestBackoffGrowsWithinBounds(t *testing.T) {
 
 func TestRedact(t *testing.T) {
 	t.Parallel()
-	assert.Equal(t, "key [redacted] bad", redact("key sk-1 bad", "sk-1"))
-	assert.Equal(t, "nothing", redact("nothing", ""))
+	assert.Equal(t, "key [redacted] bad", withoutKey("key sk-1 bad", "sk-1"))
+	assert.Equal(t, "nothing", withoutKey("nothing", ""))
 }
 
 func TestLevenshtein(t *testing.T) {

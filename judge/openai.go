@@ -230,7 +230,7 @@ func (m *OpenAI) attempt(ctx context.Context, body []byte) (Response, time.Durat
 			return Response{}, 0, fmt.Errorf("judge: attempt timed out after %s: %w", m.timeout, context.DeadlineExceeded)
 		}
 		// Transport errors (reset, refused, EOF) are usually transient.
-		return Response{}, 0, errors.New(redact("judge: "+err.Error(), m.key))
+		return Response{}, 0, errors.New(withoutKey("judge: "+err.Error(), m.key))
 	}
 	defer hresp.Body.Close()
 
@@ -277,6 +277,6 @@ func (m *OpenAI) apiError(hresp *http.Response) *APIError {
 			e.Message = strings.ToValidUTF8(e.Message[:300], "") + "..."
 		}
 	}
-	e.Message = redact(e.Message, m.key)
+	e.Message = withoutKey(e.Message, m.key)
 	return e
 }

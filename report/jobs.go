@@ -83,7 +83,7 @@ func (jr *jobReader) read(src int, off int64, light bool) (*Job, error) {
 	lr := jr.readers[src]
 	switch {
 	case lr == nil:
-		lr = newLineReader(io.NewSectionReader(in.R, off, in.Size-off), off, jr.r.opts.MaxLineBytes)
+		lr = newLineReader(io.NewSectionReader(in.R, off, in.Size-off), off, jr.r.opts.MaxLineBytes, jr.r.opts.Redactor)
 		jr.readers[src] = lr
 	case off < lr.off || off-lr.off > forwardSkip:
 		lr.reset(io.NewSectionReader(in.R, off, in.Size-off), off)

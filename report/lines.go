@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/agenteval/agenteval/redact"
 )
 
 // DefaultMaxLineBytes is the longest record line read when Options leaves it 0.
@@ -17,26 +19,36 @@ var errLineTooLong = errors.New("line too long")
 // lineReader yields the lines of a stream with their byte offsets. A line
 // may be longer than the bufio buffer; it is then assembled in a buffer that
 // is reused for the next long line. The returned slice is valid only until
-// the next call.
+// the next call. Every line passes through the redactor before anything
+// reads it, so no secret reaches a statistic, a renderer or an error.
 type lineReader struct {
 	br   *bufio.Reader
 	buf  []byte
 	max  int
 	off  int64 // offset of the next line
 	line int   // 1-based number of the last line returned
+	red  *redact.Redactor
 }
 
-func newLineReader(r io.Reader, start int64, maxLine int) *lineReader {
+func newLineReader(r io.Reader, start int64, maxLine int, red *redact.Redactor) *lineReader {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLineBytes
 	}
-	return &lineReader{br: bufio.NewReaderSize(r, 64<<10), max: maxLine, off: start}
+	return &lineReader{br: bufio.NewReaderSize(r, 64<<10), max: maxLine, off: start, red: red}
 }
 
-// next returns the next line without its line ending and the offset where
-// it starts. It returns io.EOF after the last line and errLineTooLong
-// (wrapped) for a line over the limit, which it skips.
+// next returns the next line, masked, without its line ending and the
+// offset where it starts. It returns io.EOF after the last line and
+// errLineTooLong (wrapped) for a line over the limit, which it skips.
 func (l *lineReader) next() ([]byte, int64, error) {
+	line, start, err := l.nextRaw()
+	if err == nil {
+		line = l.red.JSON(line)
+	}
+	return line, start, err
+}
+
+func (l *lineReader) nextRaw() ([]byte, int64, error) {
 	start := l.off
 	l.buf = l.buf[:0]
 	long, tooLong := false, false

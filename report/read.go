@@ -7,9 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agenteval/agenteval/redact"
 )
 
 // Defaults for Options fields left zero.
@@ -36,6 +39,9 @@ type Options struct {
 	// MaxWarnings caps the warnings kept; the rest are only counted
 	// (DefaultMaxWarnings when 0).
 	MaxWarnings int
+	// Redactor masks secrets in every line before it is read, so none
+	// reaches a report (nil: redact.FromEnvironment(os.Environ())).
+	Redactor *redact.Redactor
 }
 
 func (o Options) withDefaults() Options {
@@ -50,6 +56,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxWarnings <= 0 {
 		o.MaxWarnings = DefaultMaxWarnings
+	}
+	if o.Redactor == nil {
+		o.Redactor = redact.FromEnvironment(os.Environ())
 	}
 	return o
 }
@@ -130,7 +139,7 @@ func Read(inputs []Input, opts Options) (*Results, error) {
 }
 
 func (r *Results) readInput(src int, in Input) error {
-	lr := newLineReader(io.NewSectionReader(in.R, 0, in.Size), 0, r.opts.MaxLineBytes)
+	lr := newLineReader(io.NewSectionReader(in.R, 0, in.Size), 0, r.opts.MaxLineBytes, r.opts.Redactor)
 	for {
 		line, off, err := lr.next()
 		if errors.Is(err, io.EOF) {
@@ -288,7 +297,7 @@ func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
 // readRecord decodes the statistics fields of the record at off in input src.
 func (r *Results) readRecord(src int, off int64) (*lineRecord, error) {
 	in := r.inputs[src]
-	lr := newLineReader(io.NewSectionReader(in.R, off, in.Size-off), off, r.opts.MaxLineBytes)
+	lr := newLineReader(io.NewSectionReader(in.R, off, in.Size-off), off, r.opts.MaxLineBytes, r.opts.Redactor)
 	line, _, err := lr.next()
 	if err != nil {
 		return nil, err

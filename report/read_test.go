@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"strings"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/redact"
 )
 
 func TestReadMergesShards(t *testing.T) {
@@ -199,7 +202,7 @@ func TestReadInputError(t *testing.T) {
 func TestLineReader(t *testing.T) {
 	t.Parallel()
 	text := "a\r\n" + strings.Repeat("b", 200<<10) + "\n\nlast"
-	lr := newLineReader(strings.NewReader(text), 0, 1<<20)
+	lr := newLineReader(strings.NewReader(text), 0, 1<<20, nil)
 	var lines []string
 	var offs []int64
 	for {
@@ -246,4 +249,29 @@ func TestJobsWithUndecodableDetails(t *testing.T) {
 	assert.Equal(t, 1, n)
 	junit := render(t, func(b *bytes.Buffer) error { return WriteJUnit(b, r) })
 	assert.Contains(t, junit, "details unreadable")
+}
+
+// TestReadMasksSecretsInEveryLine: results written before redaction (or by
+// a process that did not know a secret) reach no statistic, renderer or
+// warning with it.
+func TestReadMasksSecretsInEveryLine(t *testing.T) {
+	t.Parallel()
+	const secret = "sk-report-secret-0001"
+	j := simpleJob("s", 1, 0, "fail")
+	j.Reason = "the agent printed " + secret
+	j.Error = "echo: Authorization: Bearer " + secret
+	in := input("in", planLine(t, Plan{RunID: "r", TotalJobs: 1, Agent: "exec:agent --key " + secret}), jobLine(t, j), `{"record":"job","id":"`+secret)
+	r, err := Read([]Input{in}, Options{Redactor: redact.New(secret)})
+	require.NoError(t, err)
+	var out bytes.Buffer
+	require.NoError(t, WriteJSON(&out, r.Summary()))
+	require.NoError(t, WriteHTML(&out, r, HTMLOptions{}))
+	require.NoError(t, WriteJUnit(&out, r))
+	for job, err := range r.Jobs() {
+		require.NoError(t, err)
+		b, _ := json.Marshal(job)
+		out.Write(b)
+	}
+	assert.NotContains(t, out.String(), secret)
+	assert.Contains(t, out.String(), redact.Mask)
 }

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -11,6 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/redact"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -299,4 +302,23 @@ judgment: {strategy: all_pass}
 	res := runOne(t, Config{Agent: Echo(), AllowCommands: true}, f.Scenario)
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, `node is needed for lang "node"`)
+}
+
+// TestJSONLWriterMasksSecrets: a secret of the environment in a job's
+// reply, error or transcript never reaches the results file, and the line
+// stays valid JSON. (Not parallel: it sets the environment.)
+func TestJSONLWriterMasksSecrets(t *testing.T) {
+	const secret = "ghp_EnvTokenForTheWriter0123456789abcdef"
+	t.Setenv("AGENTEVAL_TEST_TOKEN", secret)
+	path := filepath.Join(t.TempDir(), "results.jsonl")
+	w, err := CreateJSONL(path, false)
+	require.NoError(t, err)
+	require.NoError(t, w.Write(&JobResult{ID: "s/-/run-1", Scenario: "s", Run: 1, Reason: "the agent said " + secret,
+		Error: `auth "` + secret + `" refused`, Transcript: []evaluate.Turn{{Role: "assistant", Text: secret}}}))
+	require.NoError(t, w.Close())
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), secret)
+	assert.Contains(t, string(b), redact.Mask)
+	assert.True(t, json.Valid(b), "%s", b)
 }

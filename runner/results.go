@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/agenteval/agenteval/redact"
 )
 
 // JSONLWriter appends records to a results file, one JSON object per line.
@@ -27,6 +29,9 @@ type JSONLWriter struct {
 	// an fsync (defaults 1000 records, one second).
 	SyncEvery    int
 	SyncInterval time.Duration
+	// Redactor masks secrets in every record before it is written
+	// (default: redact.FromEnvironment(os.Environ()) at creation).
+	Redactor *redact.Redactor
 	// fsync runs on its own goroutine so that a slow disk never stalls the
 	// writer; syncReq wakes it, syncDone reports its end.
 	syncReq  chan struct{}
@@ -60,7 +65,7 @@ func CreateJSONL(path string, resume bool) (*JSONLWriter, error) {
 		f.Close()
 		return nil, err
 	}
-	w := &JSONLWriter{f: f, lastSync: time.Now(), SyncEvery: 1000, SyncInterval: time.Second,
+	w := &JSONLWriter{f: f, lastSync: time.Now(), SyncEvery: 1000, SyncInterval: time.Second, Redactor: redact.FromEnvironment(os.Environ()),
 		syncReq: make(chan struct{}, 1), syncDone: make(chan error, 1)}
 	w.enc = json.NewEncoder(&w.buf)
 	w.enc.SetEscapeHTML(false)
@@ -122,7 +127,7 @@ func (w *JSONLWriter) writeValue(v any) error {
 }
 
 func (w *JSONLWriter) writeLine(line []byte) error {
-	if _, err := w.f.Write(line); err != nil {
+	if _, err := w.f.Write(w.Redactor.JSON(line)); err != nil {
 		return err
 	}
 	w.unsynced++

@@ -36,6 +36,8 @@ func runCheckpoint(ctx context.Context, env *cliEnv, args []string) int {
 	if code, ok := fs.parse(args); !ok {
 		return code
 	}
+	env.redactor.AddURL(*graphqlURL)
+	env.redactor.AddURL(*restURL)
 	if *tasks {
 		printTasks(env.stdout)
 		return exitOK

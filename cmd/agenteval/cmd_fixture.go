@@ -46,6 +46,7 @@ func runFixture(ctx context.Context, env *cliEnv, args []string) int {
 	if code, ok := fl.parse(args[1:]); !ok {
 		return code
 	}
+	env.redactor.AddURL(*graphqlURL)
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(env.stderr, "agenteval fixture %s: "+format+"\n", append([]any{op}, a...)...)
 		return exitUsage

@@ -40,7 +40,7 @@ func runFixtureCLI(t *testing.T, token string, args ...string) (code int, stdout
 		}
 		return ""
 	}}
-	code = runFixture(t.Context(), env, args)
+	code = mainWith(t.Context(), env, append([]string{"fixture"}, args...))
 	return code, out.String(), errb.String()
 }
 

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agenteval/agenteval/redact"
 	"github.com/agenteval/agenteval/report"
 )
 
@@ -44,7 +45,7 @@ func runReport(_ context.Context, env *cliEnv, args []string) int {
 		return exitUsage
 	}
 	defer func() { _ = files.Close() }()
-	res, err := report.Read(files.Inputs, report.Options{K: *k})
+	res, err := report.Read(files.Inputs, report.Options{K: *k, Redactor: env.redactor})
 	if err != nil {
 		fmt.Fprintf(env.stderr, "agenteval report: %v\n", err)
 		return exitUsage
@@ -104,7 +105,7 @@ func runReportCompare(env *cliEnv, args []string) int {
 	}
 	var sums [2]*report.Summary
 	for i, path := range fs.Args() {
-		s, err := reportSummary(path)
+		s, err := reportSummary(path, env.redactor)
 		if err != nil {
 			fmt.Fprintf(env.stderr, "agenteval report compare: %v\n", err)
 			return exitUsage
@@ -138,13 +139,13 @@ func runReportCompare(env *cliEnv, args []string) int {
 }
 
 // reportSummary reads one results file into its summary.
-func reportSummary(path string) (*report.Summary, error) {
+func reportSummary(path string, red *redact.Redactor) (*report.Summary, error) {
 	files, err := report.OpenFiles(path)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { _ = files.Close() }()
-	res, err := report.Read(files.Inputs, report.Options{})
+	res, err := report.Read(files.Inputs, report.Options{Redactor: red})
 	if err != nil {
 		return nil, err
 	}

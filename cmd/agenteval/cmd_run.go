@@ -64,6 +64,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	if code, ok := fs.parse(args); !ok {
 		return code
 	}
+	env.redactor.AddURL(*graphqlURL)
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return exitUsage
@@ -107,6 +108,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		if err != nil {
 			return usageErr("--record: %v", err)
 		}
+		cache.Redactor = env.redactor
 		wrap = func(m judge.Model, name string) judge.Model {
 			return &judge.Recorded{Model: m, Name: name, Cache: cache, Replay: *replay}
 		}
@@ -167,6 +169,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		if err != nil {
 			return usageErr("--judge-cache: %v", err)
 		}
+		cache.Redactor = env.redactor
 		// The agent scenario format names model sizes (model_type: TEXT_LARGE),
 		// not models: they all mean the judge model given here.
 		sizes := map[string]judge.Model{}
@@ -242,6 +245,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	w.Redactor = env.redactor
 	names := make([]string, len(sources))
 	for i, s := range sources {
 		names[i] = s.Name

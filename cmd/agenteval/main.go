@@ -12,6 +12,7 @@ import (
 	"slices"
 	"syscall"
 
+	"github.com/agenteval/agenteval/redact"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -35,7 +36,38 @@ type cliEnv struct {
 	stdout, stderr io.Writer
 	stdin          io.Reader
 	getenv         func(string) string
-	isTerminal     bool
+	// environ lists the environment as KEY=VALUE; nil means the variables
+	// agenteval reads, through getenv.
+	environ    func() []string
+	isTerminal bool
+	// redactor knows the process's secrets (set by mainWith; commands add
+	// those their flags carry). stdout and stderr pass through it, and so
+	// does every file a command writes.
+	redactor *redact.Redactor
+}
+
+// secretVariables are the variables agenteval itself reads that may hold
+// secrets, for an environment given only as getenv.
+var secretVariables = []string{"GITHUB_TOKEN", "GH_TOKEN", "OPENAI_API_KEY", "OPENAI_BASE_URL"}
+
+// withRedactor returns a copy of env whose output streams mask every secret
+// the environment holds.
+func withRedactor(env *cliEnv) *cliEnv {
+	e := *env
+	environ := []string{}
+	if env.environ != nil {
+		environ = env.environ()
+	} else {
+		for _, k := range secretVariables {
+			if v := env.getenv(k); v != "" {
+				environ = append(environ, k+"="+v)
+			}
+		}
+	}
+	e.redactor = redact.FromEnvironment(environ)
+	e.stdout = e.redactor.Writer(env.stdout)
+	e.stderr = e.redactor.Writer(env.stderr)
+	return &e
 }
 
 // commands is the explicit list of subcommands, in help order.
@@ -59,12 +91,15 @@ func main() {
 		debug.SetGCPercent(400)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := mainWith(ctx, &cliEnv{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, getenv: os.Getenv, isTerminal: isTerminal(os.Stderr)}, os.Args[1:])
+	code := mainWith(ctx, &cliEnv{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, getenv: os.Getenv, environ: os.Environ, isTerminal: isTerminal(os.Stderr)}, os.Args[1:])
 	stop()
 	os.Exit(code)
 }
 
 func mainWith(ctx context.Context, env *cliEnv, args []string) int {
+	if env.redactor == nil {
+		env = withRedactor(env)
+	}
 	cmds := commands()
 	switch {
 	case len(args) == 0:
