@@ -79,14 +79,7 @@ func appendJobResult(b []byte, r *JobResult) ([]byte, error) {
 		}
 	}
 	if len(r.TerminationReasons) > 0 {
-		b = append(b, `,"termination_reasons":[`...)
-		for i, s := range r.TerminationReasons {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, s)
-		}
-		b = append(b, ']')
+		b = appendStrings(append(b, `,"termination_reasons":`...), r.TerminationReasons)
 	}
 	if len(r.Transcript) > 0 {
 		if b, err = appendJSON(b, `,"transcript":`, r.Transcript); err != nil {
@@ -113,16 +106,21 @@ func appendJobResult(b []byte, r *JobResult) ([]byte, error) {
 		b = appendString(b, r.Environment)
 	}
 	if len(r.Notes) > 0 {
-		b = append(b, `,"notes":[`...)
-		for i, s := range r.Notes {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, s)
-		}
-		b = append(b, ']')
+		b = appendStrings(append(b, `,"notes":`...), r.Notes)
 	}
 	return append(b, '}'), nil
+}
+
+// appendStrings appends a JSON array of strings.
+func appendStrings(b []byte, ss []string) []byte {
+	b = append(b, '[')
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, s)
+	}
+	return append(b, ']')
 }
 
 func appendResult(b []byte, e *evaluate.Result) ([]byte, error) {

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -125,5 +127,41 @@ func FuzzServeExec(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		var out strings.Builder
 		_ = ServeExec(context.Background(), strings.NewReader(in), &out, Echo())
+	})
+}
+
+// FuzzReadBoundedLine: the exec protocol's line reader returns the input
+// in order, each line within the bound, or stops at the first line over it.
+func FuzzReadBoundedLine(f *testing.F) {
+	f.Add("a\nbb\n", uint8(2))
+	f.Add("abc", uint8(2))
+	f.Add("\n\n\n", uint8(0))
+	f.Add(strings.Repeat("x", 40)+"\n", uint8(40))
+	f.Fuzz(func(t *testing.T, in string, max uint8) {
+		r := bufio.NewReaderSize(strings.NewReader(in), 16)
+		var got strings.Builder
+		for {
+			line, err := readBoundedLine(r, int(max))
+			body := strings.TrimSuffix(string(line), "\n")
+			if len(body) > int(max) {
+				t.Fatalf("line of %d bytes over the bound %d", len(body), max)
+			}
+			got.Write(line)
+			if errors.Is(err, errLineTooLong) {
+				if !strings.HasPrefix(in, got.String()) {
+					t.Fatalf("read %q, not a prefix of %q", got.String(), in)
+				}
+				return
+			}
+			if err != nil {
+				if !errors.Is(err, io.EOF) {
+					t.Fatal(err)
+				}
+				break
+			}
+		}
+		if got.String() != in {
+			t.Fatalf("read %q, want %q", got.String(), in)
+		}
 	})
 }

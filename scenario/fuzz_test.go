@@ -166,6 +166,9 @@ func FuzzParseDocument(f *testing.F) {
 	for _, s := range fuzzSeeds(f) {
 		f.Add(s)
 	}
+	// Nesting past the depth bound, in both syntaxes (it once panicked).
+	f.Add([]byte("a: " + strings.Repeat("[", 501) + strings.Repeat("]", 501)))
+	f.Add([]byte(`{"a": ` + strings.Repeat(`{"b": `, 501) + "1" + strings.Repeat("}", 502)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		defer failIfSlow(t, time.Now())
 		doc, diags := scenario.ParseDocument("f.yaml", data, scenario.Limits{MaxNodes: 100_000})

@@ -48,6 +48,9 @@ type Spec struct {
 // escaped the group and holds a pipe must not hold the caller.
 const DrainGrace = 500 * time.Millisecond
 
+// copyBuffers are the buffers output is copied through.
+var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 8<<10); return &b }}
+
 // Process is a started command: the leader of its own process group.
 type Process struct {
 	cmd     *exec.Cmd
@@ -158,7 +161,10 @@ func Start(s Spec) (*Process, error) {
 		p.copies.Add(1)
 		go func() {
 			defer p.copies.Done()
-			_, _ = io.Copy(w, r)
+			buf := copyBuffers.Get().(*[]byte)
+			defer copyBuffers.Put(buf)
+			// Hide the file's WriteTo, which would allocate its own 32 KiB.
+			_, _ = io.CopyBuffer(w, struct{ io.Reader }{r}, *buf)
 		}()
 		return wr, nil
 	}

@@ -1,0 +1,68 @@
+//go:build unix
+
+package runner
+
+import (
+	"os"
+	"testing"
+
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// BenchmarkCodeStepJob is a job of one code step (`echo 42`, checked by a
+// regex): the cost of starting a process group, reading its output,
+// checking it for leftovers and killing none.
+func BenchmarkCodeStepJob(b *testing.B) {
+	s := codeScenarioB(b)
+	b.ReportAllocs()
+	jobs, _, err := Combine([]Source{ScenarioSource("code", s, b.N)}, Shard{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	sum, err := Run(b.Context(), Config{Agent: Echo(), AllowCommands: true, Results: newJSONDiscard()}, jobs)
+	if err != nil || sum.Passed != int64(b.N) {
+		b.Fatalf("sum %+v err %v", sum, err)
+	}
+}
+
+// BenchmarkExecAgentJob is a job against an exec agent (this test binary
+// speaking the protocol): start the program in its group, one message with
+// a mock call and an action, close the session.
+func BenchmarkExecAgentJob(b *testing.B) {
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Setenv("AGENTEVAL_TEST_AGENT", "1")
+	agent, err := NewExecAgent(exe)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := loadScenario(b, "echo.scenario.yaml")
+	b.ReportAllocs()
+	jobs, _, err := Combine([]Source{ScenarioSource("exec", s, b.N)}, Shard{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	sum, err := Run(b.Context(), Config{Agent: agent, Results: newJSONDiscard()}, jobs)
+	if err != nil || sum.Jobs != int64(b.N) {
+		b.Fatalf("sum %+v err %v", sum, err)
+	}
+}
+
+func codeScenarioB(b *testing.B) *scenario.Scenario {
+	b.Helper()
+	f, err := scenario.Load("code.scenario.yaml", []byte(`name: code
+description: a code step
+environment: {type: local}
+run:
+  - {lang: sh, code: "echo 42", evaluations: [{type: regex_match, pattern: "^42"}]}
+judgment: {strategy: all_pass}
+`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return f.Scenario
+}
