@@ -155,6 +155,16 @@ func TestJUnitStructure(t *testing.T) {
 	assert.Equal(t, "job: triage/ca2/run-1 (index 5)\nscore: 1\nverdict (all): all evaluations passed\ntokens: 250 (prompt 200, completion 50)\ntermination: goal_reached\n", first.SystemOut)
 }
 
+// TestJUnitVerdictWithoutStrategy: a record that names no strategy reads
+// "verdict: reason", not "verdict (): reason".
+func TestJUnitVerdictWithoutStrategy(t *testing.T) {
+	t.Parallel()
+	j := Job{ID: "x/-/run-1", Scenario: "x", Run: 1, Completed: true, Reason: "too short"}
+	assert.Equal(t, "verdict: too short\n", problemText(&j))
+	j.Strategy = "all_pass"
+	assert.Equal(t, "verdict (all_pass): too short\n", problemText(&j))
+}
+
 // TestEvalWhere pins how an evaluation's place is written.
 func TestEvalWhere(t *testing.T) {
 	t.Parallel()

@@ -218,11 +218,7 @@ func jobFacts(j *Job) string {
 		fmt.Fprintf(&b, "score: %s\n", strconv.FormatFloat(j.Score, 'g', 4, 64))
 		// A failing job's verdict opens its <failure> text already.
 		if j.Passed && j.Reason != "" {
-			if j.Strategy != "" {
-				fmt.Fprintf(&b, "verdict (%s): %s\n", j.Strategy, j.Reason)
-			} else {
-				fmt.Fprintf(&b, "verdict: %s\n", j.Reason)
-			}
+			b.WriteString(verdictLine(j))
 		}
 	}
 	if u := j.Usage; u.TotalTokens > 0 {
@@ -244,11 +240,20 @@ func firstFailure(j *Job) string {
 	return "job did not pass"
 }
 
+// verdictLine is "verdict (strategy): reason", without the parentheses
+// when the record names no strategy.
+func verdictLine(j *Job) string {
+	if j.Strategy == "" {
+		return "verdict: " + j.Reason + "\n"
+	}
+	return "verdict (" + j.Strategy + "): " + j.Reason + "\n"
+}
+
 // problemText lists the failing evaluations and checkpoints of a job.
 func problemText(j *Job) string {
 	var b strings.Builder
 	if j.Reason != "" {
-		fmt.Fprintf(&b, "verdict (%s): %s\n", j.Strategy, j.Reason)
+		b.WriteString(verdictLine(j))
 	}
 	if j.Error != "" {
 		fmt.Fprintf(&b, "error: %s\n", j.Error)
