@@ -59,6 +59,7 @@ func startChromium(t *testing.T, bin string) *cdpBrowser {
 	cmd.ExtraFiles = []*os.File{toChrome, fromChrome} // fd 3: commands in, fd 4: messages out
 	stderr := &limitedBuffer{max: 8 << 10}
 	cmd.Stderr = stderr
+	ownGroup(cmd)
 	require.NoError(t, cmd.Start())
 	_ = toChrome.Close()
 	_ = fromChrome.Close()
@@ -72,9 +73,10 @@ func startChromium(t *testing.T, bin string) *cdpBrowser {
 		select {
 		case <-waited:
 		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
+			killGroup(cmd)
 			<-waited
 		}
+		killGroup(cmd) // any helper process left behind
 		_ = chromeOut.Close()
 		if t.Failed() {
 			var lines []string
