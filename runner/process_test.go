@@ -17,9 +17,6 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// quoted renders s as a YAML double-quoted string.
-func quoted(s string) string { return fmt.Sprintf("%q", s) }
-
 func inputScenario(t *testing.T, timeout string) *scenario.Scenario {
 	t.Helper()
 	f, err := scenario.Load("agent.scenario.yaml", []byte(`name: agent

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/judge/judgetest"
 	"path/filepath"
@@ -18,6 +19,9 @@ import (
 	"github.com/agenteval/agenteval/github/githubtest"
 	"github.com/agenteval/agenteval/scenario"
 )
+
+// quoted renders s as a YAML double-quoted string.
+func quoted(s string) string { return fmt.Sprintf("%q", s) }
 
 func load(t *testing.T, name, text string) *scenario.Scenario {
 	t.Helper()

@@ -70,3 +70,28 @@ func TestRunMixedDirectoryExecutesNothing(t *testing.T) { // not parallel: it se
 	assert.Contains(t, string(b), "sh -c")
 	assert.True(t, strings.Contains(stderr, "9 job(s)"), stderr)
 }
+
+// The same bar over ElizaOS's real scenario files (../shared/peer/eliza,
+// when present): never exit 2, one record per job, no command started.
+func TestRunElizaPeerFilesExecutesNothing(t *testing.T) { // not parallel: it sets PATH
+	files, _ := filepath.Glob("../../../shared/peer/eliza/*.yaml")
+	if len(files) == 0 {
+		t.Skip("../shared/peer/eliza is not here")
+	}
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "eliza")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644))
+	}
+	started := filepath.Join(tmp, "started")
+	shadowInterpreters(t, started)
+	code, _, stderr := runCLI(t, "run", "--agent", "echo", "--out", filepath.Join(tmp, "out"), dir)
+	assert.Contains(t, []int{exitOK, exitFail}, code, stderr)
+	plans, jobs := readLines(t, filepath.Join(tmp, "out", "results.jsonl"))
+	require.Len(t, plans, 1)
+	assert.Len(t, jobs, int(plans[0].TotalJobs), "one record per job")
+	assert.NoFileExists(t, started, "an interpreter was started")
+}
