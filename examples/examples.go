@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -70,18 +69,15 @@ func Run(ctx context.Context, opts Options) (runner.Summary, error) {
 	if err != nil {
 		return runner.Summary{}, err
 	}
-	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
-		return runner.Summary{}, err
-	}
-	w, err := runner.CreateJSONL(filepath.Join(opts.Out, "results.jsonl"), false)
-	if err != nil {
-		return runner.Summary{}, err
-	}
 	names := make([]string, len(sources))
 	for i, s := range sources {
 		names[i] = s.Name
 	}
-	if err := w.WritePlan(&runner.Plan{RunID: "examples", Started: time.Now().UTC(), TotalJobs: total, ShardJobs: total, Agent: "examples.Agent", Sources: names, Seed: 1}); err != nil {
+	// The demo's results are replaced on every run; the folder's lock still
+	// keeps two demos from writing one file at once.
+	plan := &runner.Plan{RunID: "examples", Started: time.Now().UTC(), TotalJobs: total, ShardJobs: total, Agent: "examples.Agent", Sources: names, Seed: 1}
+	w, err := runner.OpenResults(filepath.Join(opts.Out, "results.jsonl"), plan, runner.ResultsOptions{Overwrite: true})
+	if err != nil {
 		return runner.Summary{}, err
 	}
 	exec := ghcheck.New(gh.Client(), ghcheck.Options{GraphQLURL: gh.GraphQLURL(), RESTBaseURL: gh.URL})

@@ -37,6 +37,28 @@ type Plan struct {
 	Sources []string `json:"sources"`
 	// Seed is the run's seed.
 	Seed int64 `json:"seed"`
+	// Version is the results format, set by OpenResults: 2 since a matrix
+	// job's id names its matrix file; job ids of one version are not those
+	// of another.
+	Version int `json:"version,omitempty"`
+	// Inputs are the files the run read (sources, matrix bases, manifest,
+	// seed file) with a digest of their content, so that --resume can tell
+	// that the inputs changed.
+	Inputs []PlanInput `json:"inputs,omitempty"`
+	// Settings are the other options that change what jobs do or how they
+	// are judged (filters, runs, models, strictness), by name.
+	Settings map[string]string `json:"settings,omitempty"`
+}
+
+// resultsVersion is the results format OpenResults writes.
+const resultsVersion = 2
+
+// PlanInput is one file a run read.
+type PlanInput struct {
+	// Path is the file as the run named it.
+	Path string `json:"path"`
+	// SHA256 is the hex SHA-256 of its content.
+	SHA256 string `json:"sha256"`
 }
 
 // JobResult is one finished job: the source of truth every report reads.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/agenteval/agenteval/redact"
@@ -38,15 +39,35 @@ type JSONLWriter struct {
 	syncDone chan error
 	closed   bool
 	closeErr error
+	// lock is the folder's lock, released by Close; recorded are the jobs
+	// a resumed file held.
+	lock     *dirLock
+	recorded map[string]bool
 }
 
 // errWriterClosed is what Write and WritePlan return after Close.
 var errWriterClosed = errors.New("runner: the results writer is closed")
 
-// CreateJSONL opens path for appending results. With resume false the file
-// is truncated; with resume true a torn last line (from a killed run) is
-// cut off first so the file stays valid JSONL.
+// CreateJSONL opens path for appending results, holding the lock of its
+// folder until Close (a *LockedError when another process writes there).
+// With resume false the file is truncated; with resume true a torn last
+// line (from a killed run) is cut off first so the file stays valid JSONL.
+// It is the low-level form: OpenResults, which a run uses, also refuses to
+// replace a file by accident, checks a resumed file's plan and writes the
+// plan.
 func CreateJSONL(path string, resume bool) (*JSONLWriter, error) {
+	lock, err := lockDir(filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	w, err := createJSONL(path, resume, lock)
+	if err != nil {
+		_ = lock.unlock()
+	}
+	return w, err
+}
+
+func createJSONL(path string, resume bool, lock *dirLock) (*JSONLWriter, error) {
 	flag := os.O_CREATE | os.O_RDWR
 	if !resume {
 		flag |= os.O_TRUNC
@@ -65,7 +86,7 @@ func CreateJSONL(path string, resume bool) (*JSONLWriter, error) {
 		f.Close()
 		return nil, err
 	}
-	w := &JSONLWriter{f: f, lastSync: time.Now(), SyncEvery: 1000, SyncInterval: time.Second, Redactor: redact.FromEnvironment(os.Environ()),
+	w := &JSONLWriter{f: f, lock: lock, lastSync: time.Now(), SyncEvery: 1000, SyncInterval: time.Second, Redactor: redact.FromEnvironment(os.Environ()),
 		syncReq: make(chan struct{}, 1), syncDone: make(chan error, 1)}
 	w.enc = json.NewEncoder(&w.buf)
 	w.enc.SetEscapeHTML(false)
@@ -188,6 +209,9 @@ func (w *JSONLWriter) close() error {
 	if cerr := w.f.Close(); err == nil {
 		err = cerr
 	}
+	if uerr := w.lock.unlock(); err == nil {
+		err = uerr
+	}
 	return err
 }
 
@@ -195,42 +219,57 @@ func (w *JSONLWriter) close() error {
 // (for --resume) and the run id of its plan. A missing file is empty. A
 // torn last line is ignored.
 func Recorded(path string) (ids map[string]bool, runID string, err error) {
+	first, ids, err := readResults(path)
+	if first != nil {
+		runID = first.RunID
+	}
+	return ids, runID, err
+}
+
+// readResults reads a results file: its first plan and the ids of the jobs
+// it holds. A missing file is empty; a torn last line is ignored; any other
+// line that is not a record is an error (the file is not one run's).
+func readResults(path string) (first *Plan, ids map[string]bool, err error) {
 	ids = map[string]bool{}
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return ids, "", nil
+		return nil, ids, nil
 	}
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	defer f.Close()
 	r := bufio.NewReaderSize(f, 1<<20)
 	var rec struct {
 		Record string `json:"record"`
 		ID     string `json:"id"`
-		RunID  string `json:"run_id"`
 	}
 	for line := 1; ; line++ {
 		b, err := r.ReadBytes('\n')
 		if len(b) > 0 && b[len(b)-1] == '\n' {
-			rec.Record, rec.ID, rec.RunID = "", "", ""
+			rec.Record, rec.ID = "", ""
 			if jerr := json.Unmarshal(b, &rec); jerr != nil {
-				return nil, "", fmt.Errorf("%s:%d: %w", path, line, jerr)
+				return nil, nil, fmt.Errorf("%s:%d: %w", path, line, jerr)
 			}
 			switch rec.Record {
 			case RecordJob:
 				ids[rec.ID] = true
 			case RecordPlan:
-				if runID == "" {
-					runID = rec.RunID
+				if first == nil {
+					first = new(Plan)
+					if jerr := json.Unmarshal(b, first); jerr != nil {
+						return nil, nil, fmt.Errorf("%s:%d: %w", path, line, jerr)
+					}
 				}
+			case "":
+				return nil, nil, fmt.Errorf("%s:%d: not a results record (no \"record\" field)", path, line)
 			}
 		}
 		if errors.Is(err, io.EOF) {
-			return ids, runID, nil
+			return first, ids, nil
 		}
 		if err != nil {
-			return nil, "", err
+			return nil, nil, err
 		}
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -40,7 +41,8 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	agentSpec := fs.String("agent", "echo", "agent under test: echo, exec:COMMAND or openai:MODEL")
 	concurrency := fs.Int("concurrency", 4*runtime.GOMAXPROCS(0), "jobs at once, at least 1; 4 x CPUs by default")
 	out := fs.String("out", "out", "directory for results.jsonl")
-	resume := fs.Bool("resume", false, "skip jobs already recorded in DIR/results.jsonl and append")
+	resume := fs.Bool("resume", false, "finish the run recorded in DIR/results.jsonl: skip its recorded jobs and append (refused when the inputs or flags differ)")
+	overwrite := fs.Bool("overwrite", false, "replace DIR/results.jsonl when it exists (without it, or --resume, an existing file is refused)")
 	shardSpec := fs.String("shard", "", "run only part i of n (i/n)")
 	seed := fs.Int64("seed", 1, "seed for mock probabilities and the user simulator")
 	allowCommands := fs.Bool("allow-commands", false, "let scenarios run commands (code steps, command_exit_code_is); without it such jobs are incomplete and run nothing")
@@ -53,7 +55,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	manifest := fs.String("manifest", "", "fixture manifest for {{placeholders}} and checkpoints")
 	seedFile := fs.String("seed-file", "", "seed file declaring the fixtures seed_per_iteration scenarios get afresh for each run (needs a GitHub token or --graphql-url)")
 	graphqlURL := fs.String("graphql-url", "", "GitHub GraphQL endpoint for checkpoints (default api.github.com)")
-	keepDirs := fs.Bool("keep-dirs", false, "keep run directories")
+	keepDirs := fs.Bool("keep-dirs", false, "keep run directories (in DIR/work, until the next run into DIR)")
 	maxJobs := fs.Int64("max-jobs", runMaxJobs, "refuse runs with more jobs than this")
 	verbose := fs.Bool("v", false, "print every failing job")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
@@ -80,6 +82,8 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		return usageErr("--runs %d: want at least 1 run per scenario", *runs)
 	case *maxJobs < 1:
 		return usageErr("--max-jobs %d: want at least 1", *maxJobs)
+	case *resume && *overwrite:
+		return usageErr("--resume finishes the recorded run and --overwrite replaces it: give one of them")
 	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -138,7 +142,11 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	envs := runner.NewEnvironments("", *keepDirs)
+	// Run directories live in the results folder, under its lock: a run
+	// killed with -9 leaves them where the next run into the folder finds
+	// and removes them, never in the system's temp directory.
+	workDir := filepath.Join(*out, "work")
+	envs := runner.NewEnvironments(workDir, *keepDirs)
 	if *envFallback != "" {
 		if _, err := envs.Lookup(*envFallback); err != nil {
 			return usageErr("--env-fallback %q: %v", *envFallback, err)
@@ -223,41 +231,51 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		return usageErr("%v", err)
 	}
 	resultsPath := filepath.Join(*out, "results.jsonl")
-	runID := newRunID()
-	owned := shard.Size(total)
-	if *resume {
-		done, prevID, err := runner.Recorded(resultsPath)
-		if err != nil {
-			return usageErr("--resume: %v", err)
-		}
-		if prevID != "" {
-			runID = prevID
-		}
-		cfg.Skip = func(id string) bool { return done[id] }
-		owned -= int64(len(done))
-	}
-	if fixtures != nil {
-		fixtures.Variables = map[string]any{fixture.VarRunID: runID}
-		cfg.Fixtures = runner.FixturesWith(*fixtures)
-	}
-	warnUnrunnable(env, cfg, files)
-	w, err := runner.CreateJSONL(resultsPath, *resume)
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	w.Redactor = env.redactor
 	names := make([]string, len(sources))
 	for i, s := range sources {
 		names[i] = s.Name
 	}
-	if err := w.WritePlan(&runner.Plan{RunID: runID, Started: time.Now().UTC(), TotalJobs: total, Shard: shard.String(),
-		ShardJobs: shard.Size(total), Agent: *agentSpec, Sources: names, Seed: *seed}); err != nil {
+	inputs, err := planInputs(files, *manifest, *seedFile)
+	if err != nil {
 		return usageErr("%v", err)
 	}
+	plan := &runner.Plan{RunID: newRunID(), Started: time.Now().UTC(), TotalJobs: total, Shard: shard.String(),
+		ShardJobs: shard.Size(total), Agent: *agentSpec, Sources: names, Seed: *seed, Inputs: inputs,
+		Settings: map[string]string{"filters": strings.Join(filters, " & "), "runs": strconv.Itoa(*runs), "user-model": *userModel,
+			"judge-model": *judgeModel, "strict": strconv.FormatBool(*strict), "allow-commands": strconv.FormatBool(*allowCommands),
+			"env-fallback": *envFallback}}
+	w, err := runner.OpenResults(resultsPath, plan, runner.ResultsOptions{Resume: *resume, Overwrite: *overwrite, Redactor: env.redactor})
+	switch {
+	case errors.Is(err, runner.ErrResultsExist):
+		return usageErr("%s holds the results of an earlier run; finish that run with --resume, replace it with --overwrite, or choose another --out", resultsPath)
+	case errors.Is(err, runner.ErrPlanMismatch):
+		return usageErr("--resume: %v\nnothing was written; resume with the inputs and flags of the recorded run, or start a new run with another --out (or --overwrite)", err)
+	case err != nil:
+		return usageErr("%v", err)
+	}
+	defer w.Close() // releases the folder's lock on every path
+	// Anything in DIR/work was left by a run that was killed: this run holds
+	// the folder's lock, so no other uses it.
+	if err := os.RemoveAll(workDir); err != nil {
+		return usageErr("removing the run directories a killed run left in %s: %v", workDir, err)
+	}
+	owned := shard.Size(total)
+	if done := w.Recorded(); done != nil {
+		cfg.Skip = func(id string) bool { return done[id] }
+		owned -= int64(len(done))
+	}
+	if fixtures != nil {
+		fixtures.Variables = map[string]any{fixture.VarRunID: plan.RunID}
+		cfg.Fixtures = runner.FixturesWith(*fixtures)
+	}
+	warnUnrunnable(env, cfg, files)
 	cfg.Results = w
 	pp := &runner.ProgressPrinter{W: env.stderr, Terminal: env.isTerminal, Every: 10000, Verbose: *verbose}
 	cfg.Progress = pp.Update
 	sum, runErr := runner.RunCounted(ctx, cfg, jobs, owned)
+	if !*keepDirs {
+		_ = os.RemoveAll(workDir) // while the lock is held: the next run may start at Close
+	}
 	if err := w.Close(); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -274,6 +292,39 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// planInputs lists every file a run reads, with the SHA-256 of its content,
+// for the plan record: resume refuses when one changed.
+func planInputs(files []*scenario.File, extra ...string) ([]runner.PlanInput, error) {
+	var names []string
+	for _, f := range files {
+		names = append(names, f.Name)
+		if f.Base != nil {
+			names = append(names, f.Base.Name)
+		}
+	}
+	for _, n := range extra {
+		if n != "" {
+			names = append(names, n)
+		}
+	}
+	var out []runner.PlanInput
+	seen := map[string]bool{}
+	for _, n := range names {
+		n = filepath.Clean(n)
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		b, err := os.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		sum := sha256.Sum256(b)
+		out = append(out, runner.PlanInput{Path: n, SHA256: hex.EncodeToString(sum[:])})
+	}
+	return out, nil
 }
 
 // buildModel reads "script", "script:N" or "openai:MODEL".

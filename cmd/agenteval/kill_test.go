@@ -63,7 +63,7 @@ done
 	require.GreaterOrEqual(t, first, 5)
 	require.Less(t, first, runs, "the kill came before the end")
 
-	code, _, stderr := runCLI(t, "run", "--agent", "echo", "--resume", "--runs", "40", "--out", out, "testdata/run/echo.scenario.yaml")
+	code, _, stderr := runCLI(t, "run", "--agent", "exec:"+agent, "--concurrency", "4", "--resume", "--runs", "40", "--out", out, "testdata/run/echo.scenario.yaml")
 	require.Equal(t, exitOK, code, stderr)
 	_, jobs := readLines(t, results)
 	ids := map[string]int{}

@@ -95,15 +95,17 @@ func TestRunExitCodes(t *testing.T) {
 	}
 }
 
-// TestRunShardsThenResume runs one shard, then resumes the whole run in
-// the same directory: the second run does only what the first did not,
-// and every job is recorded exactly once.
+// TestRunShardsThenResume runs one shard, then resumes it in the same
+// directory: the second run skips what the first recorded and keeps its
+// run id. Resuming it as the whole run is another plan: refused, with the
+// file left as it was (the report could not merge the two plans).
 func TestRunShardsThenResume(t *testing.T) {
 	t.Parallel()
 	out := t.TempDir()
+	results := filepath.Join(out, "results.jsonl")
 	code, _, stderr := runCLI(t, "run", "--out", out, "--shard", "1/3", "testdata/run/sweep.matrix.yaml")
 	require.Equal(t, exitOK, code, stderr)
-	plans, jobs := readLines(t, filepath.Join(out, "results.jsonl"))
+	plans, jobs := readLines(t, results)
 	require.Len(t, plans, 1)
 	assert.Equal(t, "1/3", plans[0].Shard)
 	assert.EqualValues(t, 4, plans[0].ShardJobs)
@@ -111,21 +113,23 @@ func TestRunShardsThenResume(t *testing.T) {
 	for _, j := range jobs {
 		assert.Zero(t, j.Index%3, "shard 1/3 owns indexes 0, 3, 6, 9")
 	}
-	code, _, stderr = runCLI(t, "run", "--out", out, "--resume", "testdata/run/sweep.matrix.yaml")
+	code, _, stderr = runCLI(t, "run", "--out", out, "--resume", "--shard", "1/3", "testdata/run/sweep.matrix.yaml")
 	require.Equal(t, exitOK, code, stderr)
-	assert.Contains(t, stderr, "8 job(s): 8 passed")
+	assert.Contains(t, stderr, "0 job(s)")
 	assert.Contains(t, stderr, "4 skipped")
-	plans2, jobs := readLines(t, filepath.Join(out, "results.jsonl"))
+	plans2, jobs := readLines(t, results)
 	require.Len(t, plans2, 2)
 	assert.Equal(t, plans[0].RunID, plans2[1].RunID, "a resumed run keeps its run id")
-	ids := map[string]int{}
-	for _, j := range jobs {
-		ids[j.ID]++
-	}
-	assert.Len(t, ids, 12)
-	for id, n := range ids {
-		assert.Equal(t, 1, n, id)
-	}
+	assert.Len(t, jobs, 4)
+
+	before, err := os.ReadFile(results)
+	require.NoError(t, err)
+	code, _, stderr = runCLI(t, "run", "--out", out, "--resume", "testdata/run/sweep.matrix.yaml")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, `shard: recorded "1/3", now ""`)
+	after, err := os.ReadFile(results)
+	require.NoError(t, err)
+	assert.Equal(t, before, after, "a refused resume leaves the file byte for byte")
 }
 
 // TestMatrixShowPrintsAJobsScenario: --show prints the scenario a job runs

@@ -8,7 +8,6 @@ import (
 	"context"
 	"fmt"
 	"log"
-	"os"
 	"time"
 
 	"github.com/agenteval/agenteval/evaluate"
@@ -44,19 +43,15 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll("out", 0o755); err != nil {
-		return err
-	}
-	w, err := runner.CreateJSONL("out/results.jsonl", false)
+	plan := &runner.Plan{RunID: "library-example", Started: time.Now().UTC(), TotalJobs: total, ShardJobs: total,
+		Agent: "weatherAgent", Sources: []string{f.Name}}
+	// One writer per folder; an existing file is replaced only when asked
+	// (Resume finishes it instead, after checking the plan is the same).
+	w, err := runner.OpenResults("out/results.jsonl", plan, runner.ResultsOptions{Overwrite: true})
 	if err != nil {
 		return err
 	}
 	defer w.Close() // a second Close is safe
-	plan := &runner.Plan{RunID: "library-example", Started: time.Now().UTC(), TotalJobs: total, ShardJobs: total,
-		Agent: "weatherAgent", Sources: []string{f.Name}}
-	if err := w.WritePlan(plan); err != nil {
-		return err
-	}
 	sum, err := runner.RunCounted(ctx, runner.Config{Agent: weatherAgent, Results: w}, jobs, total)
 	if err != nil {
 		return err
