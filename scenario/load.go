@@ -501,15 +501,8 @@ func (l *Loader) loadBase(fsys fs.FS, f *File) {
 		f.addf(p, Error, "missing-file", "base scenario %q not found (looked for %s, relative to the matrix file)", rel, candidates[0])
 		return
 	case name == "":
-		between := ""
-		switch n := len(candidates) - 2; {
-		case n == 1:
-			between = " and in the directory between them"
-		case n > 1:
-			between = fmt.Sprintf(" and in the %d directories between them", n)
-		}
-		f.addf(p, Error, "missing-file", "base scenario %q not found (looked for %s, relative to the matrix file, and, as ElizaOS once resolved it, for %s, relative to the current directory%s)",
-			rel, candidates[0], candidates[1], between)
+		f.addf(p, Error, "missing-file", "base scenario %q not found (looked for %s, relative to the matrix file, and, as ElizaOS once resolved it, relative to the current directory and to each directory above the matrix file)",
+			rel, candidates[0])
 		return
 	case name != candidates[0]:
 		f.addf(p, Warning, "base-fallback", "base scenario %q is not beside the matrix file (looked for %s); loaded %s instead, resolving it as ElizaOS did before it resolved base_scenario against the matrix file's directory; write the path relative to the matrix file",
@@ -527,47 +520,53 @@ func (l *Loader) loadBase(fsys fs.FS, f *File) {
 // baseCandidates lists where a matrix file's base scenario may be, in the
 // order tried: relative to the matrix file's directory; then, for a
 // relative path, relative to the current directory (the root of a non-OS
-// file system) and to each directory between the matrix file's and the
-// current directory, nearest first (none when the matrix file is not below
-// the current directory). Each appears once.
+// file system) and to each directory above the matrix file's, nearest
+// first, up to the root (on the OS, written relative to the current
+// directory when the matrix file's name is). Each appears once.
 func baseCandidates(fsys fs.FS, matrixName, rel string) []string {
-	join, dir, clean := path.Join, path.Dir, path.Clean
-	if _, isOS := fsys.(osFS); isOS {
-		if filepath.IsAbs(rel) {
-			return []string{rel}
+	out := []string{}
+	if _, isOS := fsys.(osFS); !isOS {
+		out = append(out, path.Join(path.Dir(matrixName), rel), path.Clean(rel))
+		for d := path.Dir(path.Dir(matrixName)); d != "."; d = path.Dir(d) {
+			out = append(out, path.Join(d, rel))
 		}
-		join, dir, clean = filepath.Join, filepath.Dir, filepath.Clean
+		return firstOfEach(out)
 	}
-	out := []string{join(dir(matrixName), rel), clean(rel)}
-	below := matrixName // the matrix file's name relative to the current directory, if it is below it
-	if _, isOS := fsys.(osFS); isOS {
-		if filepath.IsAbs(below) {
-			wd, err := os.Getwd()
-			if err == nil {
-				below, err = filepath.Rel(wd, below)
+	if filepath.IsAbs(rel) {
+		return []string{rel}
+	}
+	out = append(out, filepath.Join(filepath.Dir(matrixName), rel), filepath.Clean(rel))
+	dir, err := filepath.Abs(filepath.Dir(matrixName))
+	wd, werr := os.Getwd()
+	if err != nil || werr != nil {
+		return firstOfEach(out)
+	}
+	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
+		c := filepath.Join(d, rel)
+		if !filepath.IsAbs(matrixName) {
+			if r, err := filepath.Rel(wd, c); err == nil {
+				c = r
 			}
-			if err != nil {
-				below = ""
-			}
 		}
-		if !filepath.IsLocal(below) {
-			below = ""
+		out = append(out, c)
+		if d == filepath.Dir(d) {
+			break
 		}
 	}
-	if below != "" {
-		for d := dir(dir(below)); d != "." && d != dir(d); d = dir(d) {
-			out = append(out, join(d, rel))
-		}
-	}
+	return firstOfEach(out)
+}
+
+// firstOfEach drops repeated strings, keeping the first of each in place.
+func firstOfEach(ss []string) []string {
 	seen := map[string]bool{}
-	uniq := out[:0]
-	for _, c := range out {
-		if !seen[c] {
-			seen[c] = true
-			uniq = append(uniq, c)
+	out := ss[:0]
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
 		}
 	}
-	return uniq
+	return out
 }
 
 // osFS reads names as OS paths (absolute or relative to the working directory).

@@ -104,7 +104,7 @@ func TestValidateText(t *testing.T) {
 			args: []string{td + "broken.matrix.yaml"},
 			code: exitFail,
 			stdout: []string{
-				td + `broken.matrix.yaml:2:16: error: base_scenario: base scenario "missing.scenario.yaml" not found (looked for ` + td + `missing.scenario.yaml, relative to the matrix file, and, as ElizaOS once resolved it, for missing.scenario.yaml, relative to the current directory and in the directory between them)`,
+				td + `broken.matrix.yaml:2:16: error: base_scenario: base scenario "missing.scenario.yaml" not found (looked for ` + td + `missing.scenario.yaml, relative to the matrix file, and, as ElizaOS once resolved it, relative to the current directory and to each directory above the matrix file)`,
 				td + "broken.matrix.yaml:5:13: error: matrix[0].values: needs at least 1 item(s), has 0",
 			},
 			stderrLine: "1 file(s): 2 error(s), 0 warning(s)",
