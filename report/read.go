@@ -120,8 +120,10 @@ type scenarioGroup struct {
 
 // Read streams the inputs once, merging and deduplicating their job records
 // (see the package documentation for which duplicate wins). Malformed lines
-// are skipped and reported in Summary.Warnings; an unreadable input or two
-// conflicting plans ([*PlanConflictError]) are errors.
+// are skipped and reported in Summary.Warnings; an unreadable input, an
+// input that holds no plan or job record at all ([ErrNoResults]: empty, or
+// not a results file) and two conflicting plans ([*PlanConflictError]) are
+// errors.
 func Read(inputs []Input, opts Options) (*Results, error) {
 	r := &Results{
 		inputs:  inputs,
@@ -140,9 +142,15 @@ func Read(inputs []Input, opts Options) (*Results, error) {
 
 func (r *Results) readInput(src int, in Input) error {
 	lr := newLineReader(io.NewSectionReader(in.R, 0, in.Size), 0, r.opts.MaxLineBytes, r.opts.Redactor)
+	// A file that holds no record at all (empty, YAML, a log) is not a
+	// results file: reading it as "0 jobs" would hide the mistake.
+	records, warned := 0, len(r.warnings)
 	for {
 		line, off, err := lr.next()
 		if errors.Is(err, io.EOF) {
+			if records == 0 {
+				return noResults(in.Name, lr.line, r.warnings[min(warned, len(r.warnings)):])
+			}
 			return nil
 		}
 		if errors.Is(err, errLineTooLong) {
@@ -173,16 +181,36 @@ func (r *Results) readInput(src int, in Input) error {
 			if err := r.addPlan(in.Name, p); err != nil {
 				return err
 			}
+			records++
 		case recordJob:
 			if err := r.addJob(src, off, &rec); err != nil {
 				r.malformed++
 				r.warn(&LineError{Input: in.Name, Line: lr.line, Err: err})
+				continue
 			}
+			records++
 		default:
 			r.malformed++
 			r.warn(&LineError{Input: in.Name, Line: lr.line, Err: fmt.Errorf("unknown record kind %q skipped", rec.Record)})
 		}
 	}
+}
+
+// ErrNoResults is returned by Read for an input that holds no results
+// record (plan or job): an empty file, or one that is not a results file.
+var ErrNoResults = errors.New("no results record")
+
+// noResults explains why an input of lines lines holds no record; problems
+// are the warnings its lines raised.
+func noResults(name string, lines int, problems []string) error {
+	if lines == 0 {
+		return fmt.Errorf("%s is empty: %w (a results file opens with a plan record)", name, ErrNoResults)
+	}
+	why := ""
+	if len(problems) > 0 {
+		why = "; " + problems[0]
+	}
+	return fmt.Errorf("%s is not a results file: %w in its %d line(s)%s", name, ErrNoResults, lines, why)
 }
 
 func (r *Results) warn(err error) {

@@ -275,3 +275,26 @@ func TestReadMasksSecretsInEveryLine(t *testing.T) {
 	assert.NotContains(t, out.String(), secret)
 	assert.Contains(t, out.String(), redact.Mask)
 }
+
+// TestReadRefusesInputsWithoutResults: an empty file, a YAML file or a log
+// holds no results record; reading it as "0 jobs" would hide the mistake.
+// A file with only its plan (a run killed before its first job) is results.
+func TestReadRefusesInputsWithoutResults(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"empty", "", "empty.jsonl is empty: no results record (a results file opens with a plan record)"},
+		{"yaml", "name: a scenario\nrun:\n  - input: hi\n", "yaml.jsonl is not a results file: no results record in its 3 line(s); yaml.jsonl:1: malformed record skipped: invalid character 'a' in literal null (expecting 'u')"},
+		{"blank", "\n\n", "blank.jsonl is not a results file: no results record in its 2 line(s)"},
+		{"json", `{"name":"x"}` + "\n", `json.jsonl is not a results file: no results record in its 1 line(s); json.jsonl:1: unknown record kind "" skipped`},
+	} {
+		_, err := Read([]Input{{Name: tc.name + ".jsonl", R: strings.NewReader(tc.text), Size: int64(len(tc.text))}}, Options{})
+		require.ErrorIs(t, err, ErrNoResults, tc.name)
+		assert.EqualError(t, err, tc.want)
+	}
+	plan := planLine(t, Plan{RunID: "r", TotalJobs: 2}) + "\n"
+	r, err := Read([]Input{{Name: "plan.jsonl", R: strings.NewReader(plan), Size: int64(len(plan))}}, Options{})
+	require.NoError(t, err)
+	assert.EqualValues(t, 2, r.Summary().MissingJobs)
+}

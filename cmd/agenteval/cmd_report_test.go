@@ -167,3 +167,31 @@ func TestReportCompareExitCodes(t *testing.T) {
 		})
 	}
 }
+
+// TestReportRefusesFilesWithoutResults: a report or comparison of files
+// that hold no results record (a scenario by mistake, an empty file) is bad
+// input, exit 2, not "0 tests" or "no significant regression".
+func TestReportRefusesFilesWithoutResults(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.jsonl")
+	require.NoError(t, os.WriteFile(empty, nil, 0o644))
+	scen := "testdata/run/echo.scenario.yaml"
+	res := writeResults(t, dir, "r.jsonl", "pass")
+	for _, args := range [][]string{
+		{"report", scen},
+		{"report", "--format", "junit", empty},
+		{"report", res, scen},
+		{"report", "compare", scen, scen},
+		{"report", "compare", res, empty},
+	} {
+		code, stdout, stderr := runCLI(t, args...)
+		assert.Equal(t, exitUsage, code, "%v", args)
+		assert.Contains(t, stderr, "no results record", "%v", args)
+		assert.NotContains(t, stdout, "0 tests")
+		assert.NotContains(t, stdout, "No significant regression")
+	}
+	code, _, stderr := runCLI(t, "report", scen)
+	require.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "agenteval report: "+scen+" is not a results file: no results record in its 9 line(s); "+scen+":1: malformed record skipped")
+}
