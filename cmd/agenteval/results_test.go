@@ -43,6 +43,12 @@ func startRun(t *testing.T, env []string, args ...string) (*exec.Cmd, *bytes.Buf
 	return cmd, &stderr
 }
 
+func countPlans(t *testing.T, path string) int {
+	t.Helper()
+	b, _ := os.ReadFile(path)
+	return strings.Count(string(b), `"record":"plan"`)
+}
+
 func waitForJobs(t *testing.T, results string, n int) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
@@ -58,12 +64,28 @@ func waitForJobs(t *testing.T, results string, n int) {
 func TestConcurrentRunsIntoOneFolder(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	agent := slowAgent(t, dir)
+	// The first run's agent answers only once the test has tried the others.
+	release := filepath.Join(dir, "release")
+	agent := filepath.Join(dir, "held-agent.sh")
+	require.NoError(t, os.WriteFile(agent, []byte(`#!/bin/sh
+while IFS= read -r line; do
+  case "$line" in
+    *'"type":"message"'*)
+      while [ ! -e '`+release+`' ]; do sleep 0.01; done
+      echo '{"type":"reply","text":"Question 1: what is topic-1?"}' ;;
+  esac
+done
+`), 0o755))
 	out := filepath.Join(dir, "out")
 	results := filepath.Join(out, "results.jsonl")
 	const runs = 30
 	first, firstErr := startRun(t, nil, "--agent", "exec:"+agent, "--concurrency", "3", "--runs", fmt.Sprint(runs), "--out", out, "testdata/run/echo.scenario.yaml")
-	waitForJobs(t, results, 1)
+	defer func() { _ = os.WriteFile(release, nil, 0o644) }()
+	deadline := time.Now().Add(30 * time.Second)
+	for countPlans(t, results) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	require.Equal(t, 1, countPlans(t, results), "the first run opened its results")
 
 	for _, extra := range [][]string{nil, {"--resume"}, {"--overwrite"}} {
 		args := append([]string{"run", "--agent", "echo", "--runs", fmt.Sprint(runs), "--out", out}, extra...)
@@ -72,6 +94,7 @@ func TestConcurrentRunsIntoOneFolder(t *testing.T) {
 		assert.Contains(t, stderr, fmt.Sprintf("results folder %s is in use by process %d", out, first.Process.Pid), "%v", extra)
 	}
 
+	require.NoError(t, os.WriteFile(release, nil, 0o644))
 	require.NoError(t, first.Wait(), firstErr.String())
 	plans, jobs := readLines(t, results)
 	assert.Len(t, plans, 1)
