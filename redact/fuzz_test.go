@@ -65,3 +65,17 @@ func FuzzJSONStaysValid(f *testing.F) {
 		}
 	})
 }
+
+// FuzzBytesMasksEverySecret: on any text, Bytes leaves no known secret
+// and no token-shaped string, and never panics.
+func FuzzBytesMasksEverySecret(f *testing.F) {
+	f.Add("hunter22", "Authorization: Bearer hunter22")
+	f.Add("x", "authorization=")
+	f.Add("abcdefgh", "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB sk-proj-")
+	f.Fuzz(func(t *testing.T, secret, text string) {
+		out := string(redact.New(secret).Bytes([]byte(text)))
+		if len(secret) >= redact.MinLen && !strings.ContainsAny(secret, redact.Mask) && strings.Contains(out, secret) {
+			t.Fatalf("secret %q left in %q", secret, out)
+		}
+	})
+}

@@ -18,14 +18,12 @@ package redact
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"encoding/xml"
 	"html"
 	"io"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -42,8 +40,18 @@ const MinLen = 6
 // the patterns recognise. It is safe for concurrent use; secrets may be
 // added while others redact.
 type Redactor struct {
-	mu      sync.Mutex // serialises Add
-	needles atomic.Pointer[[][]byte]
+	mu     sync.Mutex // serialises Add
+	needle atomic.Pointer[table]
+}
+
+// table returns what r looks for: its secrets' forms and the patterns.
+func (r *Redactor) table() *table {
+	if r != nil {
+		if t := r.needle.Load(); t != nil {
+			return t
+		}
+	}
+	return patternsOnly
 }
 
 // New returns a Redactor that knows the given secrets.
@@ -110,25 +118,24 @@ func (r *Redactor) AddURL(raw string) { r.add(urlSecrets(raw)) }
 func (r *Redactor) add(secrets []string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var old [][]byte
-	if p := r.needles.Load(); p != nil {
-		old = *p
+	var known []string
+	if t := r.needle.Load(); t != nil {
+		known = t.secrets
 	}
-	next := slices.Clone(old)
+	next := slices.Clone(known)
 	for _, s := range secrets {
 		if len(s) < MinLen {
 			continue
 		}
 		for _, v := range forms(s) {
-			if len(v) >= MinLen && !slices.ContainsFunc(next, func(n []byte) bool { return string(n) == v }) {
-				next = append(next, []byte(v))
+			if len(v) >= MinLen && !slices.Contains(next, v) {
+				next = append(next, v)
 			}
 		}
 	}
-	// Longest first, so that an encoded form is masked whole before a
-	// shorter form inside it is looked for.
-	slices.SortStableFunc(next, func(a, b []byte) int { return len(b) - len(a) })
-	r.needles.Store(&next)
+	if len(next) > len(known) {
+		r.needle.Store(newTable(next))
+	}
 }
 
 // forms returns s as written and as output encodes it.
@@ -193,155 +200,14 @@ func unescape(s string) string {
 	return u + ":" + p
 }
 
-// Known shapes of secrets nobody gave us: Authorization header values (as
-// text, as a Go header map prints them, as JSON), GitHub tokens and OpenAI keys.
-var (
-	authHeader  = regexp.MustCompile(`(?i)(\bauthorization\b["']?\s*[:=]\s*[\["']?\s*)((?:bearer|basic|token|digest)\s+)?[^\s"'\],;\\]+`)
-	tokenShaped = regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255}|sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,255})`)
-	tokenMarks  = [][]byte{[]byte("ghp_"), []byte("gho_"), []byte("ghu_"), []byte("ghs_"), []byte("ghr_"), []byte("github_pat_"), []byte("sk-")}
-)
-
 // Bytes returns b with every secret masked. It returns b itself, unchanged
 // and without allocating, when there is nothing to mask.
-func (r *Redactor) Bytes(b []byte) []byte { return r.mask(b, false) }
+func (r *Redactor) Bytes(b []byte) []byte { return r.table().mask(b, false) }
 
 // JSON is Bytes for JSON text (a JSON value, or JSON lines): it masks only
 // inside string values, never across an escape sequence, so the result
 // stays valid JSON with the same keys, numbers and structure.
-func (r *Redactor) JSON(b []byte) []byte { return r.mask(b, true) }
-
-// span is a byte range [start, end).
-type span struct{ start, end int }
-
-func (r *Redactor) mask(b []byte, inJSON bool) []byte {
-	var needles [][]byte
-	if r != nil {
-		if p := r.needles.Load(); p != nil {
-			needles = *p
-		}
-	}
-	hit := false
-	for _, n := range needles {
-		if hit = bytes.Contains(b, n); hit {
-			break
-		}
-	}
-	auth := bytes.Contains(b, []byte("uthorization")) || bytes.Contains(b, []byte("UTHORIZATION"))
-	tokens := slices.ContainsFunc(tokenMarks, func(m []byte) bool { return bytes.Contains(b, m) })
-	if !hit && !auth && !tokens {
-		return b
-	}
-	ok := func(span) bool { return true }
-	if inJSON {
-		ok = jsonStrings(b).holds
-	}
-	var found []span
-	for _, n := range needles {
-		for off := 0; off+len(n) <= len(b); {
-			i := bytes.Index(b[off:], n)
-			if i < 0 {
-				break
-			}
-			s := span{off + i, off + i + len(n)}
-			if ok(s) {
-				found = append(found, s)
-				off = s.end
-			} else {
-				off = s.start + 1 // an occurrence may start inside this one
-			}
-		}
-	}
-	if auth {
-		for _, m := range authHeader.FindAllSubmatchIndex(b, -1) {
-			s := span{m[3], m[1]} // the value follows the name and separator (group 1)
-			if m[4] >= 0 {
-				s.start = m[5] // and the scheme, when there is one (group 2)
-			}
-			if ok(s) && !bytes.HasPrefix(b[s.start:], []byte(Mask[:len(Mask)-1])) {
-				found = append(found, s)
-			}
-		}
-	}
-	if tokens {
-		for _, m := range tokenShaped.FindAllIndex(b, -1) {
-			if s := (span{m[0], m[1]}); ok(s) {
-				found = append(found, s)
-			}
-		}
-	}
-	if len(found) == 0 {
-		return b
-	}
-	slices.SortFunc(found, func(x, y span) int { return cmp.Or(x.start-y.start, y.end-x.end) })
-	out := make([]byte, 0, len(b))
-	last := 0
-	for i := 0; i < len(found); {
-		cur := found[i]
-		for i++; i < len(found) && found[i].start < cur.end; i++ {
-			cur.end = max(cur.end, found[i].end) // overlapping finds mask as one
-		}
-		out = append(out, b[last:cur.start]...)
-		out = append(out, Mask...)
-		last = cur.end
-	}
-	return append(out, b[last:]...)
-}
-
-// jsonText is where the string values of a JSON text lie.
-type jsonText struct {
-	values   []span // the contents of string values (not keys), in order
-	inEscape []bool // bytes after the backslash of an escape sequence
-}
-
-// jsonStrings finds the string values of the JSON text b.
-func jsonStrings(b []byte) *jsonText {
-	t := &jsonText{inEscape: make([]bool, len(b)+1)}
-	for i := 0; i < len(b); i++ {
-		if b[i] != '"' {
-			continue
-		}
-		j := i + 1
-		for j < len(b) && b[j] != '"' {
-			if b[j] == '\\' {
-				n := 1
-				if j+1 < len(b) && b[j+1] == 'u' {
-					n = 5
-				}
-				for k := j + 1; k <= j+n && k < len(b); k++ {
-					t.inEscape[k] = true
-				}
-				j += n + 1
-				continue
-			}
-			j++
-		}
-		j = min(j, len(b))
-		k := j + 1
-		for k < len(b) && (b[k] == ' ' || b[k] == '\t' || b[k] == '\n' || b[k] == '\r') {
-			k++
-		}
-		if k >= len(b) || b[k] != ':' {
-			t.values = append(t.values, span{i + 1, j})
-		}
-		i = j
-	}
-	return t
-}
-
-// holds reports whether s lies inside one string value and starts and ends
-// between characters, not inside an escape sequence such as \n or \u0041.
-func (t *jsonText) holds(s span) bool {
-	n, _ := slices.BinarySearchFunc(t.values, s.start, func(v span, start int) int {
-		if v.end < start {
-			return -1
-		}
-		if v.start > start {
-			return 1
-		}
-		return 0
-	})
-	return n < len(t.values) && t.values[n].start <= s.start && s.end <= t.values[n].end && !t.inEscape[s.start] && !t.inEscape[s.end]
-}
+func (r *Redactor) JSON(b []byte) []byte { return r.table().mask(b, true) }
 
 // String returns s with every secret masked.
 func (r *Redactor) String(s string) string {

@@ -2,9 +2,13 @@ package runner
 
 import (
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/redact"
 )
 
 // jsonDiscard encodes results as the JSONL writer does, without the disk,
@@ -67,4 +71,56 @@ func BenchmarkRunEchoPeakMemory(b *testing.B) {
 			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 		})
 	}
+}
+
+// BenchmarkJSONLWrite is the cost of recording one job: encoding, masking
+// the secrets of a typical CI environment, and the write to the file
+// (fsync in groups, on its own goroutine).
+func BenchmarkJSONLWrite(b *testing.B) {
+	red := redact.FromEnvironment([]string{"GITHUB_TOKEN=ghp_0123456789abcdefghijklmnopqrstuvwxyzAB", "OPENAI_API_KEY=sk-bench-key-0123456789abcdef",
+		"OPENAI_BASE_URL=https://user:bench-password@llm.example/v1", "NPM_TOKEN=npm_0123456789abcdefghij"})
+	w, err := OpenResults(filepath.Join(b.TempDir(), "results.jsonl"), &Plan{RunID: "bench"}, ResultsOptions{Redactor: red})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	res := &JobResult{ID: "examples/simple-test/c-44b05dbc1c5d0f7e/run-1", Scenario: "examples/test-github-issues", Run: 1, Attempts: 1,
+		Completed: true, Passed: true, Score: 1, Reason: "all 3 evaluations passed", Strategy: "all_pass",
+		Evaluations: []evaluate.Result{{Type: "string_contains", Passed: true, Score: 1, Message: `found "topic-"`},
+			{Type: "regex_match", Passed: true, Score: 1, Message: "matched"}, {Type: "string_contains", Passed: true, Score: 1, Message: `found "Question"`}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := w.Write(res); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkResumeSkip is the cost of skipping recorded matrix jobs on
+// --resume: each is built, its id looked up, and passed over (10^5 a loop).
+func BenchmarkResumeSkip(b *testing.B) {
+	src, err := MatrixSource(shardCostMatrix(b), SourceOptions{MaxJobs: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	const n = 100_000
+	b.ReportAllocs()
+	start := time.Now()
+	for b.Loop() {
+		jobs, _, _ := Combine([]Source{src}, Shard{})
+		first := func(yield func(Job, error) bool) {
+			i := 0
+			for j, err := range jobs {
+				if i == n || !yield(j, err) {
+					return
+				}
+				i++
+			}
+		}
+		sum, err := Run(b.Context(), Config{Agent: Echo(), Skip: func(string) bool { return true }}, first)
+		if err != nil || sum.Skipped != n {
+			b.Fatalf("sum %+v err %v", sum, err)
+		}
+	}
+	b.ReportMetric(float64(time.Since(start).Nanoseconds())/float64(b.N*n), "ns/skip")
 }

@@ -1,0 +1,256 @@
+package redact
+
+import (
+	"bytes"
+	"cmp"
+	"slices"
+)
+
+// What a table looks for at a position: a secret, or the mark of a pattern.
+const (
+	kindSecret = iota
+	kindAuth   // "uthorization": the value of an Authorization header follows
+	kindToken  // the prefix of a GitHub token or an OpenAI key
+)
+
+// marks are the patterns' fixed parts.
+var marks = []entry{
+	{[]byte("uthorization"), kindAuth}, {[]byte("UTHORIZATION"), kindAuth},
+	{[]byte("ghp_"), kindToken}, {[]byte("gho_"), kindToken}, {[]byte("ghu_"), kindToken},
+	{[]byte("ghs_"), kindToken}, {[]byte("ghr_"), kindToken}, {[]byte("github_pat_"), kindToken}, {[]byte("sk-"), kindToken},
+}
+
+// patternsOnly is the table of a Redactor that knows no secret.
+var patternsOnly = newTable(nil)
+
+type entry struct {
+	text []byte
+	kind int
+}
+
+// table finds every secret and mark in one pass over the text: a bitset of
+// the first two bytes of everything it looks for rules out almost every
+// position at the cost of one lookup, and the entries that share those two
+// bytes are compared only where they occur. It is immutable.
+type table struct {
+	secrets []string // the forms of the secrets, as given to newTable
+	pairs   [1 << 16 / 64]uint64
+	byPair  map[uint16][]entry
+}
+
+func pairAt(b []byte, i int) uint16 { return uint16(b[i])<<8 | uint16(b[i+1]) }
+
+func newTable(secrets []string) *table {
+	t := &table{secrets: secrets, byPair: map[uint16][]entry{}}
+	all := slices.Clone(marks)
+	for _, s := range secrets {
+		all = append(all, entry{[]byte(s), kindSecret})
+	}
+	for _, e := range all {
+		k := pairAt(e.text, 0)
+		t.pairs[k>>6] |= 1 << (k & 63)
+		t.byPair[k] = append(t.byPair[k], e)
+	}
+	return t
+}
+
+// span is a byte range [start, end).
+type span struct{ start, end int }
+
+// mask replaces what the table finds in b with Mask; in JSON text, only
+// what lies inside one string value (see jsonText.holds).
+func (t *table) mask(b []byte, inJSON bool) []byte {
+	var found []span
+	var js *jsonText
+	keep := func(s span) bool {
+		if !inJSON {
+			return true
+		}
+		if js == nil {
+			js = jsonStrings(b)
+		}
+		return js.holds(s)
+	}
+	for i := 0; i+1 < len(b); i++ {
+		k := pairAt(b, i)
+		if t.pairs[k>>6]&(1<<(k&63)) == 0 {
+			continue
+		}
+		for _, e := range t.byPair[k] {
+			if !bytes.HasPrefix(b[i:], e.text) {
+				continue
+			}
+			var s span
+			ok := false
+			switch e.kind {
+			case kindSecret:
+				s, ok = span{i, i + len(e.text)}, true
+			case kindAuth:
+				s, ok = authValue(b, i-1)
+			case kindToken:
+				s, ok = tokenAt(b, i, e.text)
+			}
+			if ok && keep(s) {
+				found = append(found, s)
+			}
+		}
+	}
+	if len(found) == 0 {
+		return b
+	}
+	slices.SortFunc(found, func(x, y span) int { return cmp.Or(x.start-y.start, y.end-x.end) })
+	out := make([]byte, 0, len(b))
+	last := 0
+	for i := 0; i < len(found); {
+		cur := found[i]
+		for i++; i < len(found) && found[i].start < cur.end; i++ {
+			cur.end = max(cur.end, found[i].end) // overlapping finds mask as one
+		}
+		out = append(out, b[last:cur.start]...)
+		out = append(out, Mask...)
+		last = cur.end
+	}
+	return append(out, b[last:]...)
+}
+
+func isWord(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// authValue finds the value of an Authorization header whose name starts at
+// a: `Authorization: Bearer X`, `Authorization:[token X]` (a Go header map),
+// `"authorization":"Basic X"`. The span is X, unless X is masked already.
+func authValue(b []byte, a int) (span, bool) {
+	const name = "authorization"
+	if a < 0 || len(b)-a < len(name) || a > 0 && isWord(b[a-1]) || !bytes.EqualFold(b[a:a+len(name)], []byte(name)) {
+		return span{}, false
+	}
+	i := a + len(name)
+	if i < len(b) && isWord(b[i]) {
+		return span{}, false
+	}
+	if i < len(b) && (b[i] == '"' || b[i] == '\'') {
+		i++
+	}
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	if i >= len(b) || b[i] != ':' && b[i] != '=' {
+		return span{}, false
+	}
+	i++
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	if i < len(b) && (b[i] == '[' || b[i] == '"' || b[i] == '\'') {
+		i++
+	}
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	for _, scheme := range []string{"bearer", "basic", "token", "digest"} {
+		if j := i + len(scheme); j < len(b) && isSpace(b[j]) && bytes.EqualFold(b[i:j], []byte(scheme)) {
+			for i = j; i < len(b) && isSpace(b[i]); i++ {
+			}
+			break
+		}
+	}
+	start := i
+	for i < len(b) && !isSpace(b[i]) && !bytes.ContainsRune([]byte(`"'],;\`), rune(b[i])) {
+		i++
+	}
+	if i == start || bytes.HasPrefix(b[start:], []byte(Mask[:len(Mask)-1])) {
+		return span{}, false
+	}
+	return span{start, i}, true
+}
+
+// tokenAt finds a GitHub token (gh?_ and 30+ letters or digits,
+// github_pat_ and 22+ of [A-Za-z0-9_]) or an OpenAI key (sk-, an optional
+// proj-, svcacct- or admin-, and 20+ of [A-Za-z0-9_-]) starting at i, whose
+// prefix mark is.
+func tokenAt(b []byte, i int, mark []byte) (span, bool) {
+	if i > 0 && isWord(b[i-1]) {
+		return span{}, false
+	}
+	j := i + len(mark)
+	body := func(ok func(byte) bool, least int) (span, bool) {
+		k := j
+		for k < len(b) && k-j < 255 && ok(b[k]) {
+			k++
+		}
+		return span{i, k}, k-j >= least
+	}
+	alnum := func(c byte) bool { return isWord(c) && c != '_' }
+	switch {
+	case mark[0] == 's':
+		for _, p := range []string{"proj-", "svcacct-", "admin-"} {
+			if bytes.HasPrefix(b[j:], []byte(p)) {
+				j += len(p)
+				break
+			}
+		}
+		return body(func(c byte) bool { return isWord(c) || c == '-' }, 20)
+	case len(mark) > 4:
+		return body(isWord, 22)
+	}
+	return body(alnum, 30)
+}
+
+// jsonText is where the string values of a JSON text lie.
+type jsonText struct {
+	values   []span // the contents of string values (not keys), in order
+	inEscape []bool // bytes after the backslash of an escape sequence
+}
+
+// jsonStrings finds the string values of the JSON text b.
+func jsonStrings(b []byte) *jsonText {
+	t := &jsonText{inEscape: make([]bool, len(b)+1)}
+	for i := 0; i < len(b); i++ {
+		if b[i] != '"' {
+			continue
+		}
+		j := i + 1
+		for j < len(b) && b[j] != '"' {
+			if b[j] == '\\' {
+				n := 1
+				if j+1 < len(b) && b[j+1] == 'u' {
+					n = 5
+				}
+				for k := j + 1; k <= j+n && k < len(b); k++ {
+					t.inEscape[k] = true
+				}
+				j += n + 1
+				continue
+			}
+			j++
+		}
+		j = min(j, len(b))
+		k := j + 1
+		for k < len(b) && isSpace(b[k]) {
+			k++
+		}
+		if k >= len(b) || b[k] != ':' {
+			t.values = append(t.values, span{i + 1, j})
+		}
+		i = j
+	}
+	return t
+}
+
+// holds reports whether s lies inside one string value and starts and ends
+// between characters, not inside an escape sequence such as \n or \u0041.
+func (t *jsonText) holds(s span) bool {
+	n, _ := slices.BinarySearchFunc(t.values, s.start, func(v span, start int) int {
+		if v.end < start {
+			return -1
+		}
+		if v.start > start {
+			return 1
+		}
+		return 0
+	})
+	return n < len(t.values) && t.values[n].start <= s.start && s.end <= t.values[n].end && !t.inEscape[s.start] && !t.inEscape[s.end]
+}
