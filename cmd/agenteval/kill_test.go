@@ -38,15 +38,7 @@ func countJobs(t *testing.T, path string) int {
 func TestKilledRunResumes(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	agent := filepath.Join(dir, "slow-agent.sh")
-	// A slow exec agent in plain sh: one reply per message, after a pause.
-	require.NoError(t, os.WriteFile(agent, []byte(`#!/bin/sh
-while IFS= read -r line; do
-  case "$line" in
-    *'"type":"message"'*) sleep 0.05; echo '{"type":"reply","text":"Question 1: what is topic-1?"}' ;;
-  esac
-done
-`), 0o755))
+	agent := slowAgent(t, dir) // one reply per message, after a pause
 	out := filepath.Join(dir, "out")
 	results := filepath.Join(out, "results.jsonl")
 	const runs = 40
