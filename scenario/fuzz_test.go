@@ -48,6 +48,8 @@ var oddInputs = []string{
 	"default: [1, 2]\n", "default: []\n", "{}", "[]", "null", "~", "3",
 	"seedId: s\nfixtures: {a: null}\ncreatedAt: x\nrepo: a/b\n",
 	"seedId: s\nfixtures: 3\ncreatedAt: x\n",
+	`{"a": ["pr-review-comment-001", "pr-review-coment-001", "pr-review-comment-002", ""]}`,
+	`{"id": "a-001", "assertions": {"checkpoints": [{"condition": {"type": "field_gte", "path": "items.length", "value": "1"}}]}, "fixture": {"seedPerIteration": 1}}`,
 }
 
 // fuzzSeeds returns the peer files and the golden inputs, for the corpus.
@@ -65,6 +67,15 @@ func fuzzSeeds(f *testing.F) [][]byte {
 		}
 		seeds = append(seeds, b)
 	}
+	// The real upstream files of the corpus (see testdata/corpus/PROVENANCE.md).
+	_ = filepath.WalkDir("../testdata/corpus", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".yaml") || (strings.HasSuffix(p, ".json") && !strings.HasSuffix(p, "EXPECT.json"))) {
+			if b, err := os.ReadFile(p); err == nil {
+				seeds = append(seeds, b)
+			}
+		}
+		return nil
+	})
 	archives, _ := filepath.Glob("testdata/diag/*.txtar")
 	for _, n := range archives {
 		b, err := os.ReadFile(n)
@@ -97,6 +108,7 @@ func FuzzLoad(f *testing.F) {
 		}
 	}
 	base := []byte("name: B\ndescription: d\nenvironment: {type: local}\nrun: [{input: hi, evaluations: [{type: string_contains, value: hi}]}]\njudgment: {strategy: all_pass}\n")
+	ghxSibling := []byte(`{"id": "pr-review-comment-001", "name": "R", "description": "R.", "prompt": "P", "timeoutMs": 10, "category": "pr", "difficulty": "basic", "assertions": {"checkpoints": []}}`)
 	loaders := []*scenario.Loader{
 		scenario.NewLoader(scenario.Options{Limits: scenario.Limits{MaxNodes: 100_000}}),
 		scenario.NewLoader(scenario.Options{Strict: true, Limits: scenario.Limits{MaxNodes: 100_000}}),
@@ -104,7 +116,8 @@ func FuzzLoad(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		defer failIfSlow(t, time.Now())
 		name := fuzzNames[int(which)%len(fuzzNames)]
-		fsys := fstest.MapFS{name: {Data: data}, "test-github-issues.scenario.yaml": {Data: base}, "base.scenario.yaml": {Data: base}}
+		fsys := fstest.MapFS{name: {Data: data}, "test-github-issues.scenario.yaml": {Data: base}, "base.scenario.yaml": {Data: base},
+			"pr-review-comment-001.json": {Data: ghxSibling}, "nested/x.matrix.yaml": {Data: data}}
 		for _, l := range loaders {
 			file, err := l.LoadFS(fsys, name)
 			if file == nil {
@@ -127,6 +140,10 @@ func FuzzLoad(f *testing.F) {
 			if err == nil && (file.Kind == scenario.KindScenario || file.Kind == scenario.KindGitHub) && file.Scenario == nil {
 				t.Fatalf("%s loaded without errors but has no scenario", file.Kind)
 			}
+		}
+		// As a matrix below the root, whose base may be looked for above it.
+		if f, _ := loaders[0].LoadFS(fsys, "nested/x.matrix.yaml"); f == nil {
+			t.Fatal("nil file")
 		}
 		// The same bytes as plain data, without positions.
 		if doc, _ := scenario.ParseDocument(name, data, scenario.Limits{MaxNodes: 100_000}); doc != nil {
