@@ -72,3 +72,26 @@ func BenchmarkScore10InMemoryConcurrent(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFieldGTE decides field_gte on a list capability's length, as
+// ghx's HEAD scenarios ask (items.length >= 1), and on a missing path.
+func BenchmarkFieldGTE(b *testing.B) {
+	reg := NewRegistry()
+	items := make([]any, 20)
+	for i := range items {
+		items[i] = map[string]any{"body": "done"}
+	}
+	data := map[string]any{"items": items, "pageInfo": map[string]any{"hasNextPage": false}}
+	hit := scenario.Condition{Type: "field_gte", Path: "items.length", Value: 1.0}
+	miss := scenario.Condition{Type: "field_gte", Path: "items.30.n", Value: 1.0}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if ok, _, err := reg.Check(ctx, data, hit); !ok || err != nil {
+			b.Fatal(ok, err)
+		}
+		if ok, _, _ := reg.Check(ctx, data, miss); ok {
+			b.Fatal("missing path passed")
+		}
+	}
+}

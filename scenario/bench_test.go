@@ -2,6 +2,7 @@ package scenario_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -141,5 +142,24 @@ func BenchmarkNewLoaderFirstLoad(b *testing.B) {
 		if _, err := scenario.NewLoader(scenario.Options{}).Load("typical.scenario.yaml", data); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkLoadCorpusTrees loads the real upstream trees of the corpus as
+// validate reads them: ElizaOS's last packages/cli (scenarios, matrices with
+// their bases) and ghx's HEAD scenarios directory (its sets file checked
+// against the scenarios beside it).
+func BenchmarkLoadCorpusTrees(b *testing.B) {
+	for _, dir := range []string{"../testdata/corpus/eliza-8760409", "../testdata/corpus/ghx-f128993"} {
+		b.Run(filepath.Base(dir), func(b *testing.B) {
+			l := scenario.NewLoader(scenario.Options{})
+			b.ReportAllocs()
+			for b.Loop() {
+				set, _ := l.LoadDir(dir)
+				if set == nil || len(set.Files) == 0 {
+					b.Fatal("nothing loaded")
+				}
+			}
+		})
 	}
 }
