@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agenteval/agenteval/github/githubtest"
 	"github.com/agenteval/agenteval/judge/judgetest"
 )
 
@@ -210,19 +209,10 @@ func TestCorpusGhxRunsWithEcho(t *testing.T) {
 		}
 		t.Run(snap, func(t *testing.T) {
 			t.Parallel()
-			const token = "ghp_corpusRunTest"
-			srv := githubtest.NewServer(t)
-			srv.RequireToken(token)
-			srv.AddRepo("acme/fixtures")
 			dir := t.TempDir()
-			manifest := filepath.Join(dir, "latest.json")
-			seed := filepath.Join("testdata", "ghx", "seed.yaml")
-			vars := map[string]string{"GH_TOKEN": token}
-			url := "--graphql-url=" + srv.GraphQLURL()
-			code, stdout, stderr := runCLIEnv(t, vars, "fixture", "seed", "--seed-file", seed, "--manifest", manifest, url)
-			require.Equal(t, exitOK, code, stdout+stderr)
+			g := seedGhxGitHub(t, dir)
 			scenarios := filepath.Join(corpusDir, snap, "packages", "eval", "scenarios")
-			code, _, stderr = runCLIEnv(t, vars, "run", "--agent", "echo", "--manifest", manifest, "--seed-file", seed, url,
+			code, _, stderr := runCLIEnv(t, g.vars, "run", "--agent", "echo", "--manifest", g.manifest, "--seed-file", g.seed, g.url,
 				"--out", filepath.Join(dir, "out"), scenarios)
 			require.Equal(t, exitFail, code, "the echo agent does no work: %s", stderr)
 			entries, err := os.ReadDir(scenarios)

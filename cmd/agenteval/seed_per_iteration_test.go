@@ -25,20 +25,32 @@ import (
 // resources of its own, its prompt and checkpoints name them, run_id is
 // bound, and they are closed when the attempt is over; the seeded fixtures
 // are never touched.
+// ghxGitHub is a fake GitHub holding the fixtures ghx's scenarios need,
+// seeded with `agenteval fixture seed` from testdata/ghx/seed.yaml.
+type ghxGitHub struct {
+	srv                 *githubtest.Server
+	vars                map[string]string // the environment: a token
+	url, seed, manifest string            // --graphql-url=..., the seed file, the manifest written
+}
+
+func seedGhxGitHub(t *testing.T, dir string) ghxGitHub {
+	t.Helper()
+	const token = "ghp_ghxFixturesTest"
+	g := ghxGitHub{srv: githubtest.NewServer(t), vars: map[string]string{"GH_TOKEN": token},
+		seed: filepath.Join("testdata", "ghx", "seed.yaml"), manifest: filepath.Join(dir, "latest.json")}
+	g.srv.RequireToken(token)
+	g.srv.AddRepo("acme/fixtures")
+	g.url = "--graphql-url=" + g.srv.GraphQLURL()
+	code, stdout, stderr := runCLIEnv(t, g.vars, "fixture", "seed", "--seed-file", g.seed, "--manifest", g.manifest, g.url)
+	require.Equal(t, exitOK, code, stdout+stderr)
+	return g
+}
+
 func TestRunGhxHeadWithSeedPerIteration(t *testing.T) {
 	t.Parallel()
-	const token = "ghp_seedPerIterationTest"
-	srv := githubtest.NewServer(t)
-	srv.RequireToken(token)
-	srv.AddRepo("acme/fixtures")
 	dir := t.TempDir()
-	manifestPath := filepath.Join(dir, "latest.json")
-	seed := filepath.Join("testdata", "ghx", "seed.yaml")
-	vars := map[string]string{"GH_TOKEN": token}
-	url := "--graphql-url=" + srv.GraphQLURL()
-
-	code, stdout, stderr := runCLIEnv(t, vars, "fixture", "seed", "--seed-file", seed, "--manifest", manifestPath, url)
-	require.Equal(t, exitOK, code, stdout+stderr)
+	g := seedGhxGitHub(t, dir)
+	srv, vars, url, seed, manifestPath := g.srv, g.vars, g.url, g.seed, g.manifest
 	m, err := fixture.LoadManifest(manifestPath)
 	require.NoError(t, err)
 	seeded := map[int]bool{}
@@ -48,7 +60,7 @@ func TestRunGhxHeadWithSeedPerIteration(t *testing.T) {
 	require.Len(t, seeded, 5)
 
 	out := filepath.Join(dir, "out")
-	code, _, stderr = runCLIEnv(t, vars, "run", "--agent", "echo", "--manifest", manifestPath, "--seed-file", seed, url, "--out", out,
+	code, _, stderr := runCLIEnv(t, vars, "run", "--agent", "echo", "--manifest", manifestPath, "--seed-file", seed, url, "--out", out,
 		filepath.Join("..", "..", "testdata", "corpus", "ghx-f128993", "packages", "eval", "scenarios"))
 	// The echo agent does none of the work: every job completes and fails
 	// on its checkpoints, none is incomplete.
