@@ -20,11 +20,12 @@ func runReport(_ context.Context, env *cliEnv, args []string) int {
 	if len(args) > 0 && args[0] == "compare" {
 		return runReportCompare(env, args[1:])
 	}
-	fs := newFlags(env, "report", "[--format md|html|junit|json] [--out FILE] [--k K] RESULTS.jsonl...\n       agenteval report compare [--min-pass-rate R] [--alpha A] BASELINE.jsonl CANDIDATE.jsonl")
+	fs := newFlags(env, "report", "[--format md|html|junit|json] [--out FILE] [--k K] [--fail-missing] RESULTS.jsonl|DIR...\n       agenteval report compare [--min-pass-rate R] [--alpha A] BASELINE CANDIDATE\n(a DIR stands for the results.jsonl of every results folder under it, such as the shards of a run)")
 	format := fs.String("format", "md", "output format: md, html, junit or json")
 	out := fs.String("out", "", "write to FILE instead of stdout")
 	k := fs.Int("k", report.DefaultK, "the k reported for pass@k and pass^k")
 	maxFailing := fs.Int("max-failing", report.DefaultMaxFailingJobs, "html: how many failing jobs to show with messages and transcripts")
+	failMissing := fs.Bool("fail-missing", false, "exit 1 (after writing the report) when a job of the run has no record: a shard missing or cut short")
 	if code, ok := fs.parse(args); !ok {
 		return code
 	}
@@ -39,7 +40,12 @@ func runReport(_ context.Context, env *cliEnv, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	files, err := report.OpenFiles(fs.Args()...)
+	paths, err := resultsPaths(fs.Args())
+	if err != nil {
+		fmt.Fprintf(env.stderr, "agenteval report: %v\n", err)
+		return exitUsage
+	}
+	files, err := report.OpenFiles(paths...)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "agenteval report: %v\n", err)
 		return exitUsage
@@ -75,13 +81,17 @@ func runReport(_ context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "; %d malformed line(s) skipped", sum.Malformed)
 	}
 	fmt.Fprintln(env.stderr)
+	if *failMissing && sum.MissingJobs > 0 {
+		fmt.Fprintf(env.stderr, "agenteval report: %d of the run's %d job(s) have no record in %d file(s): a shard is missing or was cut short (--fail-missing)\n", sum.MissingJobs, sum.TotalJobs, len(paths))
+		return exitFail
+	}
 	return exitOK
 }
 
 // runReportCompare compares a candidate run with a baseline; it exits 1 only
 // on a significant regression or a pass rate under --min-pass-rate.
 func runReportCompare(env *cliEnv, args []string) int {
-	fs := newFlags(env, "report compare", "[--min-pass-rate R] [--alpha A] [--correction holm|none] [--format md|json] [--out FILE] BASELINE.jsonl CANDIDATE.jsonl")
+	fs := newFlags(env, "report compare", "[--min-pass-rate R] [--alpha A] [--correction holm|none] [--format md|json] [--out FILE] BASELINE CANDIDATE\n(each a results file, or a DIR standing for the results.jsonl of every results folder under it, such as the shards of a run)")
 	minRate := fs.Float64("min-pass-rate", 0, "fail when the candidate's overall pass rate is below R (0..1)")
 	alpha := fs.Float64("alpha", 0.05, "significance level of the one-sided Fisher exact test")
 	correction := fs.String("correction", report.CorrectionHolm, "multiple-comparison correction: holm or none")
@@ -138,9 +148,14 @@ func runReportCompare(env *cliEnv, args []string) int {
 	return exitOK
 }
 
-// reportSummary reads one results file into its summary.
+// reportSummary reads one results file, or the results folders under a
+// directory, into their summary.
 func reportSummary(path string, red *redact.Redactor) (*report.Summary, error) {
-	files, err := report.OpenFiles(path)
+	paths, err := resultsPaths([]string{path})
+	if err != nil {
+		return nil, err
+	}
+	files, err := report.OpenFiles(paths...)
 	if err != nil {
 		return nil, err
 	}
