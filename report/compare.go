@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"slices"
+
+	"github.com/agenteval/agenteval/internal/stats"
 )
 
 // Multiple-comparison corrections for Compare.
@@ -39,12 +41,37 @@ type Comparison struct {
 	// OnlyBaseline and OnlyCandidate are combination keys present on one side.
 	OnlyBaseline  []string `json:"only_baseline"`
 	OnlyCandidate []string `json:"only_candidate"`
+	// Overall tests all matched combinations together.
+	Overall OverallTest `json:"overall"`
 	// Regressions counts rows with a significant drop in pass rate.
 	Regressions int `json:"regressions"`
 	// BelowMinPassRate is true when CandidateAll.PassRate < MinPassRate.
 	BelowMinPassRate bool `json:"below_min_pass_rate"`
-	// Failed is true on a significant regression or a pass rate below the minimum.
+	// Failed is true on a significant regression, overall or in a
+	// combination, or a pass rate below the minimum.
 	Failed bool `json:"failed"`
+}
+
+// OverallTest is the one-sided test of a drop in pass rate over all the
+// matched combinations at once, stratified by combination: a collapse
+// spread thin over many combinations shows here when no single
+// combination's test can show it.
+type OverallTest struct {
+	// Method is "exact" (the exact conditional test) or "cmh"
+	// (Cochran–Mantel–Haenszel, used when the exact test would take too long).
+	Method string `json:"method"`
+	// Observed is the candidate's passes over the informative combinations;
+	// Expected is their mean if nothing had changed: each combination's
+	// passes, baseline's and candidate's together, shared out at random
+	// among its runs.
+	Observed int     `json:"observed"`
+	Expected float64 `json:"expected"`
+	// Combinations counts the informative combinations: run on both sides
+	// and neither all passed nor all failed.
+	Combinations int     `json:"combinations"`
+	PValue       float64 `json:"p_value"`
+	// Regression is true when PValue < Alpha.
+	Regression bool `json:"regression"`
 }
 
 // ComparisonRow compares one combination across the two runs.
@@ -70,6 +97,15 @@ type ComparisonRow struct {
 // The p-values are corrected for the number of combinations compared
 // (Holm–Bonferroni unless CorrectionNone), so that a gate over many
 // combinations does not fail by chance.
+//
+// The combinations are also tested together (Overall): the candidate's
+// passes summed over the combinations, given each combination's totals, by
+// the exact conditional test of a common odds ratio of 1 (stats.StratifiedLess),
+// one-sided at Alpha. Stratifying keeps combinations with different base
+// rates apart, as pooling them would not. The comparison fails on a
+// significant regression overall or in any combination; each test holds
+// Alpha on its own, so with nothing changed the gate fails by chance with
+// probability at most 2·Alpha.
 func Compare(baseline, candidate *Summary, opts CompareOptions) (*Comparison, error) {
 	if opts.Alpha == 0 {
 		opts.Alpha = 0.05
@@ -97,6 +133,7 @@ func Compare(baseline, candidate *Summary, opts CompareOptions) (*Comparison, er
 	}
 	seen := map[string]bool{}
 	var bt, ct [3]int
+	var strata []stats.Table2x2
 	for _, sc := range candidate.Scenarios {
 		for _, c := range sc.Combinations {
 			b, ok := base[c.Key]
@@ -109,6 +146,7 @@ func Compare(baseline, candidate *Summary, opts CompareOptions) (*Comparison, er
 				Delta:  c.PassRate - b.PassRate,
 				PValue: FisherLess(b.Passed, b.Runs-b.Passed, c.Passed, c.Runs-c.Passed)}
 			cmp.Rows = append(cmp.Rows, row)
+			strata = append(strata, stats.Table2x2{Succ1: b.Passed, Fail1: b.Runs - b.Passed, Succ2: c.Passed, Fail2: c.Runs - c.Passed})
 			bt[0], bt[1], bt[2] = bt[0]+b.Runs, bt[1]+b.Completed, bt[2]+b.Passed
 			ct[0], ct[1], ct[2] = ct[0]+c.Runs, ct[1]+c.Completed, ct[2]+c.Passed
 		}
@@ -139,7 +177,11 @@ func Compare(baseline, candidate *Summary, opts CompareOptions) (*Comparison, er
 			cmp.Regressions++
 		}
 	}
+	overall := stats.StratifiedLess(strata)
+	cmp.Overall = OverallTest{Method: overall.Method, Observed: overall.Observed, Expected: overall.Expected,
+		Combinations: overall.Strata, PValue: overall.PValue,
+		Regression: overall.PValue < opts.Alpha && float64(overall.Observed) < overall.Expected}
 	cmp.BelowMinPassRate = opts.MinPassRate > 0 && candidate.Totals.PassRate < opts.MinPassRate
-	cmp.Failed = cmp.Regressions > 0 || cmp.BelowMinPassRate
+	cmp.Failed = cmp.Regressions > 0 || cmp.Overall.Regression || cmp.BelowMinPassRate
 	return cmp, nil
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/agenteval/agenteval/internal/stats"
 )
 
 // WriteComparisonMarkdown writes a comparison as Markdown: the verdict,
@@ -12,13 +14,18 @@ import (
 func WriteComparisonMarkdown(w io.Writer, c *Comparison) error {
 	b := bufio.NewWriter(w)
 	fmt.Fprintf(b, "# agenteval comparison\n\n")
-	switch {
-	case c.Failed && c.Regressions > 0:
+	alpha := strconv.FormatFloat(c.Alpha, 'g', -1, 64)
+	if c.Overall.Regression {
+		fmt.Fprintf(b, "**Regression overall:** the candidate passes significantly less often across the matched combinations (%s, p = %s, α = %s).\n\n",
+			overallMethodText(c.Overall), pValueText(c.Overall.PValue), alpha)
+	}
+	if c.Regressions > 0 {
 		fmt.Fprintf(b, "**Regression:** %d combination(s) pass significantly less often (one-sided Fisher exact, %s correction, α = %s).\n\n",
-			c.Regressions, c.Correction, strconv.FormatFloat(c.Alpha, 'g', -1, 64))
-	case !c.Failed:
-		fmt.Fprintf(b, "No significant regression (one-sided Fisher exact, %s correction, α = %s).\n\n",
-			c.Correction, strconv.FormatFloat(c.Alpha, 'g', -1, 64))
+			c.Regressions, c.Correction, alpha)
+	}
+	if !c.Failed {
+		fmt.Fprintf(b, "No significant regression (overall: %s, p = %s; per combination: one-sided Fisher exact, %s correction; α = %s).\n\n",
+			overallMethodText(c.Overall), pValueText(c.Overall.PValue), c.Correction, alpha)
 	}
 	if c.BelowMinPassRate {
 		fmt.Fprintf(b, "**Pass rate below minimum:** candidate %s < %s.\n\n", pct(c.CandidateAll.PassRate), pct(c.MinPassRate))
@@ -30,6 +37,8 @@ func WriteComparisonMarkdown(w io.Writer, c *Comparison) error {
 	fmt.Fprintf(b, "| Completion rate (matched) | %s | %s |\n\n",
 		rateText(c.Baseline.Completed, c.Baseline.Runs, c.Baseline.CompletionRate, c.Baseline.CompletionInterval),
 		rateText(c.Candidate.Completed, c.Candidate.Runs, c.Candidate.CompletionRate, c.Candidate.CompletionInterval))
+	fmt.Fprintf(b, "Overall, stratified by combination: the candidate passed %d time(s) where %s were expected if nothing had changed (%d combination(s) with both passes and failures); one-sided p = %s.\n\n",
+		c.Overall.Observed, strconv.FormatFloat(c.Overall.Expected, 'f', 1, 64), c.Overall.Combinations, pValueText(c.Overall.PValue))
 	if len(c.Rows) > 0 {
 		fmt.Fprintf(b, "| Scenario | Combination | Baseline | Candidate | Δ | p | adjusted p | |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | :---: |\n")
 		for _, r := range c.Rows {
@@ -61,4 +70,24 @@ func WriteComparisonMarkdown(w io.Writer, c *Comparison) error {
 		return fmt.Errorf("write comparison: %w", err)
 	}
 	return nil
+}
+
+// overallMethodText names the overall test's method for people.
+func overallMethodText(o OverallTest) string {
+	if o.Method == stats.MethodCMH {
+		return "one-sided Cochran–Mantel–Haenszel test stratified by combination"
+	}
+	return "one-sided exact conditional test stratified by combination"
+}
+
+// pValueText prints a p-value with four decimals, or in scientific notation
+// when that would print 0.0000.
+func pValueText(p float64) string {
+	switch {
+	case p == 0:
+		return "< 1e-300"
+	case p < 0.0001:
+		return strconv.FormatFloat(p, 'e', 1, 64)
+	}
+	return strconv.FormatFloat(p, 'f', 4, 64)
 }

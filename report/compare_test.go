@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -98,5 +99,145 @@ func TestCompareRejectsBadOptions(t *testing.T) {
 	for _, o := range []CompareOptions{{Alpha: 1.5}, {Alpha: -0.1}, {MinPassRate: 2}, {Correction: "bonf"}} {
 		_, err := Compare(s, s, o)
 		assert.Error(t, err, "%+v", o)
+	}
+}
+
+// passesSummary builds a summary of one scenario whose combinations c01,
+// c02, … have `runs` runs each, passes[i] of them passing in the i-th.
+func passesSummary(t *testing.T, runs int, passes []int) *Summary {
+	t.Helper()
+	lines := []string{planLine(t, Plan{RunID: "r", TotalJobs: int64(runs * len(passes))})}
+	idx := int64(0)
+	for i, p := range passes {
+		comb := fmt.Sprintf("c%02d", i+1)
+		for run := 1; run <= runs; run++ {
+			outcome := "fail"
+			if run <= p {
+				outcome = "pass"
+			}
+			j := Job{ID: fmt.Sprintf("s/%s/run-%d", comb, run), Index: idx, Scenario: "s", Combination: comb,
+				Params: map[string]any{"model": comb}, Run: run, Attempts: 1}
+			applyOutcome(&j, outcome)
+			lines = append(lines, jobLine(t, j))
+			idx++
+		}
+	}
+	r, err := Read([]Input{input("x", lines...)}, Options{})
+	require.NoError(t, err)
+	return r.Summary()
+}
+
+func repeatInt(n, v int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
+
+// TestCompareOverall: the per-combination tests and the overall stratified
+// test each catch what the other cannot. The expected p-values were computed
+// independently: exact rational arithmetic in Python
+// (internal/stats/testdata/stratified_reference.py) and R's
+// mantelhaen.test(exact = TRUE) and fisher.test agree on every one; the
+// per-combination p's are one-sided Fisher p's from math.comb:
+// 5/5 → 0/5 is 1/C(10,5) = 1/252, 10/10 → 0/10 is 1/C(20,10) = 1/184756.
+func TestCompareOverall(t *testing.T) {
+	t.Parallel()
+	// 62 of 120 → 0 of 120 over 24 combinations of 5 runs.
+	collapse := []int{5, 5, 5, 5, 4, 4, 4, 4, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 0, 0}
+	tests := []struct {
+		name       string
+		runs       int
+		base, cand []int
+		// the smallest adjusted per-combination p
+		minAdjusted float64
+		regressions int
+		overallP    float64
+		observed    int
+		expected    float64
+		strata      int
+		overall     bool
+	}{
+		// Holm lifts 1/252 to 24/252 = 0.095 in every combination; the
+		// overall p is 1.5e-25 (the pooled Fisher p is 4.4e-24).
+		{"collapse spread over 24 combinations", 5, collapse, repeatInt(24, 0), 24.0 / 252, 0, 1.4643525978335375e-25, 0, 31, 22, true},
+		// 7/10 → 4/10 in each of 8: p = 0.185 each (Holm: 1), 0.00016 overall.
+		{"a drop in every combination, none significant alone", 10, repeatInt(8, 7), repeatInt(8, 4), 1, 0, 0.00016193994503427628, 32, 44, 8, true},
+		// 10/10 → 0/10 in one (Holm: 4/184756), 3/10 → 8/10 in three: the
+		// overall test sees a net gain, the per-combination test the collapse.
+		{"one collapse among improvements", 10, []int{10, 3, 3, 3}, []int{0, 8, 8, 8}, 4.0 / 184756, 1, 0.9068279611808373, 24, 21.5, 4, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := Compare(passesSummary(t, tt.runs, tt.base), passesSummary(t, tt.runs, tt.cand), CompareOptions{})
+			require.NoError(t, err)
+			minAdj := 1.0
+			for _, r := range c.Rows {
+				minAdj = min(minAdj, r.AdjustedP)
+			}
+			assert.InEpsilon(t, tt.minAdjusted, minAdj, 1e-9)
+			assert.Equal(t, tt.regressions, c.Regressions)
+			assert.Equal(t, "exact", c.Overall.Method)
+			assert.InEpsilon(t, tt.overallP, c.Overall.PValue, 1e-12)
+			assert.Equal(t, tt.observed, c.Overall.Observed)
+			assert.InEpsilon(t, tt.expected, c.Overall.Expected, 1e-12)
+			assert.Equal(t, tt.strata, c.Overall.Combinations)
+			assert.Equal(t, tt.overall, c.Overall.Regression)
+			assert.True(t, c.Failed, "either test alone fails the gate")
+
+			md := render(t, func(b *bytes.Buffer) error { return WriteComparisonMarkdown(b, c) })
+			assert.NotContains(t, md, "No significant regression")
+			if tt.overall {
+				assert.Contains(t, md, "**Regression overall:** the candidate passes significantly less often across the matched combinations (one-sided exact conditional test stratified by combination, p = ")
+			} else {
+				assert.NotContains(t, md, "**Regression overall:**")
+			}
+			if tt.regressions > 0 {
+				assert.Contains(t, md, fmt.Sprintf("**Regression:** %d combination(s)", tt.regressions))
+			} else {
+				assert.NotContains(t, md, "**Regression:**")
+			}
+
+			var decoded struct {
+				Failed  bool `json:"failed"`
+				Overall struct {
+					Method     string  `json:"method"`
+					PValue     float64 `json:"p_value"`
+					Observed   int     `json:"observed"`
+					Regression bool    `json:"regression"`
+				} `json:"overall"`
+			}
+			raw, err := json.Marshal(c)
+			require.NoError(t, err)
+			require.NoError(t, json.Unmarshal(raw, &decoded))
+			assert.True(t, decoded.Failed)
+			assert.Equal(t, tt.overall, decoded.Overall.Regression)
+			assert.Equal(t, c.Overall.PValue, decoded.Overall.PValue)
+		})
+	}
+}
+
+func TestCompareOverallMarkdown(t *testing.T) {
+	t.Parallel()
+	collapse := []int{5, 5, 5, 5, 4, 4, 4, 4, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 0, 0}
+	c, err := Compare(passesSummary(t, 5, collapse), passesSummary(t, 5, repeatInt(24, 0)), CompareOptions{})
+	require.NoError(t, err)
+	md := render(t, func(b *bytes.Buffer) error { return WriteComparisonMarkdown(b, c) })
+	assert.Contains(t, md, "**Regression overall:** the candidate passes significantly less often across the matched combinations (one-sided exact conditional test stratified by combination, p = 1.5e-25, α = 0.05).\n")
+	assert.Contains(t, md, "| Pass rate (matched) | 51.7% (62/120)")
+	assert.Contains(t, md, "| 0.0% (0/120)")
+	assert.Contains(t, md, "Overall, stratified by combination: the candidate passed 0 time(s) where 31.0 were expected if nothing had changed (22 combination(s) with both passes and failures); one-sided p = 1.5e-25.\n")
+
+	same, err := Compare(passesSummary(t, 5, collapse), passesSummary(t, 5, collapse), CompareOptions{})
+	require.NoError(t, err)
+	assert.False(t, same.Failed)
+	md = render(t, func(b *bytes.Buffer) error { return WriteComparisonMarkdown(b, same) })
+	assert.Contains(t, md, "No significant regression (overall: one-sided exact conditional test stratified by combination, p = ")
+	assert.Contains(t, md, "; per combination: one-sided Fisher exact, holm correction; α = 0.05).")
+
+	for p, want := range map[float64]string{0: "< 1e-300", 1.4643525978335375e-25: "1.5e-25", 0.00009: "9.0e-05", 0.0001: "0.0001", 0.5: "0.5000", 1: "1.0000"} {
+		assert.Equal(t, want, pValueText(p))
 	}
 }

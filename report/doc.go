@@ -53,5 +53,9 @@
 //
 // [Compare] tests each combination present in both runs with a one-sided
 // Fisher exact test on passed versus not passed, adjusted for the number of
-// combinations with Holm–Bonferroni.
+// combinations with Holm–Bonferroni, and all of them together with a
+// one-sided exact conditional test stratified by combination (the
+// Cochran–Mantel–Haenszel approximation when the counts are too large for
+// it), which sees a drop spread over many combinations that no single one
+// can show. Either test failing fails the comparison.
 package report

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/agenteval/agenteval/redact"
 	"github.com/agenteval/agenteval/report"
@@ -89,11 +90,12 @@ func runReport(_ context.Context, env *cliEnv, args []string) int {
 }
 
 // runReportCompare compares a candidate run with a baseline; it exits 1 only
-// on a significant regression or a pass rate under --min-pass-rate.
+// on a significant regression (overall or in a combination) or a pass rate
+// under --min-pass-rate.
 func runReportCompare(env *cliEnv, args []string) int {
 	fs := newFlags(env, "report compare", "[--min-pass-rate R] [--alpha A] [--correction holm|none] [--format md|json] [--out FILE] BASELINE CANDIDATE\n(each a results file, or a DIR standing for the results.jsonl of every results folder under it, such as the shards of a run)")
 	minRate := fs.Float64("min-pass-rate", 0, "fail when the candidate's overall pass rate is below R (0..1)")
-	alpha := fs.Float64("alpha", 0.05, "significance level of the one-sided Fisher exact test")
+	alpha := fs.Float64("alpha", 0.05, "significance level of the one-sided tests: overall (stratified) and per combination (Fisher exact)")
 	correction := fs.String("correction", report.CorrectionHolm, "multiple-comparison correction: holm or none")
 	format := fs.String("format", "md", "output format: md or json")
 	out := fs.String("out", "", "write to FILE instead of stdout")
@@ -138,11 +140,18 @@ func runReportCompare(env *cliEnv, args []string) int {
 		return exitUsage
 	}
 	if cmp.Failed {
-		fmt.Fprintf(env.stderr, "agenteval report compare: %d significant regression(s)", cmp.Regressions)
-		if cmp.BelowMinPassRate {
-			fmt.Fprintf(env.stderr, "; pass rate %.1f%% below %.1f%%", cmp.CandidateAll.PassRate*100, cmp.MinPassRate*100)
+		var why []string
+		if cmp.Overall.Regression {
+			why = append(why, fmt.Sprintf("significant regression overall (%d passes where %.1f were expected, p = %.2g)",
+				cmp.Overall.Observed, cmp.Overall.Expected, cmp.Overall.PValue))
 		}
-		fmt.Fprintln(env.stderr)
+		if cmp.Regressions > 0 {
+			why = append(why, fmt.Sprintf("%d significant regression(s) by combination", cmp.Regressions))
+		}
+		if cmp.BelowMinPassRate {
+			why = append(why, fmt.Sprintf("pass rate %.1f%% below %.1f%%", cmp.CandidateAll.PassRate*100, cmp.MinPassRate*100))
+		}
+		fmt.Fprintf(env.stderr, "agenteval report compare: %s\n", strings.Join(why, "; "))
 		return exitFail
 	}
 	return exitOK

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenteval/agenteval/report"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -28,6 +29,26 @@ func writeResults(t *testing.T, dir, name string, outcomes ...string) string {
 		}
 		fmt.Fprintf(&b, `{"record":"job","id":"s/-/run-%d","index":%d,"scenario":"s","run":%d,"attempts":1,"completed":%t,"passed":%t,"duration_ms":1500,"error":%q,"evaluations":[{"type":"string_contains","passed":%t,"message":"m"}]}`+"\n",
 			i+1, i, i+1, completed, passed, errText, passed)
+	}
+	path := filepath.Join(dir, name)
+	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+	return path
+}
+
+// writeCombinationResults writes a results file of one matrix scenario whose
+// combinations c01, c02, … have `runs` runs each, passes[i] of them passing
+// in the i-th.
+func writeCombinationResults(t *testing.T, dir, name string, runs int, passes []int) string {
+	t.Helper()
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"record":"plan","run_id":"r","total_jobs":%d,"agent":"a","sources":["m.matrix.yaml"],"seed":1}`+"\n", runs*len(passes))
+	index := 0
+	for i, p := range passes {
+		for run := 1; run <= runs; run++ {
+			fmt.Fprintf(&b, `{"record":"job","id":"m/c%02d/run-%d","index":%d,"scenario":"m","combination":"c%02d","params":{"model":"m%02d"},"run":%d,"attempts":1,"completed":true,"passed":%t,"duration_ms":1500,"evaluations":[{"type":"string_contains","passed":%t,"message":"m"}]}`+"\n",
+				i+1, run, index, i+1, i+1, run, run <= p, run <= p)
+			index++
+		}
 	}
 	path := filepath.Join(dir, name)
 	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
@@ -166,6 +187,50 @@ func TestReportCompareExitCodes(t *testing.T) {
 			assert.NotEmpty(t, out)
 		})
 	}
+}
+
+// TestReportCompareSeesOverallCollapse: 62 of 120 runs passed in the
+// baseline, none in the candidate, over 24 combinations of 5 runs. No
+// combination's drop survives Holm's correction (1/252 × 24 = 0.095), the
+// overall stratified test's p is 1.5e-25: the gate fails, exit 1, in
+// Markdown and JSON alike.
+func TestReportCompareSeesOverallCollapse(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	passes := []int{5, 5, 5, 5, 4, 4, 4, 4, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 0, 0}
+	base := writeCombinationResults(t, dir, "base.jsonl", 5, passes)
+	cand := writeCombinationResults(t, dir, "cand.jsonl", 5, make([]int, 24))
+
+	code, out, stderr := runCLI(t, "report", "compare", base, cand)
+	assert.Equal(t, exitFail, code)
+	assert.Contains(t, out, "**Regression overall:**")
+	assert.Contains(t, out, "p = 1.5e-25")
+	assert.NotContains(t, out, "No significant regression")
+	assert.Equal(t, "agenteval report compare: significant regression overall (0 passes where 31.0 were expected, p = 1.5e-25)\n", stderr)
+
+	code, out, _ = runCLI(t, "report", "compare", "--format", "json", base, cand)
+	assert.Equal(t, exitFail, code)
+	var c report.Comparison
+	require.NoError(t, json.Unmarshal([]byte(out), &c))
+	assert.True(t, c.Failed)
+	assert.Zero(t, c.Regressions)
+	assert.True(t, c.Overall.Regression)
+	assert.InEpsilon(t, 1.4643525978335375e-25, c.Overall.PValue, 1e-12)
+	assert.Equal(t, 62, c.Baseline.Passed)
+	assert.Equal(t, 120, c.Candidate.Runs)
+
+	// The same runs, the other way round: an improvement.
+	code, out, _ = runCLI(t, "report", "compare", cand, base)
+	assert.Equal(t, exitOK, code)
+	assert.Contains(t, out, "No significant regression (overall: one-sided exact conditional test stratified by combination, p = 1.0000;")
+
+	// A collapse in one combination among improvements fails by
+	// combination, not overall.
+	mixedBase := writeCombinationResults(t, dir, "mixed-base.jsonl", 10, []int{10, 3, 3, 3})
+	mixedCand := writeCombinationResults(t, dir, "mixed-cand.jsonl", 10, []int{0, 8, 8, 8})
+	code, _, stderr = runCLI(t, "report", "compare", "--min-pass-rate", "0.9", mixedBase, mixedCand)
+	assert.Equal(t, exitFail, code)
+	assert.Equal(t, "agenteval report compare: 1 significant regression(s) by combination; pass rate 60.0% below 90.0%\n", stderr)
 }
 
 // TestReportRefusesFilesWithoutResults: a report or comparison of files
