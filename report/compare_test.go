@@ -14,16 +14,39 @@ import (
 // `runs` runs each.
 func outcomeSummary(t *testing.T, runs int, passes map[string]int) *Summary {
 	t.Helper()
-	lines := []string{planLine(t, Plan{RunID: "r", TotalJobs: int64(runs * len(passes))})}
-	idx := int64(0)
+	var names []string
+	var counts []int
 	for _, comb := range []string{"c1", "c2", "c3", "c4"} {
-		p, ok := passes[comb]
-		if !ok {
-			continue
+		if p, ok := passes[comb]; ok {
+			names = append(names, comb)
+			counts = append(counts, p)
 		}
+	}
+	return combinationsSummary(t, runs, names, counts)
+}
+
+// passesSummary builds a summary of one scenario whose combinations c01,
+// c02, … have `runs` runs each, passes[i] of them passing in the i-th.
+func passesSummary(t *testing.T, runs int, passes []int) *Summary {
+	t.Helper()
+	names := make([]string, len(passes))
+	for i := range passes {
+		names[i] = fmt.Sprintf("c%02d", i+1)
+	}
+	return combinationsSummary(t, runs, names, passes)
+}
+
+// combinationsSummary builds a summary of scenario s whose combination
+// names[i] (parameter model=names[i]) has `runs` runs, the first passes[i]
+// of them passing.
+func combinationsSummary(t *testing.T, runs int, names []string, passes []int) *Summary {
+	t.Helper()
+	lines := []string{planLine(t, Plan{RunID: "r", TotalJobs: int64(runs * len(names))})}
+	idx := int64(0)
+	for i, comb := range names {
 		for run := 1; run <= runs; run++ {
 			outcome := "fail"
-			if run <= p {
+			if run <= passes[i] {
 				outcome = "pass"
 			}
 			j := Job{ID: fmt.Sprintf("s/%s/run-%d", comb, run), Index: idx, Scenario: "s", Combination: comb,
@@ -100,31 +123,6 @@ func TestCompareRejectsBadOptions(t *testing.T) {
 		_, err := Compare(s, s, o)
 		assert.Error(t, err, "%+v", o)
 	}
-}
-
-// passesSummary builds a summary of one scenario whose combinations c01,
-// c02, … have `runs` runs each, passes[i] of them passing in the i-th.
-func passesSummary(t *testing.T, runs int, passes []int) *Summary {
-	t.Helper()
-	lines := []string{planLine(t, Plan{RunID: "r", TotalJobs: int64(runs * len(passes))})}
-	idx := int64(0)
-	for i, p := range passes {
-		comb := fmt.Sprintf("c%02d", i+1)
-		for run := 1; run <= runs; run++ {
-			outcome := "fail"
-			if run <= p {
-				outcome = "pass"
-			}
-			j := Job{ID: fmt.Sprintf("s/%s/run-%d", comb, run), Index: idx, Scenario: "s", Combination: comb,
-				Params: map[string]any{"model": comb}, Run: run, Attempts: 1}
-			applyOutcome(&j, outcome)
-			lines = append(lines, jobLine(t, j))
-			idx++
-		}
-	}
-	r, err := Read([]Input{input("x", lines...)}, Options{})
-	require.NoError(t, err)
-	return r.Summary()
 }
 
 func repeatInt(n, v int) []int {
