@@ -52,6 +52,32 @@ func BenchmarkExecAgentJob(b *testing.B) {
 	}
 }
 
+// BenchmarkExecAgentJobPersistent is BenchmarkExecAgentJob's job against
+// a persistent agent (this test binary serving many sessions with
+// ServeExec, as the agent kits do): the process is started once per slot of
+// the pool, so a job costs the protocol's lines, not a process.
+func BenchmarkExecAgentJobPersistent(b *testing.B) {
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	agent, err := NewExecAgent("AGENTEVAL_TEST_AGENT=serve exec " + exe)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := loadScenario(b, "issues.scenario.yaml")
+	b.ReportAllocs()
+	jobs, _, err := Combine([]Source{ScenarioSource("exec", s, b.N)}, Shard{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	sum, err := Run(b.Context(), Config{Agent: agent, Concurrency: 4, Results: newJSONDiscard()}, jobs)
+	if err != nil || sum.Passed != int64(b.N) {
+		b.Fatalf("sum %+v err %v", sum, err)
+	}
+}
+
 func codeScenarioB(b *testing.B) *scenario.Scenario {
 	b.Helper()
 	f, err := scenario.Load("code.scenario.yaml", []byte(`name: code

@@ -13,42 +13,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/evaluate"
-	"github.com/agenteval/agenteval/internal/proc"
 )
-
-// The exec agent protocol: the runner starts COMMAND (with sh -c) once per
-// session, in the run's directory when there is one, and speaks JSON lines:
-//
-// Runner to agent, on stdin:
-//
-//	{"type":"start","job":"s/-/run-1","scenario":"s","character":{...},"plugins":["@x/y"],"dir":"/tmp/r1","seed":1}
-//	{"type":"message","id":1,"text":"List open issues"}
-//	{"type":"mock_result","id":7,"result":{...}}                      (answer to a mock call)
-//	{"type":"mock_result","id":7,"error":{"code":"E","message":"..."}}
-//
-// Agent to runner, on stdout (anything on stderr is kept as a log):
-//
-//	{"type":"mock","id":7,"service":"github","method":"listIssues","args":[{"repo":"x"}]}
-//	{"type":"action","name":"LIST_ISSUES","args":{...},"result":...,"error":""}
-//	{"type":"reply","id":1,"text":"...","actions":[{"name":"...","args":{}}],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}
-//
-// Every message gets exactly one reply with its id. Actions may come as
-// separate "action" lines before the reply, in the reply, or both. A mock
-// call whose service.method no mock answers gets an error with code
-// "NO_MOCK".
-//
-// Bounds: one line the agent writes may hold at most MaxLineBytes (default
-// DefaultMaxLineBytes, 4 MiB) before its newline, and the lines of one
-// reply (its action lines and the reply line) at most MaxReplyBytes
-// (default DefaultMaxReplyBytes, 8 MiB) together. Going over either fails
-// the session with the reason: the runner never holds more than that of an
-// agent's output. Stderr is kept as a log (its last 8 KiB).
-//
-// Processes: the program runs in its own process group. When the session
-// ends the runner closes stdin and gives the program two seconds to exit;
-// then, and in any case when a step timed out or the session broke, it
-// kills the whole group, so nothing the agent started outlives its job.
-// Close reports what it had to kill.
 
 // Defaults of the exec protocol's bounds.
 const (
@@ -60,7 +25,31 @@ const (
 // once its stdin is closed.
 const execCloseGrace = 2 * time.Second
 
-// ExecAgent runs an external program as the agent, in any language.
+// ExecAgent runs an external program as the agent, in any language: the
+// runner starts COMMAND with sh -c and speaks JSON lines with it, on its
+// stdin and stdout. The protocol, versioned, with its bounds and the life
+// of the processes, is documented in one place: docs/exec-protocol.md.
+//
+// In short: the runner sends {"type":"start",...} and then one
+// {"type":"message","id":N,"text":...} at a time; the agent answers each
+// with {"type":"reply","id":N,"text":...}, and may first report
+// {"type":"action",...} lines and ask {"type":"mock",...} calls, which the
+// runner answers with {"type":"mock_result",...}. A program whose first
+// line is {"type":"ready","sessions":"many"} is kept for many sessions,
+// one at a time, each closed with {"type":"end","job":...}: within a run
+// (Run, Test) up to Config.Concurrency such programs serve every session,
+// and they are all ended when the run ends. A program that does not
+// announce it is started for each session and ended with it. A program
+// that breaks the protocol, exits or outlives a timeout is killed with its
+// whole process group and replaced; only the session it was serving is
+// lost, recorded with the reason and the tail of its stderr.
+//
+// One protocol line the agent writes may hold at most MaxLineBytes, and
+// the lines of one reply at most MaxReplyBytes together.
+//
+// Examples: examples/agents/python and examples/agents/node are kits that
+// make an agent in those languages a function; ServeExec serves the
+// protocol for an Agent written in Go.
 type ExecAgent struct {
 	command string
 	// MaxLineBytes bounds one protocol line from the agent (0: DefaultMaxLineBytes).
@@ -95,55 +84,45 @@ type execLine struct {
 	Error     json.RawMessage   `json:"error,omitempty"`
 	Actions   []evaluate.Action `json:"actions,omitempty"`
 	Usage     *evaluate.Usage   `json:"usage,omitempty"`
+	Protocol  int               `json:"protocol,omitempty"`
+	Sessions  string            `json:"sessions,omitempty"`
+	Message   string            `json:"message,omitempty"`
 }
 
-// NewSession starts the program.
+// NewSession starts the program for one session and ends it with the
+// session. Within a run (Run, Test) an ExecAgent serves its sessions from
+// a pool instead, which keeps programs that announce many sessions.
 func (a *ExecAgent) NewSession(ctx context.Context, cfg SessionConfig) (Session, error) {
-	maxLine, maxReply := a.MaxLineBytes, a.MaxReplyBytes
-	if maxLine <= 0 {
-		maxLine = DefaultMaxLineBytes
-	}
-	if maxReply <= 0 {
-		maxReply = DefaultMaxReplyBytes
-	}
-	stderr := &limitedBuffer{}
-	p, err := proc.Start(proc.Spec{Path: "sh", Args: []string{"-c", a.command}, Dir: cfg.Dir,
-		Env:   append(os.Environ(), "AGENTEVAL_JOB_ID="+cfg.JobID, "AGENTEVAL_DIR="+cfg.Dir),
-		Stdin: true, StdoutPipe: true, Stderr: stderr})
+	w, err := a.startWorker(cfg, cfg.Dir, true)
 	if err != nil {
-		return nil, fmt.Errorf("exec agent: starting %q: %w", a.command, err)
+		return nil, err
 	}
-	s := &execSession{p: p, cfg: cfg, stderr: stderr, maxReply: maxReply, lines: make(chan execRead)}
-	go s.readLines(bufio.NewReaderSize(p.Stdout(), 64<<10), maxLine)
-	start := execLine{Type: "start", Job: cfg.JobID, Dir: cfg.Dir, Seed: cfg.Seed}
-	if cfg.Scenario != nil {
-		start.Scenario = cfg.Scenario.ID
-	}
-	if cfg.Character != nil {
-		start.Character = cfg.Character
-	}
-	for _, p := range cfg.Plugins {
-		start.Plugins = append(start.Plugins, p.Name)
-	}
-	if err := s.write(start); err != nil {
-		err = s.describe(err)
+	s := a.newExecSession(w, nil, cfg)
+	if err := s.begin(); err != nil {
 		_ = s.Close()
 		return nil, err
 	}
 	return s, nil
 }
 
-// execSession is one run of the program. One goroutine reads its stdout,
-// a bounded line at a time, and hands each line over unbuffered: when
-// nobody waits for a reply it reads no further ahead.
+func (a *ExecAgent) newExecSession(w *execWorker, pool *execPool, cfg SessionConfig) *execSession {
+	maxReply := a.MaxReplyBytes
+	if maxReply <= 0 {
+		maxReply = DefaultMaxReplyBytes
+	}
+	return &execSession{w: w, pool: pool, cfg: cfg, maxReply: maxReply, mark: w.stderr.written()}
+}
+
+// execSession is one session on a program. The program's reader goroutine
+// hands each line over unbuffered: when nobody waits for a reply it reads
+// no further ahead.
 type execSession struct {
-	p        *proc.Process
+	w        *execWorker
+	pool     *execPool // nil: the program ends with the session
 	cfg      SessionConfig
-	stderr   *limitedBuffer
 	maxReply int
-	lines    chan execRead // closed after the read that ended the stream
-	mu       sync.Mutex    // one message at a time
-	nextID   int64
+	mark     int64      // stderr bytes the program wrote before the session
+	mu       sync.Mutex // one message at a time
 	state    sync.Mutex // guards closed and broken, which Close reads while a Send may be in flight
 	closed   bool
 	broken   error // set when a reply was abandoned or the stream broke; the session cannot go on
@@ -160,20 +139,6 @@ var (
 	errLineTooLong  = errors.New("line too long")
 	errReplyTooLong = errors.New("reply too long")
 )
-
-func (s *execSession) readLines(r *bufio.Reader, maxLine int) {
-	defer close(s.lines)
-	for {
-		line, err := readBoundedLine(r, maxLine)
-		if len(line) > 0 && (err == nil || errors.Is(err, io.EOF)) {
-			s.lines <- execRead{line: line}
-		}
-		if err != nil {
-			s.lines <- execRead{err: err}
-			return
-		}
-	}
-}
 
 // readBoundedLine reads one line of at most max bytes (its newline
 // excluded); a longer line is errLineTooLong, read no further.
@@ -195,30 +160,40 @@ func readBoundedLine(r *bufio.Reader, max int) ([]byte, error) {
 	}
 }
 
-func (s *execSession) write(l execLine) error {
-	b, err := json.Marshal(l)
-	if err != nil {
-		return err
+// begin sends the start line.
+func (s *execSession) begin() error {
+	start := execLine{Type: "start", Protocol: execProtocolVersion, Job: s.cfg.JobID, Dir: s.cfg.Dir, Seed: s.cfg.Seed}
+	if s.cfg.Scenario != nil {
+		start.Scenario = s.cfg.Scenario.ID
 	}
-	_, err = s.p.Stdin().Write(append(b, '\n'))
-	return err
+	if s.cfg.Character != nil {
+		start.Character = s.cfg.Character
+	}
+	for _, p := range s.cfg.Plugins {
+		start.Plugins = append(start.Plugins, p.Name)
+	}
+	if err := s.w.writeLine(start, 0); err != nil {
+		return s.fail(s.describe(err))
+	}
+	return nil
 }
 
 // describe adds the program's exit status and stderr tail to an error.
 func (s *execSession) describe(err error) error {
+	p := s.w.p
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, os.ErrClosed) || strings.Contains(err.Error(), "broken pipe") {
 		// The program is going away: give it a moment so its exit status and stderr can be reported.
 		select {
-		case <-s.p.Exited():
+		case <-p.Exited():
 		case <-time.After(time.Second):
 		}
 	}
 	select {
-	case <-s.p.Exited():
+	case <-p.Exited():
 		// What it wrote last on stderr is the explanation: let it arrive
 		// (a child still holding stderr must not hold the error for long).
-		s.p.WaitOutput(200 * time.Millisecond)
-		return fmt.Errorf("exec agent exited (%v): %w; stderr: %s", s.p.ExitError(), err, s.stderr.tail())
+		p.WaitOutput(200 * time.Millisecond)
+		return fmt.Errorf("exec agent exited (%v): %w; stderr: %s", p.ExitError(), err, s.w.stderr.tailSince(s.mark))
 	default:
 		return fmt.Errorf("exec agent: %w", err)
 	}
@@ -237,9 +212,10 @@ func (s *execSession) Send(ctx context.Context, message string) (Reply, error) {
 	case broken != nil:
 		return Reply{}, fmt.Errorf("exec agent: session unusable after an earlier failure: %w", broken)
 	}
-	s.nextID++
-	id := s.nextID
-	if err := s.write(execLine{Type: "message", ID: id, Text: message}); err != nil {
+	w := s.w
+	w.nextID++
+	id := w.nextID
+	if err := w.writeLine(execLine{Type: "message", ID: id, Text: message}, 0); err != nil {
 		return Reply{}, s.fail(s.describe(err))
 	}
 	var reply Reply
@@ -251,7 +227,7 @@ func (s *execSession) Send(ctx context.Context, message string) (Reply, error) {
 		case <-ctx.Done():
 			// The reply is abandoned; what the agent writes next would be out of step.
 			return Reply{}, s.fail(context.Cause(ctx))
-		case got, ok = <-s.lines:
+		case got, ok = <-w.lines:
 		}
 		switch {
 		case !ok:
@@ -268,6 +244,8 @@ func (s *execSession) Send(ctx context.Context, message string) (Reply, error) {
 		if err := json.Unmarshal(got.line, &l); err != nil {
 			return Reply{}, s.fail(fmt.Errorf("exec agent: line is not JSON (%v): %.200s", err, got.line))
 		}
+		first := !w.spoke
+		w.spoke = true
 		switch l.Type {
 		case "reply":
 			if l.ID != 0 && l.ID != id {
@@ -279,6 +257,13 @@ func (s *execSession) Send(ctx context.Context, message string) (Reply, error) {
 				reply.Usage = *l.Usage
 			}
 			return reply, nil
+		case "error":
+			// The agent could not answer but is still in step: the session
+			// fails, the program may serve others.
+			if l.ID != 0 && l.ID != id {
+				return Reply{}, s.fail(fmt.Errorf("exec agent: error for message %d while waiting for %d", l.ID, id))
+			}
+			return Reply{}, fmt.Errorf("exec agent: the agent could not answer message %d: %.2000s", id, l.Message)
 		case "action":
 			a := evaluate.Action{Name: l.Name, End: time.Now()}
 			a.Start = a.End
@@ -302,10 +287,33 @@ func (s *execSession) Send(ctx context.Context, message string) (Reply, error) {
 			}
 		case "log":
 			// Logs are informational.
+		case "ready":
+			if err := s.ready(l, first); err != nil {
+				return Reply{}, s.fail(err)
+			}
 		default:
-			return Reply{}, s.fail(fmt.Errorf("exec agent: unknown line type %q (want reply, action, mock or log)", l.Type))
+			return Reply{}, s.fail(fmt.Errorf("exec agent: unknown line type %q (want reply, error, action, mock or log)", l.Type))
 		}
 	}
+}
+
+// ready reads the program's announcement: "sessions":"many" makes it
+// persistent.
+func (s *execSession) ready(l execLine, first bool) error {
+	if !first {
+		return errors.New("exec agent: a ready line must be the program's first line")
+	}
+	if l.Protocol != 0 && l.Protocol != execProtocolVersion {
+		return fmt.Errorf("exec agent: the program speaks version %d of the exec protocol; this runner speaks version %d", l.Protocol, execProtocolVersion)
+	}
+	switch l.Sessions {
+	case "many":
+		s.w.persistent = true
+	case "", "one":
+	default:
+		return fmt.Errorf(`exec agent: ready line: sessions %q: want "many" or "one"`, l.Sessions)
+	}
+	return nil
 }
 
 // fail marks the session broken by err and returns err.
@@ -348,12 +356,15 @@ func (s *execSession) answerMock(ctx context.Context, l execLine) error {
 		}
 		out.Result = b
 	}
-	return s.write(out)
+	return s.w.writeLine(out, 0)
 }
 
-// Close ends the program: stdin closes and it has two seconds to exit
-// (none when the session broke); then its whole process group is killed.
-// The error says what had to be killed and why.
+// Close ends the session. A persistent program is told so with an "end"
+// line and, within a run, kept for the next session; any other program
+// has its stdin closed and two seconds to exit (none when the session
+// broke), and then its whole process group is killed. The error says what
+// had to be killed and why, with the tail of the program's stderr when the
+// session broke.
 func (s *execSession) Close() error {
 	s.state.Lock()
 	closed, broken := s.closed, s.broken
@@ -368,34 +379,49 @@ func (s *execSession) Close() error {
 		// A Send is still in flight: its caller gave up on the reply.
 		broken = errors.New("a message was abandoned before its reply")
 	}
+	w := s.w
+	if broken == nil && w.persistent {
+		if s.pool != nil {
+			s.pool.learned()
+		}
+		if err := w.writeLine(execLine{Type: "end", Job: s.cfg.JobID}, execEndWriteTimeout); err != nil {
+			broken = fmt.Errorf("writing the end of the session: %w", err)
+		} else if s.pool != nil && !w.inJobDir && s.pool.release(w) {
+			return nil
+		}
+	}
 	grace, why := execCloseGrace, fmt.Sprintf("the agent did not exit within %v of its session's end", execCloseGrace)
 	if broken != nil {
 		grace, why = 0, fmt.Sprintf("the session broke (%v)", broken)
 	}
-	rep := s.p.End(grace, why)
+	rep := w.end(grace, why)
+	if s.pool != nil {
+		s.pool.forget(w)
+	}
 	if rep.Exited && len(rep.Killed) > 0 && broken == nil {
 		rep.Why = "the agent left them running when it exited"
 	}
-	// The reader may be waiting to hand over a line nobody will take.
-	go func() {
-		for range s.lines {
-		}
-	}()
-	if m := rep.Message(); m != "" {
-		return fmt.Errorf("exec agent: %s", m)
+	m := rep.Message()
+	if m == "" {
+		return nil
 	}
-	return nil
+	if t := w.stderr.tailSince(s.mark); broken != nil && t != "" {
+		m += "; its stderr: " + t
+	}
+	return fmt.Errorf("exec agent: %s", m)
 }
 
 // limitedBuffer keeps the last 8 KiB written, for error messages.
 type limitedBuffer struct {
 	mu  sync.Mutex
 	buf []byte
+	n   int64 // bytes written in all
 }
 
 func (b *limitedBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.n += int64(len(p))
 	b.buf = append(b.buf, p...)
 	if len(b.buf) > 8<<10 {
 		b.buf = b.buf[len(b.buf)-8<<10:]
@@ -403,10 +429,23 @@ func (b *limitedBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (b *limitedBuffer) tail() string {
+// written is how many bytes were written in all.
+func (b *limitedBuffer) written() int64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	s := strings.TrimSpace(string(b.buf))
+	return b.n
+}
+
+// tailSince is the last 500 bytes of what was written after the first
+// mark bytes (of what is still kept), trimmed.
+func (b *limitedBuffer) tailSince(mark int64) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	kept := b.buf
+	if since := b.n - mark; since < int64(len(kept)) {
+		kept = kept[int64(len(kept))-max(since, 0):]
+	}
+	s := strings.TrimSpace(string(kept))
 	if len(s) > 500 {
 		s = "…" + s[len(s)-500:]
 	}

@@ -18,11 +18,16 @@ import (
 )
 
 // TestMain lets the test binary play an exec agent: with
-// AGENTEVAL_TEST_AGENT=1 it speaks the JSON-lines protocol instead of
-// running tests.
+// AGENTEVAL_TEST_AGENT=1 it speaks the JSON-lines protocol for one
+// session, with AGENTEVAL_TEST_AGENT=serve it serves many (ServeExec),
+// instead of running tests.
 func TestMain(m *testing.M) {
-	if os.Getenv("AGENTEVAL_TEST_AGENT") == "1" {
+	switch os.Getenv("AGENTEVAL_TEST_AGENT") {
+	case "1":
 		protocolAgent()
+		os.Exit(0)
+	case "serve":
+		servingAgent()
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -164,4 +169,43 @@ func FuzzReadBoundedLine(f *testing.F) {
 			t.Fatalf("read %q, want %q", got.String(), in)
 		}
 	})
+}
+
+// ServeExec announces many sessions and serves them one after another on
+// one stream; a message the agent cannot answer gets an error line and the
+// next session is served.
+func TestServeExecServesManySessions(t *testing.T) {
+	t.Parallel()
+	agent := AgentFunc(func(_ context.Context, cfg *SessionConfig, msg string) (Reply, error) {
+		if msg == "fail" {
+			return Reply{}, errors.New("cannot")
+		}
+		return Reply{Text: cfg.JobID + ": " + msg}, nil
+	})
+	in := strings.Join([]string{
+		`{"type":"start","protocol":1,"job":"a"}`,
+		`{"type":"message","id":1,"text":"hi"}`,
+		`{"type":"message","id":2,"text":"fail"}`,
+		`{"type":"end","job":"a"}`,
+		`{"type":"message","id":3,"text":"between"}`,
+		`{"type":"start","protocol":1,"job":"b"}`,
+		`{"type":"message","id":4,"text":"there"}`,
+		`{"type":"end","job":"b"}`,
+	}, "\n") + "\n"
+	var out strings.Builder
+	require.NoError(t, ServeExec(t.Context(), strings.NewReader(in), &out, agent))
+	var got []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m map[string]any
+		require.NoError(t, json.Unmarshal([]byte(line), &m), line)
+		delete(m, "usage")
+		got = append(got, m)
+	}
+	assert.Equal(t, []map[string]any{
+		{"type": "ready", "sessions": "many", "protocol": 1.0},
+		{"type": "reply", "id": 1.0, "text": "a: hi"},
+		{"type": "error", "id": 2.0, "message": "cannot"},
+		{"type": "error", "id": 3.0, "message": "message before start"},
+		{"type": "reply", "id": 4.0, "text": "b: there"},
+	}, got)
 }

@@ -132,6 +132,9 @@ type Summary struct {
 	// Skipped were already recorded (resume).
 	Skipped  int64
 	Duration time.Duration
+	// Notes are what the run reports beyond its jobs: programs an exec
+	// agent's pool replaced between sessions or had to kill at the end.
+	Notes []string
 }
 
 // Failed is the number of jobs that did not pass (failed or incomplete).
@@ -145,7 +148,9 @@ var ErrNoAgent = errors.New("runner: no agent configured")
 // are done or ctx ends (skipping recorded jobs stops too), and only once
 // every goroutine it started has stopped; the one exception is an agent
 // call that ignores its context, which is abandoned at its timeout and
-// touches nothing of the run. The error reports a failure of the run
+// touches nothing of the run. What the agent holds for the run (an exec
+// agent's programs) is released before Run returns; Summary.Notes says
+// what had to be killed. The error reports a failure of the run
 // itself (a results write failed, the job source failed, ctx ended), never
 // a failing job.
 func Run(ctx context.Context, cfg Config, jobs iter.Seq2[Job, error]) (Summary, error) {
@@ -168,6 +173,9 @@ func RunCounted(ctx context.Context, cfg Config, jobs iter.Seq2[Job, error], tot
 type run struct {
 	cfg      Config
 	compiled *compileCache
+	// endAgent, when set, releases what the agent holds for the run (an
+	// exec agent's programs) and returns its notes.
+	endAgent func() []string
 }
 
 func newRun(cfg Config) (*run, error) {
@@ -189,7 +197,11 @@ func newRun(cfg Config) (*run, error) {
 	if cfg.StepTimeout <= 0 {
 		cfg.StepTimeout = 5 * time.Minute
 	}
-	return &run{cfg: cfg, compiled: newCompileCache(cfg.Evaluations)}, nil
+	r := &run{cfg: cfg, compiled: newCompileCache(cfg.Evaluations)}
+	if a, ok := cfg.Agent.(runScopedAgent); ok {
+		r.cfg.Agent, r.endAgent = a.forRun(cfg.Concurrency)
+	}
+	return r, nil
 }
 
 func (r *run) run(ctx context.Context, jobs iter.Seq2[Job, error], total int64) (Summary, error) {
@@ -286,6 +298,9 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[Job, error], total int64) 
 	}
 	<-collected
 	<-fed
+	if r.endAgent != nil {
+		sum.Notes = r.endAgent()
+	}
 	sum.Skipped = skipped
 	sum.Duration = time.Since(start)
 	switch {

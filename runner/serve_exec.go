@@ -11,10 +11,14 @@ import (
 	"sync/atomic"
 )
 
-// ServeExec serves the exec agent protocol (see ExecAgent) on r and w with
-// an in-process agent, so an agent written in Go runs under any runner as
-// `--agent exec:PROGRAM`. Mock calls the agent makes through
-// SessionConfig.Mocks travel to the runner and back. It returns when r ends.
+// ServeExec serves the exec agent protocol (docs/exec-protocol.md) on r
+// and w with an in-process agent, so an agent written in Go runs under any
+// runner as `--agent exec:PROGRAM`. It announces that it serves many
+// sessions, so a runner keeps the program for a whole run: each start line
+// opens a session of agent, each end line closes it. Mock calls the agent
+// makes through SessionConfig.Mocks travel to the runner and back; a
+// message the agent fails to answer gets an error line, and the program
+// goes on serving. It returns when r ends, closing any open session.
 func ServeExec(ctx context.Context, r io.Reader, w io.Writer, agent Agent) error {
 	in := bufio.NewScanner(r)
 	in.Buffer(make([]byte, 64<<10), 16<<20)
@@ -24,6 +28,9 @@ func ServeExec(ctx context.Context, r io.Reader, w io.Writer, agent Agent) error
 	readErr := make(chan error, 1)
 	done := make(chan struct{})
 	defer close(done) // lets the reader stop when ServeExec returns early
+	if err := out.write(execLine{Type: "ready", Sessions: "many", Protocol: execProtocolVersion}); err != nil {
+		return err
+	}
 	go func() {
 		defer close(messages)
 		for in.Scan() {
@@ -45,29 +52,45 @@ func ServeExec(ctx context.Context, r io.Reader, w io.Writer, agent Agent) error
 		readErr <- in.Err()
 	}()
 	var sess Session
-	defer func() {
+	var startErr error // why the open session could not start; its messages get it as their error
+	open := false
+	end := func() {
 		if sess != nil {
 			_ = sess.Close()
 		}
-	}()
+		sess, startErr, open = nil, nil, false
+	}
+	defer end()
 	for l := range messages {
 		switch l.Type {
 		case "start":
+			end()
+			open = true
 			cfg := SessionConfig{JobID: l.Job, Dir: l.Dir, Seed: l.Seed, Mocks: bridge}
-			var err error
-			if sess, err = agent.NewSession(ctx, cfg); err != nil {
-				return fmt.Errorf("exec protocol: starting the session: %w", err)
+			if sess, startErr = agent.NewSession(ctx, cfg); startErr != nil {
+				sess = nil
 			}
+		case "end":
+			end()
 		case "message":
-			if sess == nil {
-				return errors.New("exec protocol: message before start")
+			var reply Reply
+			err := startErr
+			switch {
+			case !open:
+				err = errors.New("message before start")
+			case err != nil:
+				err = fmt.Errorf("starting the session: %w", err)
+			default:
+				reply, err = sess.Send(ctx, l.Text)
 			}
-			reply, err := sess.Send(ctx, l.Text)
+			line := execLine{Type: "error", ID: l.ID}
 			if err != nil {
-				return fmt.Errorf("exec protocol: message %d: %w", l.ID, err)
+				line.Message = err.Error()
+			} else {
+				u := reply.Usage
+				line = execLine{Type: "reply", ID: l.ID, Text: reply.Text, Actions: reply.Actions, Usage: &u}
 			}
-			u := reply.Usage
-			if err := out.write(execLine{Type: "reply", ID: l.ID, Text: reply.Text, Actions: reply.Actions, Usage: &u}); err != nil {
+			if err := out.write(line); err != nil {
 				return err
 			}
 		}

@@ -22,6 +22,13 @@ func Test(t *testing.T, cfg Config, sources ...Source) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if r.endAgent != nil {
+		t.Cleanup(func() {
+			for _, n := range r.endAgent() {
+				t.Log(n)
+			}
+		})
+	}
 	for j, err := range jobs {
 		if err != nil {
 			t.Fatal(err)

@@ -286,6 +286,9 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	pp := &runner.ProgressPrinter{W: env.stderr, Terminal: env.isTerminal, Every: 10000, Verbose: *verbose}
 	cfg.Progress = pp.Update
 	sum, runErr := runner.RunCounted(ctx, cfg, jobs, owned)
+	for _, n := range sum.Notes {
+		fmt.Fprintf(env.stderr, "agenteval run: %s\n", n)
+	}
 	if !*keepDirs {
 		_ = os.RemoveAll(workDir) // while the lock is held: the next run may start at Close
 	}

@@ -4,7 +4,9 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,4 +38,64 @@ judgment: {strategy: all_pass}
 	assert.Equal(t, exitFail, code, stderr)
 	assert.Contains(t, stderr, "1 job(s): 0 passed, 0 failed, 1 incomplete")
 	proctest.RequireGone(t, marker, 10*time.Second)
+}
+
+// persistentAgent writes a persistent exec agent in sh that answers each
+// message after a pause; marker, in its arguments, finds it in the
+// process table.
+func persistentAgent(t *testing.T, dir string) string {
+	t.Helper()
+	agent := filepath.Join(dir, "persistent-agent.sh")
+	require.NoError(t, os.WriteFile(agent, []byte(`#!/bin/sh
+echo '{"type":"ready","sessions":"many"}'
+while IFS= read -r line; do
+  case "$line" in
+    *'"type":"message"'*) sleep 0.05; echo '{"type":"reply","text":"Question 1: what is topic-1?"}' ;;
+  esac
+done
+`), 0o755))
+	return agent
+}
+
+// Ctrl-C during a run with persistent agents: the run stops, says so, and
+// leaves none of its agent processes behind, the ones serving a session
+// and the idle ones alike.
+func TestRunInterruptedEndsPersistentAgents(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	marker := "agenteval-int-" + proctest.SleepArg()
+	out := filepath.Join(dir, "out")
+	cmd, stderr := startRun(t, nil, "--agent", "exec:sh "+persistentAgent(t, dir)+" "+marker, "--concurrency", "3", "--runs", "200",
+		"--out", out, "testdata/run/echo.scenario.yaml")
+	results := filepath.Join(out, "results.jsonl")
+	deadline := time.Now().Add(30 * time.Second)
+	for countJobs(t, results) < 5 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	require.NotEmpty(t, proctest.Alive(t, marker), "the agents are running")
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, stderr.String())
+	assert.Equal(t, exitFail, exit.ExitCode())
+	assert.Contains(t, stderr.String(), "interrupted")
+	assert.Less(t, countJobs(t, results), 200, "the interrupt came before the end")
+	assert.Empty(t, proctest.Alive(t, marker), "no agent process outlives the run")
+}
+
+// A run with a persistent agent keeps at most --concurrency processes and
+// leaves none when it ends.
+func TestRunPersistentAgentLeavesNothing(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	marker := "agenteval-persist-" + proctest.SleepArg()
+	starts := filepath.Join(dir, "starts")
+	agent := "exec:echo started >> " + starts + "; exec sh " + persistentAgent(t, dir) + " " + marker
+	code, _, stderr := runCLI(t, "run", "--agent", agent, "--concurrency", "2", "--runs", "30", "--out", filepath.Join(dir, "out"), "testdata/run/echo.scenario.yaml")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, stderr, "30 job(s): 30 passed")
+	b, err := os.ReadFile(starts)
+	require.NoError(t, err)
+	assert.LessOrEqual(t, strings.Count(string(b), "started"), 2, "one process per slot")
+	assert.Empty(t, proctest.Alive(t, marker), "no agent process outlives the run")
 }

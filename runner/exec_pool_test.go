@@ -1,0 +1,261 @@
+//go:build unix
+
+package runner
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/internal/proctest"
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// servingCommand runs this test binary as a persistent agent (servingAgent),
+// carrying marker in its arguments for the process table.
+func servingCommand(t *testing.T, marker string) string {
+	t.Helper()
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	return "AGENTEVAL_TEST_AGENT=serve exec " + exe + " " + marker
+}
+
+func issuesScenario(t *testing.T, id, input, timeout string) *scenario.Scenario {
+	t.Helper()
+	f, err := scenario.Load(id+".scenario.yaml", []byte(`id: `+id+`
+name: issues
+description: one message to a persistent agent
+environment: {type: local}
+setup:
+  mocks:
+    - service: github
+      method: listIssues
+      when: {input: {repo: acme/demo}}
+      response: [{title: "Bug A"}, {title: "Bug B"}]
+run:
+  - input: `+input+`
+    timeout: `+timeout+`
+    evaluations:
+      - {type: string_contains, value: "bug a, bug b"}
+      - {type: trajectory_contains_action, action: LIST_ISSUES, args: {repo: acme/demo}}
+judgment: {strategy: all_pass}
+`))
+	require.NoError(t, err)
+	return f.Scenario
+}
+
+// runSources runs sources and returns the results by job id and the summary.
+func runSources(t *testing.T, cfg Config, sources ...Source) (map[string]*JobResult, Summary) {
+	t.Helper()
+	sink := &memSink{}
+	cfg.Results = sink
+	jobs, _, err := Combine(sources, Shard{})
+	require.NoError(t, err)
+	sum, err := Run(t.Context(), cfg, jobs)
+	require.NoError(t, err)
+	byID := map[string]*JobResult{}
+	for _, r := range sink.results {
+		byID[r.ID] = r
+	}
+	return byID, sum
+}
+
+var servedBy = regexp.MustCompile(`^pid (\d+) session (\d+): `)
+
+// A program that announces many sessions serves a whole run: at most
+// --concurrency processes, each used for many sessions, all gone when Run
+// returns.
+func TestExecPoolKeepsPersistentPrograms(t *testing.T) {
+	t.Parallel()
+	marker := "agenteval-pool-" + proctest.SleepArg()
+	agent := execAgent(t, servingCommand(t, marker))
+	results, sum := runSources(t, Config{Agent: agent, Concurrency: 3, KeepTranscripts: true},
+		ScenarioSource("issues", issuesScenario(t, "issues", "list the open issues", "30s"), 24))
+	assert.Equal(t, int64(24), sum.Passed)
+	assert.Empty(t, sum.Notes)
+	pids := map[string]bool{}
+	most := 0
+	for id, r := range results {
+		require.True(t, r.Passed, "%s: %s", id, FailureMessage(r))
+		assert.Equal(t, 7, r.Usage.TotalTokens)
+		m := servedBy.FindStringSubmatch(r.Transcript[1].Text)
+		require.NotNil(t, m, r.Transcript[1].Text)
+		pids[m[1]] = true
+		n := 0
+		for _, c := range m[2] {
+			n = 10*n + int(c-'0')
+		}
+		most = max(most, n)
+	}
+	assert.LessOrEqual(t, len(pids), 3, "one process per slot of the pool")
+	assert.GreaterOrEqual(t, most, 8, "24 sessions on at most 3 processes")
+	assert.Empty(t, proctest.Alive(t, marker), "no process outlives the run")
+}
+
+// A program killed mid-session, one that hangs, one that writes garbage
+// and one that reports an error each cost their own session only: it is
+// recorded with the reason and the tail of the program's stderr, the
+// program is killed and replaced, and every other session passes.
+func TestExecPoolFailuresCostOnlyTheirSession(t *testing.T) {
+	t.Parallel()
+	marker := "agenteval-pool-fail-" + proctest.SleepArg()
+	agent := execAgent(t, servingCommand(t, marker))
+	ok := func(id string) *scenario.Scenario { return issuesScenario(t, id, "list the open issues", "30s") }
+	results, sum := runSources(t, Config{Agent: agent, Concurrency: 2},
+		ScenarioSource("ok1", ok("ok1"), 4),
+		ScenarioSource("die", issuesScenario(t, "die", "die", "30s"), 1),
+		ScenarioSource("ok2", ok("ok2"), 4),
+		ScenarioSource("hang", issuesScenario(t, "hang", "hang", "1s"), 1),
+		ScenarioSource("ok3", ok("ok3"), 4),
+		ScenarioSource("garbage", issuesScenario(t, "garbage", "garbage", "30s"), 1),
+		ScenarioSource("ok4", ok("ok4"), 4),
+		ScenarioSource("fail", issuesScenario(t, "fail", "fail", "30s"), 1),
+		ScenarioSource("ok5", ok("ok5"), 4),
+	)
+	assert.Equal(t, int64(24), sum.Jobs)
+	assert.Equal(t, int64(20), sum.Passed, "every session but the four that broke")
+	for id, r := range results {
+		if strings.HasPrefix(id, "ok") {
+			assert.True(t, r.Passed, "%s: %s", id, FailureMessage(r))
+		}
+	}
+	notes := func(r *JobResult) string { return strings.Join(r.Notes, "\n") }
+
+	die := results["die/-/run-1"]
+	require.NotNil(t, die)
+	assert.False(t, die.Completed)
+	assert.Contains(t, die.Error, "signal: killed")
+	assert.Contains(t, die.Error, "dying as asked", "the tail of its stderr")
+
+	hang := results["hang/-/run-1"]
+	require.NotNil(t, hang)
+	assert.False(t, hang.Completed)
+	assert.Contains(t, hang.Error, "timed out")
+	assert.Contains(t, notes(hang), "the session broke")
+	assert.Contains(t, notes(hang), marker, "the hung program was killed")
+	assert.Contains(t, notes(hang), "its stderr: hanging as asked")
+
+	garbage := results["garbage/-/run-1"]
+	require.NotNil(t, garbage)
+	assert.False(t, garbage.Completed)
+	assert.Contains(t, garbage.Error, "line is not JSON")
+	assert.Contains(t, garbage.Error, "this is not the protocol")
+	assert.Contains(t, notes(garbage), "its stderr: writing garbage as asked")
+
+	fail := results["fail/-/run-1"]
+	require.NotNil(t, fail)
+	assert.False(t, fail.Completed)
+	assert.Contains(t, fail.Error, "the agent could not answer message")
+	assert.Contains(t, fail.Error, "failing as asked in fail/-/run-1")
+	assert.Empty(t, fail.Notes, "an error line is in step: its program is kept")
+
+	assert.Empty(t, proctest.Alive(t, marker), "no process outlives the run")
+}
+
+// A program that does not announce many sessions is started for each
+// session and ended with it, as before there were pools.
+func TestExecPoolStartsOneShotProgramsPerSession(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	starts := filepath.Join(dir, "starts")
+	agent := execAgent(t, `echo $$ >> `+starts+`; read start; read msg; echo '{"type":"reply","id":1,"text":"hello"}'; cat >/dev/null`)
+	_, sum := runSources(t, Config{Agent: agent, Concurrency: 2}, ScenarioSource("hi", inputScenario(t, "30s"), 5))
+	assert.Equal(t, int64(5), sum.Passed)
+	b, err := os.ReadFile(starts)
+	require.NoError(t, err)
+	assert.Len(t, strings.Fields(string(b)), 5, "one process per session")
+}
+
+// A persistent program started in a job's directory is not kept (the
+// directory goes with the job); later ones start outside any job's
+// directory and learn each session's from its start line.
+func TestExecPoolDoesNotKeepProgramsInJobDirectories(t *testing.T) {
+	t.Parallel()
+	marker := "agenteval-pool-dir-" + proctest.SleepArg()
+	f, err := scenario.Load("cwd.scenario.yaml", []byte(`name: cwd
+description: a job with a directory
+environment: {type: local}
+setup:
+  virtual_fs: {"note.txt": "hello"}
+run:
+  - input: cwd
+    evaluations: [{type: string_contains, value: "cwd: ok"}]
+judgment: {strategy: all_pass}
+`))
+	require.NoError(t, err)
+	results, sum := runSources(t, Config{Agent: execAgent(t, servingCommand(t, marker)), Concurrency: 2},
+		ScenarioSource("cwd", f.Scenario, 10))
+	for id, r := range results {
+		assert.True(t, r.Passed, "%s: %s", id, FailureMessage(r))
+	}
+	assert.Equal(t, int64(10), sum.Passed)
+	assert.Empty(t, proctest.Alive(t, marker))
+}
+
+// Cancelling a run ends every program of its pool, the ones serving a
+// session included.
+func TestExecPoolEndsWithACancelledRun(t *testing.T) {
+	t.Parallel()
+	marker := "agenteval-pool-cancel-" + proctest.SleepArg()
+	agent := execAgent(t, servingCommand(t, marker))
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	sink := &memSink{}
+	go func() {
+		defer close(done)
+		jobs, _, _ := Combine([]Source{
+			ScenarioSource("ok", issuesScenario(t, "ok", "list the open issues", "30s"), 3),
+			ScenarioSource("hang", issuesScenario(t, "hang", "hang", "60s"), 2),
+		}, Shard{})
+		_, _ = Run(ctx, Config{Agent: agent, Concurrency: 3, Results: sink}, jobs)
+	}()
+	proctest.RequireAlive(t, marker, 20*time.Second)
+	time.Sleep(500 * time.Millisecond) // the hanging sessions are under way
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("Run did not return after its context was cancelled")
+	}
+	assert.Empty(t, proctest.Alive(t, marker), "no process outlives the run")
+}
+
+// A run's pool serves ExecAgent's sessions through runner.Test too, and is
+// closed when the test ends.
+func TestExecPoolInTest(t *testing.T) {
+	marker := "agenteval-pool-test-" + proctest.SleepArg()
+	agent := execAgent(t, servingCommand(t, marker))
+	t.Run("jobs", func(t *testing.T) {
+		Test(t, Config{Agent: agent, Concurrency: 1}, ScenarioSource("issues", issuesScenario(t, "issues", "list the open issues", "30s"), 3))
+	})
+	assert.Empty(t, proctest.Alive(t, marker), "no process outlives the test")
+}
+
+// A ready line is the program's first line, names a version this runner
+// speaks and a number of sessions it knows; anything else fails the
+// session with the reason.
+func TestExecReadyLine(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, first, want string }{
+		{"version", `{"type":"ready","sessions":"many","protocol":2}`, "the program speaks version 2 of the exec protocol; this runner speaks version 1"},
+		{"sessions", `{"type":"ready","sessions":"lots"}`, `sessions "lots": want "many" or "one"`},
+		{"late", `{"type":"log","text":"hi"}'; echo '{"type":"ready","sessions":"many"}`, "a ready line must be the program's first line"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			res := runOne(t, Config{Agent: execAgent(t, `echo '`+tc.first+`'; cat >/dev/null`)}, inputScenario(t, "30s"))
+			assert.False(t, res.Completed)
+			assert.Contains(t, res.Error, tc.want)
+		})
+	}
+	// "one", like no ready line at all, keeps a program per session.
+	res := runOne(t, Config{Agent: execAgent(t, `echo '{"type":"ready","sessions":"one","protocol":1}'; read start; read msg; echo '{"type":"reply","id":1,"text":"hello"}'`)}, inputScenario(t, "30s"))
+	assert.True(t, res.Passed, FailureMessage(res))
+}
