@@ -117,15 +117,18 @@ func (a *ExecAgent) newExecSession(w *execWorker, pool *execPool, cfg SessionCon
 // hands each line over unbuffered: when nobody waits for a reply it reads
 // no further ahead.
 type execSession struct {
-	w        *execWorker
-	pool     *execPool // nil: the program ends with the session
-	cfg      SessionConfig
-	maxReply int
-	mark     int64      // stderr bytes the program wrote before the session
-	mu       sync.Mutex // one message at a time
-	state    sync.Mutex // guards closed and broken, which Close reads while a Send may be in flight
-	closed   bool
-	broken   error // set when a reply was abandoned or the stream broke; the session cannot go on
+	w         *execWorker
+	pool      *execPool // nil: the program ends with the session
+	cfg       SessionConfig
+	maxReply  int
+	mark      int64      // stderr bytes the program wrote before the session
+	reused    bool       // the program served earlier sessions
+	heard     bool       // a line of this session was read
+	restarted bool       // the session moved to another program once
+	mu        sync.Mutex // one message at a time
+	state     sync.Mutex // guards closed and broken, which Close reads while a Send may be in flight
+	closed    bool
+	broken    error // set when a reply was abandoned or the stream broke; the session cannot go on
 }
 
 // execRead is one line of the agent's stdout, or why reading stopped.
@@ -212,11 +215,67 @@ func (s *execSession) Send(ctx context.Context, message string) (Reply, error) {
 	case broken != nil:
 		return Reply{}, fmt.Errorf("exec agent: session unusable after an earlier failure: %w", broken)
 	}
+	for {
+		reply, err, gone := s.exchange(ctx, message)
+		if !gone || !s.mayRestart() {
+			if err != nil && gone {
+				err = s.fail(err)
+			}
+			return reply, err
+		}
+		if err := s.restart(ctx, err); err != nil {
+			return Reply{}, s.fail(err)
+		}
+	}
+}
+
+// mayRestart reports whether a session whose program went away may start
+// again on another: only a program kept from earlier sessions that ended
+// before answering anything of this one, and only once (see
+// docs/exec-protocol.md, Failures).
+func (s *execSession) mayRestart() bool {
+	return s.pool != nil && s.reused && !s.heard && !s.restarted
+}
+
+// restart moves the session to another program of the pool after its kept
+// program ended (why) before answering anything of it.
+func (s *execSession) restart(ctx context.Context, why error) error {
+	s.restarted = true
+	old := s.w
+	rep := old.end(0, "it ended before answering a session's first message")
+	s.pool.forget(old)
+	msg := fmt.Sprintf("exec agent: a kept program (pid %d) ended before answering anything of session %s (%v)", old.p.PID(), s.cfg.JobID, why)
+	if m := rep.Message(); m != "" {
+		msg += "; " + m
+	}
+	s.pool.note(msg + "; the session started again on another program")
+	w, _, err := s.pool.acquire(ctx, s.cfg)
+	if err != nil {
+		return err
+	}
+	s.state.Lock()
+	closed := s.closed
+	if !closed {
+		s.w, s.mark = w, w.stderr.written()
+	}
+	s.state.Unlock()
+	if closed {
+		// Close ran meanwhile (the caller gave up): the new program is not the session's.
+		w.end(0, "its session was closed while it started")
+		s.pool.forget(w)
+		return errors.New("exec agent: the session was closed")
+	}
+	return s.begin()
+}
+
+// exchange sends one message and serves mock calls until its reply. gone
+// is true when the error is the program going away.
+func (s *execSession) exchange(ctx context.Context, message string) (_ Reply, _ error, gone bool) {
 	w := s.w
 	w.nextID++
 	id := w.nextID
 	if err := w.writeLine(execLine{Type: "message", ID: id, Text: message}, 0); err != nil {
-		return Reply{}, s.fail(s.describe(err))
+		return Reply{}, s.describe(err), true
 	}
 	var reply Reply
 	kept := 0
@@ -226,44 +285,45 @@ func (s *execSession) Send(ctx context.Context, message string) (Reply, error) {
 		select {
 		case <-ctx.Done():
 			// The reply is abandoned; what the agent writes next would be out of step.
-			return Reply{}, s.fail(context.Cause(ctx))
+			return Reply{}, s.fail(context.Cause(ctx)), false
 		case got, ok = <-w.lines:
 		}
 		switch {
 		case !ok:
-			return Reply{}, s.fail(s.describe(fmt.Errorf("no reply to message %d: %w", id, io.EOF)))
+			return Reply{}, s.describe(fmt.Errorf("no reply to message %d: %w", id, io.EOF)), true
 		case got.err != nil && errors.Is(got.err, errLineTooLong):
-			return Reply{}, s.fail(fmt.Errorf("exec agent: reply to message %d: %w", id, got.err))
+			return Reply{}, s.fail(fmt.Errorf("exec agent: reply to message %d: %w", id, got.err)), false
 		case got.err != nil:
-			return Reply{}, s.fail(s.describe(fmt.Errorf("no reply to message %d: %w", id, got.err)))
+			return Reply{}, s.describe(fmt.Errorf("no reply to message %d: %w", id, got.err)), true
 		}
+		s.heard = true
 		if kept += len(got.line); kept > s.maxReply {
-			return Reply{}, s.fail(fmt.Errorf("exec agent: reply to message %d: %w: its lines passed %d bytes (MaxReplyBytes)", id, errReplyTooLong, s.maxReply))
+			return Reply{}, s.fail(fmt.Errorf("exec agent: reply to message %d: %w: its lines passed %d bytes (MaxReplyBytes)", id, errReplyTooLong, s.maxReply)), false
 		}
 		var l execLine
 		if err := json.Unmarshal(got.line, &l); err != nil {
-			return Reply{}, s.fail(fmt.Errorf("exec agent: line is not JSON (%v): %.200s", err, got.line))
+			return Reply{}, s.fail(fmt.Errorf("exec agent: line is not JSON (%v): %.200s", err, got.line)), false
 		}
 		first := !w.spoke
 		w.spoke = true
 		switch l.Type {
 		case "reply":
 			if l.ID != 0 && l.ID != id {
-				return Reply{}, s.fail(fmt.Errorf("exec agent: reply to message %d while waiting for %d", l.ID, id))
+				return Reply{}, s.fail(fmt.Errorf("exec agent: reply to message %d while waiting for %d", l.ID, id)), false
 			}
 			reply.Text = l.Text
 			reply.Actions = append(reply.Actions, l.Actions...)
 			if l.Usage != nil {
 				reply.Usage = *l.Usage
 			}
-			return reply, nil
+			return reply, nil, false
 		case "error":
 			// The agent could not answer but is still in step: the session
 			// fails, the program may serve others.
 			if l.ID != 0 && l.ID != id {
-				return Reply{}, s.fail(fmt.Errorf("exec agent: error for message %d while waiting for %d", l.ID, id))
+				return Reply{}, s.fail(fmt.Errorf("exec agent: error for message %d while waiting for %d", l.ID, id)), false
 			}
-			return Reply{}, fmt.Errorf("exec agent: the agent could not answer message %d: %.2000s", id, l.Message)
+			return Reply{}, fmt.Errorf("exec agent: the agent could not answer message %d: %.2000s", id, l.Message), false
 		case "action":
 			a := evaluate.Action{Name: l.Name, End: time.Now()}
 			a.Start = a.End
@@ -283,16 +343,16 @@ func (s *execSession) Send(ctx context.Context, message string) (Reply, error) {
 			reply.Actions = append(reply.Actions, a)
 		case "mock":
 			if err := s.answerMock(ctx, l); err != nil {
-				return Reply{}, s.fail(s.describe(err))
+				return Reply{}, s.fail(s.describe(err)), false
 			}
 		case "log":
 			// Logs are informational.
 		case "ready":
 			if err := s.ready(l, first); err != nil {
-				return Reply{}, s.fail(err)
+				return Reply{}, s.fail(err), false
 			}
 		default:
-			return Reply{}, s.fail(fmt.Errorf("exec agent: unknown line type %q (want reply, error, action, mock or log)", l.Type))
+			return Reply{}, s.fail(fmt.Errorf("exec agent: unknown line type %q (want reply, error, action, mock or log)", l.Type)), false
 		}
 	}
 }
@@ -367,7 +427,7 @@ func (s *execSession) answerMock(ctx context.Context, l execLine) error {
 // session broke.
 func (s *execSession) Close() error {
 	s.state.Lock()
-	closed, broken := s.closed, s.broken
+	closed, broken, w, mark := s.closed, s.broken, s.w, s.mark
 	s.closed = true
 	s.state.Unlock()
 	if closed {
@@ -379,7 +439,6 @@ func (s *execSession) Close() error {
 		// A Send is still in flight: its caller gave up on the reply.
 		broken = errors.New("a message was abandoned before its reply")
 	}
-	w := s.w
 	if broken == nil && w.persistent {
 		if s.pool != nil {
 			s.pool.learned()
@@ -405,7 +464,7 @@ func (s *execSession) Close() error {
 	if m == "" {
 		return nil
 	}
-	if t := w.stderr.tailSince(s.mark); broken != nil && t != "" {
+	if t := w.stderr.tailSince(mark); broken != nil && t != "" {
 		m += "; its stderr: " + t
 	}
 	return fmt.Errorf("exec agent: %s", m)

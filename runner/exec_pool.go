@@ -186,17 +186,27 @@ func (p *execPool) NewSession(ctx context.Context, cfg SessionConfig) (Session, 
 			return nil, err
 		}
 		s := p.agent.newExecSession(w, p, cfg)
+		s.reused = reused
 		err = s.begin()
+		if err == nil && ctx.Err() != nil {
+			// The caller gave up meanwhile: nobody would close the session.
+			err = context.Cause(ctx)
+		}
 		if err == nil {
 			return s, nil
+		}
+		closeErr := s.Close()
+		if !reused || ctx.Err() != nil {
+			return nil, err
 		}
 		// A program kept from an earlier session that cannot take the start
 		// line had died: nothing of this session reached it, so another
 		// program may serve it.
-		_ = s.Close()
-		if !reused {
-			return nil, err
+		msg := fmt.Sprintf("exec agent: replaced a kept program that could not start a session: %v", err)
+		if closeErr != nil {
+			msg += "; " + closeErr.Error()
 		}
+		p.note(msg)
 	}
 }
 

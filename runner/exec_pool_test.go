@@ -259,3 +259,21 @@ func TestExecReadyLine(t *testing.T) {
 	res := runOne(t, Config{Agent: execAgent(t, `echo '{"type":"ready","sessions":"one","protocol":1}'; read start; read msg; echo '{"type":"reply","id":1,"text":"hello"}'`)}, inputScenario(t, "30s"))
 	assert.True(t, res.Passed, FailureMessage(res))
 }
+
+// A kept program that exits after each session (recycling itself) costs
+// no session: one found dead is replaced before the session starts, and a
+// session whose program ended before answering anything of it starts
+// again on another. The run's notes say what was replaced.
+func TestExecPoolReplacesProgramsThatEndBetweenSessions(t *testing.T) {
+	t.Parallel()
+	agent := execAgent(t, `echo '{"type":"ready","sessions":"many"}'; read start; read msg; echo '{"type":"reply","text":"hello"}'; read end; exit 0`)
+	results, sum := runSources(t, Config{Agent: agent, Concurrency: 1}, ScenarioSource("hi", inputScenario(t, "30s"), 10))
+	for id, r := range results {
+		assert.True(t, r.Passed, "%s: %s", id, FailureMessage(r))
+	}
+	assert.Equal(t, int64(10), sum.Passed)
+	assert.Len(t, sum.Notes, 9, strings.Join(sum.Notes, "\n"))
+	for _, n := range sum.Notes {
+		assert.Contains(t, n, "exec agent: ")
+	}
+}
