@@ -113,10 +113,10 @@ func Compare(baseline, candidate *Summary, opts CompareOptions) (*Comparison, er
 	if opts.Correction == "" {
 		opts.Correction = CorrectionHolm
 	}
-	if opts.Alpha <= 0 || opts.Alpha >= 1 {
+	if !(opts.Alpha > 0 && opts.Alpha < 1) { // NaN too: every p < NaN is false
 		return nil, fmt.Errorf("compare: alpha %v is not in (0, 1)", opts.Alpha)
 	}
-	if opts.MinPassRate < 0 || opts.MinPassRate > 1 {
+	if !(opts.MinPassRate >= 0 && opts.MinPassRate <= 1) {
 		return nil, fmt.Errorf("compare: minimum pass rate %v is not in [0, 1]", opts.MinPassRate)
 	}
 	if opts.Correction != CorrectionHolm && opts.Correction != CorrectionNone {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -119,7 +120,7 @@ func TestCompareDetails(t *testing.T) {
 func TestCompareRejectsBadOptions(t *testing.T) {
 	t.Parallel()
 	s := outcomeSummary(t, 2, map[string]int{"c1": 1})
-	for _, o := range []CompareOptions{{Alpha: 1.5}, {Alpha: -0.1}, {MinPassRate: 2}, {Correction: "bonf"}} {
+	for _, o := range []CompareOptions{{Alpha: 1.5}, {Alpha: -0.1}, {Alpha: math.NaN()}, {MinPassRate: 2}, {MinPassRate: math.NaN()}, {Correction: "bonf"}} {
 		_, err := Compare(s, s, o)
 		assert.Error(t, err, "%+v", o)
 	}

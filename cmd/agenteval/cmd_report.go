@@ -107,9 +107,9 @@ func runReportCompare(env *cliEnv, args []string) int {
 		return exitUsage
 	case !fs.oneOf("correction", *correction, report.CorrectionHolm, report.CorrectionNone):
 		return exitUsage
-	case *alpha <= 0 || *alpha >= 1:
+	case !(*alpha > 0 && *alpha < 1): // NaN too: every p < NaN is false, a gate that never fails
 		return fs.badValue("alpha", *alpha, "want a significance level between 0 and 1, such as 0.05")
-	case *minRate < 0 || *minRate > 1:
+	case !(*minRate >= 0 && *minRate <= 1):
 		return fs.badValue("min-pass-rate", *minRate, "want a rate between 0 and 1, such as 0.9")
 	case fs.NArg() != 2:
 		fs.Usage()

@@ -141,6 +141,9 @@ func TestReportUsageErrors(t *testing.T) {
 		{"conflicting plans", []string{"report", res, other}, "conflicting plans"},
 		{"compare needs two files", []string{"report", "compare", res}, "usage: agenteval report compare"},
 		{"compare bad alpha", []string{"report", "compare", "--alpha", "2", res, res}, "alpha"},
+		// NaN would compare false with every p: a gate that never fails.
+		{"compare alpha NaN", []string{"report", "compare", "--alpha", "NaN", res, res}, "--alpha NaN: want a significance level between 0 and 1"},
+		{"compare min pass rate NaN", []string{"report", "compare", "--min-pass-rate", "nan", res, res}, "--min-pass-rate NaN: want a rate between 0 and 1"},
 		{"unknown flag", []string{"report", "--nope", res}, "flag provided but not defined"},
 	}
 	for _, tt := range tests {
