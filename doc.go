@@ -1,6 +1,10 @@
 // Package agenteval is the root of a library and CLI for evaluating AI
-// agents against scenario files. This package holds only documentation;
-// the work happens in its sub-packages, which read like the data flow:
+// agents against scenario files, and the one place a host program wires
+// it: [New] returns a [Kit] holding every registry (evaluation types,
+// judgment strategies, condition types and scorers, termination, agent and
+// environment types) with the built-ins registered; a host registers its
+// own on it, and the kit's loader, schema and runner all see them. The work
+// happens in the sub-packages, which read like the data flow:
 //
 //   - scenario: the schema. Go types for agent scenarios (*.scenario.yaml),
 //     GitHub eval scenarios (ghx JSON), matrices and fixture manifests;
@@ -25,6 +29,7 @@
 //   - report: statistics over results (Wilson intervals, pass@k, pass^k,
 //     flakiness, per-parameter rates), comparisons, and JUnit, Markdown, JSON
 //     and HTML output.
+//   - registry: the one shape every extension point has.
 //   - redact: the one mechanism that keeps the process's secrets (tokens and
 //     keys from the environment and flags, URL user-info, Authorization
 //     headers) out of every file and stream it writes.

@@ -48,11 +48,11 @@ func tenCheckpoints() ([]scenario.Checkpoint, Executor) {
 
 func BenchmarkScore10InMemory(b *testing.B) {
 	cps, exec := tenCheckpoints()
-	reg := NewRegistry()
+	reg := newTestRegistry()
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		rep := Checker{Executor: exec, Registry: reg}.Score(ctx, cps)
+		rep := Checker{Executor: exec, Conditions: reg.Registry}.Score(ctx, cps)
 		if rep.PassedCount != 9 {
 			b.Fatalf("passed %d, want 9", rep.PassedCount)
 		}
@@ -62,11 +62,11 @@ func BenchmarkScore10InMemory(b *testing.B) {
 
 func BenchmarkScore10InMemoryConcurrent(b *testing.B) {
 	cps, exec := tenCheckpoints()
-	reg := NewRegistry()
+	reg := newTestRegistry()
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		rep := Checker{Executor: exec, Registry: reg, Concurrency: 4}.Score(ctx, cps)
+		rep := Checker{Executor: exec, Conditions: reg.Registry, Concurrency: 4}.Score(ctx, cps)
 		if rep.PassedCount != 9 {
 			b.Fatalf("passed %d, want 9", rep.PassedCount)
 		}
@@ -76,7 +76,7 @@ func BenchmarkScore10InMemoryConcurrent(b *testing.B) {
 // BenchmarkFieldGTE decides field_gte on a list capability's length, as
 // ghx's HEAD scenarios ask (items.length >= 1), and on a missing path.
 func BenchmarkFieldGTE(b *testing.B) {
-	reg := NewRegistry()
+	reg := newTestRegistry()
 	items := make([]any, 20)
 	for i := range items {
 		items[i] = map[string]any{"body": "done"}

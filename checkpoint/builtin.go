@@ -6,13 +6,15 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agenteval/agenteval/internal/textdist"
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// builtinTypes returns the eight built-in condition types; custom dispatches
-// to r's scorers.
-func builtinTypes(r *Registry) []ConditionType {
-	return []ConditionType{
+// Builtins returns new values of the eight built-in condition types; custom
+// dispatches to the scorers registered in scorers.
+func Builtins(scorers *Scorers) []*ConditionType {
+	c := customScorers{scorers}
+	return []*ConditionType{
 		{
 			Name: "non_empty",
 			Doc: "Holds when the result is not empty. A list (an array, or an object's items or nodes array) " +
@@ -30,6 +32,8 @@ func builtinTypes(r *Registry) []ConditionType {
 			Name: "count_gte",
 			Doc: "Holds when the result's list has at least value elements. The list is the result itself when it is an " +
 				"array, else its items (or nodes) array; any other result fails.",
+			Needs:    []string{"value"},
+			Value:    "number",
 			Check:    checkCount(">=", func(c int) bool { return c >= 0 }),
 			Describe: func(c scenario.Condition) string { return "count >= " + formatNumber(c.Value) },
 			Validate: validateNumber,
@@ -37,6 +41,8 @@ func builtinTypes(r *Registry) []ConditionType {
 		{
 			Name:     "count_eq",
 			Doc:      "Holds when the result's list (as for count_gte) has exactly value elements.",
+			Needs:    []string{"value"},
+			Value:    "number",
 			Check:    checkCount("==", func(c int) bool { return c == 0 }),
 			Describe: func(c scenario.Condition) string { return "count == " + formatNumber(c.Value) },
 			Validate: validateNumber,
@@ -45,6 +51,8 @@ func builtinTypes(r *Registry) []ConditionType {
 			Name: "field_equals",
 			Doc: "Holds when the value at path equals value (a string, number, boolean or null). Numbers compare by value " +
 				"whatever their type; a number never equals a string (42 is not \"42\"); a missing field equals nothing, not even null.",
+			Needs:    []string{"path", "value"},
+			Value:    "scalar",
 			Check:    checkFieldEquals,
 			Describe: func(c scenario.Condition) string { return pathName(c.Path) + " == " + formatScalar(c.Value) },
 			Validate: validateScalar,
@@ -53,6 +61,8 @@ func builtinTypes(r *Registry) []ConditionType {
 			Name: "field_contains",
 			Doc: "Holds when the value at path is a string containing value (case-sensitive), or a list with an element " +
 				"equal to value (so labels contains \"bug\" when \"bug\" is one of the labels).",
+			Needs:    []string{"path", "value"},
+			Value:    "string",
 			Check:    checkFieldContains,
 			Describe: func(c scenario.Condition) string { return pathName(c.Path) + " contains " + formatScalar(c.Value) },
 			Validate: validateString,
@@ -61,6 +71,8 @@ func builtinTypes(r *Registry) []ConditionType {
 			Name: "field_gte",
 			Doc: "Holds when the value at path is a number greater than or equal to value (a number). Anything else fails: " +
 				"a missing field, a string such as \"5\", a list (use path.length to count it: items.length), an object, null.",
+			Needs:    []string{"path", "value"},
+			Value:    "number",
 			Check:    checkFieldGTE,
 			Describe: func(c scenario.Condition) string { return pathName(c.Path) + " >= " + formatNumber(c.Value) },
 			Validate: validateNumber,
@@ -68,10 +80,11 @@ func builtinTypes(r *Registry) []ConditionType {
 		{
 			Name: "custom",
 			Doc: "Holds when the custom scorer registered under scorer says so. Naming a scorer that is not registered is an " +
-				"error when the scenario is loaded (see Registry.HasScorer) and when it is scored.",
-			Check:    r.checkCustom,
-			Describe: r.describeCustom,
-			Validate: r.validateCustom,
+				"error when the scenario is loaded and when it is scored.",
+			Needs:    []string{"scorer"},
+			Check:    c.check,
+			Describe: c.describe,
+			Validate: c.validate,
 		},
 	}
 }
@@ -241,12 +254,15 @@ func describeValue(v any) string {
 	return kindOf(p) + " " + preview(p)
 }
 
-func (r *Registry) validateCustom(c scenario.Condition) error {
+// customScorers is the custom condition type's view of its scorers.
+type customScorers struct{ r *Scorers }
+
+func (r customScorers) validate(c scenario.Condition) error {
 	if c.Scorer == "" {
 		return fmt.Errorf("%w: custom needs a scorer name", ErrInvalidCondition)
 	}
-	if _, ok := r.scorer(c.Scorer); !ok {
-		if s := scenario.Suggest(c.Scorer, r.Scorers()); s != "" {
+	if _, ok := r.r.Lookup(c.Scorer); !ok {
+		if s := textdist.Suggest(c.Scorer, r.r.Names()); s != "" {
 			return fmt.Errorf("%w %q (did you mean %q?)", ErrUnknownScorer, c.Scorer, s)
 		}
 		return fmt.Errorf("%w %q", ErrUnknownScorer, c.Scorer)
@@ -254,8 +270,8 @@ func (r *Registry) validateCustom(c scenario.Condition) error {
 	return nil
 }
 
-func (r *Registry) checkCustom(ctx context.Context, data any, c scenario.Condition) (bool, string, error) {
-	s, ok := r.scorer(c.Scorer)
+func (r customScorers) check(ctx context.Context, data any, c scenario.Condition) (bool, string, error) {
+	s, ok := r.r.Lookup(c.Scorer)
 	if !ok {
 		return false, "", fmt.Errorf("%w %q", ErrUnknownScorer, c.Scorer)
 	}
@@ -266,11 +282,9 @@ func (r *Registry) checkCustom(ctx context.Context, data any, c scenario.Conditi
 	return passed, detail, nil
 }
 
-func (r *Registry) describeCustom(c scenario.Condition) string {
-	if s, ok := r.scorer(c.Scorer); ok {
-		if d, ok := s.(Describer); ok {
-			return d.Describe(c)
-		}
+func (r customScorers) describe(c scenario.Condition) string {
+	if s, ok := r.r.Lookup(c.Scorer); ok && s.Describe != nil {
+		return s.Describe(c)
 	}
 	return "custom scorer: " + c.Scorer
 }

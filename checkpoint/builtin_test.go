@@ -25,7 +25,7 @@ type conditionCase struct {
 // runConditionTable checks every case of typ against a fresh registry.
 func runConditionTable(t *testing.T, typ string, cases []conditionCase) {
 	t.Helper()
-	reg := NewRegistry()
+	reg := newTestRegistry()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -245,7 +245,7 @@ func TestFieldGTE(t *testing.T) {
 
 func TestCustom(t *testing.T) {
 	t.Parallel()
-	reg := NewRegistry()
+	reg := newTestRegistry()
 	require.NoError(t, reg.RegisterScorer("two-approvals", ScorerFunc(func(_ context.Context, data any, _ scenario.Condition) (bool, string, error) {
 		l, _, _ := list(data)
 		n := 0
@@ -284,7 +284,7 @@ func TestCustom(t *testing.T) {
 
 func TestCustomScorerErrorsAndPanics(t *testing.T) {
 	t.Parallel()
-	reg := NewRegistry()
+	reg := newTestRegistry()
 	boom := errTest("rate limited")
 	require.NoError(t, reg.RegisterScorer("fails", ScorerFunc(func(context.Context, any, scenario.Condition) (bool, string, error) {
 		return true, "", boom
@@ -318,7 +318,7 @@ func (describer) Describe(c scenario.Condition) string { return "at least two ap
 
 func TestDescribe(t *testing.T) {
 	t.Parallel()
-	reg := NewRegistry()
+	reg := newTestRegistry()
 	require.NoError(t, reg.RegisterScorer("approvals", describer{func(context.Context, any, scenario.Condition) (bool, string, error) {
 		return true, "", nil
 	}}))
@@ -356,7 +356,7 @@ func TestDescribe(t *testing.T) {
 
 func TestValidate(t *testing.T) {
 	t.Parallel()
-	reg := NewRegistry()
+	reg := newTestRegistry()
 	cases := []struct {
 		name string
 		cond scenario.Condition
@@ -400,7 +400,7 @@ func TestValidate(t *testing.T) {
 // holding a ConditionType may: a malformed condition is an error, never a pass.
 func TestEntriesValidateThemselves(t *testing.T) {
 	t.Parallel()
-	reg := NewRegistry()
+	reg := newTestRegistry()
 	for _, cond := range []scenario.Condition{
 		{Type: "count_gte", Value: "2"},
 		{Type: "count_eq"},
@@ -409,7 +409,7 @@ func TestEntriesValidateThemselves(t *testing.T) {
 		{Type: "field_gte", Path: "a", Value: "5"},
 		{Type: "custom", Scorer: "missing"},
 	} {
-		ct, ok := reg.Type(cond.Type)
+		ct, ok := reg.Lookup(cond.Type)
 		require.True(t, ok)
 		passed, _, err := ct.Check(context.Background(), obj("a", arr(1)), cond)
 		require.Error(t, err, cond.Type)

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/checkpoint"
 	ghexec "github.com/agenteval/agenteval/checkpoint/github"
 	"github.com/agenteval/agenteval/fixture"
@@ -69,7 +70,7 @@ func loadBound(t testing.TB, name string, m *scenario.Manifest) *scenario.Scenar
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("the reference scenarios are not here (%v)", err)
 	}
-	f, err := scenario.LoadFile(path)
+	f, err := agenteval.New().Loader(scenario.Options{}).LoadFile(path)
 	require.NoError(t, err)
 	s, err := fixture.Bind(f.Scenario, m)
 	require.NoError(t, err)
@@ -204,7 +205,7 @@ const ghxHead = "../testdata/corpus/ghx-f128993/packages/eval/scenarios"
 // and binds it to m and a run id, as a runner does.
 func loadHead(t testing.TB, name string, m *scenario.Manifest) *scenario.Scenario {
 	t.Helper()
-	f, err := scenario.LoadFile(filepath.Join(ghxHead, name))
+	f, err := agenteval.New().Loader(scenario.Options{}).LoadFile(filepath.Join(ghxHead, name))
 	require.NoError(t, err)
 	require.Empty(t, f.Diagnostics)
 	require.True(t, f.Scenario.Fixture.SeedPerIteration)

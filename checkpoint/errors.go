@@ -16,8 +16,6 @@ var (
 	// ErrInvalidCondition means a condition lacks a field its type needs or
 	// has one of the wrong type (count_gte with a string value, say).
 	ErrInvalidCondition = errors.New("invalid condition")
-	// ErrDuplicate means a condition type or scorer name is registered already.
-	ErrDuplicate = errors.New("already registered")
 	// ErrNoCheckpoints means there was nothing to score. A report without
 	// checkpoints does not pass: nothing was shown to hold.
 	ErrNoCheckpoints = errors.New("no checkpoints: nothing was checked, so the scenario cannot pass")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/checkpoint"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -35,27 +36,29 @@ func ExampleScore() {
 	// passed 1/2, overall false
 }
 
-func ExampleRegistry_RegisterScorer() {
-	reg := checkpoint.NewRegistry()
-	err := reg.RegisterScorer("all-approved", checkpoint.ScorerFunc(func(_ context.Context, data any, _ scenario.Condition) (bool, string, error) {
-		items, _ := data.(map[string]any)["items"].([]any)
-		for _, it := range items {
-			if it.(map[string]any)["state"] != "APPROVED" {
-				return false, "a review is not an approval", nil
+func ExampleScorer() {
+	kit := agenteval.New()
+	err := kit.Scorers.Register(&checkpoint.Scorer{Name: "all-approved", Doc: "Every review approves.",
+		Score: func(_ context.Context, data any, _ scenario.Condition) (bool, string, error) {
+			items, _ := data.(map[string]any)["items"].([]any)
+			for _, it := range items {
+				if it.(map[string]any)["state"] != "APPROVED" {
+					return false, "a review is not an approval", nil
+				}
 			}
-		}
-		return len(items) > 0, fmt.Sprintf("%d approvals", len(items)), nil
-	}))
+			return len(items) > 0, fmt.Sprintf("%d approvals", len(items)), nil
+		}})
 	if err != nil {
 		panic(err)
 	}
-	// Loading with reg.HasScorer makes an unregistered scorer name a load error.
-	_ = scenario.NewLoader(scenario.Options{CustomScorer: reg.HasScorer})
+	// The kit's loader knows the scorer: a custom condition naming another
+	// is a load error.
+	_ = kit.Loader(scenario.Options{})
 
 	exec := checkpoint.ExecutorFunc(func(context.Context, string, map[string]any) (any, error) {
 		return map[string]any{"items": []any{map[string]any{"state": "APPROVED"}}}, nil
 	})
-	report := checkpoint.Checker{Executor: exec, Registry: reg}.Score(context.Background(), []scenario.Checkpoint{
+	report := checkpoint.Checker{Executor: exec, Conditions: kit.Conditions}.Score(context.Background(), []scenario.Checkpoint{
 		{ID: "approved", Task: "pr.reviews.list", Condition: scenario.Condition{Type: "custom", Scorer: "all-approved"}},
 	})
 	r := report.Results[0]

@@ -77,13 +77,13 @@ func (r Report) Failed() []Result {
 var errNoExecutor = errors.New("checkpoint: Checker.Executor is nil")
 
 // Checker scores checkpoints: it runs each checkpoint's task with Executor
-// and tests the data with the condition types of Registry.
+// and tests the data with the condition types of Conditions.
 type Checker struct {
 	// Executor runs the tasks; required.
 	Executor Executor
-	// Registry holds the condition types and custom scorers; nil means
-	// NewRegistry() (the built-ins, no custom scorers).
-	Registry *Registry
+	// Conditions holds the condition types (with their custom scorers); nil
+	// means NewRegistry(NewScorers()): the built-ins, no custom scorers.
+	Conditions *Registry
 	// Concurrency is how many checkpoints run at once; 0 or 1 runs them one
 	// after another, in order.
 	Concurrency int
@@ -102,9 +102,9 @@ func Score(ctx context.Context, exec Executor, checkpoints []scenario.Checkpoint
 // yet started fail with ctx's error. A panic in the executor, a condition or
 // a custom scorer fails only its checkpoint, with a *PanicError.
 func (c Checker) Score(ctx context.Context, checkpoints []scenario.Checkpoint) Report {
-	reg := c.Registry
+	reg := c.Conditions
 	if reg == nil {
-		reg = NewRegistry()
+		reg = NewRegistry(NewScorers())
 	}
 	results := make([]Result, len(checkpoints))
 	if n := min(c.Concurrency, len(checkpoints)); n > 1 {
@@ -140,7 +140,7 @@ func (c Checker) scoreOne(ctx context.Context, reg *Registry, cp *scenario.Check
 		ID:          cp.ID,
 		Description: cp.Description,
 		Task:        cp.Task,
-		Expected:    reg.Describe(cp.Condition),
+		Expected:    Describe(reg, cp.Condition),
 		Weight:      1,
 		Critical:    cp.Critical,
 	}
@@ -156,7 +156,7 @@ func (c Checker) scoreOne(ctx context.Context, reg *Registry, cp *scenario.Check
 		}
 		res.Duration = time.Since(start)
 	}()
-	if err := reg.Validate(cp.Condition); err != nil {
+	if err := Validate(reg, cp.Condition); err != nil {
 		res.Err = err
 		return res
 	}
@@ -174,6 +174,6 @@ func (c Checker) scoreOne(ctx context.Context, reg *Registry, cp *scenario.Check
 		return res
 	}
 	res.Actual = data
-	res.Passed, res.Message, res.Err = reg.Check(ctx, data, cp.Condition)
+	res.Passed, res.Message, res.Err = Check(ctx, reg, data, cp.Condition)
 	return res
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -142,7 +143,7 @@ func TestScoreTaskFailures(t *testing.T) { // §8.23
 
 func TestScorePanics(t *testing.T) {
 	t.Parallel()
-	reg := NewRegistry()
+	reg := newTestRegistry()
 	require.NoError(t, reg.RegisterScorer("boom", ScorerFunc(func(context.Context, any, scenario.Condition) (bool, string, error) {
 		var m map[string]int
 		m["x"] = 1 // a real runtime panic
@@ -154,7 +155,7 @@ func TestScorePanics(t *testing.T) {
 		}
 		return arr(1), nil
 	})
-	rep := Checker{Executor: exec, Registry: reg}.Score(context.Background(), []scenario.Checkpoint{
+	rep := Checker{Executor: exec, Conditions: reg.Registry}.Score(context.Background(), []scenario.Checkpoint{
 		cp("custom", "t", scenario.Condition{Type: "custom", Scorer: "boom"}),
 		cp("exec", "explode", scenario.Condition{Type: "non_empty"}),
 		cp("fine", "t", scenario.Condition{Type: "non_empty"}),
@@ -248,45 +249,46 @@ func TestScoreConcurrency(t *testing.T) {
 
 func TestRegistry(t *testing.T) {
 	t.Parallel()
-	reg := NewRegistry()
+	reg := newTestRegistry()
 	var names []string
-	for _, ct := range reg.Types() {
+	for _, ct := range reg.All() {
 		names = append(names, ct.Name)
 		assert.NotEmpty(t, ct.Doc, ct.Name)
 	}
-	assert.Equal(t, scenario.ConditionTypes(), names, "the built-ins are the format's eight, in its order")
+	assert.Equal(t, []string{"non_empty", "empty", "count_gte", "count_eq", "field_equals", "field_contains", "field_gte", "custom"}, names,
+		"the built-ins are the format's eight, in its order")
 
 	ok := ScorerFunc(func(context.Context, any, scenario.Condition) (bool, string, error) { return true, "", nil })
 	require.NoError(t, reg.RegisterScorer("b", ok))
 	require.NoError(t, reg.RegisterScorer("a", ok))
-	require.ErrorIs(t, reg.RegisterScorer("a", ok), ErrDuplicate)
+	require.ErrorIs(t, reg.RegisterScorer("a", ok), registry.ErrDuplicate)
 	require.Error(t, reg.RegisterScorer("", ok))
 	require.Error(t, reg.RegisterScorer("c", nil))
-	assert.Equal(t, []string{"a", "b"}, reg.Scorers())
+	assert.Equal(t, []string{"a", "b"}, reg.scorers.Names())
 	assert.True(t, reg.HasScorer("a"))
 	assert.False(t, reg.HasScorer("c"))
 
-	require.ErrorIs(t, reg.Register(ConditionType{Name: "empty", Check: checkEmpty, Describe: func(scenario.Condition) string { return "" }}), ErrDuplicate)
-	require.Error(t, reg.Register(ConditionType{Name: "nocheck"}))
+	require.ErrorIs(t, reg.Register(&ConditionType{Name: "empty", Check: checkEmpty, Describe: func(scenario.Condition) string { return "" }}), registry.ErrDuplicate)
+	require.Error(t, reg.Register(&ConditionType{Name: "nocheck"}))
 
 	// A host's own condition type works exactly like a built-in.
-	require.NoError(t, reg.Register(ConditionType{
+	require.NoError(t, reg.Register(&ConditionType{
 		Name: "is_true", Doc: "holds for true",
 		Check: func(_ context.Context, data any, _ scenario.Condition) (bool, string, error) {
 			return data == true, "result is " + preview(data), nil
 		},
 		Describe: func(scenario.Condition) string { return "true" },
 	}))
-	rep := Checker{Executor: tasks(map[string]any{"t": true}), Registry: reg}.Score(context.Background(),
+	rep := Checker{Executor: tasks(map[string]any{"t": true}), Conditions: reg.Registry}.Score(context.Background(),
 		[]scenario.Checkpoint{cp("x", "t", scenario.Condition{Type: "is_true"})})
 	assert.True(t, rep.Passed)
 	assert.Equal(t, "true", rep.Results[0].Expected)
-	ct, found := reg.Type("is_true")
+	ct, found := reg.Lookup("is_true")
 	require.True(t, found)
 	assert.Equal(t, "holds for true", ct.Doc)
 
 	// Registries are independent values: no global state.
-	assert.False(t, NewRegistry().HasScorer("a"))
+	assert.False(t, newTestRegistry().HasScorer("a"))
 }
 
 func TestHasScorerPlugsIntoLoader(t *testing.T) {
@@ -295,8 +297,8 @@ func TestHasScorerPlugsIntoLoader(t *testing.T) {
 		"category":"pr","difficulty":"basic",
 		"assertions":{"checkpoints":[{"id":"c","description":"d","task":"pr.view","input":{},
 		"condition":{"type":"custom","scorer":"approvals"}}]}}`)
-	reg := NewRegistry()
-	l := scenario.NewLoader(scenario.Options{CustomScorer: reg.HasScorer, Kind: scenario.KindGitHub})
+	reg := newTestRegistry()
+	l := scenario.NewLoader(reg, scenario.Options{Kind: scenario.KindGitHub})
 	_, err := l.Load("custom-check-001.json", doc)
 	require.Error(t, err, "an unregistered scorer is a load-time error")
 	assert.Contains(t, err.Error(), `no custom scorer "approvals"`)
@@ -306,7 +308,7 @@ func TestHasScorerPlugsIntoLoader(t *testing.T) {
 	})))
 	f, err := l.Load("custom-check-001.json", doc)
 	require.NoError(t, err)
-	rep := Checker{Executor: tasks(map[string]any{"pr.view": obj()}), Registry: reg}.Score(context.Background(), f.Scenario.Checkpoints)
+	rep := Checker{Executor: tasks(map[string]any{"pr.view": obj()}), Conditions: reg.Registry}.Score(context.Background(), f.Scenario.Checkpoints)
 	assert.True(t, rep.Passed)
 }
 

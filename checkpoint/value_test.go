@@ -57,7 +57,7 @@ func TestConditionsOnTypedData(t *testing.T) {
 	data := struct {
 		Items []review `json:"items"`
 	}{Items: []review{{State: "COMMENTED", Tags: []string{"nit"}}}}
-	reg := NewRegistry()
+	reg := newTestRegistry()
 	ctx := context.Background()
 	for _, cond := range []scenario.Condition{
 		{Type: "non_empty"},

@@ -84,10 +84,10 @@ func BenchmarkEvaluations(b *testing.B) {
 		{"context_retention", "context_retention", retention(3, 0.8, "Ada", "Berlin"), finalIn},
 		{"string_contains/turn", "string_contains", &scenario.StringContains{Value: "go.mod"}, turnIn},
 	}
-	reg := evaluate.DefaultRegistry()
+	reg := evaluate.NewRegistry()
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			ev, err := reg.Build(scenario.Evaluation{Type: c.typ, Params: c.params})
+			ev, err := evaluate.Build(reg, scenario.Evaluation{Type: c.typ, Params: c.params})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -110,10 +110,10 @@ func BenchmarkCompile(b *testing.B) {
 		{Type: "trajectory_contains_action", Params: &scenario.TrajectoryContainsAction{Action: "list_issues"}},
 		{Type: "execution_time", Params: &scenario.ExecutionTime{MaxDurationMS: ptr(5000.0)}},
 	}}}}
-	reg := evaluate.DefaultRegistry()
+	reg := evaluate.NewRegistry()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := reg.Compile(s); err != nil {
+		if _, err := evaluate.Compile(reg, s); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -55,7 +55,7 @@ func TestCommandTimeoutKillsProcessGroup(t *testing.T) {
 	in := reply("ok")
 	in.Trace.Dir = dir
 	in.Env = &evaluate.Env{AllowCommands: true}
-	ev, err := evaluate.DefaultRegistry().Build(scenario.Evaluation{Type: "command_exit_code_is",
+	ev, err := evaluate.Build(evaluate.NewRegistry(), scenario.Evaluation{Type: "command_exit_code_is",
 		Params: &scenario.CommandExitCodeIs{Command: "(sleep 1; touch survived) & sleep 10", TimeoutMS: 100}})
 	require.NoError(t, err)
 	start := time.Now()
@@ -73,7 +73,7 @@ func TestCommandCancelledIsAnError(t *testing.T) {
 	in := reply("ok")
 	in.Trace.Dir = t.TempDir()
 	in.Env = &evaluate.Env{AllowCommands: true}
-	ev, err := evaluate.DefaultRegistry().Build(scenario.Evaluation{Type: "command_exit_code_is", Params: &scenario.CommandExitCodeIs{Command: "sleep 5"}})
+	ev, err := evaluate.Build(evaluate.NewRegistry(), scenario.Evaluation{Type: "command_exit_code_is", Params: &scenario.CommandExitCodeIs{Command: "sleep 5"}})
 	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()

@@ -20,7 +20,7 @@ type Check struct {
 	Index int
 	// Evaluation is the evaluation as the file gave it.
 	Evaluation scenario.Evaluation
-	// Evaluator is built from it by [Registry.Build]: its Results carry the
+	// Evaluator is built from it by [Build]: its Results carry the
 	// evaluation's identity and it recovers panics.
 	Evaluator Evaluator
 }
@@ -59,7 +59,7 @@ type CompileError struct {
 	Index int
 	// Type is its evaluation type.
 	Type string
-	// Err is the cause, an *[UnknownTypeError] or the kind's validation error.
+	// Err is the cause, a *registry.UnknownError or the kind's validation error.
 	Err error
 }
 
@@ -71,9 +71,9 @@ func (e *CompileError) Error() string {
 // Unwrap returns the cause.
 func (e *CompileError) Unwrap() error { return e.Err }
 
-// Compile builds every evaluation of s. It reports every evaluation that
-// cannot be built, joined, each as a *[CompileError].
-func (r *Registry) Compile(s *scenario.Scenario) (*Compiled, error) {
+// Compile builds every evaluation of s with the kinds reg holds. It reports
+// every evaluation that cannot be built, joined, each as a *[CompileError].
+func Compile(reg *Registry, s *scenario.Scenario) (*Compiled, error) {
 	if s == nil {
 		return nil, errors.New("evaluate: Compile of a nil scenario")
 	}
@@ -82,7 +82,7 @@ func (r *Registry) Compile(s *scenario.Scenario) (*Compiled, error) {
 	build := func(scope Scope, step int, evs []scenario.Evaluation) []*Check {
 		checks := make([]*Check, 0, len(evs))
 		for i, e := range evs {
-			ev, err := r.Build(e)
+			ev, err := Build(reg, e)
 			if err != nil {
 				errs = append(errs, &CompileError{Scope: scope, Step: step, Index: i, Type: e.Type, Err: err})
 				continue
@@ -140,6 +140,7 @@ func (c *Compiled) Check(scope Scope, step, index int) *Check {
 // evaluation that cannot judge yields a Result with Error set, and a
 // panicking evaluator is recovered the same way.
 func (c *Compiled) Evaluate(ctx context.Context, in Input) []Result {
+	in = in.normalized()
 	checks := c.Checks(in.Scope, in.Step)
 	if len(checks) == 0 {
 		return nil

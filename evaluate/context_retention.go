@@ -28,7 +28,7 @@ import (
 // (default 0.8). Matching is literal, so list facts as the words the user
 // says ("Berlin", "order 1234"), not as descriptions ("the user's city").
 func ContextRetentionKind() *Kind {
-	return NewKind("context_retention", "The agent remembers facts given earlier in a conversation.", newContextRetention)
+	return conversational(NewKind("context_retention", "The agent remembers facts given earlier in a conversation.", newContextRetention))
 }
 
 // contextRetention is the evaluator of ContextRetentionKind; its semantics are documented there.

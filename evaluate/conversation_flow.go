@@ -39,7 +39,7 @@ import (
 // Pass: score ≥ flow_quality_threshold (default 0.7). Details say where
 // each pattern was found.
 func ConversationFlowKind() *Kind {
-	return NewKind("conversation_flow", "Required dialogue patterns occur in a conversation.", newConversationFlow)
+	return conversational(NewKind("conversation_flow", "Required dialogue patterns occur in a conversation.", newConversationFlow))
 }
 
 // conversationFlow is the evaluator of ConversationFlowKind; its semantics are documented there.

@@ -24,7 +24,7 @@ import (
 //
 // A step that is not a conversation fails with a message saying so.
 func ConversationLengthKind() *Kind {
-	return NewKind("conversation_length", "A conversation's number of turns lies within bounds.", newConversationLength)
+	return conversational(NewKind("conversation_length", "A conversation's number of turns lies within bounds.", newConversationLength))
 }
 
 // conversationLength is the evaluator of ConversationLengthKind; its semantics are documented there.

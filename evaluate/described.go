@@ -55,14 +55,24 @@ func (d *described) Evaluate(ctx context.Context, in Input) (r Result, err error
 		}
 		r = d.finish(r, in, err)
 	}()
+	in = in.normalized()
 	if err := in.check(); err != nil {
 		return Result{}, err
 	}
 	return d.ev.Evaluate(ctx, in)
 }
 
+// normalized reads the zero Scope as ScopeStep, whose Turn is -1.
+func (in Input) normalized() Input {
+	if in.Scope == "" {
+		in.Scope, in.Turn = ScopeStep, -1
+	}
+	return in
+}
+
 // finish fills the Result's identity and keeps Score in [0,1].
 func (d *described) finish(r Result, in Input, err error) Result {
+	in = in.normalized()
 	r.Type, r.Description = d.typ, d.description
 	r.Scope, r.Step, r.Turn = in.Scope, in.Step, in.Turn
 	r.Weight, r.Critical = d.weight, d.critical

@@ -28,7 +28,8 @@ type Input struct {
 	// Turn is the index in Steps[Step].Turns of the assistant turn under
 	// evaluation for ScopeTurn, and -1 otherwise.
 	Turn int
-	// Scope is when the evaluation runs.
+	// Scope is when the evaluation runs; empty means ScopeStep (and Turn
+	// -1), so Input{Trace: t} judges the first step of t.
 	Scope Scope
 	// Env carries what the runner provides and allows.
 	Env *Env

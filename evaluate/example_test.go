@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -36,12 +37,12 @@ func Example_customKind() {
 				return evaluate.Result{Passed: true, Score: 1, Message: fmt.Sprintf("%s has %d words", what, n)}, nil
 			}), nil
 		})
-	reg, err := evaluate.DefaultRegistry().With(maxWords)
-	if err != nil {
+	kit := agenteval.New()
+	if err := kit.Evaluations.Register(maxWords); err != nil {
 		panic(err)
 	}
 
-	loader := scenario.NewLoader(scenario.Options{Registry: reg.Types()})
+	loader := kit.Loader(scenario.Options{})
 	f, err := loader.Load("brief.scenario.yaml", []byte(`name: brief
 description: the agent answers briefly
 environment: {type: local}
@@ -57,7 +58,7 @@ judgment: {strategy: all_pass}
 	if err != nil {
 		panic(err)
 	}
-	compiled, err := reg.Compile(f.Scenario)
+	compiled, err := evaluate.Compile(kit.Evaluations, f.Scenario)
 	if err != nil {
 		panic(err)
 	}

@@ -31,11 +31,11 @@ type evalCase struct {
 // runCases runs a table for the evaluation type typ.
 func runCases(t *testing.T, typ string, cases []evalCase) {
 	t.Helper()
-	reg := evaluate.DefaultRegistry()
+	reg := evaluate.NewRegistry()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			ev, err := reg.Build(scenario.Evaluation{Type: typ, Description: "d", Params: tc.params})
+			ev, err := evaluate.Build(reg, scenario.Evaluation{Type: typ, Description: "d", Params: tc.params})
 			if tc.buildErr != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tc.buildErr)

@@ -21,6 +21,9 @@ type Kind struct {
 	// defaulted) and returns the evaluator. It runs once per scenario, so it
 	// is the place to compile patterns and reject malformed parameters.
 	New func(params any) (Evaluator, error)
+	// Conversation marks a kind that judges a conversation: a file may use
+	// it only in a step that has one.
+	Conversation bool
 }
 
 // NewKind returns a Kind whose parameters are a *P. It spares a host the
@@ -39,4 +42,10 @@ func NewKind[P any](name, doc string, build func(p *P) (Evaluator, error)) *Kind
 			return build(p)
 		},
 	}
+}
+
+// conversational marks k as judging a conversation.
+func conversational(k *Kind) *Kind {
+	k.Conversation = true
+	return k
 }

@@ -66,8 +66,8 @@ func TestLLMJudge(t *testing.T) {
 func TestLLMJudgeSendsEvidence(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	reg := evaluate.DefaultRegistry()
-	ev, err := reg.Build(scenario.Evaluation{Type: "llm_judge", Params: &scenario.LLMJudge{Prompt: "Did it help?", Expected: "yes", Samples: 1}})
+	reg := evaluate.NewRegistry()
+	ev, err := evaluate.Build(reg, scenario.Evaluation{Type: "llm_judge", Params: &scenario.LLMJudge{Prompt: "Did it help?", Expected: "yes", Samples: 1}})
 	require.NoError(t, err)
 
 	step := reply("Found 3 issues.", evaluate.Action{Name: "list_issues", Args: map[string]any{"state": "open"}, Error: "rate limited"})

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/judge/judgetest"
@@ -21,10 +22,11 @@ import (
 // scenario and runs it against a trace where everything passes.
 func TestAllBuiltinsFromAFile(t *testing.T) {
 	t.Parallel()
-	reg := evaluate.DefaultRegistry()
-	f, err := scenario.NewLoader(scenario.Options{Registry: reg.Types(), Strict: true}).LoadFile("testdata/all.scenario.yaml")
+	kit := agenteval.New()
+	reg := kit.Evaluations
+	f, err := kit.Loader(scenario.Options{Strict: true}).LoadFile("testdata/all.scenario.yaml")
 	require.NoError(t, err)
-	c, err := reg.Compile(f.Scenario)
+	c, err := evaluate.Compile(reg, f.Scenario)
 	require.NoError(t, err)
 	assert.Equal(t, evaluate.Needs{Dir: true, Commands: true, Judge: true}, c.Needs())
 

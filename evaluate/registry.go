@@ -4,109 +4,50 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
-	"strings"
 
+	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// Registry is a set of evaluation kinds. Build one with [NewRegistry] or
-// [DefaultRegistry]; it is immutable and safe for concurrent use.
-type Registry struct {
-	kinds map[string]*Kind
-	names []string
-	types *scenario.Registry
-}
+// Registry holds evaluation kinds by name: the one list the loader, the
+// generated schema and the runner consult (agenteval.Kit's Evaluations).
+type Registry = registry.Registry[*Kind]
 
-// NewRegistry returns a registry of the given kinds. Names must be unique
-// and non-empty, and every kind needs NewParams and New.
-func NewRegistry(kinds ...*Kind) (*Registry, error) {
-	r := &Registry{kinds: make(map[string]*Kind, len(kinds))}
-	types := make([]*scenario.EvaluationType, 0, len(kinds))
-	for _, k := range kinds {
-		switch {
-		case k == nil || k.Name == "":
-			return nil, errors.New("evaluate: evaluation kind without a name")
-		case k.NewParams == nil || k.New == nil:
-			return nil, fmt.Errorf("evaluate: evaluation kind %q needs both NewParams and New", k.Name)
-		case r.kinds[k.Name] != nil:
-			return nil, fmt.Errorf("evaluate: evaluation kind %q registered twice", k.Name)
-		}
-		r.kinds[k.Name] = k
-		r.names = append(r.names, k.Name)
-		types = append(types, &scenario.EvaluationType{Name: k.Name, Doc: k.Doc, NewParams: k.NewParams})
-	}
-	slices.Sort(r.names)
-	// The scenario registry checks what only it knows about, such as a
-	// parameter field that would shadow a field every evaluation has.
-	t, err := scenario.NewRegistry(types...)
-	if err != nil {
-		return nil, fmt.Errorf("evaluate: %w", err)
-	}
-	r.types = t
-	return r, nil
-}
-
-// DefaultRegistry returns a new registry of the built-in kinds.
-func DefaultRegistry() *Registry {
-	r, err := NewRegistry(Builtins()...)
-	if err != nil {
+// NewRegistry returns a registry holding the built-in kinds ([Builtins]),
+// registered exactly as a host registers its own.
+func NewRegistry() *Registry {
+	r := registry.New("evaluation type", func(k *Kind) string { return k.Name }, checkKind)
+	if err := r.Register(Builtins()...); err != nil {
 		panic(err) // the built-ins are fixed; a clash is a bug in this package
 	}
 	return r
 }
 
-// With returns a new registry holding r's kinds and the given ones, so a
-// host can write DefaultRegistry().With(myKind).
-func (r *Registry) With(kinds ...*Kind) (*Registry, error) {
-	return NewRegistry(append(r.Kinds(), kinds...)...)
-}
-
-// Kinds returns the registered kinds sorted by name.
-func (r *Registry) Kinds() []*Kind {
-	out := make([]*Kind, len(r.names))
-	for i, n := range r.names {
-		out[i] = r.kinds[n]
+// checkKind refuses a kind the loader or the runner could not use.
+func checkKind(k *Kind) error {
+	if k.NewParams == nil || k.New == nil {
+		return errors.New("an evaluation kind needs both NewParams and New")
 	}
-	return out
+	return k.Type().Check()
 }
 
-// Names returns the registered names in sorted order.
-func (r *Registry) Names() []string { return slices.Clone(r.names) }
-
-// Lookup returns the kind named name, or nil.
-func (r *Registry) Lookup(name string) *Kind { return r.kinds[name] }
-
-// Types returns the same names, docs and parameter structs as a
-// scenario.Registry, for scenario.Options.Registry and
-// scenario.GenerateSchema, so files are loaded and validated against exactly
-// the kinds this registry can build.
-func (r *Registry) Types() *scenario.Registry { return r.types }
-
-// UnknownTypeError is returned when an evaluation names a type the registry
-// does not hold.
-type UnknownTypeError struct {
-	// Type is the name asked for.
-	Type string
-	// Known are the registered names.
-	Known []string
+// Type is what the loader and the schema learn about the kind.
+func (k *Kind) Type() scenario.EvaluationType {
+	return scenario.EvaluationType{Name: k.Name, Doc: k.Doc, NewParams: k.NewParams, Conversation: k.Conversation}
 }
 
-// Error names the type and lists the known ones.
-func (e *UnknownTypeError) Error() string {
-	return fmt.Sprintf("unknown evaluation type %q (known: %s)", e.Type, strings.Join(e.Known, ", "))
-}
-
-// Build returns the evaluator of one evaluation. Its Results carry the
-// evaluation's type, description, weight (default 1) and critical flag, and
-// Scope, Step and Turn from the Input; a panic inside the evaluator becomes
-// an error Result and a *[PanicError]. Params may be nil (the kind's zero
-// parameters with their defaults) or the pointer the kind's NewParams
-// returns, as the scenario loader fills it.
-func (r *Registry) Build(e scenario.Evaluation) (Evaluator, error) {
-	k := r.kinds[e.Type]
-	if k == nil {
-		return nil, &UnknownTypeError{Type: e.Type, Known: r.Names()}
+// Build returns the evaluator of one evaluation, of a kind reg holds. Its
+// Results carry the evaluation's type, description, weight (default 1) and
+// critical flag, and Scope, Step and Turn from the Input; a panic inside
+// the evaluator becomes an error Result and a *[PanicError]. Params may be
+// nil (the kind's zero parameters with their defaults) or the pointer the
+// kind's NewParams returns, as the loader fills it
+// (scenario.Loader.DecodeEvaluation decodes one). An unknown type is a
+// *registry.UnknownError.
+func Build(reg *Registry, e scenario.Evaluation) (Evaluator, error) {
+	k, err := reg.Get(e.Type)
+	if err != nil {
+		return nil, err
 	}
 	w := e.WeightOr(1)
 	if w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {

@@ -11,7 +11,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -49,35 +51,36 @@ func splitWords(s string) []string {
 	return out
 }
 
-func TestBuiltinsMatchScenarioTypes(t *testing.T) {
+func TestBuiltinsAreTheFormatsTypes(t *testing.T) {
 	t.Parallel()
-	reg := evaluate.DefaultRegistry()
-	want := scenario.DefaultRegistry().Names()
-	assert.Equal(t, want, reg.Names(), "every built-in scenario type has an evaluator, and no more")
-	assert.Equal(t, want, reg.Types().Names())
+	reg := evaluate.NewRegistry()
+	assert.Equal(t, []string{"command_exit_code_is", "context_retention", "conversation_flow", "conversation_length", "execution_time",
+		"file_contains", "file_exists", "llm_judge", "regex_match", "string_contains", "trajectory_contains_action",
+		"trajectory_match", "user_satisfaction"}, reg.Names(), "the format's twelve types and trajectory_match, and no more")
 	for _, k := range evaluate.Builtins() {
-		st := scenario.DefaultRegistry().Lookup(k.Name)
-		require.NotNil(t, st, k.Name)
+		st := k.Type()
 		assert.IsType(t, st.NewParams(), k.NewParams(), k.Name)
+		assert.Equal(t, k.Doc, st.Doc, k.Name)
 		assert.NotEmpty(t, k.Doc, k.Name)
+		assert.NoError(t, st.Check(), k.Name)
 	}
 }
 
 func TestNewRegistryRejects(t *testing.T) {
 	t.Parallel()
-	_, err := evaluate.NewRegistry(wordCountKind(), wordCountKind())
-	assert.ErrorContains(t, err, `"word_count" registered twice`)
-	_, err = evaluate.NewRegistry(&evaluate.Kind{})
-	assert.ErrorContains(t, err, "without a name")
-	_, err = evaluate.NewRegistry(&evaluate.Kind{Name: "x", NewParams: func() any { return new(wordCount) }})
+	err := evaluate.NewRegistry().Register(wordCountKind(), wordCountKind())
+	assert.ErrorContains(t, err, `"word_count": already registered`)
+	err = evaluate.NewRegistry().Register(&evaluate.Kind{})
+	assert.ErrorContains(t, err, "no name")
+	err = evaluate.NewRegistry().Register(&evaluate.Kind{Name: "x", NewParams: func() any { return new(wordCount) }})
 	assert.ErrorContains(t, err, "needs both NewParams and New")
 	type shadow struct {
 		Type string `json:"type"`
 	}
-	_, err = evaluate.NewRegistry(evaluate.NewKind("bad", "", func(*shadow) (evaluate.Evaluator, error) { return nil, nil }))
+	err = evaluate.NewRegistry().Register(evaluate.NewKind("bad", "", func(*shadow) (evaluate.Evaluator, error) { return nil, nil }))
 	assert.ErrorContains(t, err, "shadows a field every evaluation has")
-	_, err = evaluate.DefaultRegistry().With(evaluate.StringContainsKind())
-	assert.ErrorContains(t, err, "registered twice")
+	err = evaluate.NewRegistry().Register(evaluate.StringContainsKind())
+	assert.ErrorContains(t, err, "already registered")
 }
 
 const customScenario = `name: custom
@@ -97,9 +100,10 @@ judgment: {strategy: all_pass}
 
 func TestCustomKindLoadsValidatesAndAppearsInSchema(t *testing.T) {
 	t.Parallel()
-	reg, err := evaluate.DefaultRegistry().With(wordCountKind())
-	require.NoError(t, err)
-	loader := scenario.NewLoader(scenario.Options{Registry: reg.Types(), Strict: true})
+	kit := agenteval.New()
+	require.NoError(t, kit.Evaluations.Register(wordCountKind()))
+	reg := kit.Evaluations
+	loader := kit.Loader(scenario.Options{Strict: true})
 
 	f, err := loader.Load("custom.scenario.yaml", []byte(customScenario))
 	require.NoError(t, err)
@@ -107,7 +111,7 @@ func TestCustomKindLoadsValidatesAndAppearsInSchema(t *testing.T) {
 	require.Len(t, evs, 2)
 	assert.Equal(t, &wordCount{Max: 3}, evs[0].Params)
 
-	c, err := reg.Compile(f.Scenario)
+	c, err := evaluate.Compile(reg, f.Scenario)
 	require.NoError(t, err)
 	in := reply("hi there")
 	rs := c.Evaluate(context.Background(), in)
@@ -123,10 +127,10 @@ func TestCustomKindLoadsValidatesAndAppearsInSchema(t *testing.T) {
 	require.Error(t, err)
 
 	// The default loader does not know the host's type.
-	_, err = scenario.NewLoader(scenario.Options{Registry: evaluate.DefaultRegistry().Types()}).Load("c.scenario.yaml", []byte(customScenario))
+	_, err = agenteval.New().Loader(scenario.Options{}).Load("c.scenario.yaml", []byte(customScenario))
 	assert.ErrorContains(t, err, "word_count")
 
-	schema, err := scenario.GenerateSchema(scenario.KindScenario, reg.Types())
+	schema, err := kit.Schema(scenario.KindScenario)
 	require.NoError(t, err)
 	assert.Contains(t, string(schema), `"word_count"`)
 	assert.Contains(t, string(schema), "The reply has at most max words.")
@@ -151,25 +155,25 @@ func indexOf(s, sub string) int {
 
 func TestBuild(t *testing.T) {
 	t.Parallel()
-	reg := evaluate.DefaultRegistry()
-	_, err := reg.Build(scenario.Evaluation{Type: "nope"})
-	var unknown *evaluate.UnknownTypeError
+	reg := evaluate.NewRegistry()
+	_, err := evaluate.Build(reg, scenario.Evaluation{Type: "nope"})
+	var unknown *registry.UnknownError
 	require.ErrorAs(t, err, &unknown)
-	assert.Equal(t, "nope", unknown.Type)
+	assert.Equal(t, "nope", unknown.Name)
 	assert.Contains(t, unknown.Known, "string_contains")
 
 	// Nil params get the kind's zero parameters with defaults.
-	ev, err := reg.Build(scenario.Evaluation{Type: "conversation_length"})
+	ev, err := evaluate.Build(reg, scenario.Evaluation{Type: "conversation_length"})
 	require.NoError(t, err)
 	r, err := ev.Evaluate(context.Background(), final("a", "b"))
 	require.NoError(t, err)
 	assert.True(t, r.Passed)
 
-	_, err = reg.Build(scenario.Evaluation{Type: "string_contains"})
+	_, err = evaluate.Build(reg, scenario.Evaluation{Type: "string_contains"})
 	assert.ErrorContains(t, err, "string_contains: value is empty")
-	_, err = reg.Build(scenario.Evaluation{Type: "conversation_length", Weight: ptr(-1.0)})
+	_, err = evaluate.Build(reg, scenario.Evaluation{Type: "conversation_length", Weight: ptr(-1.0)})
 	assert.ErrorContains(t, err, "conversation_length: weight -1 must be a number ≥ 0")
-	ev, err = reg.Build(scenario.Evaluation{Type: "conversation_length", Weight: ptr(0.0), Critical: true})
+	ev, err = evaluate.Build(reg, scenario.Evaluation{Type: "conversation_length", Weight: ptr(0.0), Critical: true})
 	require.NoError(t, err)
 	r, err = ev.Evaluate(context.Background(), final("a", "b"))
 	require.NoError(t, err)
@@ -186,9 +190,9 @@ func TestPanickingEvaluatorBecomesErrorResult(t *testing.T) {
 			return evaluate.Result{Passed: true}, nil
 		}), nil
 	})
-	reg, err := evaluate.NewRegistry(boom)
-	require.NoError(t, err)
-	c, err := reg.Compile(&scenario.Scenario{Run: []scenario.RunStep{{Evaluations: []scenario.Evaluation{{Type: "boom", Weight: ptr(3.0)}}}}})
+	reg := evaluate.NewRegistry()
+	require.NoError(t, reg.Register(boom))
+	c, err := evaluate.Compile(reg, &scenario.Scenario{Run: []scenario.RunStep{{Evaluations: []scenario.Evaluation{{Type: "boom", Weight: ptr(3.0)}}}}})
 	require.NoError(t, err)
 	rs := c.Evaluate(context.Background(), reply("x"))
 	require.Len(t, rs, 1)
@@ -201,13 +205,13 @@ func TestPanickingEvaluatorBecomesErrorResult(t *testing.T) {
 	assert.NotEmpty(t, pe.Stack)
 	assert.Contains(t, rs[0].Details["panic_stack"], "registry_test.go")
 
-	_, err = reg.Compile(nil)
+	_, err = evaluate.Compile(reg, nil)
 	assert.ErrorContains(t, err, "nil scenario")
 }
 
 func TestCompile(t *testing.T) {
 	t.Parallel()
-	reg := evaluate.DefaultRegistry()
+	reg := evaluate.NewRegistry()
 	s := &scenario.Scenario{Run: []scenario.RunStep{
 		{Input: "a", Evaluations: []scenario.Evaluation{
 			{Type: "string_contains", Params: &scenario.StringContains{Value: "x"}},
@@ -219,7 +223,7 @@ func TestCompile(t *testing.T) {
 			FinalEvaluations: []scenario.Evaluation{{Type: "command_exit_code_is", Params: &scenario.CommandExitCodeIs{Command: "true"}}},
 		}},
 	}}
-	c, err := reg.Compile(s)
+	c, err := evaluate.Compile(reg, s)
 	require.NoError(t, err)
 	assert.Len(t, c.Checks(evaluate.ScopeStep, 0), 2)
 	assert.Empty(t, c.Checks(evaluate.ScopeStep, 1))
@@ -245,7 +249,7 @@ func TestCompile(t *testing.T) {
 		{Evaluations: []scenario.Evaluation{{Type: "regex_match", Params: &scenario.RegexMatch{Pattern: "("}}}},
 		{Conversation: &scenario.Conversation{FinalEvaluations: []scenario.Evaluation{{Type: "nope"}}}},
 	}}
-	_, err = reg.Compile(bad)
+	_, err = evaluate.Compile(reg, bad)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "run[0].evaluations[0]: regex_match: pattern")
 	assert.Contains(t, err.Error(), `run[1].conversation.final_evaluations[0]: unknown evaluation type "nope"`)
@@ -263,7 +267,7 @@ func TestCompiledConcurrentRuns(t *testing.T) {
 		{Type: "trajectory_match", Params: &scenario.TrajectoryMatch{Mode: "unordered", Expected: []scenario.ExpectedAction{{Action: "a"}, {Action: "b"}}}},
 		{Type: "execution_time", Params: &scenario.ExecutionTime{MaxDurationMS: ptr(15.0)}},
 	}}}}
-	c, err := evaluate.DefaultRegistry().Compile(s)
+	c, err := evaluate.Compile(evaluate.NewRegistry(), s)
 	require.NoError(t, err)
 	var wg sync.WaitGroup
 	for i := range 16 {

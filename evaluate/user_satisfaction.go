@@ -33,7 +33,7 @@ import (
 // Pass: score ≥ satisfaction_threshold (default 0.7). An explicit 0 is
 // honoured.
 func UserSatisfactionKind() *Kind {
-	return NewKind("user_satisfaction", "The simulated user ends satisfied, by keywords, sentiment or a model's judgement.", newUserSatisfaction)
+	return conversational(NewKind("user_satisfaction", "The simulated user ends satisfied, by keywords, sentiment or a model's judgement.", newUserSatisfaction))
 }
 
 // Default satisfaction indicators, those of ElizaOS plus a few common

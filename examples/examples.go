@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/checkpoint"
 	ghcheck "github.com/agenteval/agenteval/checkpoint/github"
-	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/fixture"
 	ghfixture "github.com/agenteval/agenteval/fixture/github"
 	"github.com/agenteval/agenteval/github/githubtest"
@@ -50,9 +50,8 @@ func Run(ctx context.Context, opts Options) (runner.Summary, error) {
 		return runner.Summary{}, err
 	}
 
-	evals := evaluate.DefaultRegistry()
-	conds := checkpoint.NewRegistry()
-	loader := scenario.NewLoader(scenario.Options{Registry: evals.Types(), CustomScorer: conds.HasScorer})
+	kit := agenteval.New()
+	loader := kit.Loader(scenario.Options{})
 	var files []*scenario.File
 	for _, dir := range []string{"scenarios", "github"} {
 		set, err := loader.LoadDirFS(Files, dir)
@@ -61,7 +60,7 @@ func Run(ctx context.Context, opts Options) (runner.Summary, error) {
 		}
 		files = append(files, set.Files...)
 	}
-	sources, err := runner.FileSources(files, runner.SourceOptions{Runs: 2, Loader: loader})
+	sources, err := runner.FileSources(files, runner.SourceOptions{Runs: 2})
 	if err != nil {
 		return runner.Summary{}, err
 	}
@@ -83,11 +82,11 @@ func Run(ctx context.Context, opts Options) (runner.Summary, error) {
 	exec := ghcheck.New(gh.Client(), ghcheck.Options{GraphQLURL: gh.GraphQLURL(), RESTBaseURL: gh.URL})
 	cfg := runner.Config{
 		Agent:         &Agent{GitHub: NewGitHubClient(gh.GraphQLURL(), gh.Client())},
-		Evaluations:   evals,
+		Registries:    kit.Registries,
 		UserModel:     runner.ScriptedUser(2),
 		AllowCommands: true, // the workspace example checks a command's exit code
 		Concurrency:   1,    // the GitHub example shares one fake repository between its runs
-		Checkpoints:   runner.Checkpoints(checkpoint.Checker{Executor: exec, Registry: conds}),
+		Checkpoints:   runner.Checkpoints(checkpoint.Checker{Executor: exec, Conditions: kit.Conditions}),
 		Fixtures: runner.Fixtures(manifest, func(ctx context.Context, s *scenario.Scenario) error {
 			return fixture.ResetScenario(ctx, mgr, manifest, s)
 		}),

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/checkpoint"
 	ghcheck "github.com/agenteval/agenteval/checkpoint/github"
 	"github.com/agenteval/agenteval/examples"
@@ -77,9 +78,9 @@ func TestGitHubCheckpointFailsWhenTheAgentDoesNothing(t *testing.T) {
 	gh := githubtest.NewServer(t)
 	mgr, manifest, err := examples.SeedGitHub(t.Context(), gh)
 	require.NoError(t, err)
-	f, err := scenario.LoadFS(examples.Files, "github/pr-fix-typo-001.json")
+	f, err := agenteval.New().Loader(scenario.Options{}).LoadFS(examples.Files, "github/pr-fix-typo-001.json")
 	require.NoError(t, err)
-	idle := runner.AgentFunc(func(context.Context, *runner.SessionConfig, string) (runner.Reply, error) {
+	idle := runner.AgentFunc(func(context.Context, runner.SessionConfig, string) (runner.Reply, error) {
 		return runner.Reply{Text: "I pushed commit abc (not really)."}, nil
 	})
 	exec := ghcheck.New(gh.Client(), ghcheck.Options{GraphQLURL: gh.GraphQLURL(), RESTBaseURL: gh.URL})
@@ -110,7 +111,7 @@ func (s *sliceSink) Write(r *runner.JobResult) error { s.r = append(s.r, r); ret
 // TestExamplesAsGoSubtests embeds the scenarios in go test: one subtest per
 // job, selectable with -run.
 func TestExamplesAsGoSubtests(t *testing.T) {
-	set, err := scenario.NewLoader(scenario.Options{}).LoadDirFS(examples.Files, "scenarios")
+	set, err := agenteval.New().Loader(scenario.Options{}).LoadDirFS(examples.Files, "scenarios")
 	require.NoError(t, err)
 	sources, err := runner.FileSources(set.Files, runner.SourceOptions{Runs: 1})
 	require.NoError(t, err)

@@ -72,9 +72,9 @@ func BenchmarkStrategies(b *testing.B) {
 	for i := range outcomes {
 		outcomes[i] = judge.Outcome{Name: fmt.Sprintf("eval-%d", i), Passed: i%3 != 0, Score: float64(i) / 10, Weight: ptr(float64(i%4 + 1))}
 	}
-	reg := judge.DefaultStrategies()
+	reg := judge.NewRegistry()
 	for _, name := range reg.Names() {
-		s, err := reg.Lookup(name)
+		s, err := reg.Get(name)
 		require.NoError(b, err)
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()

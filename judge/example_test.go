@@ -116,8 +116,8 @@ func ExampleNewOpenAI() {
 	// Output: Hello! <nil> 2
 }
 
-func ExampleStrategies_Decide() {
-	strategies := judge.DefaultStrategies()
+func ExampleDecide() {
+	strategies := judge.NewRegistry()
 	outcomes := []judge.Outcome{
 		{Name: "mentions issues", Passed: true},
 		{Name: "calls LIST_GITHUB_ISSUES", Passed: true},
@@ -126,10 +126,10 @@ func ExampleStrategies_Decide() {
 		{Name: "execution_time", Passed: false},
 	}
 	for _, name := range []string{"all_pass", "any_pass", "majority_pass"} {
-		d, _ := strategies.Decide(name, outcomes, judge.Options{})
+		d, _ := judge.Decide(strategies, name, outcomes, judge.Options{})
 		fmt.Printf("%s: %v (%s)\n", name, d.Passed, d.Reason)
 	}
-	_, err := strategies.Lookup("majorty_pass")
+	_, err := judge.Decide(strategies, "majorty_pass", outcomes, judge.Options{})
 	fmt.Println(err)
 	// Output:
 	// all_pass: false (3 of 5 evaluations failed ("llm_judge", "file_exists result.json", "execution_time"); all_pass needs every evaluation to pass)
@@ -139,17 +139,11 @@ func ExampleStrategies_Decide() {
 }
 
 // meanScore is a host program's own strategy: it passes when the mean score
-// reaches the threshold.
-type meanScore struct{}
+// reaches the threshold. Decide leaves it only outcomes the shared rules
+// left open: at least one, no failed critical one.
+var meanScore = &judge.Strategy{Name: "mean_score", Doc: "Passes when the mean score reaches the threshold (default 0.7).", Decide: decideMeanScore}
 
-func (meanScore) Name() string { return "mean_score" }
-func (meanScore) Doc() string {
-	return "Passes when the mean score reaches the threshold (default 0.7)."
-}
-func (s meanScore) Decide(outcomes []judge.Outcome, opts judge.Options) judge.Decision {
-	if d, done := judge.Guard(s.Name(), outcomes); done {
-		return d
-	}
+func decideMeanScore(outcomes []judge.Outcome, opts judge.Options) judge.Decision {
 	t := 0.7
 	if opts.Threshold != nil {
 		t = *opts.Threshold
@@ -163,16 +157,16 @@ func (s meanScore) Decide(outcomes []judge.Outcome, opts judge.Options) judge.De
 }
 
 // A host program registers its own strategy exactly as the built-ins are.
-func ExampleNewStrategies() {
-	strategies, err := judge.NewStrategies(judge.AllPass(), judge.Weighted(), meanScore{})
-	if err != nil {
+func ExampleStrategy() {
+	strategies := judge.NewRegistry()
+	if err := strategies.Register(meanScore); err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(strings.Join(strategies.Names(), ", "))
-	d, _ := strategies.Decide("mean_score", []judge.Outcome{{Score: 0.9}, {Score: 0.6}}, judge.Options{})
+	d, _ := judge.Decide(strategies, "mean_score", []judge.Outcome{{Score: 0.9}, {Score: 0.6}}, judge.Options{})
 	fmt.Println(d.Passed, d.Reason)
 	// Output:
-	// all_pass, mean_score, weighted
+	// all_pass, any_pass, majority_pass, mean_score, weighted
 	// true mean score 0.75 against threshold 0.70
 }

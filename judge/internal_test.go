@@ -63,39 +63,6 @@ func TestRedact(t *testing.T) {
 	assert.Equal(t, "nothing", withoutKey("nothing", ""))
 }
 
-func TestLevenshtein(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0}, {"a", "", 1}, {"", "abc", 3}, {"kitten", "sitting", 3},
-		{"all_pass", "all_pas", 1}, {"flaw", "lawn", 2}, {"héllo", "hello", 1},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, levenshtein(tt.a, tt.b), "%q vs %q", tt.a, tt.b)
-		assert.Equal(t, tt.want, levenshtein(tt.b, tt.a), "%q vs %q", tt.b, tt.a)
-	}
-}
-
-func TestClosest(t *testing.T) {
-	t.Parallel()
-	names := []string{"all_pass", "any_pass", "majority_pass", "weighted"}
-	tests := []struct{ in, want string }{
-		{"all-pass", "all_pass"},
-		{"majority", "majority_pass"},
-		{"a", ""},
-		{"majorty_pass", "majority_pass"},
-		{"Weighted", "weighted"},
-		{"wieghted", "weighted"},
-		{"unanimous", ""},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, closest(tt.in, names), tt.in)
-	}
-	assert.Empty(t, closest("x", nil))
-}
-
 // TestCacheKeyCoversRequest guards cacheKey: when a field is added to
 // Request, Message, ToolCall, JSONSchema or Tool, this fails until the
 // field is hashed and counted here.

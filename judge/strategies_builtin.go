@@ -4,10 +4,10 @@ import "fmt"
 
 // Names of the built-in strategies.
 const (
-	AllPassName      = "all_pass"
-	AnyPassName      = "any_pass"
-	MajorityPassName = "majority_pass"
-	WeightedName     = "weighted"
+	allPassName      = "all_pass"
+	anyPassName      = "any_pass"
+	majorityPassName = "majority_pass"
+	weightedName     = "weighted"
 )
 
 // DefaultWeightedThreshold is the weighted strategy's pass mark when
@@ -16,18 +16,30 @@ const (
 // passes here.
 const DefaultWeightedThreshold = 0.5
 
-// AllPass passes when every outcome passed.
-func AllPass() Strategy { return allPass{} }
+// Builtins returns new values of the four built-in strategies: all_pass,
+// any_pass, majority_pass and weighted (which passes when the passed
+// outcomes' share of the total weight reaches Options.Threshold,
+// DefaultWeightedThreshold when unset).
+func Builtins() []*Strategy {
+	return []*Strategy{
+		{Name: allPassName, Doc: "Passes when every evaluation passes.", Decide: guarded(allPassName, decideAllPass)},
+		{Name: anyPassName, Doc: "Passes when at least one evaluation passes.", Decide: guarded(anyPassName, decideAnyPass)},
+		{Name: majorityPassName, Doc: "Passes when more than half of the evaluations pass; an exact half fails.", Decide: guarded(majorityPassName, decideMajorityPass)},
+		{Name: weightedName, Doc: "Passes when the passed evaluations carry at least the threshold share of the total weight (weight defaults to 1, threshold to 0.5).",
+			Decide: guarded(weightedName, decideWeighted)},
+	}
+}
 
-// AnyPass passes when at least one outcome passed.
-func AnyPass() Strategy { return anyPass{} }
-
-// MajorityPass passes when more than half of the outcomes passed.
-func MajorityPass() Strategy { return majorityPass{} }
-
-// Weighted passes when the passed outcomes' share of the total weight
-// reaches Options.Threshold (DefaultWeightedThreshold when unset).
-func Weighted() Strategy { return weighted{} }
+// guarded applies the shared rules before decide, so a built-in called on
+// its own (not through Decide) keeps them too.
+func guarded(name string, decide func([]Outcome, Options) Decision) func([]Outcome, Options) Decision {
+	return func(outcomes []Outcome, opts Options) Decision {
+		if d, done := guard(name, outcomes); done {
+			return d
+		}
+		return decide(outcomes, opts)
+	}
+}
 
 func countPassed(outcomes []Outcome) int {
 	n := 0
@@ -39,14 +51,7 @@ func countPassed(outcomes []Outcome) int {
 	return n
 }
 
-type allPass struct{}
-
-func (allPass) Name() string { return AllPassName }
-func (allPass) Doc() string  { return "Passes when every evaluation passes." }
-func (s allPass) Decide(outcomes []Outcome, _ Options) Decision {
-	if d, done := Guard(s.Name(), outcomes); done {
-		return d
-	}
+func decideAllPass(outcomes []Outcome, _ Options) Decision {
 	p, n := countPassed(outcomes), len(outcomes)
 	d := Decision{Passed: p == n, Score: float64(p) / float64(n)}
 	if d.Passed {
@@ -60,14 +65,7 @@ func (s allPass) Decide(outcomes []Outcome, _ Options) Decision {
 	return d
 }
 
-type anyPass struct{}
-
-func (anyPass) Name() string { return AnyPassName }
-func (anyPass) Doc() string  { return "Passes when at least one evaluation passes." }
-func (s anyPass) Decide(outcomes []Outcome, _ Options) Decision {
-	if d, done := Guard(s.Name(), outcomes); done {
-		return d
-	}
+func decideAnyPass(outcomes []Outcome, _ Options) Decision {
 	p, n := countPassed(outcomes), len(outcomes)
 	d := Decision{Passed: p > 0, Score: float64(p) / float64(n)}
 	if d.Passed {
@@ -78,16 +76,7 @@ func (s anyPass) Decide(outcomes []Outcome, _ Options) Decision {
 	return d
 }
 
-type majorityPass struct{}
-
-func (majorityPass) Name() string { return MajorityPassName }
-func (majorityPass) Doc() string {
-	return "Passes when more than half of the evaluations pass; an exact half fails."
-}
-func (s majorityPass) Decide(outcomes []Outcome, _ Options) Decision {
-	if d, done := Guard(s.Name(), outcomes); done {
-		return d
-	}
+func decideMajorityPass(outcomes []Outcome, _ Options) Decision {
 	p, n := countPassed(outcomes), len(outcomes)
 	need := n/2 + 1
 	d := Decision{Passed: p >= need, Score: float64(p) / float64(n)}
@@ -102,16 +91,7 @@ func (s majorityPass) Decide(outcomes []Outcome, _ Options) Decision {
 	return d
 }
 
-type weighted struct{}
-
-func (weighted) Name() string { return WeightedName }
-func (weighted) Doc() string {
-	return "Passes when the passed evaluations carry at least the threshold share of the total weight (weight defaults to 1, threshold to 0.5)."
-}
-func (s weighted) Decide(outcomes []Outcome, opts Options) Decision {
-	if d, done := Guard(s.Name(), outcomes); done {
-		return d
-	}
+func decideWeighted(outcomes []Outcome, opts Options) Decision {
 	t := DefaultWeightedThreshold
 	if opts.Threshold != nil {
 		t = *opts.Threshold

@@ -54,23 +54,25 @@ type Decision struct {
 	Reason string
 }
 
-// Strategy turns outcomes into one decision. Implementations must be safe
-// for concurrent use and must not modify the slice they are given.
-type Strategy interface {
+// Strategy turns outcomes into one decision: a plugin value, registered in
+// a [Registry] under its Name (the value of judgment.strategy in files).
+type Strategy struct {
 	// Name is the identifier used in scenario files, such as "all_pass".
-	Name() string
+	Name string
 	// Doc is a one-sentence description, shown in help and schemas.
-	Doc() string
-	// Decide judges the outcomes.
-	Decide(outcomes []Outcome, opts Options) Decision
+	Doc string
+	// Decide judges the outcomes. It must be safe for concurrent use and
+	// must not modify the slice it is given. It is called only with
+	// outcomes the shared rules left open (see [Decide]): at least one, and
+	// no failed critical one.
+	Decide func(outcomes []Outcome, opts Options) Decision
 }
 
-// Guard applies the rules that hold under every strategy and reports
+// guard applies the rules that hold under every strategy and reports
 // whether they settled the decision: no outcomes never pass, and a failed
-// critical outcome vetoes a pass. The built-in strategies call it first;
-// host strategies should too, and [Strategies.Decide] applies it to every
-// strategy regardless, so the rules hold even for one that forgets.
-func Guard(name string, outcomes []Outcome) (Decision, bool) {
+// critical outcome vetoes a pass. [Decide] applies it before any strategy,
+// so the rules hold for every strategy, a host's included.
+func guard(name string, outcomes []Outcome) (Decision, bool) {
 	if len(outcomes) == 0 {
 		return Decision{Reason: fmt.Sprintf("there are no evaluations to judge; %s never passes an empty set, so add at least one evaluation", name)}, true
 	}

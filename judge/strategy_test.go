@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/registry"
 )
 
 func P(name string) judge.Outcome { return judge.Outcome{Name: name, Passed: true, Score: 1} }
@@ -48,13 +49,13 @@ func TestStrategiesTruthTable(t *testing.T) {
 		{"critical pass alone", []judge.Outcome{critical(P("a"))}, nil, want{true, true, true, true}},
 		{"threshold zero", []judge.Outcome{F("a")}, ptr(0.0), want{false, false, false, true}},
 	}
-	reg := judge.DefaultStrategies()
+	reg := judge.NewRegistry()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			got := map[string]bool{}
 			for _, name := range []string{"all_pass", "any_pass", "majority_pass", "weighted"} {
-				d, err := reg.Decide(name, tt.outcomes, judge.Options{Threshold: tt.threshold})
+				d, err := judge.Decide(reg, name, tt.outcomes, judge.Options{Threshold: tt.threshold})
 				require.NoError(t, err)
 				got[name] = d.Passed
 				assert.NotEmpty(t, d.Reason)
@@ -62,7 +63,7 @@ func TestStrategiesTruthTable(t *testing.T) {
 				assert.LessOrEqual(t, d.Score, 1.0)
 
 				// Calling the strategy directly must agree with the registry.
-				s, err := reg.Lookup(name)
+				s, err := reg.Get(name)
 				require.NoError(t, err)
 				assert.Equal(t, d, s.Decide(tt.outcomes, judge.Options{Threshold: tt.threshold}), name)
 			}
@@ -100,11 +101,11 @@ func TestStrategyReasons(t *testing.T) {
 		{"any_pass", []judge.Outcome{P("a"), critical(F("must"))}, judge.Options{},
 			`critical evaluation "must" failed; a failed critical evaluation fails the run under every strategy (1 of 2 evaluations passed)`, 0.5},
 	}
-	reg := judge.DefaultStrategies()
+	reg := judge.NewRegistry()
 	for _, tt := range tests {
 		t.Run(tt.strategy+" "+tt.reason, func(t *testing.T) {
 			t.Parallel()
-			d, err := reg.Decide(tt.strategy, tt.outcomes, tt.opts)
+			d, err := judge.Decide(reg, tt.strategy, tt.outcomes, tt.opts)
 			require.NoError(t, err)
 			assert.Equal(t, tt.reason, d.Reason)
 			assert.InDelta(t, tt.score, d.Score, 1e-9)
@@ -118,56 +119,60 @@ func TestFailedNamesAreShortened(t *testing.T) {
 	for _, n := range []string{"a", "b", "c", "d", "e", "f", "g"} {
 		outs = append(outs, F(n))
 	}
-	d := judge.AllPass().Decide(outs, judge.Options{})
+	d := builtin(t, "all_pass").Decide(outs, judge.Options{})
 	assert.Contains(t, d.Reason, `"e" and 2 more`)
 }
 
 // alwaysPass is a host strategy; it ignores the shared rules on purpose to
-// show that the registry enforces them anyway.
-type alwaysPass struct{}
+// show that Decide enforces them anyway.
+var alwaysPass = &judge.Strategy{Name: "always", Doc: "Always passes (test strategy).",
+	Decide: func([]judge.Outcome, judge.Options) judge.Decision {
+		return judge.Decision{Passed: true, Score: 1, Reason: "always passes"}
+	}}
 
-func (alwaysPass) Name() string { return "always" }
-func (alwaysPass) Doc() string  { return "Always passes (test strategy)." }
-func (alwaysPass) Decide([]judge.Outcome, judge.Options) judge.Decision {
-	return judge.Decision{Passed: true, Score: 1, Reason: "always passes"}
+// builtin returns a new value of the built-in strategy named name.
+func builtin(t testing.TB, name string) *judge.Strategy {
+	for _, s := range judge.Builtins() {
+		if s.Name == name {
+			return s
+		}
+	}
+	t.Fatalf("no built-in strategy %q", name)
+	return nil
 }
 
 func TestStrategiesRegistry(t *testing.T) {
 	t.Parallel()
-	reg := judge.DefaultStrategies()
+	reg := judge.NewRegistry()
 	assert.Equal(t, []string{"all_pass", "any_pass", "majority_pass", "weighted"}, reg.Names())
 	for _, n := range reg.Names() {
-		s, err := reg.Lookup(n)
+		s, err := reg.Get(n)
 		require.NoError(t, err)
-		assert.Equal(t, n, s.Name())
-		assert.NotEmpty(t, s.Doc())
+		assert.Equal(t, n, s.Name)
+		assert.NotEmpty(t, s.Doc)
 	}
 
-	require.NoError(t, reg.Register(alwaysPass{}))
-	d, err := reg.Decide("always", []judge.Outcome{F("a")}, judge.Options{})
+	require.NoError(t, reg.Register(alwaysPass))
+	d, err := judge.Decide(reg, "always", []judge.Outcome{F("a")}, judge.Options{})
 	require.NoError(t, err)
 	assert.True(t, d.Passed)
-	d, err = reg.Decide("always", nil, judge.Options{})
+	d, err = judge.Decide(reg, "always", nil, judge.Options{})
 	require.NoError(t, err)
 	assert.False(t, d.Passed, "no outcomes never pass, even for a host strategy")
-	d, err = reg.Decide("always", []judge.Outcome{critical(F("must"))}, judge.Options{})
+	d, err = judge.Decide(reg, "always", []judge.Outcome{critical(F("must"))}, judge.Options{})
 	require.NoError(t, err)
 	assert.False(t, d.Passed, "a failed critical outcome vetoes a host strategy too")
 
-	err = reg.Register(judge.AllPass())
-	require.ErrorContains(t, err, `"all_pass" is already registered`)
+	err = reg.Register(builtin(t, "all_pass"))
+	require.ErrorContains(t, err, `"all_pass": already registered`)
+	require.ErrorIs(t, err, registry.ErrDuplicate)
 	require.Error(t, reg.Register(nil))
-
-	_, err = judge.NewStrategies(judge.AllPass(), judge.AnyPass(), judge.AllPass())
-	require.ErrorContains(t, err, "already registered")
-	empty, err := judge.NewStrategies()
-	require.NoError(t, err)
-	assert.Empty(t, empty.Names())
+	require.ErrorIs(t, reg.Register(&judge.Strategy{Name: "no_decide"}), registry.ErrInvalid)
 }
 
 func TestStrategiesLookupSuggests(t *testing.T) {
 	t.Parallel()
-	reg := judge.DefaultStrategies()
+	reg := judge.NewRegistry()
 	tests := []struct{ name, suggestion string }{
 		{"all-pass", "all_pass"},
 		{"majorty_pass", "majority_pass"},
@@ -178,8 +183,8 @@ func TestStrategiesLookupSuggests(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := reg.Lookup(tt.name)
-			var unknown *judge.UnknownStrategyError
+			_, err := reg.Get(tt.name)
+			var unknown *registry.UnknownError
 			require.True(t, errors.As(err, &unknown))
 			assert.Equal(t, tt.suggestion, unknown.Suggestion)
 			assert.Equal(t, reg.Names(), unknown.Known)
@@ -189,6 +194,6 @@ func TestStrategiesLookupSuggests(t *testing.T) {
 			}
 		})
 	}
-	_, err := reg.Decide("nope", []judge.Outcome{P("a")}, judge.Options{})
+	_, err := judge.Decide(reg, "nope", []judge.Outcome{P("a")}, judge.Options{})
 	require.Error(t, err)
 }

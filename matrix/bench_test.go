@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/agenteval/agenteval/internal/testvocab"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -79,9 +80,9 @@ func largeBase(b *testing.B) []byte {
 func benchPlan(b *testing.B, base []byte, sizes []int) *Plan {
 	b.Helper()
 	fsys := fstest.MapFS{"base.scenario.yaml": {Data: base}, "m.matrix.yaml": {Data: []byte(benchMatrix(sizes))}}
-	l := scenario.NewLoader(scenario.Options{})
+	l := scenario.NewLoader(testvocab.Registries(), scenario.Options{})
 	f, _ := l.LoadFS(fsys, "m.matrix.yaml")
-	p, diags := Compile(f, Options{Loader: l, MaxJobs: -1})
+	p, diags := Compile(f, Options{MaxJobs: -1})
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}

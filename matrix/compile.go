@@ -14,10 +14,6 @@ import (
 
 // Options configure Compile.
 type Options struct {
-	// Loader checks override values. Use the loader that loaded the matrix
-	// file, so that the evaluation types it accepted are known; nil means
-	// scenario.NewLoader(scenario.Options{}).
-	Loader *scenario.Loader
 	// Filters keep the jobs whose parameters match all of them.
 	Filters []Filter
 	// Shard selects one part of the run; the zero Shard is the whole run.
@@ -38,10 +34,7 @@ type Options struct {
 // enum is reported at that value's line. The returned diagnostics hold f's
 // own and Compile's, sorted; the plan is nil when they hold an error.
 func Compile(f *scenario.File, opts Options) (*Plan, scenario.Diagnostics) {
-	c := &compiler{f: f, loader: opts.Loader, res: newResolver()}
-	if c.loader == nil {
-		c.loader = scenario.NewLoader(scenario.Options{})
-	}
+	c := &compiler{f: f, res: newResolver()}
 	p := c.compile()
 	if p == nil || c.diags.HasErrors() {
 		return nil, c.diags.Sort()
@@ -87,6 +80,12 @@ func (c *compiler) compile() *Plan {
 		if !c.diags.HasErrors() {
 			c.at(scenario.Path{}.Key("base_scenario"), "base-invalid", "", "the base scenario could not be loaded")
 		}
+		return nil
+	}
+	// Values are checked by the loader that loaded the base, with the
+	// evaluation types (and other registered names) it accepted.
+	if c.loader = f.Base.Loader(); c.loader == nil {
+		c.at(scenario.Path{}.Key("base_scenario"), "base-invalid", "", "the base scenario was not loaded by a scenario.Loader")
 		return nil
 	}
 	base, p0 := c.base()

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/testvocab"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -18,7 +19,7 @@ func loadMatrix(t testing.TB, text string) (*scenario.Loader, *scenario.File) {
 	base, err := os.ReadFile("testdata/base.scenario.yaml")
 	require.NoError(t, err)
 	fsys := fstest.MapFS{"base.scenario.yaml": {Data: base}, "m.matrix.yaml": {Data: []byte(text)}}
-	l := scenario.NewLoader(scenario.Options{})
+	l := scenario.NewLoader(testvocab.Registries(), scenario.Options{})
 	f, _ := l.LoadFS(fsys, "m.matrix.yaml")
 	return l, f
 }
@@ -84,8 +85,8 @@ func TestCompileErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l, f := loadMatrix(t, tt.matrix)
-			p, diags := Compile(f, Options{Loader: l})
+			_, f := loadMatrix(t, tt.matrix)
+			p, diags := Compile(f, Options{})
 			if tt.code == "" {
 				require.False(t, diags.HasErrors(), "%v", diags)
 				require.NotNil(t, p)
@@ -107,10 +108,10 @@ func TestCompileErrors(t *testing.T) {
 }
 
 func TestCompileReportsEveryBadValue(t *testing.T) {
-	l, f := loadMatrix(t, "name: m\nbase_scenario: base.scenario.yaml\nmatrix:\n"+
+	_, f := loadMatrix(t, "name: m\nbase_scenario: base.scenario.yaml\nmatrix:\n"+
 		"  - parameter: run[1].conversation.max_turns\n    values:\n      - 2\n      - many\n      - 0\n"+
 		"  - parameter: judgment.strategy\n    values: [best_of]\n")
-	p, diags := Compile(f, Options{Loader: l})
+	p, diags := Compile(f, Options{})
 	require.Nil(t, p)
 	var got []string
 	for _, d := range diags.Errors() {
@@ -125,10 +126,10 @@ func TestCompileReportsEveryBadValue(t *testing.T) {
 
 func TestCompileFileProblems(t *testing.T) {
 	t.Run("not a matrix", func(t *testing.T) {
-		l := scenario.NewLoader(scenario.Options{})
+		l := scenario.NewLoader(testvocab.Registries(), scenario.Options{})
 		f, err := l.LoadFile("testdata/base.scenario.yaml")
 		require.NoError(t, err)
-		p, diags := Compile(f, Options{Loader: l})
+		p, diags := Compile(f, Options{})
 		require.Nil(t, p)
 		require.Len(t, diags.Errors(), 1)
 		assert.Equal(t, "kind", diags.Errors()[0].Code)
@@ -136,7 +137,7 @@ func TestCompileFileProblems(t *testing.T) {
 	})
 	t.Run("base missing", func(t *testing.T) {
 		fsys := fstest.MapFS{"m.matrix.yaml": {Data: []byte(oneAxis("name", "[a]"))}}
-		l := scenario.NewLoader(scenario.Options{})
+		l := scenario.NewLoader(testvocab.Registries(), scenario.Options{})
 		f, _ := l.LoadFS(fsys, "m.matrix.yaml")
 		p, diags := Compile(f, Options{})
 		require.Nil(t, p)
@@ -149,10 +150,10 @@ func TestCompileFileProblems(t *testing.T) {
 		assert.True(t, diags.HasErrors())
 	})
 	t.Run("bad filter", func(t *testing.T) {
-		l, f := loadMatrix(t, oneAxis("name", "[a, b]"))
+		_, f := loadMatrix(t, oneAxis("name", "[a, b]"))
 		flt, err := ParseFilter("nme=a")
 		require.NoError(t, err)
-		p, diags := Compile(f, Options{Loader: l, Filters: []Filter{flt}})
+		p, diags := Compile(f, Options{Filters: []Filter{flt}})
 		require.Nil(t, p)
 		require.Len(t, diags.Errors(), 1)
 		assert.Equal(t, "select", diags.Errors()[0].Code)
@@ -172,7 +173,7 @@ func TestCompileValid(t *testing.T) {
 		"  - parameter: plugins[1].config['api-key']\n    values: [k1, null]\n"+
 		"  - parameter: judgment.strategy\n    values: [weighted]\n"+
 		"  - parameter: run[0].evaluations\n    values: [[]]\n")
-	p, diags := Compile(f, Options{Loader: l})
+	p, diags := Compile(f, Options{})
 	// run[0].evaluations overlaps run[0].evaluations[0]
 	require.Nil(t, p)
 	require.Equal(t, "path-overlap", diags.Errors()[0].Code)
@@ -184,7 +185,7 @@ func TestCompileValid(t *testing.T) {
 		"  - parameter: character.favorite_color\n    values: [red, {shade: dark}]\n"+
 		"  - parameter: plugins[1].config['api-key']\n    values: [k1, null]\n"+
 		"  - parameter: judgment.strategy\n    values: [weighted, any_pass]\n")
-	p, diags = Compile(f, Options{Loader: l})
+	p, diags = Compile(f, Options{})
 	require.False(t, diags.HasErrors(), "%v", diags)
 	assert.Equal(t, []string{
 		"run[1].conversation.timeout_per_turn_ms",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -22,9 +23,9 @@ func ExampleParsePath() {
 }
 
 func ExampleCompile() {
-	l := scenario.NewLoader(scenario.Options{})
+	l := scenario.NewLoader(agenteval.New(), scenario.Options{})
 	f, _ := l.LoadFile("testdata/small.matrix.yaml")
-	plan, diags := matrix.Compile(f, matrix.Options{Loader: l})
+	plan, diags := matrix.Compile(f, matrix.Options{})
 	if diags.HasErrors() {
 		fmt.Println(diags)
 		return
@@ -46,9 +47,9 @@ func ExampleCompile() {
 }
 
 func ExamplePlan_Select() {
-	l := scenario.NewLoader(scenario.Options{})
+	l := scenario.NewLoader(agenteval.New(), scenario.Options{})
 	f, _ := l.LoadFile("testdata/small.matrix.yaml")
-	plan, _ := matrix.Compile(f, matrix.Options{Loader: l})
+	plan, _ := matrix.Compile(f, matrix.Options{})
 	filters, _ := matrix.ParseFilters([]string{"run[1].conversation.max_turns=5"})
 	shard, _ := matrix.ParseShard("2/2")
 	part, err := plan.Select(filters, shard)
@@ -66,7 +67,7 @@ func ExamplePlan_Select() {
 }
 
 func ExampleSingle() {
-	l := scenario.NewLoader(scenario.Options{})
+	l := scenario.NewLoader(agenteval.New(), scenario.Options{})
 	f, err := l.LoadFile("testdata/base.scenario.yaml")
 	if err != nil {
 		panic(err)

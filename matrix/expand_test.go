@@ -11,13 +11,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/testvocab"
 	"github.com/agenteval/agenteval/scenario"
 )
 
 func compileText(t testing.TB, text string, opts Options) *Plan {
 	t.Helper()
-	l, f := loadMatrix(t, text)
-	opts.Loader = l
+	_, f := loadMatrix(t, text)
 	p, diags := Compile(f, opts)
 	require.False(t, diags.HasErrors(), "%v", diags)
 	return p
@@ -141,8 +141,8 @@ func TestJobsShareOnlyWhatTheyDoNotOverride(t *testing.T) {
 // TestJobsConcurrentReaders runs with -race: jobs are read on other
 // goroutines while the expansion goes on.
 func TestJobsConcurrentReaders(t *testing.T) {
-	l, f := loadMatrix(t, readFixture(t, "testdata/sweep.matrix.yaml"))
-	p, diags := Compile(f, Options{Loader: l})
+	_, f := loadMatrix(t, readFixture(t, "testdata/sweep.matrix.yaml"))
+	p, diags := Compile(f, Options{})
 	require.False(t, diags.HasErrors(), "%v", diags)
 	var wg sync.WaitGroup
 	ch := make(chan Job)
@@ -165,7 +165,7 @@ func TestJobsConcurrentReaders(t *testing.T) {
 
 func TestSweepFixtureMatchesLoader(t *testing.T) {
 	l, f := loadMatrix(t, readFixture(t, "testdata/sweep.matrix.yaml"))
-	p, diags := Compile(f, Options{Loader: l})
+	p, diags := Compile(f, Options{})
 	require.False(t, diags.HasErrors(), "%v", diags)
 	before, err := json.Marshal(p.Base())
 	require.NoError(t, err)
@@ -274,7 +274,7 @@ func TestJobsStopsEarly(t *testing.T) {
 }
 
 func TestSingle(t *testing.T) {
-	l := scenario.NewLoader(scenario.Options{})
+	l := scenario.NewLoader(testvocab.Registries(), scenario.Options{})
 	f, err := l.LoadFile("testdata/base.scenario.yaml")
 	require.NoError(t, err)
 	p := Single(f.Scenario, 3)

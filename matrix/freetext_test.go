@@ -50,13 +50,13 @@ func TestFreeTextAxisMatchesLoader(t *testing.T) {
 		vals = append(vals, fmt.Sprintf("%q", fmt.Sprintf("Prompt %d: {{x}} ${y} on: yes [", i)))
 	}
 	l, f := loadMatrix(t, oneAxis("run[0].input", "["+strings.Join(vals, ", ")+"]"))
-	p, diags := Compile(f, Options{Loader: l})
+	p, diags := Compile(f, Options{})
 	require.False(t, diags.HasErrors(), "%v", diags)
 	for j, err := range p.Jobs(context.Background()) {
 		require.NoError(t, err)
 		checkAgainstLoader(t, l, f, p, j)
 	}
 	_, f = loadMatrix(t, oneAxis("run[0].input", `["fine", ""]`))
-	_, diags = Compile(f, Options{Loader: l})
+	_, diags = Compile(f, Options{})
 	require.True(t, diags.HasErrors(), "an empty input leaves the step with nothing to do")
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/testvocab"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -23,9 +24,9 @@ func TestExpansionMemoryIsFlat(t *testing.T) {
 	base, err := os.ReadFile("testdata/base.scenario.yaml")
 	require.NoError(t, err)
 	fsys := fstest.MapFS{"base.scenario.yaml": {Data: base}, "m.matrix.yaml": {Data: []byte(benchMatrix([]int{10, 10, 10, 100}))}}
-	l := scenario.NewLoader(scenario.Options{})
+	l := scenario.NewLoader(testvocab.Registries(), scenario.Options{})
 	f, _ := l.LoadFS(fsys, "m.matrix.yaml")
-	p, diags := Compile(f, Options{Loader: l, MaxJobs: -1})
+	p, diags := Compile(f, Options{MaxJobs: -1})
 	require.False(t, diags.HasErrors(), "%v", diags)
 	live := func() uint64 {
 		runtime.GC()

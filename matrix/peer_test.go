@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/testvocab"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -31,9 +32,9 @@ func TestPeerMatrices(t *testing.T) {
 	}
 	for _, name := range files {
 		t.Run(filepath.Base(name), func(t *testing.T) {
-			l := scenario.NewLoader(scenario.Options{})
+			l := scenario.NewLoader(testvocab.Registries(), scenario.Options{})
 			f, _ := l.LoadFile(name)
-			p, diags := Compile(f, Options{Loader: l})
+			p, diags := Compile(f, Options{})
 			require.False(t, diags.HasErrors(), "%v", diags)
 			n, err := p.Count()
 			require.NoError(t, err)
@@ -63,9 +64,9 @@ func TestGitHubBase(t *testing.T) {
 		"  - parameter: run[0].input\n    values: [one, two]\n" +
 		"  - parameter: allowed_retries\n    values: [0, 2]\n"
 	fsys := fstest.MapFS{"pr-review-comment-001.json": {Data: src}, "g.matrix.yaml": {Data: []byte(m)}}
-	l := scenario.NewLoader(scenario.Options{})
+	l := scenario.NewLoader(testvocab.Registries(), scenario.Options{})
 	f, _ := l.LoadFS(fsys, "g.matrix.yaml")
-	p, diags := Compile(f, Options{Loader: l})
+	p, diags := Compile(f, Options{})
 	require.False(t, diags.HasErrors(), "%v", diags)
 	n := 0
 	for j, err := range p.Jobs(t.Context()) {

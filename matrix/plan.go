@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agenteval/agenteval/internal/textdist"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -221,7 +222,7 @@ func (p *Plan) unknownParam(f Filter, param string) error {
 	}
 	names := p.Parameters()
 	msg := fmt.Sprintf("filter %q: %s is not a parameter of this matrix; its parameters are %s", f.Text, param, strings.Join(names, ", "))
-	if s := scenario.Suggest(param, names); s != "" {
+	if s := textdist.Suggest(param, names); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return fmt.Errorf("%s", msg)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agenteval/agenteval/internal/textdist"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -155,7 +156,7 @@ func (r *resolver) structStep(v reflect.Value, key string, p scenario.Path, wher
 	}
 	return nil, reflect.Value{}, &resolveError{
 		msg:        fmt.Sprintf("%s has no field %q", where, key),
-		suggestion: scenario.Suggest(key, candidates),
+		suggestion: textdist.Suggest(key, candidates),
 	}
 }
 
@@ -181,7 +182,7 @@ func mapKey(m reflect.Value, e scenario.PathElem, p scenario.Path, where string)
 	if len(keys) > 0 && len(keys) <= 10 {
 		msg += fmt.Sprintf(" (it has %s)", quoteAll(keys))
 	}
-	return reflect.Value{}, &resolveError{msg: msg, suggestion: scenario.Suggest(e.Key, keys)}
+	return reflect.Value{}, &resolveError{msg: msg, suggestion: textdist.Suggest(e.Key, keys)}
 }
 
 // fieldNames maps the JSON names of t's exported fields to their indexes.

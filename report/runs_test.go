@@ -9,7 +9,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/examples"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
@@ -33,11 +32,10 @@ func examplesResults(t testing.TB) string {
 // each) and returns its results file.
 func matrix3Results(t testing.TB) string {
 	t.Helper()
-	evals := evaluate.DefaultRegistry()
-	loader := scenario.NewLoader(scenario.Options{Registry: evals.Types()})
-	f, err := loader.LoadFile(filepath.Join("testdata", "matrix3", "triage.matrix.yaml"))
+	regs := runner.NewRegistries()
+	f, err := scenario.NewLoader(regs, scenario.Options{}).LoadFile(filepath.Join("testdata", "matrix3", "triage.matrix.yaml"))
 	require.NoError(t, err)
-	sources, err := runner.FileSources([]*scenario.File{f}, runner.SourceOptions{Loader: loader})
+	sources, err := runner.FileSources([]*scenario.File{f}, runner.SourceOptions{})
 	require.NoError(t, err)
 	jobs, total, err := runner.Combine(sources, runner.Shard{})
 	require.NoError(t, err)
@@ -47,7 +45,7 @@ func matrix3Results(t testing.TB) string {
 	require.NoError(t, err)
 	require.NoError(t, w.WritePlan(&runner.Plan{RunID: "matrix3", Started: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC),
 		TotalJobs: total, ShardJobs: total, Agent: "echo", Sources: []string{"triage.matrix.yaml"}}))
-	_, err = runner.RunCounted(context.Background(), runner.Config{Agent: runner.Echo(), Evaluations: evals,
+	_, err = runner.RunCounted(context.Background(), runner.Config{Agent: runner.Echo(), Registries: regs,
 		UserModel: runner.ScriptedUser(2), Results: w, Concurrency: 2}, jobs, total)
 	require.NoError(t, err)
 	require.NoError(t, w.Close())

@@ -2,11 +2,12 @@ package runner
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"strings"
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -62,8 +63,8 @@ type MockCaller interface {
 }
 
 // AgentFunc turns a function into a stateless Agent: every message of every
-// session is answered by f.
-type AgentFunc func(ctx context.Context, cfg *SessionConfig, message string) (Reply, error)
+// session is answered by f, with the session's configuration.
+type AgentFunc func(ctx context.Context, cfg SessionConfig, message string) (Reply, error)
 
 // NewSession implements Agent.
 func (f AgentFunc) NewSession(_ context.Context, cfg SessionConfig) (Session, error) {
@@ -75,7 +76,7 @@ type funcSession struct {
 	cfg SessionConfig
 }
 
-func (s *funcSession) Send(ctx context.Context, m string) (Reply, error) { return s.f(ctx, &s.cfg, m) }
+func (s *funcSession) Send(ctx context.Context, m string) (Reply, error) { return s.f(ctx, s.cfg, m) }
 func (s *funcSession) Close() error                                      { return nil }
 
 // Echo is the baseline agent: it replies with the message it was sent. It
@@ -93,9 +94,18 @@ type echoSession struct{}
 func (echoSession) Send(_ context.Context, m string) (Reply, error) { return Reply{Text: m}, nil }
 func (echoSession) Close() error                                    { return nil }
 
-// AgentFactory builds an agent from the text after its prefix in
-// --agent (for "exec:./bot", the factory of "exec" gets "./bot").
-type AgentFactory func(arg string, opts AgentOptions) (Agent, error)
+// AgentType is a kind of agent the CLI's --agent flag (and
+// agenteval.Kit.Agent) can build: a plugin value, registered in [Agents]
+// under its Name, the part of the spec before the first colon ("exec" in
+// "exec:./bot").
+type AgentType struct {
+	// Name is the spec's prefix.
+	Name string
+	// Doc says what the agent is and what its argument means.
+	Doc string
+	// New builds the agent from the text after the colon ("./bot").
+	New func(arg string, opts AgentOptions) (Agent, error)
+}
 
 // AgentOptions carry what built-in agents may need from the host.
 type AgentOptions struct {
@@ -106,48 +116,39 @@ type AgentOptions struct {
 	WrapModel func(m judge.Model, name string) judge.Model
 }
 
-// Agents is a registry of agent factories by prefix. The CLI's --agent flag
-// reads it; hosts add their own exactly as the built-ins are added.
-type Agents struct {
-	factories map[string]AgentFactory
-	docs      map[string]string
-}
+// Agents holds agent types by name (agenteval.Kit's Agents).
+type Agents = registry.Registry[*AgentType]
 
-// NewAgents returns a registry with the built-in agents: echo, exec:COMMAND
-// and openai:MODEL.
+// NewAgents returns a registry holding the built-in agent types: echo,
+// exec:COMMAND and openai:MODEL.
 func NewAgents() *Agents {
-	a := &Agents{factories: map[string]AgentFactory{}, docs: map[string]string{}}
-	a.Register("echo", "replies with the input (a pipeline baseline)", func(string, AgentOptions) (Agent, error) { return Echo(), nil })
-	a.Register("exec", "exec:COMMAND runs a program speaking the JSON-lines agent protocol", func(arg string, _ AgentOptions) (Agent, error) {
-		return NewExecAgent(arg)
+	r := registry.New("agent", func(t *AgentType) string { return t.Name }, func(t *AgentType) error {
+		if t.New == nil {
+			return errors.New("an agent type needs New")
+		}
+		return nil
 	})
-	a.Register("openai", "openai:MODEL talks to an OpenAI-compatible chat endpoint (OPENAI_BASE_URL, OPENAI_API_KEY); a scenario's character.llm.model, temperature and max_tokens override MODEL and the sampling", NewOpenAIAgentFromSpec)
-	return a
-}
-
-// Register adds a factory under name, replacing any earlier one.
-func (a *Agents) Register(name, doc string, f AgentFactory) {
-	a.factories[name] = f
-	a.docs[name] = doc
-}
-
-// Names returns the registered agent names with their docs.
-func (a *Agents) Names() map[string]string { return a.docs }
-
-// Build parses spec ("echo", "exec:./bot --flag", "openai:gpt-4o-mini") and builds the agent.
-func (a *Agents) Build(spec string, opts AgentOptions) (Agent, error) {
-	name, arg, _ := strings.Cut(spec, ":")
-	f, ok := a.factories[name]
-	if !ok {
-		names := make([]string, 0, len(a.factories))
-		for n := range a.factories {
-			names = append(names, n)
-		}
-		msg := fmt.Sprintf("unknown agent %q", name)
-		if s := scenario.Suggest(name, names); s != "" {
-			msg += fmt.Sprintf(" (did you mean %q?)", s)
-		}
-		return nil, fmt.Errorf("%s; known agents: %s", msg, strings.Join(names, ", "))
+	err := r.Register(
+		&AgentType{Name: "echo", Doc: "replies with the input (a pipeline baseline)", New: func(string, AgentOptions) (Agent, error) { return Echo(), nil }},
+		&AgentType{Name: "exec", Doc: "exec:COMMAND runs a program speaking the JSON-lines agent protocol", New: func(arg string, _ AgentOptions) (Agent, error) {
+			return NewExecAgent(arg)
+		}},
+		&AgentType{Name: "openai", Doc: "openai:MODEL talks to an OpenAI-compatible chat endpoint (OPENAI_BASE_URL, OPENAI_API_KEY); a scenario's character.llm.model, temperature and max_tokens override MODEL and the sampling",
+			New: newOpenAIAgentFromSpec},
+	)
+	if err != nil {
+		panic(err) // the built-in names are distinct; a clash is a bug in this package
 	}
-	return f(arg, opts)
+	return r
+}
+
+// BuildAgent parses spec ("echo", "exec:./bot --flag", "openai:gpt-4o-mini")
+// and builds the agent with the type agents holds under its prefix.
+func BuildAgent(agents *Agents, spec string, opts AgentOptions) (Agent, error) {
+	name, arg, _ := strings.Cut(spec, ":")
+	t, err := agents.Get(name)
+	if err != nil {
+		return nil, err
+	}
+	return t.New(arg, opts)
 }

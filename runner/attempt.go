@@ -61,7 +61,7 @@ func (r *run) attempt(ctx context.Context, j Job, attemptNo int) *JobResult {
 		res.Notes = append(res.Notes, fmt.Sprintf("environment %q has no provider here; ran in %q instead (EnvFallback)", s.Environment.Type, envName))
 	}
 	needDir := needs.Dir || needs.Commands || hasCode(s) || (s.Setup != nil && len(s.Setup.VirtualFS) > 0) || s.Environment.Setup != nil
-	ws, err := env.Prepare(ctx, s, j.ID, needDir)
+	ws, err := env.Prepare(ctx, WorkspaceRequest{JobID: j.ID, Scenario: s, NeedDir: needDir, BaseDir: r.cfg.WorkDir, Keep: r.cfg.KeepDirs})
 	if err != nil {
 		return fail("environment: %v", err)
 	}
@@ -224,7 +224,7 @@ func (r *run) decide(s *scenario.Scenario, res *JobResult, mocks *Mocks) {
 		}
 		outcomes = append(outcomes, o)
 	}
-	d, err := r.cfg.Strategies.Decide(s.Judgment.Strategy, outcomes, judge.Options{Threshold: s.Judgment.Threshold})
+	d, err := judge.Decide(r.cfg.Registries.Strategies, s.Judgment.Strategy, outcomes, judge.Options{Threshold: s.Judgment.Threshold})
 	if err != nil {
 		res.Passed, res.Reason = false, err.Error()
 		return

@@ -80,7 +80,7 @@ func BenchmarkExecAgentJobPersistent(b *testing.B) {
 
 func codeScenarioB(b *testing.B) *scenario.Scenario {
 	b.Helper()
-	f, err := scenario.Load("code.scenario.yaml", []byte(`name: code
+	f, err := testLoad("code.scenario.yaml", []byte(`name: code
 description: a code step
 environment: {type: local}
 run:

@@ -86,7 +86,7 @@ func shardCostMatrix(t testing.TB) *scenario.File {
 	echo, err := os.ReadFile(filepath.Join("testdata", "echo.scenario.yaml"))
 	require.NoError(t, err)
 	fsys := fstest.MapFS{"m/big.matrix.yaml": {Data: []byte(b.String())}, "m/echo.scenario.yaml": {Data: echo}}
-	f, err := scenario.NewLoader(scenario.Options{}).LoadFS(fsys, "m/big.matrix.yaml")
+	f, err := scenario.NewLoader(NewRegistries(), scenario.Options{}).LoadFS(fsys, "m/big.matrix.yaml")
 	require.NoError(t, err)
 	return f
 }

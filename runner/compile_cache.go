@@ -42,7 +42,7 @@ func (c *compileCache) get(s *scenario.Scenario) (*evaluate.Compiled, error) {
 	if ok {
 		return e.c, e.err
 	}
-	comp, err := c.reg.Compile(s)
+	comp, err := evaluate.Compile(c.reg, s)
 	c.mu.Lock()
 	if len(c.m) >= compileCacheMax {
 		clear(c.m) // bounded: a sweep over many evaluation variants recompiles rather than grows

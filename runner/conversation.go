@@ -20,19 +20,13 @@ const (
 // defaultFirstMessage opens a conversation whose step has no input.
 const defaultFirstMessage = "Hello, I need help."
 
-// Default keywords per termination type, used when a condition gives
-// neither keywords nor llm_judge. Each list is matched, case-insensitively,
-// against the speaker the condition is about.
-var terminationDefaults = map[string]struct {
-	speaker  string // "user", "assistant" or "either"
-	keywords []string
-}{
-	"user_expresses_satisfaction": {"user", []string{"thank you", "thanks", "that helps", "that solves", "perfect", "great, that", "problem solved", "that works"}},
-	"agent_provides_solution":     {"assistant", []string{"here's how", "here is how", "the solution", "to fix this", "you can fix", "steps:", "try this"}},
-	"escalation_needed":           {"assistant", []string{"escalate", "human agent", "support team", "transfer you", "specialist"}},
-	"goal_achieved":               {"either", []string{"goal achieved", "all set", "done!", "that solves", "resolved"}},
-	"custom_condition":            {"either", nil},
-}
+// Bounds for a conversation given to the runner without the loader's
+// defaults (the loader fills the format's: the same values).
+const (
+	defaultTotalTimeout         = 300 * time.Second
+	defaultTurnTimeout          = 30 * time.Second
+	defaultTerminationThreshold = 0.8
+)
 
 // converse runs a conversation step: the agent answers, turn evaluations run,
 // termination conditions are checked on the right speaker, the simulated user
@@ -54,13 +48,13 @@ func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario
 	}
 	total := time.Duration(conv.TotalTimeoutMS) * time.Millisecond
 	if total <= 0 {
-		total = time.Duration(scenario.DefaultTotalTimeoutMS) * time.Millisecond
+		total = defaultTotalTimeout
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, total, fmt.Errorf("conversation total_timeout_ms %d: %w", conv.TotalTimeoutMS, ErrTimeout))
 	defer cancel()
 	perTurn := time.Duration(conv.TimeoutPerTurnMS) * time.Millisecond
 	if perTurn <= 0 {
-		perTurn = time.Duration(scenario.DefaultTimeoutPerTurnMS) * time.Millisecond
+		perTurn = defaultTurnTimeout
 	}
 	msg := step.Input
 	if msg == "" {
@@ -123,28 +117,28 @@ func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario
 func (r *run) terminated(ctx context.Context, conv *scenario.Conversation, st *evaluate.StepTrace, speaker string) string {
 	last := st.Turns[len(st.Turns)-1].Text
 	for _, c := range conv.TerminationConditions {
-		if c.Type == "max_turns_reached" {
-			continue // checked by the loop itself
+		t, ok := r.cfg.Registries.Terminations.Lookup(c.Type)
+		if !ok {
+			continue // the loader refused it; a hand-made scenario's unknown type never holds
 		}
-		if c.Type == "conversation_stuck" {
-			if stuck(st.Turns) {
+		if t.Holds != nil {
+			if t.Holds(st.Turns) {
 				return c.Type
 			}
 			continue
 		}
-		def := terminationDefaults[c.Type]
-		if def.speaker != "either" && def.speaker != speaker {
+		if t.Speaker != "" && t.Speaker != speaker {
 			continue
 		}
 		keywords := c.Keywords
 		if len(keywords) == 0 && c.LLMJudge == nil {
-			keywords = def.keywords
+			keywords = t.Keywords
 		}
 		if containsAny(last, keywords) {
 			return c.Type
 		}
 		if c.LLMJudge != nil && r.cfg.Judge != nil {
-			thr := scenario.DefaultTerminationThresh
+			thr := defaultTerminationThreshold
 			if c.LLMJudge.Threshold != nil {
 				thr = *c.LLMJudge.Threshold
 			}
@@ -156,16 +150,6 @@ func (r *run) terminated(ctx context.Context, conv *scenario.Conversation, st *e
 		}
 	}
 	return ""
-}
-
-// stuck reports whether the last two messages of either speaker repeat.
-func stuck(turns []evaluate.Turn) bool {
-	n := len(turns)
-	if n < 3 {
-		return false
-	}
-	a, b := turns[n-1], turns[n-3]
-	return strings.EqualFold(strings.TrimSpace(a.Text), strings.TrimSpace(b.Text))
 }
 
 func containsAny(text string, keywords []string) bool {
@@ -285,25 +269,4 @@ func lowerFirst(s string) string {
 		return s
 	}
 	return strings.ToLower(s[:1]) + s[1:]
-}
-
-// TerminationDoc says how a termination condition type is decided: on whose
-// messages, and by which default keywords when the condition gives neither
-// keywords nor llm_judge.
-func TerminationDoc(typ string) string {
-	switch typ {
-	case "max_turns_reached":
-		return "ends the conversation after max_turns agent turns (always in force)"
-	case "conversation_stuck":
-		return "holds when a speaker repeats their previous message"
-	}
-	d, ok := terminationDefaults[typ]
-	if !ok {
-		return ""
-	}
-	who := map[string]string{"user": "the simulated user's messages", "assistant": "the agent's messages", "either": "either speaker's messages"}[d.speaker]
-	if len(d.keywords) == 0 {
-		return "checked on " + who + " by its keywords or llm_judge (one of them is required)"
-	}
-	return fmt.Sprintf("checked on %s by its keywords or llm_judge; by default the keywords %q", who, d.keywords)
 }

@@ -33,7 +33,7 @@ run:
           max_turns: 4
 judgment: {strategy: all_pass}
 `
-	f, err := scenario.Load("conv.scenario.yaml", []byte(src))
+	f, err := testLoad("conv.scenario.yaml", []byte(src))
 	require.NoError(t, err, "%v", err)
 	return f.Scenario
 }
@@ -41,7 +41,7 @@ judgment: {strategy: all_pass}
 // scriptedAgent answers from a list, repeating the last answer.
 func scriptedAgent(replies ...string) Agent {
 	var n atomic.Int64
-	return AgentFunc(func(_ context.Context, _ *SessionConfig, _ string) (Reply, error) {
+	return AgentFunc(func(_ context.Context, _ SessionConfig, _ string) (Reply, error) {
 		i := int(n.Add(1)) - 1
 		return Reply{Text: replies[min(i, len(replies)-1)]}, nil
 	})
@@ -118,7 +118,7 @@ func TestConversationTerminations(t *testing.T) {
 func TestConversationTurnTimeout(t *testing.T) {
 	t.Parallel()
 	s := conversationScenario(t, "      timeout_per_turn_ms: 50\n")
-	block := AgentFunc(func(ctx context.Context, _ *SessionConfig, _ string) (Reply, error) {
+	block := AgentFunc(func(ctx context.Context, _ SessionConfig, _ string) (Reply, error) {
 		select {} // ignores its context on purpose
 	})
 	res := runOne(t, Config{Agent: block, UserModel: ScriptedUser(2)}, s)

@@ -9,17 +9,40 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// Environment prepares the place a run happens. `local` is built in;
-// hosts register others (a remote sandbox) under the name scenarios give in
-// environment.type.
-type Environment interface {
-	// Prepare makes a workspace for one run. needDir says whether the
-	// scenario needs a directory at all (virtual_fs, code steps, file or
-	// command checks); an environment may make one anyway.
-	Prepare(ctx context.Context, s *scenario.Scenario, jobID string, needDir bool) (Workspace, error)
+// EnvironmentType is a place runs happen, named by environment.type in
+// files: a plugin value, registered in [Environments]. `local` (a fresh
+// directory on this machine) is built in; e2b is registered without a
+// provider, as the format documents it: files may name it, and its jobs
+// are recorded incomplete unless a host supplies one (Environments.Replace)
+// or Config.EnvFallback stands in.
+type EnvironmentType struct {
+	// Name is the type as written in files.
+	Name string
+	// Doc says where runs happen.
+	Doc string
+	// Prepare makes a workspace for one run; nil means the type has no
+	// provider here.
+	Prepare func(ctx context.Context, req WorkspaceRequest) (Workspace, error)
+}
+
+// WorkspaceRequest is what a workspace is prepared for.
+type WorkspaceRequest struct {
+	// JobID names the run.
+	JobID string
+	// Scenario is the scenario about to run (read-only).
+	Scenario *scenario.Scenario
+	// NeedDir says whether the scenario needs a directory at all
+	// (virtual_fs, code steps, file or command checks); an environment may
+	// make one anyway.
+	NeedDir bool
+	// BaseDir is where a local run directory goes (Config.WorkDir; "" for
+	// the OS temp dir), and Keep leaves it in place afterwards.
+	BaseDir string
+	Keep    bool
 }
 
 // Workspace is one run's place.
@@ -41,57 +64,59 @@ type CodeResult struct {
 	Notes []string
 }
 
-// Environments is a registry of environments by type name.
-type Environments struct{ m map[string]Environment }
+// Environments holds environment types by name (agenteval.Kit's Environments).
+type Environments = registry.Registry[*EnvironmentType]
 
-// NewEnvironments returns a registry holding the local environment (in
-// baseDir, "" for the OS temp dir; keep leaves directories in place).
-func NewEnvironments(baseDir string, keep bool) *Environments {
-	return &Environments{m: map[string]Environment{"local": &LocalEnvironment{BaseDir: baseDir, Keep: keep}}}
+// NewEnvironments returns a registry holding the environment types of the
+// agent scenario format: local, with its provider, and e2b, without one.
+func NewEnvironments() *Environments {
+	r := registry.New("environment type", func(t *EnvironmentType) string { return t.Name }, nil)
+	err := r.Register(
+		&EnvironmentType{Name: "local", Doc: "a fresh directory on this machine, made only when the scenario needs one", Prepare: prepareLocal},
+		&EnvironmentType{Name: "e2b", Doc: "an E2B cloud sandbox; no provider here unless the host program registers one (or --env-fallback local)"},
+	)
+	if err != nil {
+		panic(err) // the built-in names are distinct; a clash is a bug in this package
+	}
+	return r
 }
 
-// Register adds or replaces an environment.
-func (e *Environments) Register(name string, env Environment) { e.m[name] = env }
-
-// Lookup returns the environment for a type, with a clear error when none is registered.
-func (e *Environments) Lookup(name string) (Environment, error) {
-	if env, ok := e.m[name]; ok {
-		return env, nil
+// provider returns the environment type that runs name, with a clear error
+// when it is unknown or has no provider.
+func provider(envs *Environments, name string) (*EnvironmentType, error) {
+	t, ok := envs.Lookup(name)
+	if ok && t.Prepare != nil {
+		return t, nil
 	}
-	names := make([]string, 0, len(e.m))
-	for n := range e.m {
-		names = append(names, n)
+	var provided []string
+	for _, e := range envs.All() {
+		if e.Prepare != nil {
+			provided = append(provided, e.Name)
+		}
 	}
-	slices.Sort(names)
-	if name == "e2b" {
-		return nil, fmt.Errorf("environment type %q has no provider registered (registered: %s)", name, strings.Join(names, ", "))
+	slices.Sort(provided)
+	if ok {
+		return nil, fmt.Errorf("environment type %q has no provider registered (registered: %s)", name, strings.Join(provided, ", "))
 	}
-	return nil, fmt.Errorf("unknown environment type %q (registered: %s)", name, strings.Join(names, ", "))
+	return nil, fmt.Errorf("unknown environment type %q (registered: %s)", name, strings.Join(provided, ", "))
 }
 
-// LocalEnvironment runs in a fresh directory on this machine.
-type LocalEnvironment struct {
-	// BaseDir holds the run directories; "" means the OS temp dir.
-	BaseDir string
-	// Keep leaves run directories in place after the run.
-	Keep bool
-}
-
-// Prepare makes a directory when needed and writes virtual_fs into it.
-func (l *LocalEnvironment) Prepare(_ context.Context, s *scenario.Scenario, jobID string, needDir bool) (Workspace, error) {
-	if !needDir {
+// prepareLocal makes a directory when needed and writes virtual_fs into it.
+func prepareLocal(_ context.Context, req WorkspaceRequest) (Workspace, error) {
+	s := req.Scenario
+	if !req.NeedDir {
 		return &localWorkspace{}, nil
 	}
-	if l.BaseDir != "" {
-		if err := os.MkdirAll(l.BaseDir, 0o755); err != nil {
+	if req.BaseDir != "" {
+		if err := os.MkdirAll(req.BaseDir, 0o755); err != nil {
 			return nil, err
 		}
 	}
-	dir, err := os.MkdirTemp(l.BaseDir, "agenteval-"+sanitize(jobID)+"-")
+	dir, err := os.MkdirTemp(req.BaseDir, "agenteval-"+sanitize(req.JobID)+"-")
 	if err != nil {
 		return nil, fmt.Errorf("making the run directory: %w", err)
 	}
-	ws := &localWorkspace{dir: dir, keep: l.Keep}
+	ws := &localWorkspace{dir: dir, keep: req.Keep}
 	// One base for everything a scenario names: virtual_fs is written in the
 	// working directory, where code steps, commands, file checks and the
 	// agent start.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -19,7 +20,7 @@ func (printSink) Write(r *runner.JobResult) error {
 // Example runs a scenario three times against an agent written as a
 // function, streaming each result as it finishes.
 func Example() {
-	f, err := scenario.Load("greet.scenario.yaml", []byte(`
+	f, err := agenteval.New().Loader(scenario.Options{}).Load("greet.scenario.yaml", []byte(`
 name: greet
 description: the agent greets by name
 environment: {type: local}
@@ -32,7 +33,7 @@ judgment: {strategy: all_pass}
 	if err != nil {
 		panic(err)
 	}
-	agent := runner.AgentFunc(func(_ context.Context, _ *runner.SessionConfig, msg string) (runner.Reply, error) {
+	agent := runner.AgentFunc(func(_ context.Context, _ runner.SessionConfig, msg string) (runner.Reply, error) {
 		return runner.Reply{Text: "Hello, " + strings.TrimPrefix(msg, "I am ") + "!"}, nil
 	})
 	jobs, _, err := runner.Combine([]runner.Source{runner.ScenarioSource(f.Name, f.Scenario, 3)}, runner.Shard{})

@@ -13,8 +13,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/agenteval/agenteval/scenario"
 )
 
 // TestMain lets the test binary play an exec agent: with
@@ -82,7 +80,7 @@ func TestExecAgentProtocol(t *testing.T) { // not parallel: it sets an environme
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	t.Setenv("AGENTEVAL_TEST_AGENT", "1")
-	f, err := scenario.Load("exec.scenario.yaml", []byte(`name: exec
+	f, err := testLoad("exec.scenario.yaml", []byte(`name: exec
 description: the exec protocol end to end
 environment: {type: local}
 setup:
@@ -102,7 +100,7 @@ run:
 judgment: {strategy: all_pass}
 `))
 	require.NoError(t, err)
-	agent, err := NewAgents().Build("exec:"+exe, AgentOptions{})
+	agent, err := BuildAgent(NewAgents(), "exec:"+exe, AgentOptions{})
 	require.NoError(t, err)
 	res := runOne(t, Config{Agent: agent}, f.Scenario)
 	require.Len(t, res.Evaluations, 3)
@@ -117,9 +115,9 @@ judgment: {strategy: all_pass}
 
 func TestExecAgentNeedsCommand(t *testing.T) {
 	t.Parallel()
-	_, err := NewAgents().Build("exec:", AgentOptions{})
+	_, err := BuildAgent(NewAgents(), "exec:", AgentOptions{})
 	assert.ErrorContains(t, err, "give a command")
-	_, err = NewAgents().Build("ecko", AgentOptions{})
+	_, err = BuildAgent(NewAgents(), "ecko", AgentOptions{})
 	assert.ErrorContains(t, err, `did you mean "echo"`)
 }
 

@@ -20,7 +20,7 @@ func TestFixturesWithVariables(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	var got []string
-	agent := AgentFunc(func(_ context.Context, _ *SessionConfig, in string) (Reply, error) {
+	agent := AgentFunc(func(_ context.Context, _ SessionConfig, in string) (Reply, error) {
 		mu.Lock()
 		got = append(got, in)
 		mu.Unlock()
@@ -83,7 +83,7 @@ func TestSeedPerIteration(t *testing.T) {
 				return nil
 			}, nil
 		}}
-	agent := AgentFunc(func(_ context.Context, _ *SessionConfig, in string) (Reply, error) {
+	agent := AgentFunc(func(_ context.Context, _ SessionConfig, in string) (Reply, error) {
 		log("agent: %s", in)
 		return Reply{Text: "done"}, nil
 	})

@@ -26,7 +26,7 @@ func TestTwoMatricesOverOneBaseGetTheirOwnJobIDs(t *testing.T) {
 		"cli/examples/simple-test.matrix.yaml":          matrix("test-github-issues.scenario.yaml"),
 		"cli/simple-test.matrix.yaml":                   matrix("examples/test-github-issues.scenario.yaml"),
 	}
-	set, err := scenario.NewLoader(scenario.Options{}).LoadDirFS(fsys, "cli")
+	set, err := scenario.NewLoader(NewRegistries(), scenario.Options{}).LoadDirFS(fsys, "cli")
 	require.NoError(t, err)
 	sources, err := FileSources(set.Files, SourceOptions{})
 	require.NoError(t, err)
@@ -53,7 +53,7 @@ func TestFileSourcesRefuseSharedJobIDs(t *testing.T) {
 		"a/x.scenario.yaml": {Data: []byte(identityBase)},
 		"b/x.scenario.yaml": {Data: []byte(identityBase)},
 	}
-	l := scenario.NewLoader(scenario.Options{})
+	l := scenario.NewLoader(NewRegistries(), scenario.Options{})
 	var files []*scenario.File
 	for _, n := range []string{"a/x.scenario.yaml", "b/x.scenario.yaml"} {
 		f, err := l.LoadFS(fsys, n)

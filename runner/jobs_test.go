@@ -21,7 +21,7 @@ func TestAgentPanicFailsOnlyThatRun(t *testing.T) {
 	t.Parallel()
 	s := loadScenario(t, "echo.scenario.yaml")
 	var n atomic.Int64
-	agent := AgentFunc(func(_ context.Context, _ *SessionConfig, m string) (Reply, error) {
+	agent := AgentFunc(func(_ context.Context, _ SessionConfig, m string) (Reply, error) {
 		if n.Add(1) == 2 {
 			panic("boom")
 		}
@@ -50,7 +50,7 @@ func TestStepTimeoutEvenWhenAgentIgnoresContext(t *testing.T) {
 	s := *loadScenario(t, "echo.scenario.yaml")
 	s.Run = append([]scenario.RunStep(nil), s.Run...)
 	s.Run[0].Timeout = scenario.Duration(30 * time.Millisecond)
-	stuck := AgentFunc(func(context.Context, *SessionConfig, string) (Reply, error) { select {} })
+	stuck := AgentFunc(func(context.Context, SessionConfig, string) (Reply, error) { select {} })
 	start := time.Now()
 	res := runOne(t, Config{Agent: stuck}, &s)
 	assert.Less(t, time.Since(start), 5*time.Second)
@@ -63,7 +63,7 @@ func TestRetriesUpToAllowed(t *testing.T) {
 	s := *loadScenario(t, "echo.scenario.yaml")
 	s.AllowedRetries = 2
 	var calls atomic.Int64
-	flaky := AgentFunc(func(_ context.Context, _ *SessionConfig, m string) (Reply, error) {
+	flaky := AgentFunc(func(_ context.Context, _ SessionConfig, m string) (Reply, error) {
 		if calls.Add(1) < 3 {
 			return Reply{Text: "nope"}, nil
 		}
@@ -81,7 +81,7 @@ func TestResumeAfterInterruptNeitherRepeatsNorLoses(t *testing.T) {
 	const n = 40
 	var started atomic.Int64
 	ctx, cancel := context.WithCancel(t.Context())
-	slow := AgentFunc(func(ctx context.Context, _ *SessionConfig, m string) (Reply, error) {
+	slow := AgentFunc(func(ctx context.Context, _ SessionConfig, m string) (Reply, error) {
 		if started.Add(1) == 15 {
 			cancel() // the run is "killed" part-way
 		}
@@ -157,7 +157,7 @@ func TestShardsPartitionARun(t *testing.T) {
 
 func TestEnvironmentFilesAndCode(t *testing.T) {
 	t.Parallel()
-	f, err := scenario.Load("fs.scenario.yaml", []byte(`name: fs
+	f, err := testLoad("fs.scenario.yaml", []byte(`name: fs
 description: virtual_fs, a code step and file checks
 environment: {type: local}
 setup:
@@ -188,7 +188,7 @@ func TestUnregisteredEnvironmentIsAnError(t *testing.T) {
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, "no provider registered")
 	assert.Contains(t, res.Error, "never falls back silently")
-	_, err := NewEnvironments("", false).Lookup("e2b")
+	_, err := provider(NewEnvironments(), "e2b")
 	assert.ErrorContains(t, err, `environment type "e2b" has no provider registered (registered: local)`)
 }
 
@@ -208,7 +208,7 @@ func TestGoTestEmbedding(t *testing.T) {
 
 func TestExplicitZeroWeightCountsNothing(t *testing.T) {
 	t.Parallel()
-	f, err := scenario.Load("w.scenario.yaml", []byte(`name: w
+	f, err := testLoad("w.scenario.yaml", []byte(`name: w
 description: a failing evaluation with weight 0 does not count under weighted
 environment: {type: local}
 run:
@@ -225,7 +225,7 @@ judgment: {strategy: weighted, threshold: 1}
 
 func TestEvaluationThatCannotJudgeLeavesTheRunIncomplete(t *testing.T) {
 	t.Parallel()
-	f, err := scenario.Load("j.scenario.yaml", []byte(`name: j
+	f, err := testLoad("j.scenario.yaml", []byte(`name: j
 description: an llm_judge with no judge configured
 environment: {type: local}
 run:
@@ -265,7 +265,7 @@ func FuzzParseShard(f *testing.F) {
 func TestCodeStepInterpreters(t *testing.T) {
 	t.Parallel()
 	step := func(lang, code string) *scenario.Scenario {
-		f, err := scenario.Load("code.scenario.yaml", []byte(`name: code
+		f, err := testLoad("code.scenario.yaml", []byte(`name: code
 description: a code step
 environment: {type: local}
 run:
@@ -291,7 +291,7 @@ judgment: {strategy: all_pass}
 
 func TestMissingInterpreterIsAClearError(t *testing.T) { // not parallel: it empties PATH
 	t.Setenv("PATH", t.TempDir())
-	f, err := scenario.Load("node.scenario.yaml", []byte(`name: node
+	f, err := testLoad("node.scenario.yaml", []byte(`name: node
 description: a node step without node
 environment: {type: local}
 run:

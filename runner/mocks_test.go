@@ -105,7 +105,7 @@ func TestMockDelayIsCancellable(t *testing.T) {
 
 func TestStrictMocksFailUnmatchedCalls(t *testing.T) {
 	t.Parallel()
-	f, err := scenario.Load("strict.scenario.yaml", []byte(`name: strict
+	f, err := testLoad("strict.scenario.yaml", []byte(`name: strict
 description: d
 environment: {type: local}
 setup:
@@ -117,7 +117,7 @@ run:
 judgment: {strategy: all_pass}
 `))
 	require.NoError(t, err)
-	agent := AgentFunc(func(ctx context.Context, cfg *SessionConfig, msg string) (Reply, error) {
+	agent := AgentFunc(func(ctx context.Context, cfg SessionConfig, msg string) (Reply, error) {
 		v, err := cfg.Mocks.Call(ctx, "github", "listIssues")
 		if err != nil {
 			return Reply{}, err

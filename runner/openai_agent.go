@@ -25,9 +25,9 @@ type ModelAgent struct {
 // NewModelAgent returns an agent that talks to model.
 func NewModelAgent(model judge.Model) *ModelAgent { return &ModelAgent{model: model, MaxToolRounds: 8} }
 
-// NewOpenAIAgentFromSpec builds the openai:MODEL agent. The base URL comes
+// newOpenAIAgentFromSpec builds the openai:MODEL agent. The base URL comes
 // from OPENAI_BASE_URL and the key from OPENAI_API_KEY.
-func NewOpenAIAgentFromSpec(model string, opts AgentOptions) (Agent, error) {
+func newOpenAIAgentFromSpec(model string, opts AgentOptions) (Agent, error) {
 	if model == "" {
 		return nil, errors.New("openai agent: name a model, as in openai:gpt-4o-mini")
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/judge/judgetest"
-	"github.com/agenteval/agenteval/scenario"
 )
 
 // TestOpenAIAgentCallsMocksAsTools runs the openai:MODEL agent against a
@@ -21,7 +20,7 @@ func TestOpenAIAgentCallsMocksAsTools(t *testing.T) {
 		judgetest.Text("There is one open issue: Login crash."),
 	)
 	t.Setenv("OPENAI_BASE_URL", srv.URL)
-	f, err := scenario.Load("openai.scenario.yaml", []byte(`name: openai agent
+	f, err := testLoad("openai.scenario.yaml", []byte(`name: openai agent
 description: tools from mocks
 environment: {type: local}
 character:
@@ -41,7 +40,7 @@ run:
 judgment: {strategy: all_pass}
 `))
 	require.NoError(t, err)
-	agent, err := NewAgents().Build("openai:"+judgetest.DefaultModel, AgentOptions{Getenv: func(k string) string {
+	agent, err := BuildAgent(NewAgents(), "openai:"+judgetest.DefaultModel, AgentOptions{Getenv: func(k string) string {
 		return map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": judgetest.APIKey}[k]
 	}})
 	require.NoError(t, err)

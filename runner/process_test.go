@@ -19,7 +19,7 @@ import (
 
 func inputScenario(t *testing.T, timeout string) *scenario.Scenario {
 	t.Helper()
-	f, err := scenario.Load("agent.scenario.yaml", []byte(`name: agent
+	f, err := testLoad("agent.scenario.yaml", []byte(`name: agent
 description: one message to the agent
 environment: {type: local}
 run:
@@ -34,7 +34,7 @@ judgment: {strategy: all_pass}
 
 func codeScenario(t *testing.T, code, timeout string) *scenario.Scenario {
 	t.Helper()
-	f, err := scenario.Load("code.scenario.yaml", []byte(`name: code
+	f, err := testLoad("code.scenario.yaml", []byte(`name: code
 description: a code step
 environment: {type: local}
 run:
@@ -127,7 +127,7 @@ func TestCodeStepTimeoutSaysWhatWasKilled(t *testing.T) {
 func TestCommandExitCodeIsLeftoverIsKilled(t *testing.T) {
 	t.Parallel()
 	marker := proctest.SleepArg()
-	f, err := scenario.Load("cmd.scenario.yaml", []byte(`name: cmd
+	f, err := testLoad("cmd.scenario.yaml", []byte(`name: cmd
 description: a command check that starts a background process
 environment: {type: local}
 run:

@@ -16,14 +16,8 @@ import (
 // and runs the other jobs; a CLI can warn about them up front. Nil means
 // nothing stands in the way.
 func (cfg Config) Unrunnable(s *scenario.Scenario) []string {
-	reg := cfg.Evaluations
-	if reg == nil {
-		reg = evaluate.DefaultRegistry()
-	}
-	if cfg.Environments == nil {
-		cfg.Environments = NewEnvironments("", false)
-	}
-	c, _ := reg.Compile(s) // a scenario whose evaluations do not compile fails on its own
+	cfg.Registries = cfg.Registries.orDefault()
+	c, _ := evaluate.Compile(cfg.Registries.Evaluations, s) // a scenario whose evaluations do not compile fails on its own
 	return unrunnable(&cfg, s, c)
 }
 
@@ -108,15 +102,15 @@ func checksNeeding(c *evaluate.Compiled, s *scenario.Scenario, match func(evalua
 
 // environment returns the environment that runs type name here and the
 // name it is registered under: the scenario's own, else Config.EnvFallback.
-func (cfg *Config) environment(name string) (Environment, string, error) {
-	env, err := cfg.Environments.Lookup(name)
+func (cfg *Config) environment(name string) (*EnvironmentType, string, error) {
+	env, err := provider(cfg.Registries.Environments, name)
 	if err == nil {
 		return env, name, nil
 	}
 	if cfg.EnvFallback == "" || cfg.EnvFallback == name {
 		return nil, "", fmt.Errorf("%w; register one with Environments.Register, or pass --env-fallback local (Config.EnvFallback) to run it locally: agenteval never falls back silently", err)
 	}
-	fb, ferr := cfg.Environments.Lookup(cfg.EnvFallback)
+	fb, ferr := provider(cfg.Registries.Environments, cfg.EnvFallback)
 	if ferr != nil {
 		return nil, "", fmt.Errorf("%w; the fallback: %w", err, ferr)
 	}

@@ -3,13 +3,14 @@ package runner
 import (
 	"context"
 	"fmt"
-	"github.com/agenteval/agenteval/judge"
-	"github.com/agenteval/agenteval/judge/judgetest"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/judge/judgetest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -25,7 +26,7 @@ func quoted(s string) string { return fmt.Sprintf("%q", s) }
 
 func load(t *testing.T, name, text string) *scenario.Scenario {
 	t.Helper()
-	f, err := scenario.Load(name, []byte(text))
+	f, err := testLoad(name, []byte(text))
 	require.NoError(t, err)
 	return f.Scenario
 }
@@ -47,7 +48,7 @@ run:
 judgment: {strategy: all_pass}
 `)
 	sent := false
-	agent := AgentFunc(func(_ context.Context, _ *SessionConfig, m string) (Reply, error) {
+	agent := AgentFunc(func(_ context.Context, _ SessionConfig, m string) (Reply, error) {
 		sent = true
 		return Reply{Text: m}, nil
 	})

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -49,10 +48,10 @@ type Config struct {
 	Agent Agent
 	// Concurrency is how many jobs run at once (default 4 × GOMAXPROCS).
 	Concurrency int
-	// Evaluations builds evaluations (default evaluate.DefaultRegistry()).
-	Evaluations *evaluate.Registry
-	// Strategies decides verdicts (default judge.DefaultStrategies()).
-	Strategies *judge.Strategies
+	// Registries hold the evaluation kinds, strategies, termination and
+	// environment types the run uses (agenteval.Kit passes its own); nil,
+	// or a nil registry in it, means the built-ins.
+	Registries *Registries
 	// Judge answers llm_judge evaluations and llm_judge termination conditions.
 	Judge *judge.Judge
 	// UserModel plays the simulated user of conversations.
@@ -63,8 +62,10 @@ type Config struct {
 	// Fixtures binds {{placeholders}} and resets or seeds fixtures per
 	// attempt; nil when no manifest (or seed file) is given.
 	Fixtures FixtureBinder
-	// Environments provides run environments (default: local in the OS temp dir).
-	Environments *Environments
+	// WorkDir is where local run directories are made ("" for the OS temp
+	// dir); KeepDirs leaves them there after each run.
+	WorkDir  string
+	KeepDirs bool
 	// EnvFallback names the registered environment that runs scenarios
 	// whose environment type has no provider here (e2b, say); the result's
 	// Environment and Notes say so. Empty: such jobs are incomplete.
@@ -185,19 +186,11 @@ func newRun(cfg Config) (*run, error) {
 	if cfg.Concurrency <= 0 {
 		cfg.Concurrency = 4 * runtime.GOMAXPROCS(0)
 	}
-	if cfg.Evaluations == nil {
-		cfg.Evaluations = evaluate.DefaultRegistry()
-	}
-	if cfg.Strategies == nil {
-		cfg.Strategies = judge.DefaultStrategies()
-	}
-	if cfg.Environments == nil {
-		cfg.Environments = NewEnvironments("", false)
-	}
+	cfg.Registries = cfg.Registries.orDefault()
 	if cfg.StepTimeout <= 0 {
 		cfg.StepTimeout = 5 * time.Minute
 	}
-	r := &run{cfg: cfg, compiled: newCompileCache(cfg.Evaluations)}
+	r := &run{cfg: cfg, compiled: newCompileCache(cfg.Registries.Evaluations)}
 	if a, ok := cfg.Agent.(runScopedAgent); ok {
 		r.cfg.Agent, r.endAgent = a.forRun(cfg.Concurrency)
 	}

@@ -19,7 +19,7 @@ func (m *memSink) Write(r *JobResult) error { m.results = append(m.results, r); 
 
 func loadScenario(t testing.TB, name string) *scenario.Scenario {
 	t.Helper()
-	f, err := scenario.LoadFile(filepath.Join("testdata", name))
+	f, err := testLoadFile(filepath.Join("testdata", name))
 	require.NoError(t, err)
 	return f.Scenario
 }

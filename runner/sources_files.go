@@ -21,9 +21,6 @@ type SourceOptions struct {
 	Filters []string
 	// MaxJobs refuses a run with more jobs (0 means no cap).
 	MaxJobs int64
-	// Loader is the loader that loaded the files (it checks matrix override
-	// values with the same evaluation types); nil means a default one.
-	Loader *scenario.Loader
 }
 
 // FileSources turns loaded files into job sources: each scenario runs
@@ -88,7 +85,7 @@ func MatrixSource(f *scenario.File, opts SourceOptions) (Source, error) {
 	if maxJobs == 0 {
 		maxJobs = -1
 	}
-	plan, diags := matrix.Compile(f, matrix.Options{Loader: opts.Loader, Filters: fs, MaxJobs: maxJobs})
+	plan, diags := matrix.Compile(f, matrix.Options{Filters: fs, MaxJobs: maxJobs})
 	if diags.HasErrors() {
 		return Source{}, diags
 	}

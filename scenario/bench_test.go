@@ -87,14 +87,14 @@ func bigScenario(size int) []byte {
 
 func TestBenchmarkInputsAreValid(t *testing.T) {
 	t.Parallel()
-	f, err := scenario.Load("typical.scenario.yaml", []byte(typicalScenario))
+	f, err := load("typical.scenario.yaml", []byte(typicalScenario))
 	require.NoError(t, err)
 	require.Empty(t, f.Diagnostics)
 	if testing.Short() {
 		return
 	}
 	big := bigScenario(1 << 20)
-	f, err = scenario.Load("big.scenario.yaml", big)
+	f, err = load("big.scenario.yaml", big)
 	require.NoError(t, err)
 	require.Empty(t, f.Diagnostics)
 	require.Greater(t, len(f.Scenario.Run), 1000)
@@ -105,7 +105,7 @@ func BenchmarkLoadTypical(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := scenario.Load("typical.scenario.yaml", data); err != nil {
+		if _, err := load("typical.scenario.yaml", data); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -116,7 +116,7 @@ func BenchmarkLoad1MiB(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := scenario.Load("big.scenario.yaml", data); err != nil {
+		if _, err := load("big.scenario.yaml", data); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -139,7 +139,7 @@ func BenchmarkNewLoaderFirstLoad(b *testing.B) {
 	data := []byte(typicalScenario)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := scenario.NewLoader(scenario.Options{}).Load("typical.scenario.yaml", data); err != nil {
+		if _, err := newLoader(scenario.Options{}).Load("typical.scenario.yaml", data); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -152,7 +152,7 @@ func BenchmarkNewLoaderFirstLoad(b *testing.B) {
 func BenchmarkLoadCorpusTrees(b *testing.B) {
 	for _, dir := range []string{"../testdata/corpus/eliza-8760409", "../testdata/corpus/ghx-f128993"} {
 		b.Run(filepath.Base(dir), func(b *testing.B) {
-			l := scenario.NewLoader(scenario.Options{})
+			l := newLoader(scenario.Options{})
 			b.ReportAllocs()
 			for b.Loop() {
 				set, _ := l.LoadDir(dir)

@@ -185,33 +185,3 @@ func setDefault(p **float64, v float64) {
 		*p = &v
 	}
 }
-
-// BuiltinEvaluationTypes returns the 13 evaluation types agenteval knows: the
-// 12 of the agent scenario format and trajectory_match.
-func BuiltinEvaluationTypes() []*EvaluationType {
-	return []*EvaluationType{
-		{Name: "string_contains", Doc: "The reply (or a code step's stdout, or a conversation's transcript) contains a value; case-insensitive unless case_sensitive is true.", NewParams: func() any { return new(StringContains) }},
-		{Name: "regex_match", Doc: "The reply (or stdout, or transcript) matches a regular expression (RE2); case-insensitive unless case_sensitive is true.", NewParams: func() any { return new(RegexMatch) }},
-		{Name: "llm_judge", Doc: "A model judges the step against a question, an expected answer and optional capabilities.", NewParams: func() any { return new(LLMJudge) }},
-		{Name: "trajectory_contains_action", Doc: "The step's actions include the named action, optionally with matching arguments.", NewParams: func() any { return new(TrajectoryContainsAction) }},
-		{Name: "execution_time", Doc: "The agent's own time for the step lies within bounds; the score falls with distance from the target.", NewParams: func() any { return new(ExecutionTime) }},
-		{Name: "file_exists", Doc: "A file exists inside the run's directory.", NewParams: func() any { return new(FileExists) }},
-		{Name: "file_contains", Doc: "A file inside the run's directory contains a value.", NewParams: func() any { return new(FileContains) }},
-		{Name: "command_exit_code_is", Doc: "A command run in the run's directory exits with the expected code (runs only when commands are allowed).", NewParams: func() any { return new(CommandExitCodeIs) }},
-		{Name: "conversation_length", Doc: "A conversation's number of turns lies within bounds.", NewParams: func() any { return new(ConversationLength) }},
-		{Name: "conversation_flow", Doc: "Required dialogue patterns occur in a conversation.", NewParams: func() any { return new(ConversationFlow) }},
-		{Name: "user_satisfaction", Doc: "The simulated user ends satisfied, by keywords, sentiment or a model's judgement.", NewParams: func() any { return new(UserSatisfaction) }},
-		{Name: "context_retention", Doc: "The agent remembers facts given earlier in a conversation.", NewParams: func() any { return new(ContextRetention) }},
-		{Name: "trajectory_match", Doc: "The step's actions match an expected list: strict order, unordered, subset or superset, with arguments compared exactly, partially or not at all.", NewParams: func() any { return new(TrajectoryMatch) }},
-	}
-}
-
-// DefaultRegistry returns a new registry of the built-in evaluation types.
-func DefaultRegistry() *Registry {
-	r, err := NewRegistry(BuiltinEvaluationTypes()...)
-	if err != nil {
-		panic(err) // the built-ins are fixed; a clash is a bug in this package
-	}
-	r.builtin = true
-	return r
-}

@@ -14,9 +14,9 @@ import (
 // documents; anything else stays free-form.
 func TestCharacterSampling(t *testing.T) {
 	t.Parallel()
-	load := func(character string) *scenario.Character {
+	character := func(character string) *scenario.Character {
 		t.Helper()
-		f, err := scenario.Load("c.scenario.yaml", []byte("name: c\ndescription: d\nenvironment: {type: local}\n"+
+		f, err := load("c.scenario.yaml", []byte("name: c\ndescription: d\nenvironment: {type: local}\n"+
 			"run: [{input: hi, evaluations: [{type: string_contains, value: hi}]}]\njudgment: {strategy: all_pass}\n"+character))
 		require.NoError(t, err)
 		return f.Scenario.Character
@@ -36,7 +36,7 @@ func TestCharacterSampling(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			model, temp, max := load(tc.yaml).Sampling()
+			model, temp, max := character(tc.yaml).Sampling()
 			assert.Equal(t, tc.model, model)
 			if tc.temperature == nil {
 				assert.Nil(t, temp)
@@ -47,11 +47,11 @@ func TestCharacterSampling(t *testing.T) {
 			assert.Equal(t, tc.maxTokens, max)
 		})
 	}
-	c := load("character: {name: E, system_prompt: Be brief., style: {all: [terse]}}\n")
+	c := character("character: {name: E, system_prompt: Be brief., style: {all: [terse]}}\n")
 	assert.Equal(t, "Be brief.", c.SystemPrompt)
 	assert.Equal(t, map[string]any{"style": map[string]any{"all": []any{"terse"}}}, c.Extra, "other keys stay free-form")
 
-	_, err := scenario.Load("c.scenario.yaml", []byte("name: c\ndescription: d\nenvironment: {type: local}\n"+
+	_, err := load("c.scenario.yaml", []byte("name: c\ndescription: d\nenvironment: {type: local}\n"+
 		"run: [{input: hi, evaluations: [{type: string_contains, value: hi}]}]\njudgment: {strategy: all_pass}\ncharacter: {temperature: hot}\n"))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "character.temperature: got string, want number")

@@ -7,12 +7,9 @@ import (
 	"slices"
 	"strings"
 	"time"
-)
 
-// conversationOnly are the evaluation types that need a conversation step.
-var conversationOnly = map[string]bool{
-	"conversation_length": true, "conversation_flow": true, "user_satisfaction": true, "context_retention": true,
-}
+	"github.com/agenteval/agenteval/internal/textdist"
+)
 
 // checkScenario applies the rules a schema cannot express. Paths point into
 // the file as written: for a GitHub scenario the prompt step's evaluations
@@ -39,8 +36,11 @@ func (l *Loader) checkScenario(f *File, s *Scenario, github bool) {
 			cp := stepPath(i).Key("conversation")
 			for j, t := range c.TerminationConditions {
 				tp := cp.Key("termination_conditions").Index(j)
-				if t.Type == "custom_condition" && t.LLMJudge == nil && len(t.Keywords) == 0 {
-					f.addf(tp, Error, "termination", "custom_condition needs keywords or llm_judge to decide when it holds")
+				if term := f.gen.vocab.terms[fieldTermination][t.Type]; term != nil {
+					given := map[string]bool{"keywords": len(t.Keywords) > 0, "llm_judge": t.LLMJudge != nil, "description": t.Description != ""}
+					if missing := unmet(term.Needs, given); missing != "" {
+						f.addf(tp, Error, "termination", "%s needs %s to decide when it holds", t.Type, missing)
+					}
 				}
 			}
 		}
@@ -48,7 +48,7 @@ func (l *Loader) checkScenario(f *File, s *Scenario, github bool) {
 	s.Evaluations(func(p Path, e *Evaluation) {
 		fp := evalPath(p)
 		inConversation := len(p) > 3 && p[2].Key == "conversation"
-		if conversationOnly[e.Type] && !inConversation && s.Run[p[1].Index].Conversation == nil {
+		if t := f.gen.vocab.evals[e.Type]; t != nil && t.Conversation && !inConversation && s.Run[p[1].Index].Conversation == nil {
 			f.addf(fp.Key("type"), Error, "needs-conversation", "%s evaluates a conversation, but this step has none", e.Type)
 		}
 		l.checkParams(f, fp, e)
@@ -64,14 +64,7 @@ func (l *Loader) checkScenario(f *File, s *Scenario, github bool) {
 			f.addf(p.Key("id"), Error, "duplicate-id", "checkpoint id %q is already used by checkpoint %d", c.ID, prev)
 		}
 		seen[c.ID] = i
-		if c.Condition.Type == "custom" {
-			switch {
-			case l.opts.CustomScorer == nil:
-				f.addf(p.Key("condition").Key("scorer"), Warning, "custom-scorer", "custom scorer %q must be registered by the program that runs this scenario", c.Condition.Scorer)
-			case !l.opts.CustomScorer(c.Condition.Scorer):
-				f.addf(p.Key("condition").Key("scorer"), Error, "custom-scorer", "no custom scorer %q is registered", c.Condition.Scorer)
-			}
-		}
+		l.checkScorer(f, p.Key("condition"), c.Condition)
 	}
 	checks += len(s.Checkpoints)
 	if es := s.Environment.Setup; es != nil && es.WorkingDirectory != "" {
@@ -114,6 +107,35 @@ func (l *Loader) checkScenario(f *File, s *Scenario, github bool) {
 // inside the run's directory: not the directory itself, not a file that
 // another key writes (a and ./a), not a file another key needs as a
 // directory (a and a/b).
+// checkScorer reports a condition at p whose type dispatches to a custom
+// scorer (it needs one) that the registries do not hold.
+func (l *Loader) checkScorer(f *File, p Path, c Condition) {
+	t := f.gen.vocab.terms[fieldCondition][c.Type]
+	if t == nil || !slices.Contains(t.Needs, "scorer") || c.Scorer == "" {
+		return
+	}
+	switch {
+	case f.gen.vocab.terms[fieldScorer][c.Scorer] != nil:
+	case l.opts.ScorersElsewhere:
+		f.addf(p.Key("scorer"), Warning, "custom-scorer", "custom scorer %q must be registered by the program that runs this scenario", c.Scorer)
+	default:
+		d := f.addf(p.Key("scorer"), Error, "custom-scorer", "no custom scorer %q is registered", c.Scorer)
+		d.Suggestion = textdist.Suggest(c.Scorer, f.gen.vocab.names(fieldScorer))
+	}
+}
+
+// unmet returns the first of needs that given does not meet, as "a or b"
+// for an alternative "a|b"; "" when all are met.
+func unmet(needs []string, given map[string]bool) string {
+	for _, n := range needs {
+		alts := strings.Split(n, "|")
+		if !slices.ContainsFunc(alts, func(a string) bool { return given[a] }) {
+			return strings.Join(alts, " or ")
+		}
+	}
+	return ""
+}
+
 func checkVirtualFS(f *File, p Path, vfs map[string]string) {
 	names := make([]string, 0, len(vfs))
 	for name := range vfs {

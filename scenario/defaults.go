@@ -116,10 +116,11 @@ func (l *Loader) decodeEvaluations(f *File, s *Scenario, _ Path) {
 }
 
 func (l *Loader) decodeEvaluation(f *File, e *Evaluation, p Path) {
-	if l.reg.Lookup(e.Type) == nil {
+	t := f.gen.vocab.evals[e.Type]
+	if t == nil {
 		return // the schema check has reported the unknown type with a suggestion
 	}
-	if err := e.decodeParams(l.reg); err != nil {
+	if err := e.decodeParams(t); err != nil {
 		var de *decodeError
 		if errors.As(err, &de) {
 			f.addf(append(slices.Clip(p), de.path...), Error, "type", "evaluation %q: %s", e.Type, de.msg)

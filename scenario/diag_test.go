@@ -61,20 +61,6 @@ func TestPath(t *testing.T) {
 	assert.Equal(t, "a.y", y.String())
 }
 
-func TestSuggest(t *testing.T) {
-	t.Parallel()
-	names := []string{"all_pass", "any_pass", "majority_pass", "weighted"}
-	tests := map[string]string{
-		"majorty_pass": "majority_pass", "all-pass": "all_pass", "weigthed": "weighted",
-		"all_pass": "", "something_else": "", "": "",
-	}
-	for in, want := range tests {
-		assert.Equal(t, want, scenario.Suggest(in, names), in)
-	}
-	assert.Equal(t, "execution_time", scenario.Suggest("response_time", []string{"execution_time", "string_contains", "file_exists"}))
-	assert.Empty(t, scenario.Suggest("x", nil))
-}
-
 func TestKinds(t *testing.T) {
 	t.Parallel()
 	for _, k := range scenario.SchemaKinds() {

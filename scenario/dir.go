@@ -39,6 +39,41 @@ func (s *Set) Matrices() []*File {
 	return out
 }
 
+// LoadPaths loads what agenteval validate and run are given: each path a
+// file, or a directory whose .yaml, .yml and .json files are loaded. The
+// files get their run ids ([AssignIDs]) and, for several paths, the checks
+// across files ([CheckSet]). A path that cannot be read is an error and
+// the Set is nil; otherwise the error, when not nil, is the Set's
+// Diagnostics, which hold an error.
+func (l *Loader) LoadPaths(paths ...string) (*Set, error) {
+	set := &Set{}
+	for _, p := range paths {
+		st, err := fs.Stat(osFS{}, p)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		if st.IsDir() {
+			dir, _ := l.LoadDir(p)
+			if dir == nil {
+				return nil, fmt.Errorf("%s: cannot read directory", p)
+			}
+			set.Files = append(set.Files, dir.Files...)
+			set.Diagnostics = append(set.Diagnostics, dir.Diagnostics...)
+			continue
+		}
+		f, _ := l.LoadFile(p)
+		set.Files = append(set.Files, f)
+		set.Diagnostics = append(set.Diagnostics, f.Diagnostics...)
+	}
+	if len(paths) > 1 {
+		set.Diagnostics = append(set.Diagnostics, CheckSet(set.Files)...)
+	} else {
+		AssignIDs(set.Files) // a directory's were; a file's base may lie elsewhere
+	}
+	set.Diagnostics = set.Diagnostics.Sort()
+	return set, set.Diagnostics.Err()
+}
+
 // LoadDir loads every .yaml, .yml and .json file below dir on disk.
 func (l *Loader) LoadDir(dir string) (*Set, error) {
 	return l.loadTree(osFS{}, dir)

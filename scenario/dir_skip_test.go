@@ -17,7 +17,7 @@ func TestDirectoryWalkSkipsForeignFiles(t *testing.T) {
 		"d/ok.scenario.yaml": {Data: []byte("name: ok\ndescription: d\nenvironment: {type: local}\nrun:\n  - input: hi\n    evaluations: [{type: string_contains, value: hi}]\njudgment: {strategy: all_pass}\n")},
 		"d/broken.yaml":      {Data: []byte("a: [\n")},
 	}
-	l := NewLoader(Options{})
+	l := NewLoader(testRegistries{}, Options{})
 	set, err := l.LoadDirFS(fsys, "d")
 	require.Error(t, err, "a file that does not parse is still an error")
 	var codes []string

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"reflect"
 	"slices"
 )
@@ -24,7 +23,7 @@ type Evaluation struct {
 	Critical bool `json:"critical,omitempty"`
 	// Params holds the type's parameters, a pointer to its registered struct.
 	Params any `json:"-"`
-	// raw keeps the type's own fields until the loader decodes them with its registry.
+	// raw keeps the type's own fields until the loader decodes them for their type.
 	raw json.RawMessage
 	// value is raw as plain data, when the loader decoded the evaluation from a Document.
 	value map[string]any
@@ -99,12 +98,8 @@ func (e Evaluation) WeightOr(def float64) float64 {
 	return *e.Weight
 }
 
-// decodeParams decodes the evaluation's own fields with the registry.
-func (e *Evaluation) decodeParams(reg *Registry) error {
-	t := reg.Lookup(e.Type)
-	if t == nil {
-		return fmt.Errorf("unknown evaluation type %q", e.Type)
-	}
+// decodeParams decodes the evaluation's own fields into t's parameters.
+func (e *Evaluation) decodeParams(t *EvaluationType) error {
 	p := t.NewParams()
 	if e.value != nil {
 		if err := decodeValue(e.value, p); err != nil {
@@ -121,95 +116,6 @@ func (e *Evaluation) decodeParams(reg *Registry) error {
 	}
 	e.Params = p
 	return nil
-}
-
-// EvaluationType describes one evaluation type: its name in files, its
-// documentation and its parameter struct. The struct's json tags and
-// jsonschema tags define the fields the type accepts, both for the loader and
-// for the generated JSON Schema, so a type registered by a host program is
-// loaded, validated and offered to editors exactly like a built-in.
-type EvaluationType struct {
-	// Name is the value of `type:` in files.
-	Name string
-	// Doc is the first-line summary, then details, shown in the schema and in docs.
-	Doc string
-	// NewParams returns a pointer to a new, zero parameter struct.
-	NewParams func() any
-}
-
-// Registry is a set of evaluation types. Build one with [NewRegistry]; the
-// zero value is empty.
-type Registry struct {
-	types map[string]*EvaluationType
-	// builtin marks a registry of exactly the built-in types, whose schemas
-	// are embedded pre-generated.
-	builtin bool
-}
-
-// NewRegistry returns a registry of the given types. Names must be unique,
-// non-empty and not shadow a shared field.
-func NewRegistry(types ...*EvaluationType) (*Registry, error) {
-	r := &Registry{types: make(map[string]*EvaluationType, len(types))}
-	for _, t := range types {
-		if err := r.add(t); err != nil {
-			return nil, err
-		}
-	}
-	return r, nil
-}
-
-// With returns a new registry holding r's types and the given ones.
-func (r *Registry) With(types ...*EvaluationType) (*Registry, error) {
-	n := &Registry{types: maps.Clone(r.types)}
-	if n.types == nil {
-		n.types = map[string]*EvaluationType{}
-	}
-	for _, t := range types {
-		if err := n.add(t); err != nil {
-			return nil, err
-		}
-	}
-	return n, nil
-}
-
-func (r *Registry) add(t *EvaluationType) error {
-	switch {
-	case t == nil || t.Name == "":
-		return fmt.Errorf("scenario: evaluation type without a name")
-	case t.NewParams == nil:
-		return fmt.Errorf("scenario: evaluation type %q has no NewParams", t.Name)
-	case r.types[t.Name] != nil:
-		return fmt.Errorf("scenario: evaluation type %q registered twice", t.Name)
-	}
-	p := t.NewParams()
-	rt := reflect.TypeOf(p)
-	if rt == nil || rt.Kind() != reflect.Pointer || rt.Elem().Kind() != reflect.Struct {
-		return fmt.Errorf("scenario: evaluation type %q: NewParams must return a pointer to a struct, got %T", t.Name, p)
-	}
-	for f := range rt.Elem().Fields() {
-		name := jsonName(f)
-		if slices.Contains(commonEvaluationKeys, name) {
-			return fmt.Errorf("scenario: evaluation type %q: field %q shadows a field every evaluation has", t.Name, name)
-		}
-	}
-	r.types[t.Name] = t
-	return nil
-}
-
-// Lookup returns the type named name, or nil.
-func (r *Registry) Lookup(name string) *EvaluationType {
-	if r == nil {
-		return nil
-	}
-	return r.types[name]
-}
-
-// Names returns the registered type names in sorted order.
-func (r *Registry) Names() []string {
-	if r == nil {
-		return nil
-	}
-	return slices.Sorted(maps.Keys(r.types))
 }
 
 // jsonName is the json key of a struct field.

@@ -1,12 +1,16 @@
 package scenario_test
 
 import (
+	"context"
 	"fmt"
+	"strings"
 
+	"github.com/agenteval/agenteval"
+	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/scenario"
 )
 
-func ExampleLoad() {
+func ExampleLoader_Load() {
 	src := `name: Greeting
 description: The agent greets back.
 environment:
@@ -20,7 +24,7 @@ judgment:
   strategy: all_pass
   treshold: 0.5
 `
-	f, err := scenario.Load("greet.scenario.yaml", []byte(src))
+	f, err := load("greet.scenario.yaml", []byte(src))
 	for _, d := range f.Diagnostics {
 		fmt.Println(d)
 	}
@@ -31,19 +35,23 @@ judgment:
 	// true
 }
 
-func ExampleRegistry_With() {
+func ExampleNewLoader() {
 	type Sentiment struct {
 		Mood string `json:"mood" jsonschema:"enum=happy,enum=sad"`
 	}
-	reg, err := scenario.DefaultRegistry().With(&scenario.EvaluationType{
-		Name:      "sentiment",
-		Doc:       "The reply has a mood.",
-		NewParams: func() any { return new(Sentiment) },
-	})
+	kit := agenteval.New()
+	err := kit.Evaluations.Register(evaluate.NewKind("sentiment", "The reply has a mood.",
+		func(p *Sentiment) (evaluate.Evaluator, error) {
+			return evaluate.EvaluatorFunc(func(ctx context.Context, in evaluate.Input) (evaluate.Result, error) {
+				_, text := in.Text()
+				happy := strings.Contains(text, "!")
+				return evaluate.Result{Passed: happy == (p.Mood == "happy")}, nil
+			}), nil
+		}))
 	if err != nil {
 		panic(err)
 	}
-	l := scenario.NewLoader(scenario.Options{Registry: reg})
+	l := scenario.NewLoader(kit, scenario.Options{})
 	f, err := l.Load("mood.scenario.yaml", []byte(`name: Mood
 description: The agent is cheerful.
 environment: {type: local}

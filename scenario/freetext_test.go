@@ -36,7 +36,7 @@ checkpoints:
 judgment: {strategy: all_pass}
 environment: {type: local}
 `
-	f, err := Load("free.scenario.yaml", []byte(base))
+	f, err := NewLoader(testRegistries{}, Options{}).Load("free.scenario.yaml", []byte(base))
 	require.NoError(t, err, "%v", err)
 	paths := []Path{
 		{{Key: "name"}}, {{Key: "description"}},
@@ -55,7 +55,7 @@ environment: {type: local}
 	paths = append(paths, conv.Key("termination_conditions").Index(0).Key("description"), conv.Key("termination_conditions").Index(0).Key("llm_judge").Key("prompt"),
 		Path{{Key: "checkpoints"}, {Index: 0, IsIndex: true}, {Key: "description"}})
 	hostile := []string{"(", "../../etc/passwd", "/abs", "{{x}}", "on", "yes", "[a", "${input.x}", "\x00\n\t", "0777", "weighted", "strict mode"}
-	l := NewLoader(Options{})
+	l := NewLoader(testRegistries{}, Options{})
 	for _, p := range paths {
 		for _, s := range hostile {
 			doc := setPlainForTest(f.Doc.Value, p, s)

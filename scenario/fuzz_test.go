@@ -110,8 +110,8 @@ func FuzzLoad(f *testing.F) {
 	base := []byte("name: B\ndescription: d\nenvironment: {type: local}\nrun: [{input: hi, evaluations: [{type: string_contains, value: hi}]}]\njudgment: {strategy: all_pass}\n")
 	ghxSibling := []byte(`{"id": "pr-review-comment-001", "name": "R", "description": "R.", "prompt": "P", "timeoutMs": 10, "category": "pr", "difficulty": "basic", "assertions": {"checkpoints": []}}`)
 	loaders := []*scenario.Loader{
-		scenario.NewLoader(scenario.Options{Limits: scenario.Limits{MaxNodes: 100_000}}),
-		scenario.NewLoader(scenario.Options{Strict: true, Limits: scenario.Limits{MaxNodes: 100_000}}),
+		newLoader(scenario.Options{Limits: scenario.Limits{MaxNodes: 100_000}}),
+		newLoader(scenario.Options{Strict: true, Limits: scenario.Limits{MaxNodes: 100_000}}),
 	}
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		defer failIfSlow(t, time.Now())

@@ -62,7 +62,7 @@ func (a archive) format() []byte {
 	return b.Bytes()
 }
 
-// options reads "strict" and "maxbytes=N" from the comment's "options:" line.
+// options reads "strict", "scorers-elsewhere" and "maxbytes=N" from the comment's "options:" line.
 func (a archive) options(t *testing.T) scenario.Options {
 	var o scenario.Options
 	for line := range strings.Lines(a.comment) {
@@ -75,6 +75,8 @@ func (a archive) options(t *testing.T) scenario.Options {
 			switch k {
 			case "strict":
 				o.Strict = true
+			case "scorers-elsewhere":
+				o.ScorersElsewhere = true
 			case "maxbytes":
 				n, err := strconv.Atoi(v)
 				require.NoError(t, err)
@@ -121,7 +123,7 @@ func TestDiagnostics(t *testing.T) {
 				}
 				fsys[f.name] = &fstest.MapFile{Data: f.data}
 			}
-			set, err := scenario.NewLoader(a.options(t)).LoadDirFS(fsys, ".")
+			set, err := newLoader(a.options(t)).LoadDirFS(fsys, ".")
 			require.NotNil(t, set)
 			got := formatDiagnostics(set.Diagnostics)
 			assert.Equal(t, set.Diagnostics.HasErrors(), err != nil)

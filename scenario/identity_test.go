@@ -50,7 +50,7 @@ func fileIDs(t *testing.T, files []*File) map[string]string {
 // a written id is kept.
 func TestDerivedIDsComeFromPathsUnderTheCommonRoot(t *testing.T) {
 	t.Parallel()
-	set, err := NewLoader(Options{}).LoadDirFS(identityTree(), "cli")
+	set, err := NewLoader(testRegistries{}, Options{}).LoadDirFS(identityTree(), "cli")
 	require.NoError(t, err, "%v", set.Diagnostics)
 	assert.Equal(t, map[string]string{
 		"cli/docs/example_scenarios/analyze-past-trade.scenario.yaml": "docs/example_scenarios/analyze-past-trade",
@@ -70,7 +70,7 @@ func TestDerivedIDsComeFromPathsUnderTheCommonRoot(t *testing.T) {
 func TestDerivedIDsAreStable(t *testing.T) {
 	t.Parallel()
 	fsys := identityTree()
-	l := NewLoader(Options{})
+	l := NewLoader(testRegistries{}, Options{})
 	load := func(names ...string) []*File {
 		var out []*File
 		for _, n := range names {
@@ -110,7 +110,7 @@ func TestWrittenIDsStayStrict(t *testing.T) {
 		"d/b/two.scenario.yaml": {Data: []byte("id: same\n" + identityScenario)},
 		"d/same.scenario.yaml":  {Data: []byte(identityScenario)},
 	}
-	set, err := NewLoader(Options{}).LoadDirFS(fsys, "d")
+	set, err := NewLoader(testRegistries{}, Options{}).LoadDirFS(fsys, "d")
 	require.Error(t, err)
 	var msgs []string
 	for _, d := range set.Diagnostics.Errors() {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/agenteval/agenteval/internal/textdist"
 )
 
 // Kind is a kind of document agenteval reads.
@@ -44,7 +46,7 @@ func ParseKind(s string) (Kind, error) {
 	}
 	names := kindNames[1:]
 	msg := fmt.Sprintf("unknown document kind %q; want one of %s", s, strings.Join(names, ", "))
-	if sug := Suggest(s, names); sug != "" {
+	if sug := textdist.Suggest(s, names); sug != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", sug)
 	}
 	return KindUnknown, fmt.Errorf("%s", msg)

@@ -17,21 +17,20 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// Options configure a Loader. The zero value loads with the built-in
-// evaluation types, reports unknown fields as warnings and caps files at 8 MiB.
+// Options configure a Loader. The zero value reports unknown fields as
+// warnings and caps files at 8 MiB.
 type Options struct {
 	// Strict turns unknown fields (and other warnings about extra keys) into errors.
 	Strict bool
-	// Registry holds the evaluation types files may use; nil means DefaultRegistry().
-	Registry *Registry
 	// Limits bound file size and alias expansion.
 	Limits Limits
 	// Kind forces the document kind instead of detecting it from name and content.
 	Kind Kind
-	// CustomScorer reports whether a custom checkpoint scorer is registered.
-	// When nil, a custom condition's scorer cannot be checked and draws a
-	// warning; when set, an unregistered scorer is an error.
-	CustomScorer func(name string) bool
+	// ScorersElsewhere says that custom checkpoint scorers are registered by
+	// another program than the one loading: a custom condition's scorer
+	// then draws a warning when the registries do not hold it, instead of
+	// an error.
+	ScorersElsewhere bool
 }
 
 // File is one loaded document. Which fields are set depends on Kind. A File
@@ -64,13 +63,27 @@ type File struct {
 	Sets ScenarioSets
 	// Diagnostics are the errors and warnings found, sorted by position.
 	Diagnostics Diagnostics
+	// loader loaded the file, with the registries' vocabulary of gen.
+	loader *Loader
+	gen    *generation
 }
 
-// Loader loads and validates documents. It compiles each kind's schema once
-// and is safe for concurrent use.
+// Loader loads and validates documents. It compiles each kind's schema
+// once for what its registries hold (again after a registration) and is
+// safe for concurrent use.
 type Loader struct {
-	opts     Options
-	reg      *Registry
+	opts Options
+	reg  Registries
+	mu   sync.Mutex
+	// gen is what the loader knows for the registries' current version.
+	gen *generation
+}
+
+// generation is a loader's vocabulary and compiled schemas for one version
+// of its registries.
+type generation struct {
+	version  uint64
+	vocab    *vocab
 	mu       sync.Mutex
 	compiled map[Kind]*compiledSchema
 }
@@ -83,38 +96,47 @@ type compiledSchema struct {
 	// evaluation type's schema, by name.
 	evalSites [][]string
 	evals     map[string]*jsonschema.Schema
+	// evaluation and condition check one evaluation (its type) or
+	// checkpoint condition on its own, for the Decode methods.
+	evaluation, condition *jsonschema.Schema
 }
 
-// NewLoader returns a loader with the given options.
-func NewLoader(opts Options) *Loader {
-	reg := opts.Registry
-	if reg == nil {
-		reg = DefaultRegistry()
+// NewLoader returns a loader that accepts what reg holds (agenteval.Kit's
+// Loader method passes the kit): evaluation types, strategies, condition
+// types and scorers, termination and environment types. A nil reg holds
+// nothing, so every such name is refused.
+func NewLoader(reg Registries, opts Options) *Loader {
+	return &Loader{opts: opts, reg: reg}
+}
+
+// current returns the generation for the registries' version now,
+// starting a new one when they changed.
+func (l *Loader) current() *generation {
+	var v uint64
+	if l.reg != nil {
+		v = l.reg.Version()
 	}
-	return &Loader{opts: opts, reg: reg, compiled: map[Kind]*compiledSchema{}}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.gen == nil || l.gen.version != v {
+		var voc *Vocabulary
+		if l.reg != nil {
+			voc = l.reg.Vocabulary()
+		}
+		l.gen = &generation{version: v, vocab: newVocab(voc), compiled: map[Kind]*compiledSchema{}}
+	}
+	return l.gen
 }
 
-// Registry returns the evaluation types the loader accepts.
-func (l *Loader) Registry() *Registry { return l.reg }
+// Loader returns the loader that loaded f (nil for a File made by hand):
+// a matrix checks the variants of its base scenario with it, so they
+// accept what the base did.
+func (f *File) Loader() *Loader { return f.loader }
 
-var defaultLoader = sync.OnceValue(func() *Loader { return NewLoader(Options{}) })
-
-// Load loads a document from bytes with default options. name decides the
-// kind (*.scenario.yaml, *.matrix.yaml, scenario-sets.json) and is used in
+// Load loads a document from bytes. name decides the kind
+// (*.scenario.yaml, *.matrix.yaml, scenario-sets.json) and is used in
 // diagnostics. A matrix's base scenario is looked up on the OS file system
 // relative to name. The error, when not nil, is the file's Diagnostics.
-func Load(name string, data []byte) (*File, error) { return defaultLoader().Load(name, data) }
-
-// LoadFile loads one file from disk with default options.
-func LoadFile(name string) (*File, error) { return defaultLoader().LoadFile(name) }
-
-// LoadFS loads one file from fsys with default options, so scenarios can be embedded.
-func LoadFS(fsys fs.FS, name string) (*File, error) { return defaultLoader().LoadFS(fsys, name) }
-
-// LoadDir loads every document below dir on disk with default options.
-func LoadDir(dir string) (*Set, error) { return defaultLoader().LoadDir(dir) }
-
-// Load loads a document from bytes; see the package-level Load.
 func (l *Loader) Load(name string, data []byte) (*File, error) {
 	return l.load(osFS{}, name, data, true)
 }
@@ -148,7 +170,7 @@ func (l *Loader) loadFS(fsys fs.FS, name string, withBase bool) (*File, error) {
 }
 
 func (l *Loader) load(fsys fs.FS, name string, data []byte, withBase bool) (*File, error) {
-	f := &File{Name: name}
+	f := &File{Name: name, loader: l, gen: l.current()}
 	doc, diags := ParseDocument(name, data, l.opts.Limits)
 	f.Diagnostics = diags
 	if doc != nil {
@@ -187,7 +209,7 @@ func (l *Loader) finish(ds Diagnostics) Diagnostics {
 // matrix override produces), without positions. Diagnostics carry paths;
 // Line and Column are 0.
 func (l *Loader) LoadValue(kind Kind, name string, value any) (*File, error) {
-	f := &File{Name: name, Kind: kind, Doc: &Document{File: name}}
+	f := &File{Name: name, Kind: kind, Doc: &Document{File: name}, loader: l, gen: l.current()}
 	plain, err := plainValue(value)
 	if err != nil {
 		f.Diagnostics = Diagnostics{{File: name, Severity: Error, Code: "type", Message: fmt.Sprintf("value cannot be written as JSON: %v", err)}}
@@ -301,7 +323,7 @@ func (l *Loader) decode(f *File) {
 // selects it with one if/then per registered type, which makes a validator
 // try every type on every evaluation.
 func (l *Loader) validateSchema(f *File) bool {
-	cs := l.schema(f.Kind)
+	cs := f.gen.schema(f.Kind)
 	if cs.err != nil {
 		f.addf(nil, Error, "internal", "schema: %v", cs.err)
 		return false
@@ -334,15 +356,17 @@ func (l *Loader) validateAt(f *File, cs *compiledSchema, sch *jsonschema.Schema,
 	f.Diagnostics = append(f.Diagnostics, schemaDiagnostics(f.Doc, cs.doc, loc, ve)...)
 }
 
-func (l *Loader) schema(k Kind) *compiledSchema {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if cs, ok := l.compiled[k]; ok {
+// schema returns the compiled schema of kind k for this generation's
+// vocabulary, compiling it on first use.
+func (g *generation) schema(k Kind) *compiledSchema {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if cs, ok := g.compiled[k]; ok {
 		return cs
 	}
 	cs := &compiledSchema{}
-	l.compiled[k] = cs
-	raw, err := GenerateSchema(k, l.reg)
+	g.compiled[k] = cs
+	raw, err := schemaOf(k, g.vocab)
 	if err != nil {
 		cs.err = err
 		return cs
@@ -369,9 +393,16 @@ func (l *Loader) schema(k Kind) *compiledSchema {
 	if cs.schema, cs.err = c.Compile(url); cs.err != nil {
 		return cs
 	}
+	for name, dst := range map[string]**jsonschema.Schema{"Evaluation": &cs.evaluation, "Condition": &cs.condition} {
+		if _, ok := defs[name]; ok {
+			if *dst, cs.err = c.Compile(url + "#/$defs/" + name); cs.err != nil {
+				return cs
+			}
+		}
+	}
 	if cs.evalSites != nil {
 		cs.evals = map[string]*jsonschema.Schema{}
-		for _, name := range l.reg.Names() {
+		for _, name := range g.vocab.evaluationNames() {
 			sch, err := c.Compile(url + "#/$defs/Evaluation_" + jsonPointerEscape(name))
 			if err != nil {
 				cs.err = err

@@ -15,7 +15,7 @@ import (
 
 func TestLoadAppliesDefaults(t *testing.T) {
 	t.Parallel()
-	f, err := scenario.Load("dir/typical.scenario.yaml", []byte(typicalScenario))
+	f, err := load("dir/typical.scenario.yaml", []byte(typicalScenario))
 	require.NoError(t, err)
 	s := f.Scenario
 	assert.Equal(t, "typical", s.ID, "the id comes from the file name")
@@ -48,7 +48,7 @@ func ptr[T any](v T) *T { return &v }
 
 func TestLoadValue(t *testing.T) {
 	t.Parallel()
-	l := scenario.NewLoader(scenario.Options{})
+	l := newLoader(scenario.Options{})
 	v := map[string]any{
 		"name": "From a matrix", "description": "d", "environment": map[string]any{"type": "local"},
 		"run":      []any{map[string]any{"input": "hi", "conversation": map[string]any{"max_turns": json.Number("0")}}},
@@ -67,7 +67,7 @@ func TestLoadValue(t *testing.T) {
 // may: ints, floats and typed slices and maps are read as their JSON form.
 func TestLoadValueGoValues(t *testing.T) {
 	t.Parallel()
-	l := scenario.NewLoader(scenario.Options{})
+	l := newLoader(scenario.Options{})
 	v := map[string]any{
 		"name": "Go values", "description": "d", "environment": map[string]string{"type": "local"},
 		"tags": []string{"a", "b"}, "timeout_ms": 5000, "allowed_retries": int64(2),
@@ -100,7 +100,7 @@ func TestLoadFSAndDir(t *testing.T) {
 		"scenarios/ghx/pr-fix-001.json":    {Data: []byte(`{"id": "pr-fix-001", "name": "F", "description": "D", "prompt": "P", "timeoutMs": 5, "category": "pr", "difficulty": "basic", "assertions": {"checkpoints": [{"id": "c", "description": "d", "task": "pr.view", "input": {}, "condition": {"type": "non_empty"}}]}}`)},
 		"scenarios/ghx/scenario-sets.json": {Data: []byte(`{"default": ["pr-fix-001", "pr-fix-002"]}`)},
 	}
-	l := scenario.NewLoader(scenario.Options{})
+	l := newLoader(scenario.Options{})
 	set, err := l.LoadDirFS(fsys, "scenarios")
 	require.Error(t, err, "the set names an id no scenario has")
 	var names []string
@@ -125,7 +125,7 @@ func TestLoadFSAndDir(t *testing.T) {
 // TestLoaderConcurrent loads from many goroutines with one loader; run with -race.
 func TestLoaderConcurrent(t *testing.T) {
 	t.Parallel()
-	l := scenario.NewLoader(scenario.Options{})
+	l := newLoader(scenario.Options{})
 	var wg sync.WaitGroup
 	for i := range 8 {
 		wg.Go(func() {

@@ -39,7 +39,7 @@ func TestEveryValueReplaced(t *testing.T) {
 		"scenario-sets.json":    `{"default": ["pr-fix-001"]}`,
 		"sweep.matrix.yaml":     "name: S\nbase_scenario: testdata/none.scenario.yaml\nruns_per_combination: 2\nmatrix:\n  - parameter: run[0].input\n    values: [a, {b: 1}]\n",
 	}
-	l := scenario.NewLoader(scenario.Options{})
+	l := newLoader(scenario.Options{})
 	for name, src := range docs {
 		doc, ds := scenario.ParseDocument(name, []byte(src), scenario.Limits{})
 		require.False(t, ds.HasErrors(), "%s: %v", name, ds)

@@ -2,6 +2,7 @@ package scenario_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -35,7 +38,7 @@ func TestPeerFilesLoad(t *testing.T) {
 	t.Parallel()
 	for _, sub := range []string{"eliza", "ghx-scenarios"} {
 		dir := needPeer(t, sub)
-		set, _ := scenario.LoadDir(dir)
+		set, _ := defaultLoader().LoadDir(dir)
 		require.NotNil(t, set)
 		var valid int
 		for _, f := range set.Files {
@@ -56,7 +59,7 @@ func TestPeerFilesLoad(t *testing.T) {
 func TestPeerFilesKinds(t *testing.T) {
 	t.Parallel()
 	dir := needPeer(t, "ghx-scenarios")
-	set, err := scenario.LoadDir(dir)
+	set, err := defaultLoader().LoadDir(dir)
 	require.NoError(t, err)
 	kinds := map[string]scenario.Kind{}
 	for _, f := range set.Files {
@@ -81,7 +84,7 @@ func TestPeerFilesKinds(t *testing.T) {
 	assert.True(t, sc.Fixture.ReseedPerIteration)
 
 	eliza := needPeer(t, "eliza")
-	m, err := scenario.LoadFile(filepath.Join(eliza, "github-issue-analysis.matrix.yaml"))
+	m, err := loadFile(filepath.Join(eliza, "github-issue-analysis.matrix.yaml"))
 	require.NoError(t, err)
 	require.Equal(t, scenario.KindMatrix, m.Kind)
 	require.NotNil(t, m.Base)
@@ -114,7 +117,7 @@ func TestPeerInvalidFiles(t *testing.T) {
 		},
 	}
 	for name, want := range tests {
-		f, err := scenario.LoadFile(filepath.Join(dir, name))
+		f, err := loadFile(filepath.Join(dir, name))
 		require.Error(t, err, name)
 		var got []finding
 		for _, d := range f.Diagnostics {
@@ -122,7 +125,7 @@ func TestPeerInvalidFiles(t *testing.T) {
 		}
 		assert.Equal(t, want, got, name)
 	}
-	f, _ := scenario.LoadFile(filepath.Join(dir, "simple-test.scenario.yaml"))
+	f, _ := loadFile(filepath.Join(dir, "simple-test.scenario.yaml"))
 	assert.Equal(t, `"test" is not one of local, e2b`, f.Diagnostics[1].Message)
 }
 
@@ -204,10 +207,11 @@ type Sentiment struct {
 
 func TestRegisteredEvaluationType(t *testing.T) {
 	t.Parallel()
-	reg, err := scenario.DefaultRegistry().With(&scenario.EvaluationType{
-		Name: "sentiment", Doc: "The reply has a mood.", NewParams: func() any { return new(Sentiment) },
+	reg := runner.NewRegistries()
+	sentiment := evaluate.NewKind("sentiment", "The reply has a mood.", func(*Sentiment) (evaluate.Evaluator, error) {
+		return evaluate.EvaluatorFunc(func(context.Context, evaluate.Input) (evaluate.Result, error) { return evaluate.Result{}, nil }), nil
 	})
-	require.NoError(t, err)
+	require.NoError(t, reg.Evaluations.Register(sentiment))
 
 	raw, err := scenario.GenerateSchema(scenario.KindScenario, reg)
 	require.NoError(t, err)
@@ -219,13 +223,13 @@ func TestRegisteredEvaluationType(t *testing.T) {
 	assert.Contains(t, string(s.Defs["Evaluation"]), `"sentiment"`)
 	assert.Contains(t, string(s.Defs["Evaluation_sentiment"]), `"The reply has a mood."`)
 	assert.Contains(t, string(s.Defs["Evaluation_sentiment"]), `"happy"`)
-	builtin, err := scenario.GenerateSchema(scenario.KindScenario, nil)
+	builtin, err := scenario.GenerateSchema(scenario.KindScenario, builtins())
 	require.NoError(t, err)
 	assert.False(t, strings.Contains(string(builtin), `"sentiment"`), "the built-in schema lists no sentiment type")
 
 	src := strings.Replace(typicalScenario, "      - type: string_contains\n        value: issues\n",
 		"      - type: sentiment\n        mood: happy\n        min_score: 0.5\n", 1)
-	l := scenario.NewLoader(scenario.Options{Registry: reg})
+	l := scenario.NewLoader(reg, scenario.Options{})
 	f, err := l.Load("custom.scenario.yaml", []byte(src))
 	require.NoError(t, err)
 	assert.Empty(t, f.Diagnostics)
@@ -243,15 +247,16 @@ func TestRegisteredEvaluationType(t *testing.T) {
 	require.Len(t, f.Diagnostics, 1)
 	d := f.Diagnostics[0]
 	assert.Equal(t, []any{24, 15, "run[0].evaluations[0].mood", "enum", "happy"}, []any{d.Line, d.Column, d.Path, d.Code, d.Suggestion})
-	f, err = scenario.Load("custom.scenario.yaml", []byte(src))
+	f, err = load("custom.scenario.yaml", []byte(src))
 	require.Error(t, err)
 	assert.Equal(t, "run[0].evaluations[0].type", f.Diagnostics[0].Path)
 
-	_, err = scenario.DefaultRegistry().With(&scenario.EvaluationType{Name: "regex_match", NewParams: func() any { return new(Sentiment) }})
-	assert.EqualError(t, err, `scenario: evaluation type "regex_match" registered twice`)
+	newSentiment := func(*Sentiment) (evaluate.Evaluator, error) { return nil, nil }
+	err = reg.Evaluations.Register(evaluate.NewKind("regex_match", "", newSentiment))
+	assert.EqualError(t, err, `registering evaluation type "regex_match": already registered`)
 	type shadow struct {
 		Weight int `json:"weight"`
 	}
-	_, err = scenario.NewRegistry(&scenario.EvaluationType{Name: "x", NewParams: func() any { return new(shadow) }})
+	err = reg.Evaluations.Register(evaluate.NewKind("x", "", func(*shadow) (evaluate.Evaluator, error) { return nil, nil }))
 	assert.ErrorContains(t, err, "shadows a field every evaluation has")
 }

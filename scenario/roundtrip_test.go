@@ -8,8 +8,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/agenteval/agenteval/scenario"
 )
 
 // TestScenarioJSONRoundTrip writes each loaded scenario back as JSON and
@@ -27,11 +25,11 @@ func TestScenarioJSONRoundTrip(t *testing.T) {
 		}
 	}
 	for name, data := range inputs {
-		f, err := scenario.Load(name, data)
+		f, err := load(name, data)
 		require.NoError(t, err, name)
 		b, err := json.Marshal(f.Scenario)
 		require.NoError(t, err, name)
-		again, err := scenario.Load("again.scenario.json", b)
+		again, err := load("again.scenario.json", b)
 		require.NoError(t, err, "%s: %s", name, b)
 		assert.Empty(t, again.Diagnostics, name)
 		b2, err := json.Marshal(again.Scenario)

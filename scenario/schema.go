@@ -22,10 +22,12 @@ const SchemaBaseURL = "https://github.com/agenteval/agenteval/schemas/"
 //go:embed schemas/comments.json
 var commentsJSON []byte
 
-// schemaFiles holds the generated schemas of the built-in registry, one per
-// kind (schemas/<kind>.schema.json), kept up to date by TestSchemaFilesUpToDate.
+// schemaFiles holds the generated schemas of the built-in registries, one
+// per kind (schemas/<kind>.schema.json), and the fingerprint of the
+// vocabulary they describe (schemas/builtin.fingerprint), kept up to date
+// by TestSchemaFilesUpToDate.
 //
-//go:embed schemas/*.schema.json
+//go:embed schemas/*.schema.json schemas/builtin.fingerprint
 var schemaFiles embed.FS
 
 //go:generate go test . -run TestSchemaFilesUpToDate -update
@@ -34,21 +36,40 @@ const pkgPath = "github.com/agenteval/agenteval/scenario"
 
 // GenerateSchema returns the JSON Schema (draft 2020-12, using only keywords
 // that editors' YAML language servers understand) of a document kind. The
-// evaluation variants come from reg, so a type registered by a host program
-// appears like a built-in; nil means [DefaultRegistry].
-func GenerateSchema(k Kind, reg *Registry) ([]byte, error) {
-	if reg == nil || reg.builtin {
+// names the formats leave open (evaluation types with their parameters,
+// strategies, condition types with the fields each needs, termination and
+// environment types) come from reg, with their documentation, so what a
+// host program registers appears like a built-in; nil registers nothing.
+func GenerateSchema(k Kind, reg Registries) ([]byte, error) {
+	var v *Vocabulary
+	if reg != nil {
+		v = reg.Vocabulary()
+	}
+	return schemaOf(k, newVocab(v))
+}
+
+// builtinFingerprint is the fingerprint of the vocabulary the embedded
+// schemas describe.
+var builtinFingerprint = func() string {
+	b, _ := schemaFiles.ReadFile("schemas/builtin.fingerprint")
+	return strings.TrimSpace(string(b))
+}()
+
+// schemaOf returns the schema of kind k for v: the embedded file when v is
+// the vocabulary it was generated for, else a fresh reflection.
+func schemaOf(k Kind, v *vocab) ([]byte, error) {
+	if v.fingerprint == builtinFingerprint {
 		if b, err := schemaFiles.ReadFile("schemas/" + k.String() + ".schema.json"); err == nil {
 			return b, nil
 		}
 	}
-	return generateSchema(k, reg, nil)
+	return generateSchema(k, v, nil)
 }
 
 // generateSchema reflects the schema of kind k. comments, when not nil,
 // replaces the embedded comment map (the generator passes fresh ones).
-func generateSchema(k Kind, reg *Registry, comments map[string]string) ([]byte, error) {
-	s, err := schemaFor(k, reg, comments)
+func generateSchema(k Kind, v *vocab, comments map[string]string) ([]byte, error) {
+	s, err := schemaFor(k, v, comments)
 	if err != nil {
 		return nil, err
 	}
@@ -64,10 +85,7 @@ func generateSchema(k Kind, reg *Registry, comments map[string]string) ([]byte, 
 
 // schemaFor builds the schema; comments overrides the embedded comment map
 // (the generator passes freshly extracted ones).
-func schemaFor(k Kind, reg *Registry, comments map[string]string) (*jsonschema.Schema, error) {
-	if reg == nil {
-		reg = DefaultRegistry()
-	}
+func schemaFor(k Kind, v *vocab, comments map[string]string) (*jsonschema.Schema, error) {
 	if comments == nil {
 		if err := json.Unmarshal(commentsJSON, &comments); err != nil {
 			return nil, fmt.Errorf("scenario: embedded comments: %w", err)
@@ -100,11 +118,9 @@ func schemaFor(k Kind, reg *Registry, comments map[string]string) (*jsonschema.S
 	if s.Definitions == nil {
 		s.Definitions = jsonschema.Definitions{}
 	}
-	patchDefinitions(s)
+	patchDefinitions(s, v)
 	if _, ok := s.Definitions["Evaluation"]; ok {
-		if err := addEvaluationVariants(r, s, reg); err != nil {
-			return nil, err
-		}
+		addEvaluationVariants(r, s, v)
 	}
 	return s, nil
 }
@@ -134,8 +150,10 @@ func newReflector(comments map[string]string) *jsonschema.Reflector {
 }
 
 // patchDefinitions applies what struct tags cannot say: string-or-object
-// plugins, free-form keys on characters, per-type condition fields.
-func patchDefinitions(s *jsonschema.Schema) {
+// plugins, free-form keys on characters, and the names the registries
+// hold (strategies, termination and environment types, condition types
+// with the fields each needs), each documented.
+func patchDefinitions(s *jsonschema.Schema, v *vocab) {
 	if p, ok := s.Definitions["Plugin"]; ok {
 		obj := *p
 		obj.Description = ""
@@ -147,46 +165,84 @@ func patchDefinitions(s *jsonschema.Schema) {
 			d.AdditionalProperties = nil // further keys are kept as free-form data
 		}
 	}
-	if c, ok := s.Definitions["Condition"]; ok {
-		num := &jsonschema.Schema{Type: "number"}
-		scalar := &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Type: "string"}, {Type: "number"}, {Type: "boolean"}, {Type: "null"}}}
-		str := &jsonschema.Schema{Type: "string"}
-		needs := []struct {
-			typ      string
-			required []string
-			props    map[string]*jsonschema.Schema
-		}{
-			{"count_gte", []string{"value"}, map[string]*jsonschema.Schema{"value": num}},
-			{"count_eq", []string{"value"}, map[string]*jsonschema.Schema{"value": num}},
-			{"field_equals", []string{"path", "value"}, map[string]*jsonschema.Schema{"value": scalar}},
-			{"field_contains", []string{"path", "value"}, map[string]*jsonschema.Schema{"value": str}},
-			{"field_gte", []string{"path", "value"}, map[string]*jsonschema.Schema{"value": num}},
-			{"custom", []string{"scorer"}, nil},
-		}
-		for _, n := range needs {
-			then := &jsonschema.Schema{Required: n.required}
-			if n.props != nil {
-				then.Properties = jsonschema.NewProperties()
-				for k, v := range n.props {
-					then.Properties.Set(k, v)
-				}
+	enumOf(s, "Judgment", "strategy", v.Strategies)
+	enumOf(s, "TerminationCondition", "type", v.Terminations)
+	enumOf(s, "Environment", "type", v.Environments)
+	if c, ok := enumOf(s, "Condition", "type", v.Conditions); ok {
+		for _, t := range v.Conditions {
+			if len(t.Needs) == 0 {
+				continue
 			}
-			c.AllOf = append(c.AllOf, &jsonschema.Schema{If: typeIs(n.typ), Then: then})
+			then := &jsonschema.Schema{}
+			for _, n := range t.Needs {
+				alts := strings.Split(n, "|")
+				if len(alts) == 1 {
+					then.Required = append(then.Required, n)
+					continue
+				}
+				any := &jsonschema.Schema{}
+				for _, a := range alts {
+					any.AnyOf = append(any.AnyOf, &jsonschema.Schema{Required: []string{a}})
+				}
+				then.AllOf = append(then.AllOf, any)
+			}
+			if val := valueSchema(t.Value); val != nil {
+				then.Properties = jsonschema.NewProperties()
+				then.Properties.Set("value", val)
+			}
+			c.AllOf = append(c.AllOf, &jsonschema.Schema{If: typeIs(t.Name), Then: then})
 		}
 	}
+}
+
+// enumOf restricts the property prop of the definition def to the names of
+// terms, in their order, and documents each; it returns the definition.
+func enumOf(s *jsonschema.Schema, def, prop string, terms []Term) (*jsonschema.Schema, bool) {
+	d, ok := s.Definitions[def]
+	if !ok {
+		return nil, false
+	}
+	p, ok := d.Properties.Get(prop)
+	if !ok {
+		return d, true
+	}
+	p.Enum = make([]any, len(terms))
+	var doc strings.Builder
+	doc.WriteString(p.Description)
+	for i, t := range terms {
+		p.Enum[i] = t.Name
+		if t.Doc != "" {
+			fmt.Fprintf(&doc, "\n- %s: %s", t.Name, strings.Join(strings.Fields(t.Doc), " "))
+		}
+	}
+	p.Description = doc.String()
+	return d, true
+}
+
+// valueSchema is the schema of a condition's value of JSON type typ.
+func valueSchema(typ string) *jsonschema.Schema {
+	switch typ {
+	case "number":
+		return &jsonschema.Schema{Type: "number"}
+	case "string":
+		return &jsonschema.Schema{Type: "string"}
+	case "scalar":
+		return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Type: "string"}, {Type: "number"}, {Type: "boolean"}, {Type: "null"}}}
+	}
+	return nil
 }
 
 // addEvaluationVariants replaces the Evaluation definition by a union
 // selected by `type`: one if/then branch per registered type. if/then (not
 // oneOf) keeps a validator's errors on the branch the author meant.
-func addEvaluationVariants(r *jsonschema.Reflector, s *jsonschema.Schema, reg *Registry) error {
+func addEvaluationVariants(r *jsonschema.Reflector, s *jsonschema.Schema, v *vocab) {
 	common := s.Definitions["Evaluation"]
-	names := reg.Names()
+	names := v.evaluationNames()
 	enum := make([]any, len(names))
 	var branches []*jsonschema.Schema
 	for i, name := range names {
 		enum[i] = name
-		t := reg.Lookup(name)
+		t := v.evals[name]
 		rt := reflect.TypeOf(t.NewParams()).Elem()
 		vs := r.ReflectFromType(rt)
 		for k, d := range vs.Definitions {
@@ -228,7 +284,6 @@ func addEvaluationVariants(r *jsonschema.Reflector, s *jsonschema.Schema, reg *R
 		Properties:  props,
 		AllOf:       branches,
 	}
-	return nil
 }
 
 func typeIs(name string) *jsonschema.Schema {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agenteval/agenteval/internal/textdist"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -70,7 +71,7 @@ func schemaDiagnostics(doc *Document, schemaDoc map[string]any, prefix []string,
 				if len(allowed) > 0 && len(allowed) <= 12 {
 					msg += "; this object takes " + strings.Join(allowed, ", ")
 				}
-				add(p.Key(name), true, "unknown-field", msg, Suggest(name, allowed), Warning)
+				add(p.Key(name), true, "unknown-field", msg, textdist.Suggest(name, allowed), Warning)
 			}
 			return
 		case *kind.Required:
@@ -85,7 +86,7 @@ func schemaDiagnostics(doc *Document, schemaDoc map[string]any, prefix []string,
 			}
 			got := fmt.Sprint(k.Got)
 			msg := fmt.Sprintf("%q is not one of %s", got, strings.Join(want, ", "))
-			add(p, false, "enum", msg, Suggest(got, want), Error)
+			add(p, false, "enum", msg, textdist.Suggest(got, want), Error)
 			return
 		case *kind.Type:
 			add(p, false, "type", fmt.Sprintf("got %s, want %s", k.Got, strings.Join(k.Want, " or ")), "", Error)

@@ -114,8 +114,8 @@ type LLMConfig struct {
 // Environment selects where a run happens. `local` (a fresh directory on this
 // machine) is built in; other types come from environments a host registers.
 type Environment struct {
-	// Type names the environment: local or e2b.
-	Type string `json:"type" jsonschema:"enum=local,enum=e2b"`
+	// Type names a registered environment type (agenteval types environments).
+	Type string `json:"type"`
 	// Setup tunes the environment.
 	Setup *EnvironmentSetup `json:"setup,omitempty"`
 }
@@ -257,8 +257,8 @@ type UserSimulator struct {
 
 // TerminationCondition ends a conversation when it holds.
 type TerminationCondition struct {
-	// Type names the condition.
-	Type string `json:"type" jsonschema:"enum=max_turns_reached,enum=user_expresses_satisfaction,enum=agent_provides_solution,enum=conversation_stuck,enum=escalation_needed,enum=goal_achieved,enum=custom_condition"`
+	// Type names a registered termination type (agenteval types terminations).
+	Type string `json:"type"`
 	// Description says what the condition means (the judge reads it).
 	Description string `json:"description,omitempty"`
 	// Keywords that end the conversation when the right speaker says one.
@@ -287,8 +287,8 @@ type DebugOptions struct {
 
 // Judgment turns the list of results into one verdict.
 type Judgment struct {
-	// Strategy is all_pass, any_pass, majority_pass or weighted.
-	Strategy string `json:"strategy" jsonschema:"enum=all_pass,enum=any_pass,enum=majority_pass,enum=weighted"`
+	// Strategy names a registered judgment strategy (agenteval types strategies).
+	Strategy string `json:"strategy"`
 	// Threshold is the share of weight that must pass under weighted (default 0.5).
 	Threshold *float64 `json:"threshold,omitempty" jsonschema:"minimum=0,maximum=1"`
 	// Weights gives a weight per evaluation type or description, for evaluations without their own weight.
@@ -331,26 +331,12 @@ type Checkpoint struct {
 
 // Condition tests a checkpoint's result. Type selects which other fields apply.
 type Condition struct {
-	// Type is one of non_empty, empty, count_gte, count_eq, field_equals, field_contains, field_gte, custom.
-	Type string `json:"type" jsonschema:"enum=non_empty,enum=empty,enum=count_gte,enum=count_eq,enum=field_equals,enum=field_contains,enum=field_gte,enum=custom"`
+	// Type names a registered condition type (agenteval types conditions).
+	Type string `json:"type"`
 	// Value is the number (count_*, field_gte), scalar (field_equals) or text (field_contains) to compare with.
 	Value any `json:"value,omitempty"`
 	// Path is a dotted path into the result (items.0.title, items.length).
 	Path string `json:"path,omitempty"`
 	// Scorer names a registered custom condition.
 	Scorer string `json:"scorer,omitempty"`
-}
-
-// ConditionTypes lists the checkpoint condition types of the format.
-func ConditionTypes() []string {
-	return []string{"non_empty", "empty", "count_gte", "count_eq", "field_equals", "field_contains", "field_gte", "custom"}
-}
-
-// StrategyNames lists the judgment strategies of the format.
-func StrategyNames() []string { return []string{"all_pass", "any_pass", "majority_pass", "weighted"} }
-
-// TerminationTypes lists the conversation termination condition types.
-func TerminationTypes() []string {
-	return []string{"max_turns_reached", "user_expresses_satisfaction", "agent_provides_solution",
-		"conversation_stuck", "escalation_needed", "goal_achieved", "custom_condition"}
 }

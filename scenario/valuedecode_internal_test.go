@@ -105,7 +105,7 @@ func TestDecodeValueMatchesEncodingJSON(t *testing.T) {
 			inputs[n] = b
 		}
 	}
-	reg := DefaultRegistry()
+	types := newVocab(testRegistries{}.Vocabulary()).evals
 	for name, src := range inputs {
 		doc, ds := ParseDocument(name, src, Limits{})
 		require.False(t, ds.HasErrors(), "%s: %v", name, ds)
@@ -123,7 +123,8 @@ func TestDecodeValueMatchesEncodingJSON(t *testing.T) {
 		require.NoError(t, json.Unmarshal(js, viaJSON), name)
 		for _, v := range []any{viaValue, viaJSON} {
 			forEachEvaluation(v, func(e *Evaluation) {
-				require.NoError(t, e.decodeParams(reg), name)
+				require.NotNil(t, types[e.Type], "%s: evaluation type %q", name, e.Type)
+				require.NoError(t, e.decodeParams(types[e.Type]), name)
 				e.raw, e.value = nil, nil
 			})
 		}
@@ -231,11 +232,11 @@ func TestDecodeValueEmbedded(t *testing.T) {
 // parameters) and loads it again unchanged.
 func TestFullScenarioRoundTrip(t *testing.T) {
 	t.Parallel()
-	f, err := Load("full.scenario.yaml", []byte(equivalenceInputs["full.scenario.yaml"]))
+	f, err := NewLoader(testRegistries{}, Options{}).Load("full.scenario.yaml", []byte(equivalenceInputs["full.scenario.yaml"]))
 	require.NoError(t, err)
 	b, err := json.Marshal(f.Scenario)
 	require.NoError(t, err)
-	again, err := Load("again.scenario.json", b)
+	again, err := NewLoader(testRegistries{}, Options{}).Load("again.scenario.json", b)
 	require.NoError(t, err, "%s", b)
 	assert.Empty(t, again.Diagnostics.Errors())
 	b2, err := json.Marshal(again.Scenario)

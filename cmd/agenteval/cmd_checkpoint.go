@@ -64,8 +64,7 @@ func runCheckpoint(ctx context.Context, env *cliEnv, args []string) int {
 		}
 		manifest = m
 	}
-	reg := checkpoint.NewRegistry()
-	loader := scenario.NewLoader(scenario.Options{CustomScorer: reg.HasScorer})
+	loader := env.kit.Loader(scenario.Options{})
 	var scenarios []*checkpointScenario
 	for _, path := range fs.Args() {
 		s, err := loadCheckpoints(loader, path, manifest)
@@ -88,7 +87,7 @@ func runCheckpoint(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	client := &http.Client{Transport: tokenTransport{token: token, base: http.DefaultTransport}}
 	exec := ghexec.New(client, ghexec.Options{GraphQLURL: *graphqlURL, RESTBaseURL: rest})
-	checker := checkpoint.Checker{Executor: exec, Registry: reg, Concurrency: *concurrency}
+	checker := checkpoint.Checker{Executor: exec, Conditions: env.kit.Conditions, Concurrency: *concurrency}
 
 	allPassed := true
 	for _, s := range scenarios {

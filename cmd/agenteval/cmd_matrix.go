@@ -60,14 +60,13 @@ func runMatrix(ctx context.Context, env *cliEnv, args []string) int {
 	if _, err := os.Stat(name); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	l := scenario.NewLoader(scenario.Options{})
-	f, _ := l.LoadFile(name)
+	f, _ := env.kit.Loader(scenario.Options{}).LoadFile(name)
 	scenario.AssignIDs([]*scenario.File{f}) // the job ids `run` gives this file alone
 	var plan *matrix.Plan
 	var diags scenario.Diagnostics
 	switch {
 	case f.Kind == scenario.KindMatrix:
-		plan, diags = matrix.Compile(f, matrix.Options{Loader: l, MaxJobs: *maxJobs})
+		plan, diags = matrix.Compile(f, matrix.Options{MaxJobs: *maxJobs})
 	case (f.Kind == scenario.KindScenario || f.Kind == scenario.KindGitHub) && f.Scenario != nil && !f.Diagnostics.HasErrors():
 		diags = f.Diagnostics
 		plan = matrix.Single(f.Scenario, *runs).WithMaxJobs(*maxJobs)

@@ -12,7 +12,7 @@ const matrixTD = "../../matrix/testdata/"
 
 func TestMatrixCommand(t *testing.T) {
 	t.Parallel()
-	code, out, errOut := agenteval(t, "matrix", matrixTD+"small.matrix.yaml")
+	code, out, errOut := cli(t, "matrix", matrixTD+"small.matrix.yaml")
 	require.Equal(t, exitOK, code, errOut)
 	ls := lines(out)
 	require.Len(t, ls, 4)
@@ -68,7 +68,7 @@ func TestMatrixCommandSelect(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			code, out, errOut := agenteval(t, append([]string{"matrix"}, tt.args...)...)
+			code, out, errOut := cli(t, append([]string{"matrix"}, tt.args...)...)
 			assert.Equal(t, tt.code, code, errOut)
 			assert.Equal(t, tt.stdout, lines(out))
 			if tt.stderr != "" || tt.code == exitOK {
@@ -80,9 +80,9 @@ func TestMatrixCommandSelect(t *testing.T) {
 
 func TestMatrixCommandUsage(t *testing.T) {
 	t.Parallel()
-	code, _, errOut := agenteval(t, "matrix")
+	code, _, errOut := cli(t, "matrix")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, "usage: agenteval matrix [--count | --show INDEX] [--filter PATH=VALUE]... [--shard i/n] [--max-jobs N] FILE")
-	code, _, _ = agenteval(t, "matrix", "--nope", matrixTD+"small.matrix.yaml")
+	code, _, _ = cli(t, "matrix", "--nope", matrixTD+"small.matrix.yaml")
 	assert.Equal(t, exitUsage, code)
 }

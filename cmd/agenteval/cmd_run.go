@@ -18,7 +18,6 @@ import (
 
 	"github.com/agenteval/agenteval/checkpoint"
 	ghcheck "github.com/agenteval/agenteval/checkpoint/github"
-	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/fixture"
 	ghfixture "github.com/agenteval/agenteval/fixture/github"
 	"github.com/agenteval/agenteval/judge"
@@ -130,18 +129,15 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 			return &judge.Recorded{Model: m, Name: name, Cache: cache, Replay: *replay}
 		}
 	}
-	agents := runner.NewAgents()
-	agent, err := agents.Build(*agentSpec, runner.AgentOptions{Getenv: env.getenv, WrapModel: wrap})
+	agent, err := env.kit.Agent(*agentSpec, runner.AgentOptions{Getenv: env.getenv, WrapModel: wrap})
 	if err != nil {
 		return usageErr("--agent: %v", err)
 	}
-	evals := evaluate.DefaultRegistry()
-	conds := checkpoint.NewRegistry()
-	loader := scenario.NewLoader(scenario.Options{Strict: *strict, Registry: evals.Types(), CustomScorer: conds.HasScorer})
-	files, diags, err := loadPaths(loader, fs.Args())
-	if err != nil {
+	set, err := env.kit.Loader(scenario.Options{Strict: *strict}).LoadPaths(fs.Args()...)
+	if set == nil {
 		return usageErr("%v", err)
 	}
+	files, diags := set.Files, set.Diagnostics
 	for _, d := range diags {
 		if d.Severity == scenario.Error || *verbose {
 			fmt.Fprintln(env.stderr, d.String())
@@ -151,7 +147,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "agenteval run: %d error(s) in the input; nothing ran\n", len(diags.Errors()))
 		return exitUsage
 	}
-	sources, err := runner.FileSources(files, runner.SourceOptions{Runs: *runs, Filters: filters, MaxJobs: *maxJobs, Loader: loader})
+	sources, err := runner.FileSources(files, runner.SourceOptions{Runs: *runs, Filters: filters, MaxJobs: *maxJobs})
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -159,14 +155,13 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	// killed with -9 leaves them where the next run into the folder finds
 	// and removes them, never in the system's temp directory.
 	workDir := filepath.Join(*out, "work")
-	envs := runner.NewEnvironments(workDir, *keepDirs)
 	if *envFallback != "" {
-		if _, err := envs.Lookup(*envFallback); err != nil {
+		if _, err := env.kit.Environments.Get(*envFallback); err != nil {
 			return usageErr("--env-fallback %q: %v", *envFallback, err)
 		}
 	}
-	cfg := runner.Config{Agent: agent, Concurrency: *concurrency, Evaluations: evals, Environments: envs, EnvFallback: *envFallback,
-		AllowCommands: *allowCommands, StrictMocks: *strict, Seed: *seed}
+	cfg := runner.Config{Agent: agent, Concurrency: *concurrency, Registries: env.kit.Registries, WorkDir: workDir, KeepDirs: *keepDirs,
+		EnvFallback: *envFallback, AllowCommands: *allowCommands, StrictMocks: *strict, Seed: *seed}
 	if cfg.UserModel, err = buildModel(*userModel, env); err != nil {
 		return usageErr("--user-model: %v", err)
 	}
@@ -237,7 +232,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	if token != "" || *graphqlURL != "" {
 		client := &http.Client{Transport: tokenTransport{token: token, base: http.DefaultTransport}, Timeout: 60 * time.Second}
 		exec := ghcheck.New(client, ghcheck.Options{GraphQLURL: *graphqlURL, RESTBaseURL: restBaseFor(*graphqlURL)})
-		cfg.Checkpoints = runner.Checkpoints(checkpoint.Checker{Executor: exec, Registry: conds})
+		cfg.Checkpoints = runner.Checkpoints(checkpoint.Checker{Executor: exec, Conditions: env.kit.Conditions})
 	}
 	jobs, total, err := runner.Combine(sources, shard)
 	if err != nil {

@@ -3,86 +3,80 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"maps"
 	"slices"
 	"strings"
 
-	"github.com/agenteval/agenteval/checkpoint"
-	"github.com/agenteval/agenteval/evaluate"
-	"github.com/agenteval/agenteval/judge"
-	"github.com/agenteval/agenteval/runner"
-	"github.com/agenteval/agenteval/scenario"
+	"github.com/agenteval/agenteval"
 )
 
-// runTypes prints what the registries hold, each entry with its own
+// runTypes prints what the kit's registries hold, each entry with its own
 // documentation: the same values the loader, the schema and the runner use.
 func runTypes(_ context.Context, env *cliEnv, args []string) int {
-	fs := newFlags(env, "types", "[evaluations|strategies|conditions|terminations|agents]")
+	fs := newFlags(env, "types", "["+strings.Join(typeSections, "|")+"]")
 	if code, ok := fs.parse(args); !ok {
 		return code
 	}
-	sections := map[string]func(io.Writer){
-		"evaluations":  printEvaluationTypes,
-		"strategies":   printStrategies,
-		"conditions":   printConditionTypes,
-		"terminations": printTerminationTypes,
-		"agents":       printAgents,
+	entries := typeEntries(env.kit)
+	print := func(section string) {
+		for _, e := range entries[section] {
+			fmt.Fprintf(env.stdout, "- `%s`: %s\n", e[0], firstParagraph(e[1]))
+		}
 	}
-	order := []string{"evaluations", "strategies", "conditions", "terminations", "agents"}
 	switch fs.NArg() {
 	case 0:
-		for _, name := range order {
+		for _, name := range typeSections {
 			fmt.Fprintf(env.stdout, "## %s\n\n", name)
-			sections[name](env.stdout)
+			print(name)
 			fmt.Fprintln(env.stdout)
 		}
 		return exitOK
 	case 1:
-		if f, ok := sections[fs.Arg(0)]; ok {
-			f(env.stdout)
+		if slices.Contains(typeSections, fs.Arg(0)) {
+			print(fs.Arg(0))
 			return exitOK
 		}
-		fmt.Fprintf(env.stderr, "agenteval types: unknown section %q; want one of %s%s\n", fs.Arg(0), strings.Join(order, ", "), didYouMean(fs.Arg(0), order))
+		fmt.Fprintf(env.stderr, "agenteval types: unknown section %q; want one of %s%s\n", fs.Arg(0), strings.Join(typeSections, ", "), didYouMean(fs.Arg(0), typeSections))
 	default:
 		fs.Usage()
 	}
 	return exitUsage
 }
 
-func printEvaluationTypes(w io.Writer) {
-	for _, k := range evaluate.DefaultRegistry().Kinds() {
-		fmt.Fprintf(w, "- `%s`: %s\n", k.Name, firstParagraph(k.Doc))
-	}
-}
+// typeSections are the registries `types` lists, in its order.
+var typeSections = []string{"evaluations", "strategies", "conditions", "scorers", "terminations", "agents", "environments"}
 
-func printStrategies(w io.Writer) {
-	s := judge.DefaultStrategies()
-	for _, name := range s.Names() {
-		st, err := s.Lookup(name)
-		if err == nil {
-			fmt.Fprintf(w, "- `%s`: %s\n", name, firstParagraph(st.Doc()))
-		}
+// typeEntries lists each registry's names and docs: evaluation types,
+// strategies, scorers and agents by name, conditions, terminations and
+// environments in the order they were registered (the format's own first).
+func typeEntries(kit *agenteval.Kit) map[string][][2]string {
+	out := map[string][][2]string{}
+	add := func(section, name, doc string) { out[section] = append(out[section], [2]string{name, doc}) }
+	for _, n := range kit.Evaluations.Names() {
+		k, _ := kit.Evaluations.Lookup(n)
+		add("evaluations", n, k.Doc)
 	}
-}
-
-func printConditionTypes(w io.Writer) {
-	for _, t := range checkpoint.NewRegistry().Types() {
-		fmt.Fprintf(w, "- `%s`: %s\n", t.Name, firstParagraph(t.Doc))
+	for _, n := range kit.Strategies.Names() {
+		s, _ := kit.Strategies.Lookup(n)
+		add("strategies", n, s.Doc)
 	}
-}
-
-func printTerminationTypes(w io.Writer) {
-	for _, t := range scenario.TerminationTypes() {
-		fmt.Fprintf(w, "- `%s`: %s\n", t, runner.TerminationDoc(t))
+	for _, c := range kit.Conditions.All() {
+		add("conditions", c.Name, c.Doc)
 	}
-}
-
-func printAgents(w io.Writer) {
-	docs := runner.NewAgents().Names()
-	for _, name := range slices.Sorted(maps.Keys(docs)) {
-		fmt.Fprintf(w, "- `%s`: %s\n", name, docs[name])
+	for _, n := range kit.Scorers.Names() {
+		s, _ := kit.Scorers.Lookup(n)
+		add("scorers", n, s.Doc)
 	}
+	for _, t := range kit.Terminations.All() {
+		add("terminations", t.Name, t.Doc)
+	}
+	for _, n := range kit.Agents.Names() {
+		a, _ := kit.Agents.Lookup(n)
+		add("agents", n, a.Doc)
+	}
+	for _, e := range kit.Environments.All() {
+		add("environments", e.Name, e.Doc)
+	}
+	return out
 }
 
 // firstParagraph keeps a doc's first paragraph on one line.

@@ -7,13 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/agenteval/agenteval/checkpoint"
-	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/fixture"
 	"github.com/agenteval/agenteval/internal/textdist"
 	"github.com/agenteval/agenteval/matrix"
@@ -92,42 +89,12 @@ func (f *flagSet) oneOf(name, value string, choices ...string) bool {
 	return false
 }
 
-// loadPaths loads files and directories; each path yields its files.
-func loadPaths(l *scenario.Loader, paths []string) ([]*scenario.File, scenario.Diagnostics, error) {
-	var files []*scenario.File
-	var diags scenario.Diagnostics
-	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", p, err)
-		}
-		if st.IsDir() {
-			set, _ := l.LoadDir(p)
-			if set == nil {
-				return nil, nil, fmt.Errorf("%s: cannot read directory", p)
-			}
-			files = append(files, set.Files...)
-			diags = append(diags, set.Diagnostics...)
-			continue
-		}
-		f, _ := l.LoadFile(p)
-		files = append(files, f)
-		diags = append(diags, f.Diagnostics...)
-	}
-	if len(paths) > 1 {
-		diags = append(diags, scenario.CheckSet(files)...)
-	} else {
-		scenario.AssignIDs(files) // a directory's were; a file's base may lie elsewhere
-	}
-	return files, diags.Sort(), nil
-}
-
 // checkMatrices compiles every matrix that loaded without errors against its
 // base scenario, as run and matrix do, and returns what compiling adds to the
 // file's own findings: parameter paths the base lacks, values the varied
 // scenario rejects, a selection over run's job cap, each at its position in
 // the matrix file.
-func checkMatrices(l *scenario.Loader, files []*scenario.File) scenario.Diagnostics {
+func checkMatrices(files []*scenario.File) scenario.Diagnostics {
 	var out scenario.Diagnostics
 	for _, f := range files {
 		if f.Kind != scenario.KindMatrix || f.Matrix == nil || f.Diagnostics.HasErrors() {
@@ -137,7 +104,7 @@ func checkMatrices(l *scenario.Loader, files []*scenario.File) scenario.Diagnost
 		for _, d := range f.Diagnostics {
 			own[d] = true
 		}
-		_, diags := matrix.Compile(f, matrix.Options{Loader: l, MaxJobs: runMaxJobs})
+		_, diags := matrix.Compile(f, matrix.Options{MaxJobs: runMaxJobs})
 		for _, d := range diags {
 			if !own[d] {
 				out = append(out, d)
@@ -161,16 +128,14 @@ func runValidate(_ context.Context, env *cliEnv, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	// The loader run uses: the same evaluation types and condition types, so
-	// that what validate accepts, run accepts.
-	l := scenario.NewLoader(scenario.Options{Strict: *strict, Registry: evaluate.DefaultRegistry().Types(),
-		CustomScorer: checkpoint.NewRegistry().HasScorer})
-	files, diags, err := loadPaths(l, fs.Args())
-	if err != nil {
+	// The loader run uses, on the same kit: what validate accepts, run accepts.
+	set, err := env.kit.Loader(scenario.Options{Strict: *strict}).LoadPaths(fs.Args()...)
+	if set == nil {
 		fmt.Fprintf(env.stderr, "agenteval validate: %v\n", err)
 		return exitUsage
 	}
-	diags = append(diags, checkMatrices(l, files)...).Sort()
+	files := set.Files
+	diags := append(set.Diagnostics, checkMatrices(files)...).Sort()
 	if *format == "json" {
 		if diags == nil {
 			diags = scenario.Diagnostics{}
@@ -213,7 +178,7 @@ func runSchema(_ context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "agenteval schema: unknown document kind %q; want one of %s%s\n", fs.Arg(0), strings.Join(kinds, ", "), didYouMean(fs.Arg(0), kinds))
 		return exitUsage
 	}
-	b, err := scenario.GenerateSchema(k, nil)
+	b, err := env.kit.Schema(k)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "agenteval schema: %v\n", err)
 		return exitFail

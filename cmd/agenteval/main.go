@@ -12,8 +12,9 @@ import (
 	"slices"
 	"syscall"
 
+	"github.com/agenteval/agenteval"
+	"github.com/agenteval/agenteval/internal/textdist"
 	"github.com/agenteval/agenteval/redact"
-	"github.com/agenteval/agenteval/scenario"
 )
 
 // Exit codes shared by every command.
@@ -44,6 +45,9 @@ type cliEnv struct {
 	// those their flags carry). stdout and stderr pass through it, and so
 	// does every file a command writes.
 	redactor *redact.Redactor
+	// kit holds every registry the commands use (agenteval.New() unless a
+	// test brings its own, with its plugins registered).
+	kit *agenteval.Kit
 }
 
 // secretVariables are the variables agenteval itself reads that may hold
@@ -100,6 +104,11 @@ func mainWith(ctx context.Context, env *cliEnv, args []string) int {
 	if env.redactor == nil {
 		env = withRedactor(env)
 	}
+	if env.kit == nil {
+		e := *env
+		e.kit = agenteval.New()
+		env = &e
+	}
 	cmds := commands()
 	switch {
 	case len(args) == 0:
@@ -141,7 +150,7 @@ func isTerminal(f *os.File) bool {
 
 // didYouMean formats a suggestion suffix, or "".
 func didYouMean(s string, names []string) string {
-	if best := scenario.Suggest(s, names); best != "" {
+	if best := textdist.Suggest(s, names); best != "" {
 		return fmt.Sprintf(" (did you mean %q?)", best)
 	}
 	return ""

@@ -16,8 +16,8 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// agenteval runs the CLI in-process and returns its exit code and output.
-func agenteval(t *testing.T, args ...string) (code int, stdout, stderr string) {
+// cli runs the CLI in-process and returns its exit code and output.
+func cli(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	env := &cliEnv{stdout: &out, stderr: &errb, stdin: strings.NewReader(""), getenv: func(string) string { return "" }}
@@ -120,7 +120,7 @@ func TestValidateText(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			code, stdout, stderr := agenteval(t, append([]string{"validate"}, tt.args...)...)
+			code, stdout, stderr := cli(t, append([]string{"validate"}, tt.args...)...)
 			assert.Equal(t, tt.stdout, lines(stdout))
 			assert.Equal(t, []string{tt.stderrLine}, lines(stderr))
 			assert.Equal(t, tt.code, code)
@@ -130,7 +130,7 @@ func TestValidateText(t *testing.T) {
 
 func TestValidateJSON(t *testing.T) {
 	t.Parallel()
-	code, stdout, stderr := agenteval(t, "validate", "--format", "json", td+"bad.scenario.yaml", td+"good.scenario.yaml")
+	code, stdout, stderr := cli(t, "validate", "--format", "json", td+"bad.scenario.yaml", td+"good.scenario.yaml")
 	assert.Equal(t, exitFail, code)
 	assert.Empty(t, stderr)
 	var got struct {
@@ -162,11 +162,11 @@ func TestValidateJSON(t *testing.T) {
 		"code": "unknown-field", "message": `unknown field "treshold"; this object takes strategy, threshold, weights`, "suggestion": "threshold",
 	}, raw.Diagnostics[3])
 
-	code, stdout, _ = agenteval(t, "validate", "--format", "json", td+"good.scenario.yaml")
+	code, stdout, _ = cli(t, "validate", "--format", "json", td+"good.scenario.yaml")
 	assert.Equal(t, exitOK, code)
 	assert.JSONEq(t, `{"files": 1, "errors": 0, "warnings": 0, "diagnostics": []}`, stdout)
 
-	code, stdout, _ = agenteval(t, "validate", "--format", "json", "--strict", td+"warn.scenario.yaml")
+	code, stdout, _ = cli(t, "validate", "--format", "json", "--strict", td+"warn.scenario.yaml")
 	assert.Equal(t, exitFail, code)
 	assert.Contains(t, stdout, `"severity": "error"`)
 }
@@ -186,7 +186,7 @@ func TestValidateUsage(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			code, stdout, stderr := agenteval(t, tt.args...)
+			code, stdout, stderr := cli(t, tt.args...)
 			assert.Equal(t, exitUsage, code)
 			assert.Empty(t, stdout)
 			assert.Contains(t, stderr, tt.stderr)
@@ -201,11 +201,11 @@ func TestValidatePeerFiles(t *testing.T) {
 	if _, err := os.Stat(peer); err != nil {
 		t.Skipf("%s not present", peer)
 	}
-	code, stdout, _ := agenteval(t, "validate", peer+"/ghx-scenarios", peer+"/eliza/test-basic.scenario.yaml", peer+"/eliza/github-issue-analysis.matrix.yaml")
+	code, stdout, _ := cli(t, "validate", peer+"/ghx-scenarios", peer+"/eliza/test-basic.scenario.yaml", peer+"/eliza/github-issue-analysis.matrix.yaml")
 	assert.Equal(t, exitOK, code, stdout)
 	assert.Empty(t, stdout)
 
-	code, stdout, _ = agenteval(t, "validate", peer+"/eliza/invalid")
+	code, stdout, _ = cli(t, "validate", peer+"/eliza/invalid")
 	assert.Equal(t, exitFail, code)
 	assert.Contains(t, lines(stdout), peer+`/eliza/invalid/simple-test.scenario.yaml:39:15: error: run[0].evaluations[1].type: "response_time" is not one of command_exit_code_is, context_retention, conversation_flow, conversation_length, execution_time, file_contains, file_exists, llm_judge, regex_match, string_contains, trajectory_contains_action, trajectory_match, user_satisfaction (did you mean "execution_time"?)`)
 }
@@ -213,7 +213,7 @@ func TestValidatePeerFiles(t *testing.T) {
 func TestSchemaCommand(t *testing.T) {
 	t.Parallel()
 	for _, k := range scenario.SchemaKinds() {
-		code, stdout, stderr := agenteval(t, "schema", k.String())
+		code, stdout, stderr := cli(t, "schema", k.String())
 		require.Equal(t, exitOK, code, stderr)
 		committed, err := os.ReadFile(filepath.Join("..", "..", "scenario", "schemas", k.String()+".schema.json"))
 		require.NoError(t, err)
@@ -226,7 +226,7 @@ func TestSchemaCommand(t *testing.T) {
 // evaluation type.
 func TestSchemaCommandValidates(t *testing.T) {
 	t.Parallel()
-	code, out, _ := agenteval(t, "schema", "scenario")
+	code, out, _ := cli(t, "schema", "scenario")
 	require.Equal(t, exitOK, code)
 	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
 	require.NoError(t, err)
@@ -261,16 +261,16 @@ func TestSchemaCommandValidates(t *testing.T) {
 
 func TestSchemaUsage(t *testing.T) {
 	t.Parallel()
-	code, stdout, stderr := agenteval(t, "schema")
+	code, stdout, stderr := cli(t, "schema")
 	assert.Equal(t, exitUsage, code)
 	assert.Empty(t, stdout)
 	assert.Contains(t, stderr, "usage: agenteval schema scenario|eval|matrix|manifest|sets|seed")
 
-	code, stdout, stderr = agenteval(t, "schema", "scenaro")
+	code, stdout, stderr = cli(t, "schema", "scenaro")
 	assert.Equal(t, exitUsage, code)
 	assert.Empty(t, stdout)
 	assert.Equal(t, `agenteval schema: unknown document kind "scenaro"; want one of scenario, eval, matrix, manifest, sets, seed (did you mean "scenario"?)`+"\n", stderr)
 
-	code, _, _ = agenteval(t, "schema", "scenario", "eval")
+	code, _, _ = cli(t, "schema", "scenario", "eval")
 	assert.Equal(t, exitUsage, code)
 }

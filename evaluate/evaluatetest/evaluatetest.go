@@ -148,12 +148,12 @@ func checkKind(k *evaluate.Kind, fail func(string, ...any)) {
 	if reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer() && rt.Elem().Size() > 0 {
 		fail("kind %q: NewParams returns the same pointer twice; each evaluation needs its own struct", k.Name)
 	}
-	reg, err := evaluate.DefaultRegistry().With(k)
-	if err != nil {
+	reg := evaluate.NewRegistry()
+	if err := reg.Register(k); err != nil {
 		fail("kind %q does not register next to the built-ins: %v", k.Name, err)
 		return
 	}
-	schema, err := scenario.GenerateSchema(scenario.KindScenario, reg.Types())
+	schema, err := scenario.GenerateSchema(scenario.KindScenario, evaluations{reg})
 	if err != nil {
 		fail("kind %q: schema generation fails: %v", k.Name, err)
 		return
@@ -248,4 +248,18 @@ func checkCancel(name string, ev evaluate.Evaluator, in evaluate.Input, fail fun
 	case <-time.After(5 * time.Second):
 		fail("case %s: Evaluate did not return within 5s of a cancelled context", name)
 	}
+}
+
+// evaluations shows the loader and the schema what an evaluation registry
+// holds, and nothing else.
+type evaluations struct{ r *evaluate.Registry }
+
+func (e evaluations) Version() uint64 { return e.r.Version() }
+
+func (e evaluations) Vocabulary() *scenario.Vocabulary {
+	v := &scenario.Vocabulary{}
+	for _, k := range e.r.All() {
+		v.Evaluations = append(v.Evaluations, k.Type())
+	}
+	return v
 }

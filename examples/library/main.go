@@ -10,32 +10,32 @@ import (
 	"log"
 	"time"
 
-	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/runner"
-	"github.com/agenteval/agenteval/scenario"
 )
 
 // README:begin (README.md shows from here to README:end; a test keeps them equal)
 
 // weatherAgent is the agent under test: it asks the weather service (which
 // the scenario mocks) and reports what it said, with the action it took.
-var weatherAgent = runner.AgentFunc(func(ctx context.Context, cfg *runner.SessionConfig, msg string) (runner.Reply, error) {
+var weatherAgent = agenteval.AgentFunc(func(ctx context.Context, cfg agenteval.SessionConfig, msg string) (agenteval.Reply, error) {
 	forecast, err := cfg.Mocks.Call(ctx, "weather", "forecast", map[string]any{"city": "Paris"})
 	if err != nil {
-		return runner.Reply{}, err
+		return agenteval.Reply{}, err
 	}
-	return runner.Reply{
+	return agenteval.Reply{
 		Text:    fmt.Sprintf("The weather in Paris: %v", forecast),
-		Actions: []evaluate.Action{{Name: "GET_WEATHER", Args: map[string]any{"city": "Paris"}}},
+		Actions: []agenteval.Action{{Name: "GET_WEATHER", Args: map[string]any{"city": "Paris"}}},
 	}, nil
 })
 
 func run(ctx context.Context) error {
-	f, err := scenario.NewLoader(scenario.Options{}).LoadFile("examples/scenarios/weather.scenario.yaml")
+	kit := agenteval.New() // every built-in registered; register your own plugins here
+	files, err := kit.Load("examples/scenarios/weather.scenario.yaml")
 	if err != nil {
 		return err // scenario.Diagnostics: file:line:col: error: field.path: message
 	}
-	sources, err := runner.FileSources([]*scenario.File{f}, runner.SourceOptions{Runs: 3})
+	sources, err := runner.FileSources(files, runner.SourceOptions{Runs: 3})
 	if err != nil {
 		return err
 	}
@@ -44,7 +44,7 @@ func run(ctx context.Context) error {
 		return err
 	}
 	plan := &runner.Plan{RunID: "library-example", Started: time.Now().UTC(), TotalJobs: total, ShardJobs: total,
-		Agent: "weatherAgent", Sources: []string{f.Name}}
+		Agent: "weatherAgent", Sources: []string{files[0].Name}}
 	// One writer per folder; an existing file is replaced only when asked
 	// (Resume finishes it instead, after checking the plan is the same).
 	w, err := runner.OpenResults("out/results.jsonl", plan, runner.ResultsOptions{Overwrite: true})
@@ -52,7 +52,7 @@ func run(ctx context.Context) error {
 		return err
 	}
 	defer w.Close() // a second Close is safe
-	sum, err := runner.RunCounted(ctx, runner.Config{Agent: weatherAgent, Results: w}, jobs, total)
+	sum, err := runner.RunCounted(ctx, runner.Config{Agent: weatherAgent, Registries: kit.Registries, Results: w}, jobs, total)
 	if err != nil {
 		return err
 	}

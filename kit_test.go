@@ -1,0 +1,135 @@
+package agenteval_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval"
+	"github.com/agenteval/agenteval/checkpoint"
+	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/examples/plugins"
+	"github.com/agenteval/agenteval/runner"
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// TestPluginsRegisteredOnceWorkEverywhere registers a host's evaluation
+// type, strategy, condition type and agent once, on the kit, and finds them
+// in the schema, accepted by the loader (also by one made before they were
+// registered) and run.
+func TestPluginsRegisteredOnceWorkEverywhere(t *testing.T) {
+	t.Parallel()
+	kit := agenteval.New()
+	early := kit.Loader(scenario.Options{Strict: true})
+	_, err := early.Load("host.scenario.yaml", plugins.Scenario)
+	require.Error(t, err, "before registration the file names unknown types")
+	for _, want := range []string{`"word_limit" is not one of`, `"title_mentions" is not one of`, `"at_least_two" is not one of`} {
+		assert.Contains(t, diagText(err), want)
+	}
+
+	require.NoError(t, plugins.Register(kit))
+	schema, err := kit.Schema(scenario.KindScenario)
+	require.NoError(t, err)
+	for _, want := range []string{`"word_limit"`, "The reply has at most max words.", `"at_least_two"`, "Passes when at least two evaluations",
+		`"title_mentions"`, "Holds when the result's title contains value"} {
+		assert.Contains(t, string(schema), want)
+	}
+	f, err := early.Load("host.scenario.yaml", plugins.Scenario)
+	require.NoError(t, err, "a loader made before the registrations sees them")
+	assert.Empty(t, f.Diagnostics)
+	assert.Equal(t, &plugins.WordLimitParams{Max: 5}, f.Scenario.Run[0].Evaluations[0].Params)
+
+	agent, err := kit.Agent("shout", runner.AgentOptions{})
+	require.NoError(t, err)
+	issue := checkpoint.ExecutorFunc(func(_ context.Context, task string, in map[string]any) (any, error) {
+		assert.Equal(t, "issue.view", task)
+		return map[string]any{"number": 1, "title": "App CRASHES on start"}, nil
+	})
+	sources, err := runner.FileSources([]*scenario.File{f}, runner.SourceOptions{})
+	require.NoError(t, err)
+	jobs, total, err := runner.Combine(sources, runner.Shard{})
+	require.NoError(t, err)
+	var got []*runner.JobResult
+	sum, err := runner.RunCounted(t.Context(), runner.Config{Agent: agent, Registries: kit.Registries,
+		Checkpoints: runner.Checkpoints(checkpoint.Checker{Executor: issue, Conditions: kit.Conditions}),
+		Results:     sinkFunc(func(r *runner.JobResult) error { got = append(got, r); return nil })}, jobs, total)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), sum.Passed)
+	require.Len(t, got, 1)
+	res := got[0]
+	assert.Equal(t, "at_least_two", res.Strategy)
+	assert.Equal(t, "3 of 3 passed; at_least_two needs two", res.Reason)
+	assert.Equal(t, "word_limit", res.Evaluations[0].Type)
+	assert.Equal(t, "reply has 3 words (at most 5)", res.Evaluations[0].Message)
+	assert.Equal(t, "title mentions crash", res.Checkpoints[0].Expected)
+
+	// Registered once: a second registration of any of them is refused.
+	assert.Error(t, plugins.Register(kit))
+}
+
+// TestEvaluatorFromData turns one evaluation written as data into a
+// runnable evaluator, with the loader's checks and defaults.
+func TestEvaluatorFromData(t *testing.T) {
+	t.Parallel()
+	kit := agenteval.New()
+	ev, err := kit.Evaluator("type: string_contains\nvalue: hello\n")
+	require.NoError(t, err)
+	in := evaluate.Input{Trace: &evaluate.Trace{Steps: []evaluate.StepTrace{{Kind: "input", Reply: "Hello there"}}}}
+	r, err := ev.Evaluate(t.Context(), in)
+	require.NoError(t, err)
+	assert.True(t, r.Passed, "case-insensitive by default: %s", r.Message)
+
+	_, err = kit.Evaluator([]byte("type: regex_match\npattern: \"(\"\n"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "evaluation:2:10: error: pattern: pattern does not compile")
+	_, err = kit.Evaluator(map[string]any{"type": "string_contain", "value": "x"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `did you mean "string_contains"?`)
+	_, err = kit.Evaluator(map[string]any{"type": "word_limit", "max": 3})
+	assert.ErrorContains(t, err, `"word_limit" is not one of`)
+	require.NoError(t, plugins.Register(kit))
+	_, err = kit.Evaluator(map[string]any{"type": "word_limit", "max": 3})
+	assert.NoError(t, err)
+}
+
+type sinkFunc func(*runner.JobResult) error
+
+func (f sinkFunc) Write(r *runner.JobResult) error { return f(r) }
+
+func diagText(err error) string {
+	var ds scenario.Diagnostics
+	if d, ok := err.(scenario.Diagnostics); ok {
+		ds = d
+	}
+	var b strings.Builder
+	for _, d := range ds {
+		b.WriteString(d.String() + "\n")
+	}
+	return b.String()
+}
+
+// TestDecodeCondition turns one checkpoint condition written as data into
+// a Condition with the loader's checks: the type's fields, a registered
+// scorer.
+func TestDecodeCondition(t *testing.T) {
+	t.Parallel()
+	kit := agenteval.New()
+	l := kit.Loader(scenario.Options{})
+	c, err := l.DecodeCondition("{type: count_gte, value: 2}")
+	require.NoError(t, err)
+	assert.Equal(t, scenario.Condition{Type: "count_gte", Value: 2.0}, c)
+	_, err = l.DecodeCondition(`{"type": "count_gte", "value": "two"}`)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "condition:1:32: error: value: got string, want number")
+	_, err = l.DecodeCondition(map[string]any{"type": "custom", "scorer": "approvals"})
+	assert.ErrorContains(t, err, `scorer: no custom scorer "approvals" is registered`)
+	require.NoError(t, kit.Scorers.Register(&checkpoint.Scorer{Name: "approvals", Score: func(context.Context, any, scenario.Condition) (bool, string, error) {
+		return true, "", nil
+	}}))
+	c, err = l.DecodeCondition(map[string]any{"type": "custom", "scorer": "approvals"})
+	require.NoError(t, err, "the loader sees a scorer registered after it was made")
+	assert.Equal(t, "approvals", c.Scorer)
+}
