@@ -174,7 +174,7 @@ func FuzzReadBoundedLine(f *testing.F) {
 // next session is served.
 func TestServeExecServesManySessions(t *testing.T) {
 	t.Parallel()
-	agent := AgentFunc(func(_ context.Context, cfg *SessionConfig, msg string) (Reply, error) {
+	agent := AgentFunc(func(_ context.Context, cfg SessionConfig, msg string) (Reply, error) {
 		if msg == "fail" {
 			return Reply{}, errors.New("cannot")
 		}

@@ -29,7 +29,7 @@ func servingCommand(t *testing.T, marker string) string {
 
 func issuesScenario(t *testing.T, id, input, timeout string) *scenario.Scenario {
 	t.Helper()
-	f, err := scenario.Load(id+".scenario.yaml", []byte(`id: `+id+`
+	f, err := testLoad(id+".scenario.yaml", []byte(`id: `+id+`
 name: issues
 description: one message to a persistent agent
 environment: {type: local}
@@ -179,7 +179,7 @@ func TestExecPoolStartsOneShotProgramsPerSession(t *testing.T) {
 func TestExecPoolDoesNotKeepProgramsInJobDirectories(t *testing.T) {
 	t.Parallel()
 	marker := "agenteval-pool-dir-" + proctest.SleepArg()
-	f, err := scenario.Load("cwd.scenario.yaml", []byte(`name: cwd
+	f, err := testLoad("cwd.scenario.yaml", []byte(`name: cwd
 description: a job with a directory
 environment: {type: local}
 setup:
