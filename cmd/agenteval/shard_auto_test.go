@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/runner"
 )
 
 // TestAutoShardReadsTheEngine: `--shard auto` takes this copy's index from
@@ -217,4 +220,62 @@ func totalsOf(t *testing.T, reportJSON string) string {
 	j := strings.Index(reportJSON[i:], "}")
 	require.GreaterOrEqual(t, j, 0)
 	return reportJSON[i : i+j]
+}
+
+// FuzzAutoShard: whatever the environment holds, --shard auto never panics,
+// and what it accepts is a shard run accepts, inside the count.
+func FuzzAutoShard(f *testing.F) {
+	f.Add(0, "1", "4", "", "")
+	f.Add(0, "", "", "3", "3")
+	f.Add(2, "9999999999999999999", "x", "-1", "0")
+	f.Add(-1, " 0 ", "\n2", "1", "")
+	f.Fuzz(func(t *testing.T, shards int, jobIndex, count, gitlabIndex, gitlabTotal string) {
+		env := map[string]string{"JOB_COMPLETION_INDEX": jobIndex, "AGENTEVAL_SHARDS": count, "CI_NODE_INDEX": gitlabIndex, "CI_NODE_TOTAL": gitlabTotal}
+		spec, from, err := autoShard(shards, func(k string) string { return env[k] })
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "--shard") {
+				t.Fatalf("error without the flag it is about: %v", err)
+			}
+			return
+		}
+		sh, err := runner.ParseShard(spec)
+		if err != nil {
+			t.Fatalf("autoShard gave %q (from %s), which run refuses: %v", spec, from, err)
+		}
+		if sh.I < 1 || sh.I > sh.N {
+			t.Fatalf("shard %q out of range", spec)
+		}
+	})
+}
+
+// BenchmarkResultsPaths measures finding the results folders of 1000 shards
+// (each with a work/ and judge-cache/ folder the walk must not enter).
+func BenchmarkResultsPaths(b *testing.B) {
+	dir := b.TempDir()
+	for i := range 1000 {
+		shard := filepath.Join(dir, fmt.Sprintf("index-%d", i))
+		for _, sub := range []string{"work/job-1", "judge-cache"} {
+			require.NoError(b, os.MkdirAll(filepath.Join(shard, sub), 0o755))
+		}
+		require.NoError(b, os.WriteFile(filepath.Join(shard, "results.jsonl"), []byte("{}\n"), 0o644))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		paths, err := resultsPaths([]string{dir})
+		if err != nil || len(paths) != 1000 {
+			b.Fatal(err, len(paths))
+		}
+	}
+}
+
+// BenchmarkAutoShard measures --shard auto's reading of the environment.
+func BenchmarkAutoShard(b *testing.B) {
+	env := map[string]string{"JOB_COMPLETION_INDEX": "17", "AGENTEVAL_SHARDS": "64"}
+	getenv := func(k string) string { return env[k] }
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := autoShard(0, getenv); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
