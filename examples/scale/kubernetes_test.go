@@ -395,7 +395,8 @@ func TestKubernetesShardsMergeToTheWholeRun(t *testing.T) {
 	shards, merge, _ := exampleObjects(t)
 	bin := imageBinaries(t)
 	// The image's agent, slowed so that a shard lasts long enough to be
-	// killed part way: each session starts after a pause.
+	// killed part way: each message reaches it after a pause (the program
+	// is kept for many sessions, so a pause at its start would not do).
 	dir := t.TempDir()
 	podBin := filepath.Join(dir, "image-bin")
 	require.NoError(t, os.MkdirAll(podBin, 0o755))
@@ -405,7 +406,12 @@ func TestKubernetesShardsMergeToTheWholeRun(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(podBin, name+".real"), b, 0o755))
 	}
 	require.NoError(t, os.Rename(filepath.Join(podBin, "agenteval.real"), filepath.Join(podBin, "agenteval")))
-	require.NoError(t, os.WriteFile(filepath.Join(podBin, "demo-agent"), []byte("#!/bin/sh\nsleep 0.3\nexec \"$0.real\" \"$@\"\n"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(podBin, "demo-agent"), []byte(`#!/bin/sh
+while IFS= read -r line; do
+  case "$line" in *'"type":"message"'*) sleep 0.3 ;; esac
+  printf '%s\n' "$line"
+done | "$0.real" "$@"
+`), 0o755))
 
 	_, stages := parseDockerfile(t, "Dockerfile")
 	var entry []string
@@ -481,6 +487,7 @@ func TestKubernetesShardsMergeToTheWholeRun(t *testing.T) {
 	jobsBefore, _ := readRuns(t, victimResults)
 	require.GreaterOrEqual(t, len(jobsBefore), recorded)
 	require.Less(t, int64(len(jobsBefore)), before[0].ShardJobs, "the kill came before the shard's end")
+	t.Logf("pod %d killed with %d of its %d jobs recorded", victim, len(jobsBefore), before[0].ShardJobs)
 
 	// The Job controller replaces the pod with one of the same index.
 	replacement := newPod(ctr, victim).command(t)
