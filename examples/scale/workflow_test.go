@@ -64,7 +64,7 @@ func TestWorkflowPassesActionlint(t *testing.T) {
 	for _, tt := range []struct{ name, old, new, want string }{
 		{"an unknown context property", "${{ matrix.shard }}/${{ strategy.job-total }} --exit-zero", "${{ matrix.shards }}/${{ strategy.job-total }} --exit-zero", `property "shards" is not defined`},
 		{"a job that does not exist", "needs: shard", "needs: shards", `job "merge" needs job "shards" which does not exist`},
-		{"an input the action does not have", "if-no-files-found: error\n          retention-days: 30", "if-no-files-found: error\n          retention: 30", `input "retention" is not defined in actions/upload-artifact v7`},
+		{"an input the action does not have", "          retention-days: 30", "          retention: 30", `input "retention" is not defined in actions/upload-artifact v7`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			require.Contains(t, string(content), tt.old)
@@ -213,6 +213,13 @@ func TestWorkflowIsPinnedAndKeepsSecrets(t *testing.T) {
 	}
 	assert.Contains(t, strings.Join(runs, "\n"), "agenteval run --shard ${{ matrix.shard }}/${{ strategy.job-total }}")
 	assert.Equal(t, []string{"agenteval-shard-${{ matrix.shard }}"}, uploads, "each shard its own artifact")
+	for _, j := range wf.Jobs {
+		for _, s := range j.Steps {
+			if strings.HasPrefix(s.Uses, "actions/upload-artifact@") {
+				assert.Equal(t, "true", s.With["overwrite"], "%q: a re-run job uploads under the same name again", s.Name)
+			}
+		}
+	}
 }
 
 // actionsRun emulates one run of the workflow on this machine, enough to
@@ -464,11 +471,17 @@ func (r *actionsRun) script(step *wfStep, ws, summary string, ctx map[string]str
 }
 
 // upload copies a file or folder of the workspace into the named artifact;
-// a name can be uploaded once per run, as with upload-artifact v4 and later.
+// a name can be uploaded once per run unless overwrite is true, as with
+// upload-artifact v4 and later.
 func (r *actionsRun) upload(ws string, with map[string]string) error {
 	dst := filepath.Join(r.artifacts, with["name"])
 	if _, err := os.Stat(dst); err == nil {
-		return fmt.Errorf("artifact %s uploaded twice", with["name"])
+		if with["overwrite"] != "true" {
+			return fmt.Errorf("artifact %s uploaded twice", with["name"])
+		}
+		if err := os.RemoveAll(dst); err != nil {
+			return err
+		}
 	}
 	src := filepath.Join(ws, with["path"])
 	st, err := os.Stat(src)
