@@ -21,8 +21,10 @@
 //     capability tasks on GitHub's GraphQL API).
 //   - evaluate: the Evaluator interface, the registry of the 13 evaluation
 //     types, and Trace, the evidence a run leaves.
-//   - judge: the chat Model interface, an OpenAI-compatible client, the LLM
-//     judge with its verdict cache, and the judgment strategies.
+//   - llm: the chat Model interface, an OpenAI-compatible client, caches and
+//     record/replay: the model layer agents, the simulated user and the
+//     judge share.
+//   - judge: the LLM judge and the judgment strategies.
 //   - runner: agents and sessions, environments, mocks, conversations with a
 //     simulated user, jobs at scale, JSONL results, resume, shards, progress,
 //     and go test embedding.
@@ -33,7 +35,7 @@
 //   - redact: the one mechanism that keeps the process's secrets (tokens and
 //     keys from the environment and flags, URL user-info, Authorization
 //     headers) out of every file and stream it writes.
-//   - github/githubtest and judge/judgetest: in-process fakes for tests.
+//   - github/githubtest and llm/llmtest: in-process fakes for tests.
 //   - examples: runnable examples; `go run ./examples/demo` runs them all.
 //
 // The agenteval command (cmd/agenteval) puts these together: validate,

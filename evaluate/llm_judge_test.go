@@ -12,15 +12,15 @@ import (
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/judge"
-	"github.com/agenteval/agenteval/judge/judgetest"
+	"github.com/agenteval/agenteval/llm/llmtest"
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// withJudge returns in with a judge backed by a judgetest server that
+// withJudge returns in with a judge backed by a llmtest server that
 // answers with replies, in order.
-func withJudge(t *testing.T, in evaluate.Input, replies ...judgetest.Reply) (evaluate.Input, *judgetest.Server) {
+func withJudge(t *testing.T, in evaluate.Input, replies ...llmtest.Reply) (evaluate.Input, *llmtest.Server) {
 	t.Helper()
-	srv := judgetest.NewServer(t)
+	srv := llmtest.NewServer(t)
 	srv.Enqueue(replies...)
 	j, err := judge.New(judge.Config{Model: srv.Model()})
 	require.NoError(t, err)
@@ -28,11 +28,11 @@ func withJudge(t *testing.T, in evaluate.Input, replies ...judgetest.Reply) (eva
 	return in, srv
 }
 
-func verdict(pass bool, score float64, reasoning string, caps ...map[string]any) judgetest.Reply {
+func verdict(pass bool, score float64, reasoning string, caps ...map[string]any) llmtest.Reply {
 	if caps == nil {
 		caps = []map[string]any{}
 	}
-	return judgetest.JSON(map[string]any{"pass": pass, "score": score, "reasoning": reasoning, "capabilities": caps})
+	return llmtest.JSON(map[string]any{"pass": pass, "score": score, "reasoning": reasoning, "capabilities": caps})
 }
 
 func TestLLMJudge(t *testing.T) {
@@ -43,8 +43,8 @@ func TestLLMJudge(t *testing.T) {
 		map[string]any{"capability": "Accuracy", "achieved": false, "reasoning": "made up"},
 		map[string]any{"capability": "Format", "achieved": true, "reasoning": "ok"}))
 	threshold, _ := withJudge(t, step, verdict(true, 0.6, "Mostly right."))
-	serverDown, _ := withJudge(t, step, judgetest.Error(400, "invalid_request_error", "bad model"))
-	garbage, _ := withJudge(t, step, judgetest.Text("I cannot decide."))
+	serverDown, _ := withJudge(t, step, llmtest.Error(400, "invalid_request_error", "bad model"))
+	garbage, _ := withJudge(t, step, llmtest.Text("I cannot decide."))
 	runCases(t, "llm_judge", []evalCase{
 		{name: "pass", params: &scenario.LLMJudge{Prompt: "Did it list the open issues?", Expected: "yes"}, in: pass, pass: true, score: 0.9,
 			msg: "judge: PASS (score 0.90, expected yes); It lists the three issues."},
@@ -113,7 +113,7 @@ func TestUserSatisfactionLLMJudge(t *testing.T) {
 	t.Parallel()
 	conv := final("it broke", "Try restarting.", "That fixed it, thanks!", "Great.")
 	happy, _ := withJudge(t, conv, verdict(true, 0.9, "The user thanks the agent."))
-	meh, _ := withJudge(t, conv, judgetest.JSON(map[string]any{"score": 0.4, "reasoning": "lukewarm", "pass": false, "capabilities": []any{}}))
+	meh, _ := withJudge(t, conv, llmtest.JSON(map[string]any{"score": 0.4, "reasoning": "lukewarm", "pass": false, "capabilities": []any{}}))
 	runCases(t, "user_satisfaction", []evalCase{
 		{name: "judge satisfied", params: sat("llm_judge", 0.7, nil), in: happy, pass: true, score: 0.9, msg: "user satisfaction 90% (threshold 70%, llm_judge): The user thanks the agent."},
 		{name: "judge below threshold", params: sat("llm_judge", 0.7, nil), in: meh, score: 0.4},

@@ -13,7 +13,7 @@ import (
 	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/judge"
-	"github.com/agenteval/agenteval/judge/judgetest"
+	"github.com/agenteval/agenteval/llm/llmtest"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -33,7 +33,7 @@ func TestAllBuiltinsFromAFile(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "out"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "out", "report.md"), []byte("3 issues triaged\n"), 0o644))
-	srv := judgetest.NewServer(t)
+	srv := llmtest.NewServer(t)
 	srv.Enqueue(verdict(true, 0.9, "listed", map[string]any{"capability": "Accuracy", "achieved": true, "reasoning": "ok"}))
 	j, err := judge.New(judge.Config{Model: srv.Model()})
 	require.NoError(t, err)

@@ -2,6 +2,8 @@ package evaluate
 
 import (
 	"time"
+
+	"github.com/agenteval/agenteval/llm"
 )
 
 // Trace is the evidence one run leaves: what was said, what the agent did,
@@ -18,7 +20,7 @@ type Trace struct {
 	Started time.Time `json:"started"`
 	Ended   time.Time `json:"ended"`
 	// Usage totals the tokens the agent reported.
-	Usage Usage `json:"usage"`
+	Usage llm.Usage `json:"usage"`
 }
 
 // StepTrace is the evidence of one step.
@@ -48,7 +50,7 @@ type StepTrace struct {
 	// Duration is the agent's own time for the step (for code steps, the program's).
 	Duration time.Duration `json:"duration"`
 	// Usage is the tokens the agent reported for this step.
-	Usage Usage `json:"usage"`
+	Usage llm.Usage `json:"usage"`
 	// Error is set when the step could not complete.
 	Error string `json:"error,omitempty"`
 }
@@ -80,18 +82,6 @@ type Turn struct {
 	Duration time.Duration `json:"duration"`
 	// Actions are the actions the agent made in this turn (assistant turns only).
 	Actions []Action `json:"actions,omitempty"`
-}
-
-// Usage counts model tokens.
-type Usage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-	TotalTokens      int `json:"total_tokens"`
-}
-
-// Add returns the sum of two usages.
-func (u Usage) Add(o Usage) Usage {
-	return Usage{u.PromptTokens + o.PromptTokens, u.CompletionTokens + o.CompletionTokens, u.TotalTokens + o.TotalTokens}
 }
 
 // Transcript renders a conversation's turns as "role: text" lines.

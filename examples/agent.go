@@ -15,6 +15,7 @@ import (
 	"github.com/shurcooL/githubv4"
 
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/runner"
 )
 
@@ -101,7 +102,7 @@ func (s *session) listIssues(ctx context.Context) (runner.Reply, error) {
 		}
 	}
 	return runner.Reply{Text: fmt.Sprintf("There are %d open issues in acme/demo: %s.", len(titles), strings.Join(titles, "; ")),
-		Actions: []evaluate.Action{act}, Usage: evaluate.Usage{PromptTokens: 12, CompletionTokens: 20, TotalTokens: 32}}, nil
+		Actions: []evaluate.Action{act}, Usage: llm.Usage{PromptTokens: 12, CompletionTokens: 20, TotalTokens: 32}}, nil
 }
 
 // weather asks the weather service (mocked) for a city's forecast.

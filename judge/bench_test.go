@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/llm"
 )
 
 // BenchmarkJudgeWarmCache measures a judge call whose answer is cached: key
@@ -16,15 +17,15 @@ func BenchmarkJudgeWarmCache(b *testing.B) {
 	answer := `{"pass": true, "score": 0.9, "reasoning": "The agent listed all three issues with links.",
 		"capabilities": [{"capability": "Task Completion", "achieved": true, "reasoning": "done"},
 		{"capability": "Response Quality", "achieved": true, "reasoning": "clear"}]}`
-	model := judge.ModelFunc(func(context.Context, judge.Request) (judge.Response, error) {
-		return judge.Response{Content: answer}, nil
+	model := llm.ModelFunc(func(context.Context, llm.Request) (llm.Response, error) {
+		return llm.Response{Content: answer}, nil
 	})
-	dir, err := judge.NewDirCache(b.TempDir())
+	dir, err := llm.NewDirCache(b.TempDir())
 	require.NoError(b, err)
 	caches := []struct {
 		name  string
-		cache judge.Cache
-	}{{"memory", judge.NewMemoryCache()}, {"dir", dir}}
+		cache llm.Cache
+	}{{"memory", llm.NewMemoryCache()}, {"dir", dir}}
 	in := judge.Input{
 		Prompt:       "Did the agent list the open issues?",
 		Evidence:     "Agent: Here are the open issues:\n" + fmt.Sprintf("%0500d", 0),

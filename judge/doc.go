@@ -1,22 +1,18 @@
-// Package judge holds everything agenteval needs to reach a verdict.
+// Package judge reaches verdicts. It has two parts:
 //
-// It has three parts that share one small vocabulary:
-//
-//   - [Model], a minimal chat-completion interface, and [NewOpenAI], an
-//     implementation for any OpenAI-compatible HTTP endpoint (retries with
-//     backoff, Retry-After, per-request timeouts, typed [*APIError]). The same
-//     interface serves the LLM judge, the simulated user of a conversation and
-//     an "openai:MODEL" agent under test.
-//   - [Judge], the LLM-as-judge: it builds the evaluation prompt, asks for a
-//     structured verdict, parses what comes back robustly ([ParseVerdict]),
-//     applies the scenario's expected form (yes/no, score threshold or free
-//     text), samples several times when asked and caches verdicts
-//     ([DirCache], [MemoryCache]).
+//   - [Judge], the LLM-as-judge: it builds the evaluation prompt, asks an
+//     llm.Model for a structured verdict, parses what comes back robustly
+//     ([ParseVerdict]), applies the scenario's expected form (yes/no, score
+//     threshold or free text), samples several times when asked and caches
+//     verdicts (in an llm.Cache).
 //   - [Strategy], the judgment strategies that turn many [Outcome] values into
-//     one [Decision]. They live in an explicit registry ([NewStrategies],
-//     [DefaultStrategies]) that a host program extends exactly as the built-ins
-//     are registered; nothing is registered by package initialisation.
+//     one [Decision]. They are plugin values in a [Registry] ([NewRegistry]
+//     holds the built-ins) that a host program extends exactly as the
+//     built-ins are registered; [Decide] applies the rules every strategy
+//     shares. Nothing is registered by package initialisation.
 //
-// The subpackage judgetest serves a scripted, in-process OpenAI-compatible
-// endpoint so that all of this can be tested without the network.
+// The model client the judge talks through (and agents and the simulated
+// user too) is package llm; llm/llmtest serves a scripted, in-process
+// OpenAI-compatible endpoint so that all of this can be tested without the
+// network.
 package judge

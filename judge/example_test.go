@@ -6,18 +6,19 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval/judge"
-	"github.com/agenteval/agenteval/judge/judgetest"
+	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/llm/llmtest"
 )
 
 // An LLM judge against a scripted endpoint. In production the model would
-// be judge.NewOpenAI(judge.OpenAIConfig{Model: "gpt-4o-mini"}).
+// be llm.NewOpenAI(llm.OpenAIConfig{Model: "gpt-4o-mini"}).
 func ExampleJudge_Evaluate() {
-	srv := judgetest.Start()
+	srv := llmtest.Start()
 	defer srv.Close()
-	srv.Enqueue(judgetest.Text(`{"pass": true, "score": 0.9, "reasoning": "All three issues are listed.",
+	srv.Enqueue(llmtest.Text(`{"pass": true, "score": 0.9, "reasoning": "All three issues are listed.",
 		"capabilities": [{"capability": "Task Completion", "achieved": true, "reasoning": "listed"}]}`))
 
-	j, err := judge.New(judge.Config{Model: srv.Model(), Cache: judge.NewMemoryCache()})
+	j, err := judge.New(judge.Config{Model: srv.Model(), Cache: llm.NewMemoryCache()})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -50,9 +51,9 @@ func ExampleJudge_Evaluate() {
 // A score threshold decides from the judge's grade, whatever it said about
 // pass.
 func ExampleJudge_Evaluate_threshold() {
-	srv := judgetest.Start()
+	srv := llmtest.Start()
 	defer srv.Close()
-	srv.Enqueue(judgetest.Text(`{"pass": false, "score": 0.85, "reasoning": "Mostly right."}`))
+	srv.Enqueue(llmtest.Text(`{"pass": false, "score": 0.85, "reasoning": "Mostly right."}`))
 
 	j, _ := judge.New(judge.Config{Model: srv.Model()})
 	v, err := j.Evaluate(context.Background(), judge.Input{
@@ -96,24 +97,6 @@ func ExampleParseExpectation() {
 	// score < 0.3
 	// score between 0.6 and 0.9
 	// "The reply names the PR author"
-}
-
-func ExampleNewOpenAI() {
-	srv := judgetest.Start()
-	defer srv.Close()
-	srv.Enqueue(judgetest.RateLimited(0), judgetest.Text("Hello!"))
-
-	cfg := srv.Config() // in production: judge.OpenAIConfig{Model: "gpt-4o-mini"}
-	m, err := judge.NewOpenAI(cfg)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	resp, err := m.Complete(context.Background(), judge.Request{
-		Messages: []judge.Message{{Role: judge.RoleUser, Content: "Say hello."}},
-	})
-	fmt.Println(resp.Content, err, len(srv.Requests()))
-	// Output: Hello! <nil> 2
 }
 
 func ExampleDecide() {

@@ -6,26 +6,23 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-)
 
-// cacheVersion is part of every cache key. Bump it when the prompt or the
-// meaning of a cached entry changes, so old entries stop matching instead of
-// answering a question that is no longer asked.
-const cacheVersion = 1
+	"github.com/agenteval/agenteval/llm"
+)
 
 // Config configures a [Judge]. Only Model is required.
 type Config struct {
 	// Model answers the evaluation prompts.
-	Model Model
+	Model llm.Model
 	// ModelName names Model in cache keys; empty means the name from its
-	// Name method ([Namer]). New refuses a Cache when neither gives a name,
+	// Name method ([llm.Namer]). New refuses a Cache when neither gives a name,
 	// because verdicts of different models must never be mixed up.
 	ModelName string
 	// Models serves Input.ModelType: a name found here selects that model
 	// (named in cache keys by its Namer name, else by the map key). A name
 	// not found is passed to Model as Request.Model, which an OpenAI
 	// endpoint serving several models understands.
-	Models map[string]Model
+	Models map[string]llm.Model
 	// Temperature is used when an Input sets none. nil means 0, the most
 	// repeatable choice for a judge; raise it together with Samples when
 	// sampling several verdicts, or they will mostly agree by construction.
@@ -41,7 +38,7 @@ type Config struct {
 	Seed *int64
 	// Cache, when set, stores each answer so that an identical request
 	// (same model, messages, settings and sample index) is not sent twice.
-	Cache Cache
+	Cache llm.Cache
 }
 
 // Input is one evaluation for the judge, the fields of an llm_judge
@@ -88,19 +85,16 @@ func New(cfg Config) (*Judge, error) {
 }
 
 // modelName returns explicit if set, else m's own name, else "".
-func modelName(m Model, explicit string) string {
+func modelName(m llm.Model, explicit string) string {
 	if explicit != "" {
 		return explicit
 	}
-	if n, ok := m.(Namer); ok {
-		return n.Name()
-	}
-	return ""
+	return llm.Name(m)
 }
 
 // Evaluate asks the judge about in and returns its verdict. Errors wrap
 // [ErrUnparseableVerdict] when the model answered but not with a verdict,
-// and the model's own errors ([*APIError], context errors) otherwise.
+// and the model's own errors ([*llm.APIError], context errors) otherwise.
 func (j *Judge) Evaluate(ctx context.Context, in Input) (Verdict, error) {
 	p, err := j.plan(in)
 	if err != nil {
@@ -122,9 +116,9 @@ func (j *Judge) Evaluate(ctx context.Context, in Input) (Verdict, error) {
 // plan is one evaluation ready to send: the validated input turned into a
 // request, and the model that answers it.
 type plan struct {
-	model   Model
+	model   llm.Model
 	name    string // the model's name in cache keys
-	req     Request
+	req     llm.Request
 	exp     Expectation
 	samples int
 }
@@ -157,7 +151,7 @@ func (j *Judge) plan(in Input) (plan, error) {
 	p := plan{
 		model: j.cfg.Model,
 		name:  modelName(j.cfg.Model, j.cfg.ModelName),
-		req:   Request{Temperature: &temp, MaxTokens: j.cfg.MaxTokens},
+		req:   llm.Request{Temperature: &temp, MaxTokens: j.cfg.MaxTokens},
 		exp:   exp,
 	}
 	if in.ModelType != "" {
@@ -175,9 +169,9 @@ func (j *Judge) plan(in Input) (plan, error) {
 		if !json.Valid(in.JSONSchema) {
 			return plan{}, errors.New("judge: json_schema is not valid JSON")
 		}
-		p.req.JSONSchema = &JSONSchema{Name: "custom_verdict", Schema: in.JSONSchema}
+		p.req.JSONSchema = &llm.JSONSchema{Name: "custom_verdict", Schema: in.JSONSchema}
 	} else {
-		p.req.JSONSchema = &JSONSchema{Name: verdictSchemaName, Schema: verdictSchema, Strict: true}
+		p.req.JSONSchema = &llm.JSONSchema{Name: verdictSchemaName, Schema: verdictSchema, Strict: true}
 	}
 	p.req.Messages = buildMessages(in, exp, custom)
 

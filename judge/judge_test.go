@@ -14,10 +14,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/judge"
-	"github.com/agenteval/agenteval/judge/judgetest"
+	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/llm/llmtest"
 )
 
-func newJudge(t testing.TB, m judge.Model, edit func(*judge.Config)) *judge.Judge {
+func newJudge(t testing.TB, m llm.Model, edit func(*judge.Config)) *judge.Judge {
 	t.Helper()
 	cfg := judge.Config{Model: m}
 	if edit != nil {
@@ -28,11 +29,11 @@ func newJudge(t testing.TB, m judge.Model, edit func(*judge.Config)) *judge.Judg
 	return j
 }
 
-func verdictJSON(pass bool, score float64, reasoning string, caps ...judge.CapabilityVerdict) judgetest.Reply {
+func verdictJSON(pass bool, score float64, reasoning string, caps ...judge.CapabilityVerdict) llmtest.Reply {
 	if caps == nil {
 		caps = []judge.CapabilityVerdict{}
 	}
-	return judgetest.JSON(map[string]any{"pass": pass, "score": score, "reasoning": reasoning, "capabilities": caps})
+	return llmtest.JSON(map[string]any{"pass": pass, "score": score, "reasoning": reasoning, "capabilities": caps})
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -42,7 +43,7 @@ func TestJudgeExpectedForms(t *testing.T) {
 	tests := []struct {
 		name     string
 		expected string
-		reply    judgetest.Reply
+		reply    llmtest.Reply
 		pass     bool
 		score    float64
 		prompt   []string // must appear in the user prompt
@@ -54,9 +55,9 @@ func TestJudgeExpectedForms(t *testing.T) {
 		{"no met", "no", verdictJSON(true, 0.8, "r"), true, 0.8,
 			[]string{"expected answer to the question is NO"}, nil},
 		{"legacy judgment answers the question", "no",
-			judgetest.JSON(map[string]any{"judgment": "no", "confidence": 0.7, "reasoning": "r"}), true, 0.7, nil, nil},
+			llmtest.JSON(map[string]any{"judgment": "no", "confidence": 0.7, "reasoning": "r"}), true, 0.7, nil, nil},
 		{"legacy judgment wrong answer", "yes",
-			judgetest.JSON(map[string]any{"judgment": "no", "confidence": 0.7, "reasoning": "r"}), false, 0.7, nil, nil},
+			llmtest.JSON(map[string]any{"judgment": "no", "confidence": 0.7, "reasoning": "r"}), false, 0.7, nil, nil},
 		{"threshold met", "0.8+", verdictJSON(false, 0.85, "r"), true, 0.85,
 			[]string{"Grade the question on a scale from 0 to 1"}, []string{"0.8"}},
 		{"threshold missed", "0.8+", verdictJSON(true, 0.79, "r"), false, 0.79, nil, nil},
@@ -65,12 +66,12 @@ func TestJudgeExpectedForms(t *testing.T) {
 		{"free text met", "It lists three open issues", verdictJSON(true, 1, "r"), true, 1,
 			[]string{"It lists three open issues", "meets this expected outcome"}, nil},
 		{"free text missed", "It lists three open issues", verdictJSON(false, 0.4, "r"), false, 0.4, nil, nil},
-		{"plain-text answer", "yes", judgetest.Text("Yes, it did."), true, 1, nil, nil},
+		{"plain-text answer", "yes", llmtest.Text("Yes, it did."), true, 1, nil, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			srv := judgetest.NewServer(t)
+			srv := llmtest.NewServer(t)
 			srv.Enqueue(tt.reply)
 			j := newJudge(t, srv.Model(), nil)
 			v, err := j.Evaluate(context.Background(), judge.Input{
@@ -99,8 +100,8 @@ func TestJudgeExpectedForms(t *testing.T) {
 
 func TestJudgeRequestShape(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Enqueue(verdictJSON(true, 1, "r"), judgetest.JSON(map[string]any{"judgment": "yes", "confidence": 0.9}))
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(verdictJSON(true, 1, "r"), llmtest.JSON(map[string]any{"judgment": "yes", "confidence": 0.9}))
 	j := newJudge(t, srv.Model(), func(c *judge.Config) { c.MaxTokens = 500 })
 	ctx := context.Background()
 	in := judge.Input{Prompt: "Q?", Evidence: "E", Expected: "yes", Capabilities: []string{"Task Completion", "Tone"}}
@@ -147,7 +148,7 @@ func TestJudgeRequestShape(t *testing.T) {
 
 func TestJudgeCapabilities(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
+	srv := llmtest.NewServer(t)
 	srv.Enqueue(verdictJSON(true, 0.9, "overall fine",
 		judge.CapabilityVerdict{Capability: "tone ", Achieved: true, Reasoning: "polite"},
 		judge.CapabilityVerdict{Capability: "Task Completion", Achieved: false, Reasoning: "partial"},
@@ -170,20 +171,20 @@ func TestJudgeMalformedOutput(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name  string
-		reply judgetest.Reply
+		reply llmtest.Reply
 		want  string
 	}{
-		{"prose", judgetest.Text("I think the agent did a reasonable job overall."), "neither a JSON object"},
-		{"truncated", judgetest.Reply{Content: `{"pass": tr`, FinishReason: "length"}, "cut off at the token limit"},
-		{"empty", judgetest.Text(""), "empty"},
-		{"tool call", judgetest.Calls(judgetest.ToolCall{Name: "x", Arguments: "{}"}), "called tools"},
+		{"prose", llmtest.Text("I think the agent did a reasonable job overall."), "neither a JSON object"},
+		{"truncated", llmtest.Reply{Content: `{"pass": tr`, FinishReason: "length"}, "cut off at the token limit"},
+		{"empty", llmtest.Text(""), "empty"},
+		{"tool call", llmtest.Calls(llmtest.ToolCall{Name: "x", Arguments: "{}"}), "called tools"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			srv := judgetest.NewServer(t)
+			srv := llmtest.NewServer(t)
 			srv.Enqueue(tt.reply, verdictJSON(true, 1, "second try"))
-			cache := judge.NewMemoryCache()
+			cache := llm.NewMemoryCache()
 			j := newJudge(t, srv.Model(), func(c *judge.Config) { c.Cache = cache })
 			in := judge.Input{Prompt: "Q?", Evidence: "E", Expected: "yes"}
 			_, err := j.Evaluate(context.Background(), in)
@@ -200,16 +201,16 @@ func TestJudgeMalformedOutput(t *testing.T) {
 
 func TestJudgeRefusal(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Enqueue(judgetest.Reply{Refusal: "I cannot evaluate this."})
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.Reply{Refusal: "I cannot evaluate this."})
 	_, err := newJudge(t, srv.Model(), nil).Evaluate(context.Background(), judge.Input{Prompt: "Q", Evidence: "E", Expected: "yes"})
 	require.ErrorContains(t, err, "refused to judge: I cannot evaluate this.")
 }
 
 func TestJudgeTimeout(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Handle(func(judgetest.Request) judgetest.Reply {
+	srv := llmtest.NewServer(t)
+	srv.Handle(func(llmtest.Request) llmtest.Reply {
 		r := verdictJSON(true, 1, "late")
 		r.Delay = 5 * time.Second
 		return r
@@ -225,20 +226,20 @@ func TestJudgeTimeout(t *testing.T) {
 
 func TestJudgeAPIErrorSurfaces(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Enqueue(judgetest.Error(http.StatusNotFound, "invalid_request_error", "The model `nope` does not exist"))
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.Error(http.StatusNotFound, "invalid_request_error", "The model `nope` does not exist"))
 	_, err := newJudge(t, srv.Model(), nil).Evaluate(context.Background(), judge.Input{Prompt: "Q", Evidence: "E", Expected: "yes"})
-	var apiErr *judge.APIError
+	var apiErr *llm.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, http.StatusNotFound, apiErr.StatusCode)
 }
 
 func TestJudgeCacheHits(t *testing.T) {
 	t.Parallel()
-	caches := map[string]func(t *testing.T) judge.Cache{
-		"memory": func(*testing.T) judge.Cache { return judge.NewMemoryCache() },
-		"dir": func(t *testing.T) judge.Cache {
-			c, err := judge.NewDirCache(t.TempDir())
+	caches := map[string]func(t *testing.T) llm.Cache{
+		"memory": func(*testing.T) llm.Cache { return llm.NewMemoryCache() },
+		"dir": func(t *testing.T) llm.Cache {
+			c, err := llm.NewDirCache(t.TempDir())
 			require.NoError(t, err)
 			return c
 		},
@@ -246,8 +247,8 @@ func TestJudgeCacheHits(t *testing.T) {
 	for name, mk := range caches {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			srv := judgetest.NewServer(t)
-			srv.Handle(func(judgetest.Request) judgetest.Reply { return verdictJSON(true, 0.9, "cached?") })
+			srv := llmtest.NewServer(t)
+			srv.Handle(func(llmtest.Request) llmtest.Reply { return verdictJSON(true, 0.9, "cached?") })
 			j := newJudge(t, srv.Model(), func(c *judge.Config) { c.Cache = mk(t) })
 			ctx := context.Background()
 			in := judge.Input{Prompt: "Q", Evidence: "E", Expected: "yes"}
@@ -288,15 +289,15 @@ func TestJudgeCacheHits(t *testing.T) {
 
 func TestJudgeCacheSeparatesModels(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Handle(func(judgetest.Request) judgetest.Reply { return verdictJSON(true, 1, "r") })
-	cache := judge.NewMemoryCache()
+	srv := llmtest.NewServer(t)
+	srv.Handle(func(llmtest.Request) llmtest.Reply { return verdictJSON(true, 1, "r") })
+	cache := llm.NewMemoryCache()
 	ctx := context.Background()
 	in := judge.Input{Prompt: "Q", Evidence: "E", Expected: "yes"}
 	for _, name := range []string{"model-a", "model-b"} {
 		cfg := srv.Config()
 		cfg.Model = name
-		m, err := judge.NewOpenAI(cfg)
+		m, err := llm.NewOpenAI(cfg)
 		require.NoError(t, err)
 		_, err = newJudge(t, m, func(c *judge.Config) { c.Cache = cache }).Evaluate(ctx, in)
 		require.NoError(t, err)
@@ -307,10 +308,10 @@ func TestJudgeCacheSeparatesModels(t *testing.T) {
 
 func TestJudgeSamplesAreIndependent(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
+	srv := llmtest.NewServer(t)
 	var mu sync.Mutex
 	bySeed := map[int64]bool{100: true, 101: false, 102: true, 103: false, 104: false}
-	srv.Handle(func(r judgetest.Request) judgetest.Reply {
+	srv.Handle(func(r llmtest.Request) llmtest.Reply {
 		mu.Lock()
 		defer mu.Unlock()
 		pass := bySeed[*r.Chat.Seed]
@@ -321,7 +322,7 @@ func TestJudgeSamplesAreIndependent(t *testing.T) {
 		return verdictJSON(pass, score, fmt.Sprintf("seed %d", *r.Chat.Seed))
 	})
 	dir := t.TempDir()
-	cache, err := judge.NewDirCache(dir)
+	cache, err := llm.NewDirCache(dir)
 	require.NoError(t, err)
 	j := newJudge(t, srv.Model(), func(c *judge.Config) {
 		c.Cache = cache
@@ -361,10 +362,10 @@ func TestJudgeSamplesAreIndependent(t *testing.T) {
 
 func TestJudgeSamplesTieFails(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
+	srv := llmtest.NewServer(t)
 	var mu sync.Mutex
 	n := 0
-	srv.Handle(func(judgetest.Request) judgetest.Reply {
+	srv.Handle(func(llmtest.Request) llmtest.Reply {
 		mu.Lock()
 		defer mu.Unlock()
 		n++
@@ -380,8 +381,8 @@ func TestJudgeSamplesTieFails(t *testing.T) {
 
 func TestJudgeSampleErrorFailsEvaluation(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Enqueue(verdictJSON(true, 1, "r"), judgetest.Text("gibberish without verdict"), verdictJSON(true, 1, "r"))
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(verdictJSON(true, 1, "r"), llmtest.Text("gibberish without verdict"), verdictJSON(true, 1, "r"))
 	_, err := newJudge(t, srv.Model(), nil).
 		Evaluate(context.Background(), judge.Input{Prompt: "Q", Evidence: "E", Expected: "yes", Samples: 3})
 	require.ErrorIs(t, err, judge.ErrUnparseableVerdict)
@@ -390,11 +391,11 @@ func TestJudgeSampleErrorFailsEvaluation(t *testing.T) {
 
 func TestJudgeModelType(t *testing.T) {
 	t.Parallel()
-	main, other := judgetest.NewServer(t), judgetest.NewServer(t)
-	main.Handle(func(judgetest.Request) judgetest.Reply { return verdictJSON(true, 1, "main") })
-	other.Handle(func(judgetest.Request) judgetest.Reply { return verdictJSON(false, 0, "other") })
+	main, other := llmtest.NewServer(t), llmtest.NewServer(t)
+	main.Handle(func(llmtest.Request) llmtest.Reply { return verdictJSON(true, 1, "main") })
+	other.Handle(func(llmtest.Request) llmtest.Reply { return verdictJSON(false, 0, "other") })
 	j := newJudge(t, main.Model(), func(c *judge.Config) {
-		c.Models = map[string]judge.Model{"TEXT_LARGE": other.Model()}
+		c.Models = map[string]llm.Model{"TEXT_LARGE": other.Model()}
 	})
 	ctx := context.Background()
 
@@ -411,8 +412,8 @@ func TestJudgeModelType(t *testing.T) {
 
 func TestJudgeInputErrors(t *testing.T) {
 	t.Parallel()
-	j := newJudge(t, judge.ModelFunc(func(context.Context, judge.Request) (judge.Response, error) {
-		return judge.Response{}, fmt.Errorf("must not be called")
+	j := newJudge(t, llm.ModelFunc(func(context.Context, llm.Request) (llm.Response, error) {
+		return llm.Response{}, fmt.Errorf("must not be called")
 	}), nil)
 	tests := []struct {
 		name string
@@ -437,12 +438,12 @@ func TestJudgeInputErrors(t *testing.T) {
 
 func TestNewJudgeErrors(t *testing.T) {
 	t.Parallel()
-	fn := judge.ModelFunc(func(context.Context, judge.Request) (judge.Response, error) { return judge.Response{}, nil })
+	fn := llm.ModelFunc(func(context.Context, llm.Request) (llm.Response, error) { return llm.Response{}, nil })
 	_, err := judge.New(judge.Config{})
 	require.ErrorContains(t, err, "Model is required")
-	_, err = judge.New(judge.Config{Model: fn, Cache: judge.NewMemoryCache()})
+	_, err = judge.New(judge.Config{Model: fn, Cache: llm.NewMemoryCache()})
 	require.ErrorContains(t, err, "ModelName")
-	_, err = judge.New(judge.Config{Model: fn, ModelName: "fn", Cache: judge.NewMemoryCache()})
+	_, err = judge.New(judge.Config{Model: fn, ModelName: "fn", Cache: llm.NewMemoryCache()})
 	require.NoError(t, err)
 	_, err = judge.New(judge.Config{Model: fn, Temperature: ptr(-1.0)})
 	require.ErrorContains(t, err, "outside 0..2")
@@ -450,11 +451,11 @@ func TestNewJudgeErrors(t *testing.T) {
 
 func TestJudgeConcurrentUseSharesCache(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Handle(func(r judgetest.Request) judgetest.Reply {
+	srv := llmtest.NewServer(t)
+	srv.Handle(func(r llmtest.Request) llmtest.Reply {
 		return verdictJSON(strings.Contains(r.LastUserMessage(), "good"), 0.5, "r")
 	})
-	cache, err := judge.NewDirCache(t.TempDir())
+	cache, err := llm.NewDirCache(t.TempDir())
 	require.NoError(t, err)
 	j := newJudge(t, srv.Model(), func(c *judge.Config) { c.Cache = cache })
 	var wg sync.WaitGroup

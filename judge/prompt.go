@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/agenteval/agenteval/llm"
 )
 
 // verdictSchemaName names the built-in structured-output schema.
@@ -52,7 +54,7 @@ Reply with one JSON object and nothing else.`
 var evidenceEscaper = strings.NewReplacer("</evidence>", "<\\/evidence>", "<evidence>", "<\\evidence>")
 
 // buildMessages renders the evaluation prompt for in under exp.
-func buildMessages(in Input, exp Expectation, customSchema bool) []Message {
+func buildMessages(in Input, exp Expectation, customSchema bool) []llm.Message {
 	var b strings.Builder
 	b.WriteString("## Evaluation question\n")
 	b.WriteString(strings.TrimSpace(in.Prompt))
@@ -95,8 +97,8 @@ func buildMessages(in Input, exp Expectation, customSchema bool) []Message {
 			b.WriteString("No capabilities are listed, so \"capabilities\" is an empty array.\n")
 		}
 	}
-	return []Message{
-		{Role: RoleSystem, Content: systemPrompt},
-		{Role: RoleUser, Content: b.String()},
+	return []llm.Message{
+		{Role: llm.RoleSystem, Content: systemPrompt},
+		{Role: llm.RoleUser, Content: b.String()},
 	}
 }

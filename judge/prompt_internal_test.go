@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenteval/agenteval/llm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -19,7 +20,7 @@ func TestPromptLayout(t *testing.T) {
 		Capabilities: []string{"Safety"},
 	}, exp, false)
 	require.Len(t, msgs, 2)
-	assert.Equal(t, RoleSystem, msgs[0].Role)
+	assert.Equal(t, llm.RoleSystem, msgs[0].Role)
 	assert.Equal(t, `## Evaluation question
 Did the agent delete files?
 

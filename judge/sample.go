@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/agenteval/agenteval/llm"
 )
 
 // sampleResult is one model answer, read but not yet combined.
@@ -13,7 +15,7 @@ type sampleResult struct {
 	raw    rawVerdict
 	pass   bool
 	score  float64
-	usage  Usage
+	usage  llm.Usage
 	cached bool
 	model  string
 }
@@ -21,9 +23,9 @@ type sampleResult struct {
 // cacheEntry is what the cache holds for one sample: the model's raw
 // answer, so that a better parser applies to old entries too.
 type cacheEntry struct {
-	Model   string `json:"model"`
-	Content string `json:"content"`
-	Usage   Usage  `json:"usage"`
+	Model   string    `json:"model"`
+	Content string    `json:"content"`
+	Usage   llm.Usage `json:"usage"`
 }
 
 // sampleAll runs the samples concurrently: they are independent requests,
@@ -62,7 +64,7 @@ func (j *Judge) sample(ctx context.Context, p plan, index int) (sampleResult, er
 	}
 	var key string
 	if j.cfg.Cache != nil {
-		key = cacheKey(p.name, req, index)
+		key = llm.CacheKey(p.name, req, index)
 		if b, ok, err := j.cfg.Cache.Get(ctx, key); err == nil && ok {
 			var e cacheEntry
 			if json.Unmarshal(b, &e) == nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/agenteval/agenteval/llm"
 )
 
 // Verdict is the judge's answer for one evaluation.
@@ -30,7 +32,7 @@ type Verdict struct {
 	// Cached is true when every sample came from the cache.
 	Cached bool `json:"cached,omitempty"`
 	// Usage sums the tokens of the samples that were not cached.
-	Usage Usage `json:"usage"`
+	Usage llm.Usage `json:"usage"`
 	// Model names the model that answered.
 	Model string `json:"model,omitempty"`
 }

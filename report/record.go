@@ -171,7 +171,7 @@ type Action struct {
 	End    time.Time      `json:"end"`
 }
 
-// Usage mirrors the token counts (evaluate.Usage) in a job record.
+// Usage mirrors the token counts (llm.Usage) in a job record.
 type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`

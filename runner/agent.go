@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval/evaluate"
-	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -51,7 +51,7 @@ type Reply struct {
 	// Actions are the actions (tool calls) made while answering.
 	Actions []evaluate.Action
 	// Usage counts the tokens spent.
-	Usage evaluate.Usage
+	Usage llm.Usage
 }
 
 // MockCaller answers an agent's calls to mocked services: *Mocks in
@@ -112,8 +112,8 @@ type AgentOptions struct {
 	// Getenv reads the environment (API keys, base URLs); nil means none.
 	Getenv func(string) string
 	// WrapModel, when set, wraps the chat model of a model-backed agent
-	// (to record and replay its answers with judge.Recorded, say).
-	WrapModel func(m judge.Model, name string) judge.Model
+	// (to record and replay its answers with llm.Recorded, say).
+	WrapModel func(m llm.Model, name string) llm.Model
 }
 
 // Agents holds agent types by name (agenteval.Kit's Agents).

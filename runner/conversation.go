@@ -8,6 +8,7 @@ import (
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -164,13 +165,13 @@ func containsAny(text string, keywords []string) bool {
 
 // simulator plays the user of a conversation on a chat model.
 type simulator struct {
-	model  judge.Model
+	model  llm.Model
 	cfg    scenario.UserSimulator
 	seed   int64
 	system string
 }
 
-func newSimulator(m judge.Model, cfg *scenario.UserSimulator, seed int64) *simulator {
+func newSimulator(m llm.Model, cfg *scenario.UserSimulator, seed int64) *simulator {
 	s := &simulator{model: m, seed: seed}
 	if cfg != nil {
 		s.cfg = *cfg
@@ -203,18 +204,18 @@ func simulatorPrompt(u scenario.UserSimulator) string {
 // next asks the model for the user's next message. The model sees the
 // conversation from the user's side: the agent's messages as "user" and its
 // own earlier messages as "assistant".
-func (s *simulator) next(ctx context.Context, turns []evaluate.Turn, turn int) (string, judge.Usage, error) {
-	msgs := make([]judge.Message, 0, len(turns)+1)
-	msgs = append(msgs, judge.Message{Role: judge.RoleSystem, Content: s.system})
+func (s *simulator) next(ctx context.Context, turns []evaluate.Turn, turn int) (string, llm.Usage, error) {
+	msgs := make([]llm.Message, 0, len(turns)+1)
+	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: s.system})
 	for _, t := range turns {
-		role := judge.RoleUser
+		role := llm.RoleUser
 		if t.Role == "user" {
-			role = judge.RoleAssistant
+			role = llm.RoleAssistant
 		}
-		msgs = append(msgs, judge.Message{Role: role, Content: t.Text})
+		msgs = append(msgs, llm.Message{Role: role, Content: t.Text})
 	}
 	seed := s.seed + int64(turn)
-	req := judge.Request{Messages: msgs, Temperature: s.cfg.Temperature, MaxTokens: s.cfg.MaxTokens, Seed: &seed}
+	req := llm.Request{Messages: msgs, Temperature: s.cfg.Temperature, MaxTokens: s.cfg.MaxTokens, Seed: &seed}
 	// TEXT_SMALL, TEXT_LARGE and friends name model sizes in the agent
 	// scenario format, not models: they keep the simulator's own model.
 	if s.cfg.ModelType != "" && !strings.HasPrefix(s.cfg.ModelType, "TEXT_") {
@@ -222,7 +223,7 @@ func (s *simulator) next(ctx context.Context, turns []evaluate.Turn, turn int) (
 	}
 	resp, err := s.model.Complete(ctx, req)
 	if err != nil {
-		return "", judge.Usage{}, err
+		return "", llm.Usage{}, err
 	}
 	text := strings.TrimSpace(resp.Content)
 	if text == "" {
@@ -235,18 +236,18 @@ func (s *simulator) next(ctx context.Context, turns []evaluate.Turn, turn int) (
 // questions about its objective and, after `patience` agent replies, thanks
 // the agent. It lets conversation scenarios run without a model or network
 // (the examples and CI use it); it is no substitute for a real simulator.
-func ScriptedUser(patience int) judge.Model {
+func ScriptedUser(patience int) llm.Model {
 	if patience < 1 {
 		patience = 2
 	}
-	return judge.ModelFunc(func(_ context.Context, req judge.Request) (judge.Response, error) {
+	return llm.ModelFunc(func(_ context.Context, req llm.Request) (llm.Response, error) {
 		replies := 0
 		objective := ""
 		for _, m := range req.Messages {
 			switch m.Role {
-			case judge.RoleUser:
+			case llm.RoleUser:
 				replies++ // the agent's messages, seen from the user's side
-			case judge.RoleSystem:
+			case llm.RoleSystem:
 				for _, line := range strings.Split(m.Content, "\n") {
 					if o, ok := strings.CutPrefix(line, "Objective: "); ok {
 						objective = o
@@ -255,12 +256,12 @@ func ScriptedUser(patience int) judge.Model {
 			}
 		}
 		if replies >= patience {
-			return judge.Response{Content: "Thank you, that solves my problem."}, nil
+			return llm.Response{Content: "Thank you, that solves my problem."}, nil
 		}
 		if objective == "" {
 			objective = "this"
 		}
-		return judge.Response{Content: fmt.Sprintf("Could you explain a bit more? I want to %s.", strings.TrimSuffix(lowerFirst(objective), "."))}, nil
+		return llm.Response{Content: fmt.Sprintf("Could you explain a bit more? I want to %s.", strings.TrimSuffix(lowerFirst(objective), "."))}, nil
 	})
 }
 

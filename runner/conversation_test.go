@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/judge"
-	"github.com/agenteval/agenteval/judge/judgetest"
+	"github.com/agenteval/agenteval/llm/llmtest"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -66,7 +66,7 @@ func TestConversationTerminations(t *testing.T) {
 		termination string
 		agent       []string
 		user        []string
-		judge       []judgetest.Reply
+		judge       []llmtest.Reply
 		wantReason  string
 		wantTurns   int // messages in the transcript
 	}{
@@ -82,18 +82,18 @@ func TestConversationTerminations(t *testing.T) {
 		{"goal achieved", "      termination_conditions:\n        - type: goal_achieved\n          keywords: [\"build is green\"]\n",
 			[]string{"Rebuilt: the build is green."}, nil, nil, "goal_achieved", 2},
 		{"custom condition by llm judge", "      termination_conditions:\n        - type: custom_condition\n          description: the agent asked for the error message\n          llm_judge:\n            prompt: Did the agent ask for the error message?\n            threshold: 0.7\n",
-			[]string{"What is the error message?"}, nil, []judgetest.Reply{judgetest.JSON(map[string]any{"pass": true, "score": 0.9, "reasoning": "it asked"})}, "custom_condition", 2},
+			[]string{"What is the error message?"}, nil, []llmtest.Reply{llmtest.JSON(map[string]any{"pass": true, "score": 0.9, "reasoning": "it asked"})}, "custom_condition", 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			users := judgetest.NewServer(t)
+			users := llmtest.NewServer(t)
 			for _, u := range tc.user {
-				users.Enqueue(judgetest.Text(u))
+				users.Enqueue(llmtest.Text(u))
 			}
 			cfg := Config{Agent: scriptedAgent(tc.agent...), UserModel: users.Model(), KeepTranscripts: true}
 			if tc.judge != nil {
-				js := judgetest.NewServer(t)
+				js := llmtest.NewServer(t)
 				js.Enqueue(tc.judge...)
 				j, err := judge.New(judge.Config{Model: js.Model()})
 				require.NoError(t, err)

@@ -22,7 +22,7 @@
 // one, writing virtual_fs inside it; the agent's Session starts with the
 // character, enabled plugins, directory and the scenario's Mocks; each step
 // sends its input, runs its code, or holds a conversation with a simulated
-// user (a judge.Model; ScriptedUser is an offline one) until a termination
+// user (a llm.Model; ScriptedUser is an offline one) until a termination
 // condition holds, max_turns is reached or time runs out. Evaluations run
 // after each step, each agent turn and each conversation's end; checkpoints
 // are scored after the session (Config.Checkpoints).

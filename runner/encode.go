@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/llm"
 )
 
 // appendJobResult appends r as one JSON object, byte for byte what
@@ -161,7 +162,7 @@ func appendResult(b []byte, e *evaluate.Result) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-func appendUsage(b []byte, u evaluate.Usage) []byte {
+func appendUsage(b []byte, u llm.Usage) []byte {
 	b = append(b, `{"prompt_tokens":`...)
 	b = strconv.AppendInt(b, int64(u.PromptTokens), 10)
 	b = append(b, `,"completion_tokens":`...)

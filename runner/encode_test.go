@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/llm"
 )
 
 func stdEncode(t testing.TB, v any) []byte {
@@ -34,7 +35,7 @@ func TestAppendJobResultMatchesEncodingJSON(t *testing.T) {
 		Checkpoints:        []CheckpointResult{{ID: "c", Description: "d", Task: "pr.view", Passed: true, Actual: json.RawMessage(`{"a":1}`), Expected: "non-empty"}},
 		TerminationReasons: []string{"max_turns_reached"},
 		Transcript:         []evaluate.Turn{{Role: "user", Text: "hi", At: started, Duration: time.Second}},
-		Started:            started, DurationMS: 12.345, Usage: evaluate.Usage{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3},
+		Started:            started, DurationMS: 12.345, Usage: llm.Usage{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3},
 		MockCalls: []MockCall{{Service: "s", Method: "m", Mock: -1, At: started}}, Error: "boom",
 		Environment: "local", Notes: []string{"ran in local", "killed <1> process"}}
 	tests := map[string]*JobResult{

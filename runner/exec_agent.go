@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/llm"
 )
 
 // Defaults of the exec protocol's bounds.
@@ -83,7 +84,7 @@ type execLine struct {
 	Result    json.RawMessage   `json:"result,omitempty"`
 	Error     json.RawMessage   `json:"error,omitempty"`
 	Actions   []evaluate.Action `json:"actions,omitempty"`
-	Usage     *evaluate.Usage   `json:"usage,omitempty"`
+	Usage     *llm.Usage        `json:"usage,omitempty"`
 	Protocol  int               `json:"protocol,omitempty"`
 	Sessions  string            `json:"sessions,omitempty"`
 	Message   string            `json:"message,omitempty"`

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/llm"
 )
 
 // servingAgent is this test binary as a persistent exec agent (ServeExec):
@@ -55,7 +56,7 @@ func servingAgent() {
 			}
 			return Reply{Text: fmt.Sprintf("pid %d session %d: Open issues: %s", os.Getpid(), n, strings.Join(titles, ", ")),
 				Actions: []evaluate.Action{{Name: "LIST_ISSUES", Args: map[string]any{"repo": "acme/demo"}}},
-				Usage:   evaluate.Usage{PromptTokens: 3, CompletionTokens: 4, TotalTokens: 7}}, nil
+				Usage:   llm.Usage{PromptTokens: 3, CompletionTokens: 4, TotalTokens: 7}}, nil
 		}), nil
 	})
 	if err := ServeExec(context.Background(), os.Stdin, os.Stdout, agent); err != nil {

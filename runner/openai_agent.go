@@ -9,21 +9,21 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/evaluate"
-	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/llm"
 )
 
 // ModelAgent is an agent under test backed by a chat model (an
-// OpenAI-compatible endpoint, or any judge.Model). The scenario's mocks are
+// OpenAI-compatible endpoint, or any llm.Model). The scenario's mocks are
 // offered to the model as tools named service__method; each tool call is
 // answered by the mocks and recorded as an action.
 type ModelAgent struct {
-	model judge.Model
+	model llm.Model
 	// MaxToolRounds bounds tool-call rounds per message (default 8).
 	MaxToolRounds int
 }
 
 // NewModelAgent returns an agent that talks to model.
-func NewModelAgent(model judge.Model) *ModelAgent { return &ModelAgent{model: model, MaxToolRounds: 8} }
+func NewModelAgent(model llm.Model) *ModelAgent { return &ModelAgent{model: model, MaxToolRounds: 8} }
 
 // newOpenAIAgentFromSpec builds the openai:MODEL agent. The base URL comes
 // from OPENAI_BASE_URL and the key from OPENAI_API_KEY.
@@ -35,7 +35,7 @@ func newOpenAIAgentFromSpec(model string, opts AgentOptions) (Agent, error) {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	m, err := judge.NewOpenAI(judge.OpenAIConfig{BaseURL: getenv("OPENAI_BASE_URL"), APIKey: getenv("OPENAI_API_KEY"), Model: model})
+	m, err := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: getenv("OPENAI_BASE_URL"), APIKey: getenv("OPENAI_API_KEY"), Model: model})
 	if err != nil {
 		return nil, fmt.Errorf("openai agent: %w", err)
 	}
@@ -66,7 +66,7 @@ func (a *ModelAgent) NewSession(_ context.Context, cfg SessionConfig) (Session, 
 			sys.WriteString("\n" + b)
 		}
 		if t := strings.TrimSpace(sys.String()); t != "" {
-			s.history = append(s.history, judge.Message{Role: judge.RoleSystem, Content: t})
+			s.history = append(s.history, llm.Message{Role: llm.RoleSystem, Content: t})
 		}
 		s.model, s.temperature, s.maxTokens = c.Sampling()
 	}
@@ -78,7 +78,7 @@ func (a *ModelAgent) NewSession(_ context.Context, cfg SessionConfig) (Session, 
 				continue
 			}
 			seen[name] = true
-			s.tools = append(s.tools, judge.Tool{Name: name, Description: fmt.Sprintf("Call %s.%s.", m.Service, m.Method),
+			s.tools = append(s.tools, llm.Tool{Name: name, Description: fmt.Sprintf("Call %s.%s.", m.Service, m.Method),
 				Parameters: json.RawMessage(`{"type":"object","additionalProperties":true}`)})
 			s.toolTargets = append(s.toolTargets, [2]string{m.Service, m.Method})
 		}
@@ -104,8 +104,8 @@ func toolName(service, method string) string {
 type modelSession struct {
 	agent       *ModelAgent
 	cfg         SessionConfig
-	history     []judge.Message
-	tools       []judge.Tool
+	history     []llm.Message
+	tools       []llm.Tool
 	toolTargets [][2]string
 	model       string // the character's model; "" keeps the agent's
 	temperature *float64
@@ -113,16 +113,16 @@ type modelSession struct {
 }
 
 func (s *modelSession) Send(ctx context.Context, message string) (Reply, error) {
-	s.history = append(s.history, judge.Message{Role: judge.RoleUser, Content: message})
+	s.history = append(s.history, llm.Message{Role: llm.RoleUser, Content: message})
 	var reply Reply
 	rounds := max(1, s.agent.MaxToolRounds)
 	for range rounds + 1 {
-		resp, err := s.agent.model.Complete(ctx, judge.Request{Messages: s.history, Tools: s.tools, Model: s.model, Temperature: s.temperature, MaxTokens: s.maxTokens})
+		resp, err := s.agent.model.Complete(ctx, llm.Request{Messages: s.history, Tools: s.tools, Model: s.model, Temperature: s.temperature, MaxTokens: s.maxTokens})
 		if err != nil {
 			return reply, err
 		}
-		reply.Usage = reply.Usage.Add(evaluate.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens, TotalTokens: resp.Usage.TotalTokens})
-		s.history = append(s.history, judge.Message{Role: judge.RoleAssistant, Content: resp.Content, ToolCalls: resp.ToolCalls})
+		reply.Usage = reply.Usage.Add(resp.Usage)
+		s.history = append(s.history, llm.Message{Role: llm.RoleAssistant, Content: resp.Content, ToolCalls: resp.ToolCalls})
 		if len(resp.ToolCalls) == 0 {
 			reply.Text = resp.Content
 			return reply, nil
@@ -147,7 +147,7 @@ func (s *modelSession) Send(ctx context.Context, message string) (Reply, error) 
 				content = string(b)
 			}
 			reply.Actions = append(reply.Actions, act)
-			s.history = append(s.history, judge.Message{Role: judge.RoleTool, ToolCallID: tc.ID, Content: content})
+			s.history = append(s.history, llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, Content: content})
 		}
 	}
 	return reply, fmt.Errorf("openai agent: still calling tools after %d rounds", rounds)

@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agenteval/agenteval/judge/judgetest"
+	"github.com/agenteval/agenteval/llm/llmtest"
 )
 
 // TestOpenAIAgentCallsMocksAsTools runs the openai:MODEL agent against a
@@ -14,10 +14,10 @@ import (
 // tool, the runner answers from the mock, records the action, and the model
 // replies with what it learned.
 func TestOpenAIAgentCallsMocksAsTools(t *testing.T) {
-	srv := judgetest.NewServer(t)
+	srv := llmtest.NewServer(t)
 	srv.Enqueue(
-		judgetest.Calls(judgetest.ToolCall{ID: "call_1", Name: "github__listIssues", Arguments: `{"repo":"acme/demo"}`}),
-		judgetest.Text("There is one open issue: Login crash."),
+		llmtest.Calls(llmtest.ToolCall{ID: "call_1", Name: "github__listIssues", Arguments: `{"repo":"acme/demo"}`}),
+		llmtest.Text("There is one open issue: Login crash."),
 	)
 	t.Setenv("OPENAI_BASE_URL", srv.URL)
 	f, err := testLoad("openai.scenario.yaml", []byte(`name: openai agent
@@ -40,8 +40,8 @@ run:
 judgment: {strategy: all_pass}
 `))
 	require.NoError(t, err)
-	agent, err := BuildAgent(NewAgents(), "openai:"+judgetest.DefaultModel, AgentOptions{Getenv: func(k string) string {
-		return map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": judgetest.APIKey}[k]
+	agent, err := BuildAgent(NewAgents(), "openai:"+llmtest.DefaultModel, AgentOptions{Getenv: func(k string) string {
+		return map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": llmtest.APIKey}[k]
 	}})
 	require.NoError(t, err)
 	res := runOne(t, Config{Agent: agent}, f.Scenario)

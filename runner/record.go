@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/llm"
 )
 
 // Record kinds in a results JSONL file.
@@ -107,7 +108,7 @@ type JobResult struct {
 	// DurationMS is the wall time of the job's last attempt.
 	DurationMS float64 `json:"duration_ms"`
 	// Usage totals tokens reported by the agent.
-	Usage evaluate.Usage `json:"usage"`
+	Usage llm.Usage `json:"usage"`
 	// MockCalls are the calls the agent made to mocked services.
 	MockCalls []MockCall `json:"mock_calls,omitempty"`
 	// Error is set when the job could not complete.

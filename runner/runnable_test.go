@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/judge"
-	"github.com/agenteval/agenteval/judge/judgetest"
+	"github.com/agenteval/agenteval/llm/llmtest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -264,7 +264,7 @@ judgment: {strategy: all_pass}
 // not "judge: judge: ".
 func TestMessagesSayThingsOnce(t *testing.T) {
 	t.Parallel()
-	js := judgetest.NewServer(t) // unscripted: every request is refused
+	js := llmtest.NewServer(t) // unscripted: every request is refused
 	j, err := judge.New(judge.Config{Model: js.Model()})
 	require.NoError(t, err)
 	s := load(t, "j.scenario.yaml", `name: j

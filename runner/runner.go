@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -55,7 +56,7 @@ type Config struct {
 	// Judge answers llm_judge evaluations and llm_judge termination conditions.
 	Judge *judge.Judge
 	// UserModel plays the simulated user of conversations.
-	UserModel judge.Model
+	UserModel llm.Model
 	// Checkpoints scores a scenario's checkpoints after its session; nil
 	// makes a scenario with checkpoints fail with a message saying so.
 	Checkpoints CheckpointScorer

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agenteval/agenteval/judge/judgetest"
+	"github.com/agenteval/agenteval/llm/llmtest"
 )
 
 // runCLIEnv is runCLI with environment variables.
@@ -30,8 +30,8 @@ func runCLIEnv(t *testing.T, vars map[string]string, args ...string) (code int, 
 // sends its character's model and temperature, not the agent's default.
 func TestMatrixOverCharacterModelComparesModels(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Handle(func(judgetest.Request) judgetest.Reply { return judgetest.Reply{Content: "There are 3 open issues."} })
+	srv := llmtest.NewServer(t)
+	srv.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: "There are 3 open issues."} })
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "issues.scenario.yaml"), []byte(`name: issues
 description: lists issues
@@ -57,8 +57,8 @@ matrix:
   - parameter: character.temperature
     values: [0.1, 0.9]
 `), 0o644))
-	code, _, stderr := runCLIEnv(t, map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": judgetest.APIKey},
-		"run", "--agent", "openai:"+judgetest.DefaultModel, "--concurrency", "1", "--out", filepath.Join(dir, "out"), filepath.Join(dir, "models.matrix.yaml"))
+	code, _, stderr := runCLIEnv(t, map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": llmtest.APIKey},
+		"run", "--agent", "openai:"+llmtest.DefaultModel, "--concurrency", "1", "--out", filepath.Join(dir, "out"), filepath.Join(dir, "models.matrix.yaml"))
 	require.Equal(t, exitOK, code, stderr)
 	assert.Contains(t, stderr, "6 job(s): 6 passed")
 

@@ -21,6 +21,7 @@ import (
 	"github.com/agenteval/agenteval/fixture"
 	ghfixture "github.com/agenteval/agenteval/fixture/github"
 	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -118,15 +119,15 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	if *replay && *record == "" {
 		return usageErr("--replay needs --record DIR")
 	}
-	wrap := func(m judge.Model, _ string) judge.Model { return m }
+	wrap := func(m llm.Model, _ string) llm.Model { return m }
 	if *record != "" {
-		cache, err := judge.NewDirCache(*record)
+		cache, err := llm.NewDirCache(*record)
 		if err != nil {
 			return usageErr("--record: %v", err)
 		}
 		cache.Redactor = env.redactor
-		wrap = func(m judge.Model, name string) judge.Model {
-			return &judge.Recorded{Model: m, Name: name, Cache: cache, Replay: *replay}
+		wrap = func(m llm.Model, name string) llm.Model {
+			return &llm.Recorded{Model: m, Name: name, Cache: cache, Replay: *replay}
 		}
 	}
 	agent, err := env.kit.Agent(*agentSpec, runner.AgentOptions{Getenv: env.getenv, WrapModel: wrap})
@@ -181,14 +182,14 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		if dir == "" {
 			dir = filepath.Join(*out, "judge-cache")
 		}
-		cache, err := judge.NewDirCache(dir)
+		cache, err := llm.NewDirCache(dir)
 		if err != nil {
 			return usageErr("--judge-cache: %v", err)
 		}
 		cache.Redactor = env.redactor
 		// The agent scenario format names model sizes (model_type: TEXT_LARGE),
 		// not models: they all mean the judge model given here.
-		sizes := map[string]judge.Model{}
+		sizes := map[string]llm.Model{}
 		for _, t := range []string{"TEXT_SMALL", "TEXT_LARGE", "TEXT_REASONING_SMALL", "TEXT_REASONING_LARGE", "OBJECT_SMALL", "OBJECT_LARGE"} {
 			sizes[t] = m
 		}
@@ -339,7 +340,7 @@ func planInputs(files []*scenario.File, extra ...string) ([]runner.PlanInput, er
 }
 
 // buildModel reads "script", "script:N" or "openai:MODEL".
-func buildModel(spec string, env *cliEnv) (judge.Model, error) {
+func buildModel(spec string, env *cliEnv) (llm.Model, error) {
 	name, arg, _ := strings.Cut(spec, ":")
 	switch name {
 	case "script":
@@ -356,7 +357,7 @@ func buildModel(spec string, env *cliEnv) (judge.Model, error) {
 		if arg == "" {
 			return nil, fmt.Errorf("name a model, as in openai:gpt-4o-mini")
 		}
-		return judge.NewOpenAI(judge.OpenAIConfig{BaseURL: env.getenv("OPENAI_BASE_URL"), APIKey: env.getenv("OPENAI_API_KEY"), Model: arg})
+		return llm.NewOpenAI(llm.OpenAIConfig{BaseURL: env.getenv("OPENAI_BASE_URL"), APIKey: env.getenv("OPENAI_API_KEY"), Model: arg})
 	}
 	return nil, fmt.Errorf("unknown model %q; want script or openai:MODEL", spec)
 }

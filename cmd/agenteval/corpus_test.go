@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agenteval/agenteval/judge/judgetest"
+	"github.com/agenteval/agenteval/llm/llmtest"
 )
 
 // corpusDir holds real files of both upstream projects at several commits
@@ -139,9 +139,9 @@ func TestCorpusValidatesAsUpstream(t *testing.T) {
 // which are recorded incomplete for want of --allow-commands.
 func TestCorpusElizaOSRunsWithEcho(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Handle(func(judgetest.Request) judgetest.Reply {
-		return judgetest.JSON(map[string]any{"pass": true, "score": 0.8, "reasoning": "looks right", "capabilities": []any{}})
+	srv := llmtest.NewServer(t)
+	srv.Handle(func(llmtest.Request) llmtest.Reply {
+		return llmtest.JSON(map[string]any{"pass": true, "score": 0.8, "reasoning": "looks right", "capabilities": []any{}})
 	})
 	var files []string
 	jobs := 0
@@ -163,8 +163,8 @@ func TestCorpusElizaOSRunsWithEcho(t *testing.T) {
 	}
 	require.Greater(t, len(files), 40)
 	out := t.TempDir()
-	args := append([]string{"run", "--agent", "echo", "--env-fallback", "local", "--judge-model", "openai:" + judgetest.DefaultModel, "--out", out}, files...)
-	code, _, stderr := runCLIEnv(t, map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": judgetest.APIKey}, args...)
+	args := append([]string{"run", "--agent", "echo", "--env-fallback", "local", "--judge-model", "openai:" + llmtest.DefaultModel, "--out", out}, files...)
+	code, _, stderr := runCLIEnv(t, map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": llmtest.APIKey}, args...)
 	require.NotEqual(t, exitUsage, code, "run accepts every file its project loads: %s", stderr)
 
 	f, err := os.Open(filepath.Join(out, "results.jsonl"))

@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agenteval/agenteval/judge/judgetest"
+	"github.com/agenteval/agenteval/llm/llmtest"
 	"github.com/agenteval/agenteval/redact"
 )
 
@@ -100,18 +100,18 @@ func TestNoSecretReachesAnyOutput(t *testing.T) {
 	t.Parallel()
 	gh := echoingGitHub(t)
 	ghURL := "http://x-access-token:" + leakFlagPass + "@" + strings.TrimPrefix(gh.URL, "http://") + "/graphql"
-	llm := judgetest.NewServer(t)
-	llm.Handle(func(r judgetest.Request) judgetest.Reply {
+	llm := llmtest.NewServer(t)
+	llm.Handle(func(r llmtest.Request) llmtest.Reply {
 		leak := "the key is " + leakOpenAIKey + ", the token " + leakGitHubToken + ", the password " + leakBasePass +
 			"; I sent " + r.Header.Get("Authorization")
 		switch r.Chat.Model {
 		case "judge-m":
-			return judgetest.Text(`{"pass": false, "score": 0.1, "reasoning": "it printed ` + leakOpenAIKey + ` and ` + leakGitHubToken + `"}`)
+			return llmtest.Text(`{"pass": false, "score": 0.1, "reasoning": "it printed ` + leakOpenAIKey + ` and ` + leakGitHubToken + `"}`)
 		case "broken-m":
-			return judgetest.Reply{Status: http.StatusUnauthorized, ErrorType: "invalid_request_error",
+			return llmtest.Reply{Status: http.StatusUnauthorized, ErrorType: "invalid_request_error",
 				ErrorMessage: "Incorrect API key provided: " + leakOpenAIKey + "; " + leak}
 		}
-		return judgetest.Text(leak)
+		return llmtest.Text(leak)
 	})
 	baseURL := "http://agent:" + leakBasePass + "@" + strings.TrimPrefix(llm.URL, "http://")
 

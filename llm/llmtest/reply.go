@@ -1,4 +1,4 @@
-package judgetest
+package llmtest
 
 import (
 	"encoding/json"
@@ -66,7 +66,7 @@ func Text(s string) Reply { return Reply{Content: s} }
 func JSON(v any) Reply {
 	b, err := json.Marshal(v)
 	if err != nil {
-		panic(fmt.Sprintf("judgetest.JSON: %v", err))
+		panic(fmt.Sprintf("llmtest.JSON: %v", err))
 	}
 	return Reply{Content: string(b)}
 }

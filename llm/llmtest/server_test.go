@@ -1,4 +1,4 @@
-package judgetest_test
+package llmtest_test
 
 import (
 	"context"
@@ -11,20 +11,20 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agenteval/agenteval/judge"
-	"github.com/agenteval/agenteval/judge/judgetest"
+	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/llm/llmtest"
 )
 
-func ask(t *testing.T, m judge.Model, text string) (judge.Response, error) {
+func ask(t *testing.T, m llm.Model, text string) (llm.Response, error) {
 	t.Helper()
-	return m.Complete(context.Background(), judge.Request{Messages: []judge.Message{{Role: judge.RoleUser, Content: text}}})
+	return m.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: text}}})
 }
 
 func TestQueueThenFallback(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Enqueue(judgetest.Text("one"), judgetest.JSON(map[string]int{"n": 2}))
-	srv.EnqueueFunc(func(r judgetest.Request) judgetest.Reply { return judgetest.Text("echo " + r.LastUserMessage()) })
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.Text("one"), llmtest.JSON(map[string]int{"n": 2}))
+	srv.EnqueueFunc(func(r llmtest.Request) llmtest.Reply { return llmtest.Text("echo " + r.LastUserMessage()) })
 	m := srv.Model()
 	assert.Equal(t, 3, srv.Pending())
 
@@ -36,12 +36,12 @@ func TestQueueThenFallback(t *testing.T) {
 	assert.Zero(t, srv.Pending())
 
 	_, err := ask(t, m, "unscripted")
-	var apiErr *judge.APIError
+	var apiErr *llm.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, http.StatusBadRequest, apiErr.StatusCode)
-	assert.Equal(t, "judgetest_unscripted", apiErr.Type)
+	assert.Equal(t, "llmtest_unscripted", apiErr.Type)
 
-	srv.Handle(func(judgetest.Request) judgetest.Reply { return judgetest.Text("fallback") })
+	srv.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Text("fallback") })
 	resp, err := ask(t, m, "x")
 	require.NoError(t, err)
 	assert.Equal(t, "fallback", resp.Content)
@@ -57,10 +57,10 @@ func TestQueueThenFallback(t *testing.T) {
 
 func TestScriptedFailuresAndHeaders(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
+	srv := llmtest.NewServer(t)
 	srv.Enqueue(
-		judgetest.Reply{Status: http.StatusServiceUnavailable, Header: http.Header{"X-Test": {"1"}}, RetryAfterMs: 5},
-		judgetest.Reply{Content: "slow", Delay: 30 * time.Millisecond, Usage: &judgetest.Usage{TotalTokens: 9}, Model: "m2"},
+		llmtest.Reply{Status: http.StatusServiceUnavailable, Header: http.Header{"X-Test": {"1"}}, RetryAfterMs: 5},
+		llmtest.Reply{Content: "slow", Delay: 30 * time.Millisecond, Usage: &llmtest.Usage{TotalTokens: 9}, Model: "m2"},
 	)
 	start := time.Now()
 	resp, err := ask(t, srv.Model(), "x")
@@ -74,8 +74,8 @@ func TestScriptedFailuresAndHeaders(t *testing.T) {
 
 func TestRateLimitedHeaders(t *testing.T) {
 	t.Parallel()
-	assert.Equal(t, "2", judgetest.RateLimited(2*time.Second).RetryAfter)
-	r := judgetest.RateLimited(250 * time.Millisecond)
+	assert.Equal(t, "2", llmtest.RateLimited(2*time.Second).RetryAfter)
+	r := llmtest.RateLimited(250 * time.Millisecond)
 	assert.Equal(t, 250, r.RetryAfterMs)
 	assert.Empty(t, r.RetryAfter)
 	assert.Equal(t, http.StatusTooManyRequests, r.Status)
@@ -83,7 +83,7 @@ func TestRateLimitedHeaders(t *testing.T) {
 
 func TestUnknownPath(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
+	srv := llmtest.NewServer(t)
 	resp, err := http.Get(srv.URL + "/models")
 	require.NoError(t, err)
 	defer resp.Body.Close()
@@ -92,8 +92,8 @@ func TestUnknownPath(t *testing.T) {
 
 func TestMalformedRequestIsRecorded(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Handle(func(judgetest.Request) judgetest.Reply { return judgetest.Text("ok") })
+	srv := llmtest.NewServer(t)
+	srv.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Text("ok") })
 	resp, err := http.Post(srv.URL+"/chat/completions", "application/json", strings.NewReader("{not json"))
 	require.NoError(t, err)
 	resp.Body.Close()
@@ -105,11 +105,11 @@ func TestMalformedRequestIsRecorded(t *testing.T) {
 
 func TestConcurrentRequests(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
+	srv := llmtest.NewServer(t)
 	for range 50 {
-		srv.Enqueue(judgetest.Text("q"))
+		srv.Enqueue(llmtest.Text("q"))
 	}
-	srv.Handle(func(r judgetest.Request) judgetest.Reply { return judgetest.Text("h") })
+	srv.Handle(func(r llmtest.Request) llmtest.Reply { return llmtest.Text("h") })
 	m := srv.Model()
 	var wg sync.WaitGroup
 	var mu sync.Mutex

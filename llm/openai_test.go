@@ -1,4 +1,4 @@
-package judge_test
+package llm_test
 
 import (
 	"context"
@@ -13,49 +13,50 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agenteval/agenteval/judge"
-	"github.com/agenteval/agenteval/judge/judgetest"
+	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/llm/llmtest"
+	"github.com/agenteval/agenteval/redact"
 )
 
-func newOpenAI(t *testing.T, srv *judgetest.Server, edit func(*judge.OpenAIConfig)) *judge.OpenAI {
+func newOpenAI(t *testing.T, srv *llmtest.Server, edit func(*llm.OpenAIConfig)) *llm.OpenAI {
 	t.Helper()
 	cfg := srv.Config()
 	if edit != nil {
 		edit(&cfg)
 	}
-	m, err := judge.NewOpenAI(cfg)
+	m, err := llm.NewOpenAI(cfg)
 	require.NoError(t, err)
 	return m
 }
 
-func userMsg(s string) []judge.Message {
-	return []judge.Message{{Role: judge.RoleUser, Content: s}}
+func userMsg(s string) []llm.Message {
+	return []llm.Message{{Role: llm.RoleUser, Content: s}}
 }
 
 func TestOpenAICompleteSendsRequestAndReadsReply(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Enqueue(judgetest.Reply{Content: "hello", Usage: &judgetest.Usage{PromptTokens: 3, CompletionTokens: 2, TotalTokens: 5}, Model: "served-model"})
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.Reply{Content: "hello", Usage: &llmtest.Usage{PromptTokens: 3, CompletionTokens: 2, TotalTokens: 5}, Model: "served-model"})
 	m := newOpenAI(t, srv, nil)
 
 	temp, seed := 0.0, int64(7)
-	resp, err := m.Complete(context.Background(), judge.Request{
-		Messages:    []judge.Message{{Role: judge.RoleSystem, Content: "sys"}, {Role: judge.RoleUser, Content: "hi", Name: "alice"}},
+	resp, err := m.Complete(context.Background(), llm.Request{
+		Messages:    []llm.Message{{Role: llm.RoleSystem, Content: "sys"}, {Role: llm.RoleUser, Content: "hi", Name: "alice"}},
 		Temperature: &temp, Seed: &seed, MaxTokens: 64,
 	})
 	require.NoError(t, err)
 	assert.Equal(t, "hello", resp.Content)
 	assert.Equal(t, "served-model", resp.Model)
 	assert.Equal(t, "stop", resp.FinishReason)
-	assert.Equal(t, judge.Usage{PromptTokens: 3, CompletionTokens: 2, TotalTokens: 5}, resp.Usage)
+	assert.Equal(t, llm.Usage{PromptTokens: 3, CompletionTokens: 2, TotalTokens: 5}, resp.Usage)
 
 	reqs := srv.Requests()
 	require.Len(t, reqs, 1)
 	r := reqs[0]
 	require.NoError(t, r.DecodeError)
 	assert.Equal(t, "/v1/chat/completions", r.Path)
-	assert.Equal(t, "Bearer "+judgetest.APIKey, r.Header.Get("Authorization"))
-	assert.Equal(t, judgetest.DefaultModel, r.Chat.Model)
+	assert.Equal(t, "Bearer "+llmtest.APIKey, r.Header.Get("Authorization"))
+	assert.Equal(t, llmtest.DefaultModel, r.Chat.Model)
 	require.NotNil(t, r.Chat.Temperature, "an explicit 0 temperature must be sent, not dropped")
 	assert.Equal(t, 0.0, *r.Chat.Temperature)
 	require.NotNil(t, r.Chat.Seed)
@@ -70,14 +71,14 @@ func TestOpenAICompleteSendsRequestAndReadsReply(t *testing.T) {
 
 func TestOpenAIStructuredOutputBodyShape(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Enqueue(judgetest.Text(`{"ok":true}`))
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.Text(`{"ok":true}`))
 	m := newOpenAI(t, srv, nil)
 
 	schema := json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"],"additionalProperties":false}`)
-	_, err := m.Complete(context.Background(), judge.Request{
+	_, err := m.Complete(context.Background(), llm.Request{
 		Messages:   userMsg("x"),
-		JSONSchema: &judge.JSONSchema{Name: "thing", Schema: schema, Strict: true},
+		JSONSchema: &llm.JSONSchema{Name: "thing", Schema: schema, Strict: true},
 	})
 	require.NoError(t, err)
 
@@ -96,33 +97,33 @@ func TestOpenAIStructuredOutputBodyShape(t *testing.T) {
 
 func TestOpenAIToolCallsRoundTrip(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
+	srv := llmtest.NewServer(t)
 	srv.Enqueue(
-		judgetest.Calls(
-			judgetest.ToolCall{ID: "call_1", Name: "get_weather", Arguments: `{"city":"Oslo"}`},
-			judgetest.ToolCall{ID: "call_2", Name: "broken", Arguments: `{"city":`},
+		llmtest.Calls(
+			llmtest.ToolCall{ID: "call_1", Name: "get_weather", Arguments: `{"city":"Oslo"}`},
+			llmtest.ToolCall{ID: "call_2", Name: "broken", Arguments: `{"city":`},
 		),
-		judgetest.Text("It is sunny in Oslo."),
+		llmtest.Text("It is sunny in Oslo."),
 	)
 	m := newOpenAI(t, srv, nil)
-	tools := []judge.Tool{{Name: "get_weather", Description: "Weather by city",
+	tools := []llm.Tool{{Name: "get_weather", Description: "Weather by city",
 		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}}}`)}}
 	ctx := context.Background()
 
 	msgs := userMsg("Weather in Oslo?")
-	first, err := m.Complete(ctx, judge.Request{Messages: msgs, Tools: tools})
+	first, err := m.Complete(ctx, llm.Request{Messages: msgs, Tools: tools})
 	require.NoError(t, err)
 	assert.Equal(t, "tool_calls", first.FinishReason)
 	require.Len(t, first.ToolCalls, 2)
-	assert.Equal(t, judge.ToolCall{ID: "call_1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Oslo"}`)}, first.ToolCalls[0])
+	assert.Equal(t, llm.ToolCall{ID: "call_1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Oslo"}`)}, first.ToolCalls[0])
 	assert.JSONEq(t, `"{\"city\":"`, string(first.ToolCalls[1].Arguments), "invalid argument JSON is kept as a string")
 
 	msgs = append(msgs,
-		judge.Message{Role: judge.RoleAssistant, ToolCalls: first.ToolCalls},
-		judge.Message{Role: judge.RoleTool, ToolCallID: "call_1", Content: `{"sky":"clear"}`},
-		judge.Message{Role: judge.RoleTool, ToolCallID: "call_2", Content: `error: bad arguments`},
+		llm.Message{Role: llm.RoleAssistant, ToolCalls: first.ToolCalls},
+		llm.Message{Role: llm.RoleTool, ToolCallID: "call_1", Content: `{"sky":"clear"}`},
+		llm.Message{Role: llm.RoleTool, ToolCallID: "call_2", Content: `error: bad arguments`},
 	)
-	second, err := m.Complete(ctx, judge.Request{Messages: msgs, Tools: tools})
+	second, err := m.Complete(ctx, llm.Request{Messages: msgs, Tools: tools})
 	require.NoError(t, err)
 	assert.Equal(t, "It is sunny in Oslo.", second.Content)
 
@@ -145,14 +146,14 @@ func TestOpenAIToolCallsRoundTrip(t *testing.T) {
 
 func TestOpenAIRetriesRateLimitHonouringRetryAfter(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Enqueue(judgetest.RateLimited(120*time.Millisecond), judgetest.Text("ok"))
-	m := newOpenAI(t, srv, func(c *judge.OpenAIConfig) {
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.RateLimited(120*time.Millisecond), llmtest.Text("ok"))
+	m := newOpenAI(t, srv, func(c *llm.OpenAIConfig) {
 		c.Backoff = time.Millisecond
 		c.MaxBackoff = time.Second
 	})
 	start := time.Now()
-	resp, err := m.Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+	resp, err := m.Complete(context.Background(), llm.Request{Messages: userMsg("x")})
 	require.NoError(t, err)
 	assert.Equal(t, "ok", resp.Content)
 	assert.GreaterOrEqual(t, time.Since(start), 120*time.Millisecond, "the retry must wait as long as the server asked")
@@ -161,14 +162,14 @@ func TestOpenAIRetriesRateLimitHonouringRetryAfter(t *testing.T) {
 
 func TestOpenAIRetryAfterSecondsHeader(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Enqueue(judgetest.RateLimited(time.Second), judgetest.Text("ok"))
-	m := newOpenAI(t, srv, func(c *judge.OpenAIConfig) {
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.RateLimited(time.Second), llmtest.Text("ok"))
+	m := newOpenAI(t, srv, func(c *llm.OpenAIConfig) {
 		c.Backoff = time.Millisecond
 		c.MaxBackoff = 200 * time.Millisecond
 	})
 	start := time.Now()
-	_, err := m.Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+	_, err := m.Complete(context.Background(), llm.Request{Messages: userMsg("x")})
 	require.NoError(t, err)
 	elapsed := time.Since(start)
 	assert.GreaterOrEqual(t, elapsed, 200*time.Millisecond, "Retry-After: 1 is honoured up to MaxBackoff")
@@ -177,14 +178,14 @@ func TestOpenAIRetryAfterSecondsHeader(t *testing.T) {
 
 func TestOpenAIServerErrorsExhaustRetries(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Handle(func(judgetest.Request) judgetest.Reply {
-		return judgetest.Error(http.StatusBadGateway, "server_error", "upstream down")
+	srv := llmtest.NewServer(t)
+	srv.Handle(func(llmtest.Request) llmtest.Reply {
+		return llmtest.Error(http.StatusBadGateway, "server_error", "upstream down")
 	})
-	m := newOpenAI(t, srv, func(c *judge.OpenAIConfig) { c.MaxRetries = 2 })
-	_, err := m.Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+	m := newOpenAI(t, srv, func(c *llm.OpenAIConfig) { c.MaxRetries = 2 })
+	_, err := m.Complete(context.Background(), llm.Request{Messages: userMsg("x")})
 	require.Error(t, err)
-	var apiErr *judge.APIError
+	var apiErr *llm.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, http.StatusBadGateway, apiErr.StatusCode)
 	assert.Equal(t, "server_error", apiErr.Type)
@@ -206,12 +207,12 @@ func TestOpenAIDoesNotRetryClientErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			srv := judgetest.NewServer(t)
-			srv.Handle(func(judgetest.Request) judgetest.Reply {
-				return judgetest.Error(tt.status, "invalid_request_error", "nope")
+			srv := llmtest.NewServer(t)
+			srv.Handle(func(llmtest.Request) llmtest.Reply {
+				return llmtest.Error(tt.status, "invalid_request_error", "nope")
 			})
-			_, err := newOpenAI(t, srv, nil).Complete(context.Background(), judge.Request{Messages: userMsg("x")})
-			var apiErr *judge.APIError
+			_, err := newOpenAI(t, srv, nil).Complete(context.Background(), llm.Request{Messages: userMsg("x")})
+			var apiErr *llm.APIError
 			require.ErrorAs(t, err, &apiErr)
 			assert.Equal(t, tt.status, apiErr.StatusCode)
 			assert.False(t, apiErr.Temporary())
@@ -223,11 +224,11 @@ func TestOpenAIDoesNotRetryClientErrors(t *testing.T) {
 
 func TestOpenAINegativeMaxRetriesFailsFast(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Enqueue(judgetest.RateLimited(time.Millisecond), judgetest.Text("never"))
-	m := newOpenAI(t, srv, func(c *judge.OpenAIConfig) { c.MaxRetries = -1 })
-	_, err := m.Complete(context.Background(), judge.Request{Messages: userMsg("x")})
-	var apiErr *judge.APIError
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.RateLimited(time.Millisecond), llmtest.Text("never"))
+	m := newOpenAI(t, srv, func(c *llm.OpenAIConfig) { c.MaxRetries = -1 })
+	_, err := m.Complete(context.Background(), llm.Request{Messages: userMsg("x")})
+	var apiErr *llm.APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, http.StatusTooManyRequests, apiErr.StatusCode)
 	assert.Len(t, srv.Requests(), 1)
@@ -235,14 +236,14 @@ func TestOpenAINegativeMaxRetriesFailsFast(t *testing.T) {
 
 func TestOpenAIAttemptTimeout(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Handle(func(judgetest.Request) judgetest.Reply { return judgetest.Reply{Content: "late", Delay: time.Second} })
-	m := newOpenAI(t, srv, func(c *judge.OpenAIConfig) {
+	srv := llmtest.NewServer(t)
+	srv.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: "late", Delay: time.Second} })
+	m := newOpenAI(t, srv, func(c *llm.OpenAIConfig) {
 		c.Timeout = 30 * time.Millisecond
 		c.MaxRetries = 1
 	})
 	start := time.Now()
-	_, err := m.Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+	_, err := m.Complete(context.Background(), llm.Request{Messages: userMsg("x")})
 	require.Error(t, err)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.Less(t, time.Since(start), 900*time.Millisecond)
@@ -251,15 +252,15 @@ func TestOpenAIAttemptTimeout(t *testing.T) {
 
 func TestOpenAICancelWhileWaitingToRetry(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Handle(func(judgetest.Request) judgetest.Reply { return judgetest.RateLimited(10 * time.Second) })
-	m := newOpenAI(t, srv, func(c *judge.OpenAIConfig) { c.MaxBackoff = time.Minute })
+	srv := llmtest.NewServer(t)
+	srv.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.RateLimited(10 * time.Second) })
+	m := newOpenAI(t, srv, func(c *llm.OpenAIConfig) { c.MaxBackoff = time.Minute })
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err := m.Complete(ctx, judge.Request{Messages: userMsg("x")})
+	_, err := m.Complete(ctx, llm.Request{Messages: userMsg("x")})
 	require.ErrorIs(t, err, context.DeadlineExceeded)
-	var apiErr *judge.APIError
+	var apiErr *llm.APIError
 	require.ErrorAs(t, err, &apiErr, "the last API error stays reachable")
 	assert.Equal(t, http.StatusTooManyRequests, apiErr.StatusCode)
 	assert.Less(t, time.Since(start), 2*time.Second)
@@ -278,9 +279,9 @@ func TestOpenAIMalformedResponses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			srv := judgetest.NewServer(t)
-			srv.Enqueue(judgetest.Reply{Body: tt.body})
-			_, err := newOpenAI(t, srv, nil).Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+			srv := llmtest.NewServer(t)
+			srv.Enqueue(llmtest.Reply{Body: tt.body})
+			_, err := newOpenAI(t, srv, nil).Complete(context.Background(), llm.Request{Messages: userMsg("x")})
 			require.ErrorContains(t, err, tt.want)
 			assert.Len(t, srv.Requests(), 1, "a malformed 200 is not retried")
 		})
@@ -290,37 +291,37 @@ func TestOpenAIMalformedResponses(t *testing.T) {
 func TestOpenAIErrorsNeverContainTheKey(t *testing.T) {
 	t.Parallel()
 	const key = "sk-test-SECRET-0123456789"
-	srv := judgetest.NewServer(t)
-	srv.Enqueue(judgetest.Error(http.StatusUnauthorized, "invalid_request_error", "Incorrect API key provided: "+key))
-	srv.Enqueue(judgetest.Reply{Status: http.StatusBadRequest, Body: "raw text echoing " + key})
-	m := newOpenAI(t, srv, func(c *judge.OpenAIConfig) { c.APIKey = key })
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.Error(http.StatusUnauthorized, "invalid_request_error", "Incorrect API key provided: "+key))
+	srv.Enqueue(llmtest.Reply{Status: http.StatusBadRequest, Body: "raw text echoing " + key})
+	m := newOpenAI(t, srv, func(c *llm.OpenAIConfig) { c.APIKey = key })
 	for range 2 {
-		_, err := m.Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+		_, err := m.Complete(context.Background(), llm.Request{Messages: userMsg("x")})
 		require.Error(t, err)
 		assert.NotContains(t, err.Error(), key)
-		assert.Contains(t, err.Error(), "[redacted]")
+		assert.Contains(t, err.Error(), redact.Mask)
 	}
 	assert.Equal(t, "Bearer "+key, srv.Requests()[0].Header.Get("Authorization"))
 }
 
 func TestNewOpenAIEnvironment(t *testing.T) {
 	// Not parallel: it sets environment variables.
-	srv := judgetest.NewServer(t)
-	srv.Handle(func(judgetest.Request) judgetest.Reply { return judgetest.Text("ok") })
-	t.Setenv(judge.BaseURLEnv, srv.URL)
+	srv := llmtest.NewServer(t)
+	srv.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Text("ok") })
+	t.Setenv(llm.BaseURLEnv, srv.URL)
 	t.Setenv("MY_KEY", "from-env")
 
-	m, err := judge.NewOpenAI(judge.OpenAIConfig{Model: "m", APIKeyEnv: "MY_KEY"})
+	m, err := llm.NewOpenAI(llm.OpenAIConfig{Model: "m", APIKeyEnv: "MY_KEY"})
 	require.NoError(t, err)
-	_, err = m.Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+	_, err = m.Complete(context.Background(), llm.Request{Messages: userMsg("x")})
 	require.NoError(t, err)
 	assert.Equal(t, "Bearer from-env", srv.Requests()[0].Header.Get("Authorization"))
 	assert.Equal(t, "m", m.Name())
 
-	t.Setenv(judge.DefaultAPIKeyEnv, "")
-	m, err = judge.NewOpenAI(judge.OpenAIConfig{Model: "m"})
+	t.Setenv(llm.DefaultAPIKeyEnv, "")
+	m, err = llm.NewOpenAI(llm.OpenAIConfig{Model: "m"})
 	require.NoError(t, err)
-	_, err = m.Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+	_, err = m.Complete(context.Background(), llm.Request{Messages: userMsg("x")})
 	require.NoError(t, err)
 	assert.Empty(t, srv.Requests()[1].Header.Get("Authorization"), "no key, no Authorization header")
 }
@@ -329,16 +330,16 @@ func TestNewOpenAIRejectsBadConfig(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name string
-		cfg  judge.OpenAIConfig
+		cfg  llm.OpenAIConfig
 		want string
 	}{
-		{"no model", judge.OpenAIConfig{BaseURL: "http://x"}, "Model is required"},
-		{"bad url", judge.OpenAIConfig{BaseURL: "ftp://x", Model: "m"}, "must start with http"},
+		{"no model", llm.OpenAIConfig{BaseURL: "http://x"}, "Model is required"},
+		{"bad url", llm.OpenAIConfig{BaseURL: "ftp://x", Model: "m"}, "must start with http"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := judge.NewOpenAI(tt.cfg)
+			_, err := llm.NewOpenAI(tt.cfg)
 			require.ErrorContains(t, err, tt.want)
 		})
 	}
@@ -346,18 +347,18 @@ func TestNewOpenAIRejectsBadConfig(t *testing.T) {
 
 func TestOpenAIRequestModelOverride(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Enqueue(judgetest.Text("ok"))
-	_, err := newOpenAI(t, srv, nil).Complete(context.Background(), judge.Request{Messages: userMsg("x"), Model: "other"})
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.Text("ok"))
+	_, err := newOpenAI(t, srv, nil).Complete(context.Background(), llm.Request{Messages: userMsg("x"), Model: "other"})
 	require.NoError(t, err)
 	assert.Equal(t, "other", srv.Requests()[0].Chat.Model)
 }
 
 func TestOpenAIRefusal(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Enqueue(judgetest.Reply{Refusal: "I can't help with that."})
-	resp, err := newOpenAI(t, srv, nil).Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.Reply{Refusal: "I can't help with that."})
+	resp, err := newOpenAI(t, srv, nil).Complete(context.Background(), llm.Request{Messages: userMsg("x")})
 	require.NoError(t, err)
 	assert.Equal(t, "I can't help with that.", resp.Refusal)
 	assert.True(t, strings.TrimSpace(resp.Content) == "")
@@ -365,19 +366,19 @@ func TestOpenAIRefusal(t *testing.T) {
 
 func TestAPIErrorMessage(t *testing.T) {
 	t.Parallel()
-	err := error(&judge.APIError{StatusCode: 429, Type: "rate_limit_exceeded", Message: "slow down"})
+	err := error(&llm.APIError{StatusCode: 429, Type: "rate_limit_exceeded", Message: "slow down"})
 	assert.Equal(t, "model API: 429 Too Many Requests (rate_limit_exceeded): slow down", err.Error())
-	var target *judge.APIError
+	var target *llm.APIError
 	assert.True(t, errors.As(err, &target))
 }
 
 func TestOpenAIMaxConcurrent(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
+	srv := llmtest.NewServer(t)
 	var mu sync.Mutex
 	inFlight, peak := 0, 0
 	release := make(chan struct{})
-	srv.Handle(func(judgetest.Request) judgetest.Reply {
+	srv.Handle(func(llmtest.Request) llmtest.Reply {
 		mu.Lock()
 		inFlight++
 		peak = max(peak, inFlight)
@@ -386,13 +387,13 @@ func TestOpenAIMaxConcurrent(t *testing.T) {
 		mu.Lock()
 		inFlight--
 		mu.Unlock()
-		return judgetest.Text("ok")
+		return llmtest.Text("ok")
 	})
-	m := newOpenAI(t, srv, func(c *judge.OpenAIConfig) { c.MaxConcurrent = 2 })
+	m := newOpenAI(t, srv, func(c *llm.OpenAIConfig) { c.MaxConcurrent = 2 })
 	var wg sync.WaitGroup
 	for range 6 {
 		wg.Go(func() {
-			_, err := m.Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+			_, err := m.Complete(context.Background(), llm.Request{Messages: userMsg("x")})
 			assert.NoError(t, err)
 		})
 	}
@@ -404,28 +405,28 @@ func TestOpenAIMaxConcurrent(t *testing.T) {
 	assert.Equal(t, 2, peak)
 	assert.Len(t, srv.Requests(), 6)
 
-	_, err := judge.NewOpenAI(judge.OpenAIConfig{Model: "m", MaxConcurrent: -1})
+	_, err := llm.NewOpenAI(llm.OpenAIConfig{Model: "m", MaxConcurrent: -1})
 	assert.Error(t, err)
 }
 
 func TestOpenAIOnRetry(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Enqueue(judgetest.Error(500, "server_error", "a"), judgetest.RateLimited(20*time.Millisecond), judgetest.Text("ok"))
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.Error(500, "server_error", "a"), llmtest.RateLimited(20*time.Millisecond), llmtest.Text("ok"))
 	var mu sync.Mutex
 	var attempts []int
 	var waits []time.Duration
-	m := newOpenAI(t, srv, func(c *judge.OpenAIConfig) {
+	m := newOpenAI(t, srv, func(c *llm.OpenAIConfig) {
 		c.OnRetry = func(attempt int, wait time.Duration, err error) {
 			mu.Lock()
 			defer mu.Unlock()
 			attempts = append(attempts, attempt)
 			waits = append(waits, wait)
-			var apiErr *judge.APIError
+			var apiErr *llm.APIError
 			assert.ErrorAs(t, err, &apiErr)
 		}
 	})
-	_, err := m.Complete(context.Background(), judge.Request{Messages: userMsg("x")})
+	_, err := m.Complete(context.Background(), llm.Request{Messages: userMsg("x")})
 	require.NoError(t, err)
 	assert.Equal(t, []int{1, 2}, attempts)
 	assert.GreaterOrEqual(t, waits[1], 20*time.Millisecond)

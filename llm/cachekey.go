@@ -1,4 +1,4 @@
-package judge
+package llm
 
 import (
 	"crypto/sha256"
@@ -8,7 +8,12 @@ import (
 	"math"
 )
 
-// cacheKey hashes everything that can change an answer: the model name,
+// keyVersion is part of every cache key. Bump it when the meaning of a
+// cached entry changes, so old entries stop matching instead of answering
+// a question that is no longer asked.
+const keyVersion = 1
+
+// CacheKey hashes everything that can change an answer: the model name,
 // every field of the request and the sample index. The sample index is
 // included so that k samples are k independent entries: a cache must not
 // turn "ask five times" into "ask once, repeat four times".
@@ -17,10 +22,10 @@ import (
 // through encoding/json, which costs several times more for a long prompt
 // and a schema. TestCacheKeyCoversRequest fails when Request gains a field
 // that is not hashed here.
-func cacheKey(model string, req Request, sample int) string {
+func CacheKey(model string, req Request, sample int) string {
 	h := sha256.New()
 	k := keyWriter{h: h}
-	k.int(cacheVersion)
+	k.int(keyVersion)
 	k.str(model)
 	k.int(sample)
 	k.int(len(req.Messages))

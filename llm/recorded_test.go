@@ -1,4 +1,4 @@
-package judge_test
+package llm_test
 
 import (
 	"testing"
@@ -6,19 +6,19 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agenteval/agenteval/judge"
-	"github.com/agenteval/agenteval/judge/judgetest"
+	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/llm/llmtest"
 )
 
 func TestRecordedReplaysOffline(t *testing.T) {
 	t.Parallel()
-	srv := judgetest.NewServer(t)
-	srv.Enqueue(judgetest.Text("first answer"))
-	cache, err := judge.NewDirCache(t.TempDir())
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.Text("first answer"))
+	cache, err := llm.NewDirCache(t.TempDir())
 	require.NoError(t, err)
-	req := judge.Request{Messages: []judge.Message{{Role: judge.RoleUser, Content: "hi"}}}
+	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}}
 
-	rec := &judge.Recorded{Model: srv.Model(), Cache: cache}
+	rec := &llm.Recorded{Model: srv.Model(), Cache: cache}
 	resp, err := rec.Complete(t.Context(), req)
 	require.NoError(t, err)
 	assert.Equal(t, "first answer", resp.Content)
@@ -27,11 +27,11 @@ func TestRecordedReplaysOffline(t *testing.T) {
 	assert.Equal(t, "first answer", again.Content)
 	assert.Len(t, srv.Requests(), 1, "the second identical request is answered from the recording")
 
-	replay := &judge.Recorded{Model: srv.Model(), Name: judgetest.DefaultModel, Cache: cache, Replay: true}
+	replay := &llm.Recorded{Model: srv.Model(), Name: llmtest.DefaultModel, Cache: cache, Replay: true}
 	resp, err = replay.Complete(t.Context(), req)
 	require.NoError(t, err)
 	assert.Equal(t, "first answer", resp.Content)
-	_, err = replay.Complete(t.Context(), judge.Request{Messages: []judge.Message{{Role: judge.RoleUser, Content: "new"}}})
-	assert.ErrorIs(t, err, judge.ErrNotRecorded)
+	_, err = replay.Complete(t.Context(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "new"}}})
+	assert.ErrorIs(t, err, llm.ErrNotRecorded)
 	assert.Len(t, srv.Requests(), 1, "replay never reaches the model")
 }

@@ -1,4 +1,4 @@
-package judge
+package llm
 
 import (
 	"context"
@@ -76,10 +76,10 @@ type DirCache struct {
 // NewDirCache returns a cache rooted at dir, creating it if needed.
 func NewDirCache(dir string) (*DirCache, error) {
 	if dir == "" {
-		return nil, errors.New("judge: cache directory is empty")
+		return nil, errors.New("llm: cache directory is empty")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("judge: create cache directory: %w", err)
+		return nil, fmt.Errorf("llm: create cache directory: %w", err)
 	}
 	return &DirCache{dir: dir, Redactor: redact.FromEnvironment(os.Environ())}, nil
 }
@@ -91,7 +91,7 @@ func (c *DirCache) path(key string) (string, error) {
 	if len(key) < 3 || !isHex(key) {
 		// Keys become file names; refusing anything else keeps a bad key
 		// from escaping the directory.
-		return "", fmt.Errorf("judge: cache key %q is not a hex digest", key)
+		return "", fmt.Errorf("llm: cache key %q is not a hex digest", key)
 	}
 	return filepath.Join(c.dir, key[:2], key+".json"), nil
 }
@@ -112,7 +112,7 @@ func (c *DirCache) Get(_ context.Context, key string) ([]byte, bool, error) {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("judge: read cache entry: %w", err)
+		return nil, false, fmt.Errorf("llm: read cache entry: %w", err)
 	}
 	return b, true, nil
 }
@@ -125,18 +125,18 @@ func (c *DirCache) Put(_ context.Context, key string, value []byte) error {
 	}
 	dir := filepath.Dir(p)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("judge: create cache directory: %w", err)
+		return fmt.Errorf("llm: create cache directory: %w", err)
 	}
 	var suffix [8]byte
 	_, _ = rand.Read(suffix[:]) // crypto/rand.Read never fails
 	tmp := filepath.Join(dir, "."+filepath.Base(p)+"."+hex.EncodeToString(suffix[:])+".tmp")
 	if err := os.WriteFile(tmp, c.Redactor.JSON(value), 0o644); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("judge: write cache entry: %w", err)
+		return fmt.Errorf("llm: write cache entry: %w", err)
 	}
 	if err := os.Rename(tmp, p); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("judge: write cache entry: %w", err)
+		return fmt.Errorf("llm: write cache entry: %w", err)
 	}
 	return nil
 }

@@ -1,11 +1,11 @@
-// Package judgetest serves a scripted, in-process OpenAI-compatible
+// Package llmtest serves a scripted, in-process OpenAI-compatible
 // chat-completions endpoint, in the spirit of net/http/httptest, so that code
-// built on judge.Model (LLM judges, simulated users, model-backed agents) can
+// built on llm.Model (LLM judges, simulated users, model-backed agents) can
 // be tested without the network or an API key.
 //
 // A test scripts replies in order with [Server.Enqueue] (canned text, JSON,
 // tool calls, error statuses with Retry-After, delays), or answers from the
 // request itself with [Server.EnqueueFunc] and [Server.Handle], then asserts
 // on what was sent with [Server.Requests]. The package depends only on the
-// standard library and agenteval's judge package, so it fits any test suite.
-package judgetest
+// standard library and agenteval's llm package, so it fits any test suite.
+package llmtest

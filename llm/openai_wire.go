@@ -1,4 +1,4 @@
-package judge
+package llm
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package judge
+package llm
 
 import (
 	"math/rand/v2"

@@ -1,4 +1,4 @@
-package judgetest
+package llmtest
 
 import (
 	"bytes"
@@ -12,14 +12,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/llm"
 )
 
 // DefaultModel is the model name [Server.Model] configures.
-const DefaultModel = "judgetest-model"
+const DefaultModel = "llmtest-model"
 
 // APIKey is the key [Server.Model] sends, so tests can check that one is.
-const APIKey = "judgetest-key"
+const APIKey = "llmtest-key"
 
 // ReplyFunc computes a reply from the request it answers.
 type ReplyFunc func(Request) Reply
@@ -28,7 +28,7 @@ type ReplyFunc func(Request) Reply
 // concurrent use, including while requests are being served.
 type Server struct {
 	// URL is the API root, for example "http://127.0.0.1:41234/v1"; use it
-	// as judge.OpenAIConfig.BaseURL.
+	// as llm.OpenAIConfig.BaseURL.
 	URL string
 
 	srv *httptest.Server
@@ -40,7 +40,7 @@ type Server struct {
 }
 
 // NewServer starts a server that is closed when the test ends. Requests
-// that find no scripted reply get a 400 "judgetest_unscripted" error, which
+// that find no scripted reply get a 400 "llmtest_unscripted" error, which
 // a client does not retry, so a missing script fails fast and visibly.
 func NewServer(t testing.TB) *Server {
 	t.Helper()
@@ -57,7 +57,7 @@ func Start() *Server {
 	mux.HandleFunc("POST /v1/chat/completions", s.serveChat)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "invalid_request_error",
-			fmt.Sprintf("judgetest serves only POST /v1/chat/completions, not %s %s", r.Method, r.URL.Path))
+			fmt.Sprintf("llmtest serves only POST /v1/chat/completions, not %s %s", r.Method, r.URL.Path))
 	})
 	s.srv = httptest.NewServer(mux)
 	s.URL = s.srv.URL + "/v1"
@@ -114,9 +114,9 @@ func (s *Server) Requests() []Request {
 
 // Config returns an OpenAIConfig that points at the server, with small
 // timeouts and backoffs suited to tests. Adjust it and pass it to
-// judge.NewOpenAI when a test needs other settings.
-func (s *Server) Config() judge.OpenAIConfig {
-	return judge.OpenAIConfig{
+// llm.NewOpenAI when a test needs other settings.
+func (s *Server) Config() llm.OpenAIConfig {
+	return llm.OpenAIConfig{
 		BaseURL:    s.URL,
 		APIKey:     APIKey,
 		Model:      DefaultModel,
@@ -127,13 +127,13 @@ func (s *Server) Config() judge.OpenAIConfig {
 	}
 }
 
-// Model returns a judge.Model that talks to the server using [Server.Config].
-func (s *Server) Model() judge.Model {
-	m, err := judge.NewOpenAI(s.Config())
+// Model returns an llm.Model that talks to the server using [Server.Config].
+func (s *Server) Model() llm.Model {
+	m, err := llm.NewOpenAI(s.Config())
 	if err != nil {
 		// Config always names a model and an http URL, so this cannot
 		// happen; a panic makes a broken invariant loud.
-		panic(fmt.Sprintf("judgetest: %v", err))
+		panic(fmt.Sprintf("llmtest: %v", err))
 	}
 	return m
 }
@@ -163,8 +163,8 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 
 	if fn == nil {
-		writeError(w, http.StatusBadRequest, "judgetest_unscripted",
-			fmt.Sprintf("judgetest: no reply scripted for request %d", req.Index))
+		writeError(w, http.StatusBadRequest, "llmtest_unscripted",
+			fmt.Sprintf("llmtest: no reply scripted for request %d", req.Index))
 		return
 	}
 	reply := fn(req)
@@ -255,7 +255,7 @@ func completion(req Request, reply Reply) map[string]any {
 		usage = &Usage{PromptTokens: p, CompletionTokens: c, TotalTokens: p + c}
 	}
 	return map[string]any{
-		"id":      fmt.Sprintf("chatcmpl-judgetest-%d", req.Index),
+		"id":      fmt.Sprintf("chatcmpl-llmtest-%d", req.Index),
 		"object":  "chat.completion",
 		"created": 0,
 		"model":   model,

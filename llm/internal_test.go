@@ -1,4 +1,4 @@
-package judge
+package llm
 
 import (
 	"net/http"
@@ -57,13 +57,7 @@ func TestBackoffGrowsWithinBounds(t *testing.T) {
 	}
 }
 
-func TestRedact(t *testing.T) {
-	t.Parallel()
-	assert.Equal(t, "key [redacted] bad", withoutKey("key sk-1 bad", "sk-1"))
-	assert.Equal(t, "nothing", withoutKey("nothing", ""))
-}
-
-// TestCacheKeyCoversRequest guards cacheKey: when a field is added to
+// TestCacheKeyCoversRequest guards CacheKey: when a field is added to
 // Request, Message, ToolCall, JSONSchema or Tool, this fails until the
 // field is hashed and counted here.
 func TestCacheKeyCoversRequest(t *testing.T) {
@@ -74,7 +68,7 @@ func TestCacheKeyCoversRequest(t *testing.T) {
 		"ToolCall": reflect.TypeFor[ToolCall](), "JSONSchema": reflect.TypeFor[JSONSchema](), "Tool": reflect.TypeFor[Tool](),
 	}
 	for name, typ := range types {
-		assert.Equal(t, counts[name], typ.NumField(), "%s changed: update cacheKey and this count", name)
+		assert.Equal(t, counts[name], typ.NumField(), "%s changed: update CacheKey and this count", name)
 	}
 
 	temp, seed := 0.5, int64(3)
@@ -84,8 +78,8 @@ func TestCacheKeyCoversRequest(t *testing.T) {
 		JSONSchema: &JSONSchema{Name: "s", Description: "d", Schema: []byte(`{}`), Strict: true},
 		Tools:      []Tool{{Name: "t", Description: "d", Parameters: []byte(`{}`)}},
 	}
-	ref := cacheKey("model", base, 0)
-	assert.Equal(t, ref, cacheKey("model", base, 0), "keys are deterministic")
+	ref := CacheKey("model", base, 0)
+	assert.Equal(t, ref, CacheKey("model", base, 0), "keys are deterministic")
 	zero, otherSeed := 0.0, int64(4)
 	changes := map[string]func(r *Request){
 		"role": func(r *Request) {
@@ -112,8 +106,8 @@ func TestCacheKeyCoversRequest(t *testing.T) {
 	for name, change := range changes {
 		r := base
 		change(&r)
-		assert.NotEqual(t, ref, cacheKey("model", r, 0), name)
+		assert.NotEqual(t, ref, CacheKey("model", r, 0), name)
 	}
-	assert.NotEqual(t, ref, cacheKey("model2", base, 0), "model name")
-	assert.NotEqual(t, ref, cacheKey("model", base, 1), "sample index")
+	assert.NotEqual(t, ref, CacheKey("model2", base, 0), "model name")
+	assert.NotEqual(t, ref, CacheKey("model", base, 1), "sample index")
 }

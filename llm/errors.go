@@ -1,4 +1,4 @@
-package judge
+package llm
 
 import (
 	"fmt"
@@ -42,14 +42,4 @@ func (e *APIError) Temporary() bool {
 
 func retryableStatus(code int) bool {
 	return code == http.StatusTooManyRequests || code == http.StatusRequestTimeout || code >= 500
-}
-
-// withoutKey removes secret from s. Providers echo parts of a bad key back
-// ("Incorrect API key provided: sk-...") and transport errors can quote
-// request details, so every error text passes through here.
-func withoutKey(s, secret string) string {
-	if secret == "" || !strings.Contains(s, secret) {
-		return s
-	}
-	return strings.ReplaceAll(s, secret, "[redacted]")
 }

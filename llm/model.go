@@ -1,4 +1,4 @@
-package judge
+package llm
 
 import (
 	"context"
@@ -127,4 +127,12 @@ func (u Usage) Add(v Usage) Usage {
 // name in its cache keys, so two models never share cached verdicts.
 type Namer interface {
 	Name() string
+}
+
+// Name returns m's own name (its Name method, see [Namer]), or "".
+func Name(m Model) string {
+	if n, ok := m.(Namer); ok {
+		return n.Name()
+	}
+	return ""
 }

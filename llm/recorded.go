@@ -1,4 +1,4 @@
-package judge
+package llm
 
 import (
 	"context"
@@ -30,15 +30,19 @@ type Recorded struct {
 }
 
 // ErrNotRecorded is returned in replay mode for a request with no recording.
-var ErrNotRecorded = fmt.Errorf("judge: request not recorded (replay mode)")
+var ErrNotRecorded = fmt.Errorf("llm: request not recorded (replay mode)")
 
 // Complete answers from the cache or, outside replay mode, from the model.
 func (r *Recorded) Complete(ctx context.Context, req Request) (Response, error) {
-	r.once.Do(func() { r.name = modelName(r.Model, r.Name) })
+	r.once.Do(func() {
+		if r.name = r.Name; r.name == "" {
+			r.name = Name(r.Model)
+		}
+	})
 	if r.Cache == nil {
-		return Response{}, fmt.Errorf("judge: Recorded needs a Cache")
+		return Response{}, fmt.Errorf("llm: Recorded needs a Cache")
 	}
-	key := cacheKey("recorded:"+r.name, req, 0)
+	key := CacheKey("recorded:"+r.name, req, 0)
 	if b, ok, err := r.Cache.Get(ctx, key); err == nil && ok {
 		var resp Response
 		if json.Unmarshal(b, &resp) == nil {
@@ -49,7 +53,7 @@ func (r *Recorded) Complete(ctx context.Context, req Request) (Response, error) 
 		return Response{}, ErrNotRecorded
 	}
 	if r.Model == nil {
-		return Response{}, fmt.Errorf("judge: Recorded has no Model")
+		return Response{}, fmt.Errorf("llm: Recorded has no Model")
 	}
 	resp, err := r.Model.Complete(ctx, req)
 	if err != nil {

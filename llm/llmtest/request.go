@@ -1,4 +1,4 @@
-package judgetest
+package llmtest
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package judge
+package llm
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/agenteval/agenteval/redact"
 )
 
 // Defaults of [OpenAIConfig].
@@ -88,14 +90,18 @@ type OpenAI struct {
 	maxBackoff time.Duration
 	client     *http.Client
 	slots      chan struct{} // nil when MaxConcurrent is 0
-	onRetry    func(attempt int, wait time.Duration, err error)
+	// secrets masks the key in every error text: providers echo parts of
+	// a bad key back ("Incorrect API key provided: sk-...") and transport
+	// errors can quote request details.
+	secrets *redact.Redactor
+	onRetry func(attempt int, wait time.Duration, err error)
 }
 
 // NewOpenAI returns a model for the endpoint cfg describes. It reads the
 // environment once, here, so later changes to it do not affect the model.
 func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	if strings.TrimSpace(cfg.Model) == "" {
-		return nil, errors.New("judge: OpenAIConfig.Model is required")
+		return nil, errors.New("llm: OpenAIConfig.Model is required")
 	}
 	base := cfg.BaseURL
 	if base == "" {
@@ -105,7 +111,7 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 		base = DefaultOpenAIBaseURL
 	}
 	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
-		return nil, fmt.Errorf("judge: base URL %q must start with http:// or https://", base)
+		return nil, fmt.Errorf("llm: base URL %q must start with http:// or https://", base)
 	}
 	key := cfg.APIKey
 	if key == "" {
@@ -124,6 +130,7 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 		backoff:    orDefault(cfg.Backoff, DefaultBackoff),
 		maxBackoff: orDefault(cfg.MaxBackoff, DefaultMaxBackoff),
 		client:     cfg.HTTPClient,
+		secrets:    redact.New(key),
 	}
 	switch {
 	case m.maxRetries == 0:
@@ -138,7 +145,7 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 		m.client = &http.Client{}
 	}
 	if cfg.MaxConcurrent < 0 {
-		return nil, fmt.Errorf("judge: MaxConcurrent %d is negative", cfg.MaxConcurrent)
+		return nil, fmt.Errorf("llm: MaxConcurrent %d is negative", cfg.MaxConcurrent)
 	}
 	if cfg.MaxConcurrent > 0 {
 		m.slots = make(chan struct{}, cfg.MaxConcurrent)
@@ -163,7 +170,7 @@ func (m *OpenAI) Name() string { return m.model }
 func (m *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 	body, err := json.Marshal(toWire(m.model, req))
 	if err != nil {
-		return Response{}, fmt.Errorf("judge: encode request: %w", err)
+		return Response{}, fmt.Errorf("llm: encode request: %w", err)
 	}
 	var lastErr error
 	attempt := 1
@@ -174,7 +181,7 @@ func (m *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 		}
 		lastErr = err
 		if ctx.Err() != nil {
-			return Response{}, fmt.Errorf("judge: %w (last error: %w)", ctx.Err(), lastErr)
+			return Response{}, fmt.Errorf("llm: %w (last error: %w)", ctx.Err(), lastErr)
 		}
 		if wait < 0 || attempt > m.maxRetries {
 			break
@@ -190,14 +197,14 @@ func (m *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return Response{}, fmt.Errorf("judge: %w while waiting to retry (last error: %w)", ctx.Err(), lastErr)
+			return Response{}, fmt.Errorf("llm: %w while waiting to retry (last error: %w)", ctx.Err(), lastErr)
 		case <-t.C:
 		}
 	}
 	if attempt == 1 {
 		return Response{}, lastErr
 	}
-	return Response{}, fmt.Errorf("judge: gave up after %d attempts: %w", attempt, lastErr)
+	return Response{}, fmt.Errorf("llm: gave up after %d attempts: %w", attempt, lastErr)
 }
 
 // attempt makes one HTTP request. wait is negative when the failure is final
@@ -210,14 +217,14 @@ func (m *OpenAI) attempt(ctx context.Context, body []byte) (Response, time.Durat
 		case m.slots <- struct{}{}:
 			defer func() { <-m.slots }()
 		case <-ctx.Done():
-			return Response{}, -1, fmt.Errorf("judge: waiting for a request slot: %w", ctx.Err())
+			return Response{}, -1, fmt.Errorf("llm: waiting for a request slot: %w", ctx.Err())
 		}
 	}
 	actx, cancel := context.WithTimeout(ctx, m.timeout)
 	defer cancel()
 	hreq, err := http.NewRequestWithContext(actx, http.MethodPost, m.endpoint, bytes.NewReader(body))
 	if err != nil {
-		return Response{}, -1, fmt.Errorf("judge: build request: %w", err)
+		return Response{}, -1, fmt.Errorf("llm: build request: %w", err)
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "application/json")
@@ -227,10 +234,10 @@ func (m *OpenAI) attempt(ctx context.Context, body []byte) (Response, time.Durat
 	hresp, err := m.client.Do(hreq)
 	if err != nil {
 		if ctx.Err() == nil && actx.Err() != nil {
-			return Response{}, 0, fmt.Errorf("judge: attempt timed out after %s: %w", m.timeout, context.DeadlineExceeded)
+			return Response{}, 0, fmt.Errorf("llm: attempt timed out after %s: %w", m.timeout, context.DeadlineExceeded)
 		}
 		// Transport errors (reset, refused, EOF) are usually transient.
-		return Response{}, 0, errors.New(withoutKey("judge: "+err.Error(), m.key))
+		return Response{}, 0, errors.New(m.secrets.String("llm: " + err.Error()))
 	}
 	defer hresp.Body.Close()
 
@@ -245,11 +252,11 @@ func (m *OpenAI) attempt(ctx context.Context, body []byte) (Response, time.Durat
 	var w wireResponse
 	if err := json.NewDecoder(io.LimitReader(hresp.Body, maxResponseBody)).Decode(&w); err != nil {
 		if ctx.Err() == nil && actx.Err() != nil {
-			return Response{}, 0, fmt.Errorf("judge: attempt timed out after %s: %w", m.timeout, context.DeadlineExceeded)
+			return Response{}, 0, fmt.Errorf("llm: attempt timed out after %s: %w", m.timeout, context.DeadlineExceeded)
 		}
 		// A 200 with a body that is not a chat completion is a broken
 		// proxy or endpoint, not a transient state.
-		return Response{}, -1, fmt.Errorf("judge: decode response from %s: %w", m.endpoint, err)
+		return Response{}, -1, fmt.Errorf("llm: decode response from %s: %w", m.endpoint, err)
 	}
 	r, err := fromWire(w)
 	if err != nil {
@@ -277,6 +284,6 @@ func (m *OpenAI) apiError(hresp *http.Response) *APIError {
 			e.Message = strings.ToValidUTF8(e.Message[:300], "") + "..."
 		}
 	}
-	e.Message = withoutKey(e.Message, m.key)
+	e.Message = m.secrets.String(e.Message)
 	return e
 }

@@ -1,0 +1,15 @@
+// Package llm is the model client layer: [Model], a minimal
+// chat-completion interface (one method, so a test double or another
+// provider fits in a few lines), its [Request], [Response], [Message],
+// [Tool], [ToolCall] and [Usage], and [NewOpenAI], an implementation for any
+// OpenAI-compatible HTTP endpoint (retries with backoff honouring
+// Retry-After, per-attempt timeouts, a bound on requests in flight, typed
+// [*APIError], the key masked in every error). The LLM judge, the simulated
+// user of a conversation and the "openai:MODEL" agent under test all talk
+// through it.
+//
+// [Recorded] records every answer in a [Cache] ([DirCache] on disk,
+// [MemoryCache] in memory) and replays a run offline. The subpackage
+// llmtest serves a scripted, in-process OpenAI-compatible endpoint for
+// tests.
+package llm
