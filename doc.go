@@ -14,11 +14,12 @@
 //     setup.virtual_fs["a.json"]), lazy cartesian expansion, content-addressed
 //     combination ids, filters and shards.
 //   - fixture: fixture manifests, {{placeholder}} binding on parsed values,
-//     and the Manager interface (fixture/github seeds, checks, resets and
-//     cleans up fixtures on GitHub).
+//     and the Manager interface.
 //   - checkpoint: checks on live state after a session: the condition
-//     registry, Score, and the Executor interface (checkpoint/github runs the
-//     capability tasks on GitHub's GraphQL API).
+//     registry, Score, and the Executor interface.
+//   - github: GitHub, in one place: the client (endpoints, token, retries),
+//     the checkpoint executor (the capability tasks on GitHub's GraphQL and
+//     REST APIs) and the fixture manager (seed, status, reset, cleanup).
 //   - evaluate: the Evaluator interface, the registry of the 13 evaluation
 //     types, and Trace, the evidence a run leaves.
 //   - llm: the chat Model interface, an OpenAI-compatible client, caches and

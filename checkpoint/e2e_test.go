@@ -14,8 +14,8 @@ import (
 
 	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/checkpoint"
-	ghexec "github.com/agenteval/agenteval/checkpoint/github"
 	"github.com/agenteval/agenteval/fixture"
+	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/github/githubtest"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -46,9 +46,8 @@ func fakeGitHub(t testing.TB) (*githubtest.Server, *githubtest.RepoBuilder, chec
 	srv := githubtest.NewServer(t)
 	srv.RequireToken(e2eToken)
 	repo := srv.AddRepoWith("acme/demo", githubtest.RepoOptions{OwnerType: "Organization"})
-	hc := srv.Client()
-	hc.Transport = bearer{token: e2eToken, next: hc.Transport}
-	exec := ghexec.New(hc, ghexec.Options{GraphQLURL: srv.GraphQLURL(), RESTBaseURL: srv.URL, MaxRateLimitWait: -1})
+	client := github.NewClient(github.Config{Token: e2eToken, GraphQLURL: srv.GraphQLURL(), Transport: srv.Client().Transport, MaxWait: -1})
+	exec := github.NewExecutor(client, github.ExecutorOptions{})
 	return srv, repo, exec
 }
 
@@ -181,7 +180,7 @@ func TestReferenceScenariosAgainstFakeGitHub(t *testing.T) {
 		r := rep.Results[0]
 		var te *checkpoint.TaskError
 		require.ErrorAs(t, r.Err, &te)
-		require.ErrorIs(t, r.Err, ghexec.ErrNotFound)
+		require.ErrorIs(t, r.Err, github.ErrNotFound)
 		assert.False(t, rep.Passed)
 		assert.NotContains(t, r.Error, e2eToken)
 	})

@@ -11,9 +11,8 @@ import (
 
 	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/checkpoint"
-	ghcheck "github.com/agenteval/agenteval/checkpoint/github"
 	"github.com/agenteval/agenteval/fixture"
-	ghfixture "github.com/agenteval/agenteval/fixture/github"
+	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/github/githubtest"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
@@ -79,7 +78,7 @@ func Run(ctx context.Context, opts Options) (runner.Summary, error) {
 	if err != nil {
 		return runner.Summary{}, err
 	}
-	exec := ghcheck.New(gh.Client(), ghcheck.Options{GraphQLURL: gh.GraphQLURL(), RESTBaseURL: gh.URL})
+	exec := github.NewExecutor(github.NewClient(github.Config{GraphQLURL: gh.GraphQLURL(), Transport: gh.Client().Transport}), github.ExecutorOptions{})
 	cfg := runner.Config{
 		Agent:         &Agent{GitHub: NewGitHubClient(gh.GraphQLURL(), gh.Client())},
 		Registries:    kit.Registries,
@@ -105,9 +104,9 @@ func Run(ctx context.Context, opts Options) (runner.Summary, error) {
 
 // SeedGitHub seeds the GitHub example's fixture (fixtures/seed.yaml: a pull
 // request with one resolved and one unresolved review thread) into gh with
-// fixture/github's Manager, exactly as on a real repository, and returns the
+// package github's Manager, exactly as on a real repository, and returns the
 // manager and the manifest it wrote.
-func SeedGitHub(ctx context.Context, gh *githubtest.Server) (*ghfixture.Manager, *scenario.Manifest, error) {
+func SeedGitHub(ctx context.Context, gh *githubtest.Server) (*github.Manager, *scenario.Manifest, error) {
 	gh.AddRepo("acme/demo")
 	data, err := fs.ReadFile(Files, "fixtures/seed.yaml")
 	if err != nil {
@@ -117,7 +116,7 @@ func SeedGitHub(ctx context.Context, gh *githubtest.Server) (*ghfixture.Manager,
 	if err != nil {
 		return nil, nil, err
 	}
-	mgr := ghfixture.New(NewGitHubClient(gh.GraphQLURL(), gh.Client()), ghfixture.Config{VerifyDelay: time.Millisecond})
+	mgr := github.NewManager(github.NewClient(github.Config{GraphQLURL: gh.GraphQLURL(), Transport: gh.Client().Transport}), github.ManagerConfig{VerifyDelay: time.Millisecond})
 	m, rep, err := mgr.Seed(ctx, seed)
 	if err == nil {
 		err = rep.Err()

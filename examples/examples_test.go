@@ -14,9 +14,9 @@ import (
 
 	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/checkpoint"
-	ghcheck "github.com/agenteval/agenteval/checkpoint/github"
 	"github.com/agenteval/agenteval/examples"
 	"github.com/agenteval/agenteval/fixture"
+	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/github/githubtest"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
@@ -83,7 +83,7 @@ func TestGitHubCheckpointFailsWhenTheAgentDoesNothing(t *testing.T) {
 	idle := runner.AgentFunc(func(context.Context, runner.SessionConfig, string) (runner.Reply, error) {
 		return runner.Reply{Text: "I pushed commit abc (not really)."}, nil
 	})
-	exec := ghcheck.New(gh.Client(), ghcheck.Options{GraphQLURL: gh.GraphQLURL(), RESTBaseURL: gh.URL})
+	exec := github.NewExecutor(github.NewClient(github.Config{GraphQLURL: gh.GraphQLURL(), Transport: gh.Client().Transport}), github.ExecutorOptions{})
 	sink := &sliceSink{}
 	jobs, _, err := runner.Combine([]runner.Source{runner.ScenarioSource(f.Name, f.Scenario, 1)}, runner.Shard{})
 	require.NoError(t, err)

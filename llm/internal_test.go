@@ -1,61 +1,11 @@
 package llm
 
 import (
-	"net/http"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 )
-
-func TestRetryAfter(t *testing.T) {
-	t.Parallel()
-	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	tests := []struct {
-		name   string
-		header map[string]string
-		want   time.Duration
-		ok     bool
-	}{
-		{"absent", nil, 0, false},
-		{"seconds", map[string]string{"Retry-After": "3"}, 3 * time.Second, true},
-		{"fractional seconds", map[string]string{"Retry-After": "0.25"}, 250 * time.Millisecond, true},
-		{"http date", map[string]string{"Retry-After": now.Add(7 * time.Second).Format(http.TimeFormat)}, 7 * time.Second, true},
-		{"date in the past", map[string]string{"Retry-After": now.Add(-time.Minute).Format(http.TimeFormat)}, 0, true},
-		{"milliseconds win", map[string]string{"Retry-After": "3", "Retry-After-Ms": "40"}, 40 * time.Millisecond, true},
-		{"garbage", map[string]string{"Retry-After": "soon"}, 0, false},
-		{"negative", map[string]string{"Retry-After": "-1"}, 0, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			h := http.Header{}
-			for k, v := range tt.header {
-				h.Set(k, v)
-			}
-			got, ok := retryAfter(h, now)
-			assert.Equal(t, tt.ok, ok)
-			assert.Equal(t, tt.want, got)
-		})
-	}
-}
-
-func TestBackoffGrowsWithinBounds(t *testing.T) {
-	t.Parallel()
-	base, maxD := 100*time.Millisecond, time.Second
-	for attempt := 1; attempt <= 10; attempt++ {
-		full := base << (attempt - 1)
-		if full > maxD || full <= 0 {
-			full = maxD
-		}
-		for range 50 {
-			d := backoff(attempt, base, maxD)
-			assert.GreaterOrEqual(t, d, full/2, "attempt %d", attempt)
-			assert.LessOrEqual(t, d, full, "attempt %d", attempt)
-		}
-	}
-}
 
 // TestCacheKeyCoversRequest guards CacheKey: when a field is added to
 // Request, Message, ToolCall, JSONSchema or Tool, this fails until the

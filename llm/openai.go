@@ -8,10 +8,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/agenteval/agenteval/internal/httpretry"
 	"github.com/agenteval/agenteval/redact"
 )
 
@@ -81,20 +84,17 @@ type OpenAIConfig struct {
 // OpenAI is a [Model] served by an OpenAI-compatible chat-completions
 // endpoint. It is safe for concurrent use.
 type OpenAI struct {
-	endpoint   string
-	key        string
-	model      string
-	timeout    time.Duration
-	maxRetries int
-	backoff    time.Duration
-	maxBackoff time.Duration
-	client     *http.Client
-	slots      chan struct{} // nil when MaxConcurrent is 0
+	endpoint string
+	key      string
+	model    string
+	// client sends through the one retry transport (internal/httpretry),
+	// which waits out 429, 408, 5xx, transport errors and attempt timeouts.
+	client *http.Client
+	slots  chan struct{} // nil when MaxConcurrent is 0
 	// secrets masks the key in every error text: providers echo parts of
 	// a bad key back ("Incorrect API key provided: sk-...") and transport
 	// errors can quote request details.
 	secrets *redact.Redactor
-	onRetry func(attempt int, wait time.Duration, err error)
 }
 
 // NewOpenAI returns a model for the endpoint cfg describes. It reads the
@@ -121,36 +121,46 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 		}
 		key = os.Getenv(env)
 	}
-	m := &OpenAI{
-		endpoint:   strings.TrimRight(base, "/") + "/chat/completions",
-		key:        key,
-		model:      cfg.Model,
-		timeout:    orDefault(cfg.Timeout, DefaultTimeout),
-		maxRetries: cfg.MaxRetries,
-		backoff:    orDefault(cfg.Backoff, DefaultBackoff),
-		maxBackoff: orDefault(cfg.MaxBackoff, DefaultMaxBackoff),
-		client:     cfg.HTTPClient,
-		secrets:    redact.New(key),
-	}
-	switch {
-	case m.maxRetries == 0:
-		m.maxRetries = DefaultMaxRetries
-	case m.maxRetries < 0:
-		m.maxRetries = 0
-	}
-	if m.maxBackoff < m.backoff {
-		m.maxBackoff = m.backoff
-	}
-	if m.client == nil {
-		m.client = &http.Client{}
-	}
 	if cfg.MaxConcurrent < 0 {
 		return nil, fmt.Errorf("llm: MaxConcurrent %d is negative", cfg.MaxConcurrent)
+	}
+	m := &OpenAI{
+		endpoint: strings.TrimRight(base, "/") + "/chat/completions",
+		key:      key,
+		model:    cfg.Model,
+		secrets:  redact.New(key),
 	}
 	if cfg.MaxConcurrent > 0 {
 		m.slots = make(chan struct{}, cfg.MaxConcurrent)
 	}
-	m.onRetry = cfg.OnRetry
+	retries := cfg.MaxRetries
+	switch {
+	case retries == 0:
+		retries = DefaultMaxRetries
+	case retries < 0:
+		retries = 0
+	}
+	backoff := orDefault(cfg.Backoff, DefaultBackoff)
+	client := http.Client{}
+	if cfg.HTTPClient != nil {
+		client = *cfg.HTTPClient
+	}
+	next := client.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	client.Transport = &httpretry.Transport{Base: slotted{m.slots, next}, Policy: httpretry.Policy{
+		Attempts: 1 + retries,
+		Base:     backoff,
+		// A server's Retry-After is honoured up to MaxBackoff, never
+		// beyond it, so that one header cannot stall a whole evaluation.
+		MaxWait:        max(orDefault(cfg.MaxBackoff, DefaultMaxBackoff), backoff),
+		ClampWait:      true,
+		AttemptTimeout: orDefault(cfg.Timeout, DefaultTimeout),
+		Classify:       m.classify,
+		OnRetry:        cfg.OnRetry,
+	}}
+	m.client = &client
 	return m, nil
 }
 
@@ -159,6 +169,69 @@ func orDefault(d, def time.Duration) time.Duration {
 		return def
 	}
 	return d
+}
+
+// slotted holds one of slots (when not nil) for each attempt, not across
+// retry waits, so a rate-limited caller does not block others while it
+// sleeps.
+type slotted struct {
+	slots chan struct{}
+	next  http.RoundTripper
+}
+
+func (s slotted) RoundTrip(r *http.Request) (*http.Response, error) {
+	if s.slots == nil {
+		return s.next.RoundTrip(r)
+	}
+	select {
+	case s.slots <- struct{}{}:
+	case <-r.Context().Done():
+		return nil, fmt.Errorf("waiting for a request slot: %w", r.Context().Err())
+	}
+	resp, err := s.next.RoundTrip(r)
+	if err != nil {
+		<-s.slots
+		return nil, err
+	}
+	resp.Body = &releaseOnClose{ReadCloser: resp.Body, release: func() { <-s.slots }}
+	return resp, nil
+}
+
+type releaseOnClose struct {
+	io.ReadCloser
+	once    sync.Once
+	release func()
+}
+
+func (r *releaseOnClose) Close() error {
+	err := r.ReadCloser.Close()
+	r.once.Do(r.release)
+	return err
+}
+
+// classify reads every answer whole within its attempt (so a timeout while
+// reading is retried like one while waiting) and judges it: 429, 408 and
+// 5xx are temporary, after the server's Retry-After; so are transport
+// errors and attempt timeouts.
+func (m *OpenAI) classify(resp *http.Response, err error) httpretry.Verdict {
+	if err != nil {
+		return httpretry.Verdict{Retry: true, Reason: m.maskErr(err)}
+	}
+	limit := int64(maxResponseBody)
+	if resp.StatusCode != http.StatusOK {
+		limit = maxErrorBody
+	}
+	body, rerr := io.ReadAll(io.LimitReader(resp.Body, limit))
+	resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	if rerr != nil {
+		return httpretry.Verdict{Retry: true, Reason: m.maskErr(rerr)}
+	}
+	if resp.StatusCode == http.StatusOK || !retryableStatus(resp.StatusCode) {
+		return httpretry.Verdict{}
+	}
+	after, _ := httpretry.RetryAfter(resp.Header, time.Now())
+	return httpretry.Verdict{Retry: true, After: after, Reason: m.apiError(resp.StatusCode, body)}
 }
 
 // Name returns the configured model name; the judge keys its cache on it.
@@ -172,102 +245,76 @@ func (m *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 	if err != nil {
 		return Response{}, fmt.Errorf("llm: encode request: %w", err)
 	}
-	var lastErr error
-	attempt := 1
-	for ; ; attempt++ {
-		resp, wait, err := m.attempt(ctx, body)
-		if err == nil {
-			return resp, nil
-		}
-		lastErr = err
-		if ctx.Err() != nil {
-			return Response{}, fmt.Errorf("llm: %w (last error: %w)", ctx.Err(), lastErr)
-		}
-		if wait < 0 || attempt > m.maxRetries {
-			break
-		}
-		d := backoff(attempt, m.backoff, m.maxBackoff)
-		if wait > d {
-			d = min(wait, m.maxBackoff)
-		}
-		if m.onRetry != nil {
-			m.onRetry(attempt, d, lastErr)
-		}
-		t := time.NewTimer(d)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return Response{}, fmt.Errorf("llm: %w while waiting to retry (last error: %w)", ctx.Err(), lastErr)
-		case <-t.C:
-		}
-	}
-	if attempt == 1 {
-		return Response{}, lastErr
-	}
-	return Response{}, fmt.Errorf("llm: gave up after %d attempts: %w", attempt, lastErr)
-}
-
-// attempt makes one HTTP request. wait is negative when the failure is final
-// (not worth retrying) and otherwise the minimum wait the server asked for.
-func (m *OpenAI) attempt(ctx context.Context, body []byte) (Response, time.Duration, error) {
-	if m.slots != nil {
-		// The slot is held for one attempt, not across retry waits, so a
-		// rate-limited caller does not block others while it sleeps.
-		select {
-		case m.slots <- struct{}{}:
-			defer func() { <-m.slots }()
-		case <-ctx.Done():
-			return Response{}, -1, fmt.Errorf("llm: waiting for a request slot: %w", ctx.Err())
-		}
-	}
-	actx, cancel := context.WithTimeout(ctx, m.timeout)
-	defer cancel()
-	hreq, err := http.NewRequestWithContext(actx, http.MethodPost, m.endpoint, bytes.NewReader(body))
+	ctx, attempts := httpretry.WithAttempts(ctx)
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, m.endpoint, bytes.NewReader(body))
 	if err != nil {
-		return Response{}, -1, fmt.Errorf("llm: build request: %w", err)
+		return Response{}, fmt.Errorf("llm: build request: %w", err)
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "application/json")
 	if m.key != "" {
 		hreq.Header.Set("Authorization", "Bearer "+m.key)
 	}
-	hresp, err := m.client.Do(hreq)
+	resp, err := m.client.Do(hreq)
 	if err != nil {
-		if ctx.Err() == nil && actx.Err() != nil {
-			return Response{}, 0, fmt.Errorf("llm: attempt timed out after %s: %w", m.timeout, context.DeadlineExceeded)
+		if ctx.Err() != nil {
+			return Response{}, fmt.Errorf("llm: %w", m.maskErr(unwrapURL(err)))
 		}
-		// Transport errors (reset, refused, EOF) are usually transient.
-		return Response{}, 0, errors.New(m.secrets.String("llm: " + err.Error()))
+		return Response{}, m.gaveUp(attempts(), m.maskErr(unwrapURL(err)))
 	}
-	defer hresp.Body.Close()
-
-	if hresp.StatusCode != http.StatusOK {
-		apiErr := m.apiError(hresp)
-		if !retryableStatus(hresp.StatusCode) {
-			return Response{}, -1, apiErr
-		}
-		wait, _ := retryAfter(hresp.Header, time.Now())
-		return Response{}, wait, apiErr
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		return Response{}, m.gaveUp(attempts(), m.apiError(resp.StatusCode, raw))
 	}
 	var w wireResponse
-	if err := json.NewDecoder(io.LimitReader(hresp.Body, maxResponseBody)).Decode(&w); err != nil {
-		if ctx.Err() == nil && actx.Err() != nil {
-			return Response{}, 0, fmt.Errorf("llm: attempt timed out after %s: %w", m.timeout, context.DeadlineExceeded)
-		}
+	if err := json.NewDecoder(resp.Body).Decode(&w); err != nil {
 		// A 200 with a body that is not a chat completion is a broken
 		// proxy or endpoint, not a transient state.
-		return Response{}, -1, fmt.Errorf("llm: decode response from %s: %w", m.endpoint, err)
+		return Response{}, fmt.Errorf("llm: decode response from %s: %w", m.endpoint, err)
 	}
-	r, err := fromWire(w)
-	if err != nil {
-		return Response{}, -1, err
-	}
-	return r, 0, nil
+	return fromWire(w)
 }
 
-func (m *OpenAI) apiError(hresp *http.Response) *APIError {
-	raw, _ := io.ReadAll(io.LimitReader(hresp.Body, maxErrorBody))
-	e := &APIError{StatusCode: hresp.StatusCode}
+// gaveUp reports the last error of a call that took attempts tries.
+func (m *OpenAI) gaveUp(attempts int, err error) error {
+	if attempts <= 1 {
+		if _, isAPI := err.(*APIError); isAPI {
+			return err
+		}
+		return fmt.Errorf("llm: %w", err)
+	}
+	return fmt.Errorf("llm: gave up after %d attempts: %w", attempts, err)
+}
+
+// unwrapURL drops the *url.Error http.Client adds (its text repeats the
+// method and endpoint), keeping what it wraps.
+func unwrapURL(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// maskErr is err with the key masked in its text, still unwrapping to err.
+func (m *OpenAI) maskErr(err error) error {
+	if m.key == "" {
+		return err
+	}
+	return &maskedError{text: m.secrets.String(err.Error()), err: err}
+}
+
+type maskedError struct {
+	text string
+	err  error
+}
+
+func (e *maskedError) Error() string { return e.text }
+func (e *maskedError) Unwrap() error { return e.err }
+
+func (m *OpenAI) apiError(status int, raw []byte) *APIError {
+	e := &APIError{StatusCode: status}
 	var body wireErrorBody
 	if json.Unmarshal(raw, &body) == nil && body.Error != nil {
 		e.Type = body.Error.Type

@@ -237,16 +237,19 @@ func TestOpenAINegativeMaxRetriesFailsFast(t *testing.T) {
 func TestOpenAIAttemptTimeout(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	srv.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: "late", Delay: time.Second} })
+	// The delay outlasts the attempts by far, and each attempt is long
+	// enough to reach the server on a loaded machine (30 ms was not: the
+	// second request was sometimes cut off before the server saw it).
+	srv.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: "late", Delay: 10 * time.Second} })
 	m := newOpenAI(t, srv, func(c *llm.OpenAIConfig) {
-		c.Timeout = 30 * time.Millisecond
+		c.Timeout = 300 * time.Millisecond
 		c.MaxRetries = 1
 	})
 	start := time.Now()
 	_, err := m.Complete(context.Background(), llm.Request{Messages: userMsg("x")})
 	require.Error(t, err)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.Less(t, time.Since(start), 900*time.Millisecond)
+	assert.Less(t, time.Since(start), 5*time.Second)
 	assert.Len(t, srv.Requests(), 2, "a timed-out attempt is retried")
 }
 

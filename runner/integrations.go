@@ -13,7 +13,7 @@ import (
 )
 
 // Checkpoints returns a CheckpointScorer that runs checkpoints through
-// checker (an Executor such as checkpoint/github's, and a condition registry).
+// checker (an Executor such as github.NewExecutor's, and the condition types).
 func Checkpoints(checker checkpoint.Checker) CheckpointScorer { return checkpointScorer{checker} }
 
 type checkpointScorer struct{ c checkpoint.Checker }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm/llmtest"
 
@@ -16,7 +17,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/checkpoint"
-	ghcheck "github.com/agenteval/agenteval/checkpoint/github"
 	"github.com/agenteval/agenteval/github/githubtest"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -184,7 +184,7 @@ func TestCheckpointRefusedIsIncomplete(t *testing.T) {
 	gh := githubtest.NewServer(t)
 	gh.AddOrganization("acme")
 	gh.AddRepo("acme/demo")
-	exec := ghcheck.New(gh.Client(), ghcheck.Options{GraphQLURL: gh.GraphQLURL(), RESTBaseURL: gh.URL, MaxRateLimitWait: -1})
+	exec := github.NewExecutor(github.NewClient(github.Config{GraphQLURL: gh.GraphQLURL(), Transport: gh.Client().Transport, MaxWait: -1}), github.ExecutorOptions{})
 	s := load(t, "c.json", `{"id": "check-001", "name": "n", "description": "d", "category": "repo", "difficulty": "basic", "tags": [], "timeoutMs": 60000, "allowedRetries": 0, "prompt": "Go",
   "assertions": {"checkpoints": [{"id": "repo-there", "description": "d", "task": "repo.view", "input": {"owner": "acme", "name": "demo"}, "condition": {"type": "non_empty"}}]}}`)
 	cfg := Config{Agent: Echo(), Checkpoints: Checkpoints(checkpoint.Checker{Executor: exec})}

@@ -6,13 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/agenteval/agenteval/checkpoint"
-	ghexec "github.com/agenteval/agenteval/checkpoint/github"
 	"github.com/agenteval/agenteval/fixture"
+	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -28,7 +27,7 @@ type checkpointScenario struct {
 func runCheckpoint(ctx context.Context, env *cliEnv, args []string) int {
 	fs := newFlags(env, "checkpoint", "[--manifest M] [--graphql-url U] [--format text|json] SCENARIO... | --tasks")
 	manifestPath := fs.String("manifest", "", "fixture manifest whose facts bind the scenarios' {{placeholders}}")
-	graphqlURL := fs.String("graphql-url", "", "GitHub GraphQL endpoint (default "+ghexec.DefaultGraphQLURL+")")
+	graphqlURL := fs.String("graphql-url", "", "GitHub GraphQL endpoint (default "+github.DefaultGraphQLURL+")")
 	restURL := fs.String("rest-url", "", "GitHub REST API root (default: derived from --graphql-url)")
 	format := fs.String("format", "text", "output format: text or json")
 	concurrency := fs.Int("concurrency", 1, "checkpoints of a scenario scored at once")
@@ -81,12 +80,8 @@ func runCheckpoint(ctx context.Context, env *cliEnv, args []string) int {
 	if token == "" && *graphqlURL == "" {
 		return fail("set GITHUB_TOKEN or GH_TOKEN to a token that can read the repositories the checkpoints query")
 	}
-	rest := *restURL
-	if rest == "" {
-		rest = restBaseFor(*graphqlURL)
-	}
-	client := &http.Client{Transport: tokenTransport{token: token, base: http.DefaultTransport}}
-	exec := ghexec.New(client, ghexec.Options{GraphQLURL: *graphqlURL, RESTBaseURL: rest})
+	client := github.NewClient(github.Config{Token: token, GraphQLURL: *graphqlURL, RESTURL: *restURL})
+	exec := github.NewExecutor(client, github.ExecutorOptions{})
 	checker := checkpoint.Checker{Executor: exec, Conditions: env.kit.Conditions, Concurrency: *concurrency}
 
 	allPassed := true
@@ -135,38 +130,6 @@ func loadCheckpoints(l *scenario.Loader, path string, m *scenario.Manifest) (*ch
 		return nil, fmt.Errorf("%s:\n%w", path, err)
 	}
 	return &checkpointScenario{File: path, ID: f.Scenario.ID, checkpoints: bound.Checkpoints}, nil
-}
-
-// restBaseFor derives the REST API root from a GraphQL endpoint:
-// https://HOST/api/graphql (GitHub Enterprise Server) gives
-// https://HOST/api/v3, any other .../graphql gives what precedes it. The
-// empty endpoint (api.github.com) gives "" (the executor's default).
-func restBaseFor(graphqlURL string) string {
-	u := strings.TrimRight(graphqlURL, "/")
-	if base, ok := strings.CutSuffix(u, "/api/graphql"); ok {
-		return base + "/api/v3"
-	}
-	if base, ok := strings.CutSuffix(u, "/graphql"); ok {
-		return base
-	}
-	return ""
-}
-
-// tokenTransport adds the GitHub token to every request. The token is never
-// written anywhere else.
-type tokenTransport struct {
-	token string
-	base  http.RoundTripper
-}
-
-// RoundTrip sends a copy of req carrying the Authorization header.
-func (t tokenTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if t.token == "" {
-		return t.base.RoundTrip(req)
-	}
-	r := req.Clone(req.Context())
-	r.Header.Set("Authorization", "Bearer "+t.token)
-	return t.base.RoundTrip(r)
 }
 
 // printCheckpointReport writes one scenario's verdicts: a line per
@@ -222,7 +185,7 @@ func clip(v any, n int) string {
 // printTasks lists the tasks of the GitHub executor: name, what it returns,
 // and each input (required ones marked, other spellings in parentheses).
 func printTasks(w io.Writer) {
-	for _, t := range ghexec.Tasks() {
+	for _, t := range github.Tasks() {
 		fmt.Fprintf(w, "%s\n    %s\n    returns %s\n", t.Name, t.Description, t.Output)
 		for _, in := range t.Inputs {
 			req := ""

@@ -6,12 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/http"
 	"slices"
 	"strings"
 
 	"github.com/agenteval/agenteval/fixture"
-	ghfixture "github.com/agenteval/agenteval/fixture/github"
+	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -41,7 +40,7 @@ func runFixture(ctx context.Context, env *cliEnv, args []string) int {
 	seedPath := fl.String("seed-file", "", "seed file declaring the fixtures (seed; cleanup without a manifest)")
 	repo := fl.String("repo", "", "repository owner/name, overriding the seed file's or manifest's")
 	dryRun := fl.Bool("dry-run", false, "report what would change and change nothing")
-	graphqlURL := fl.String("graphql-url", "", "GitHub GraphQL endpoint (default "+ghfixture.DefaultGraphQLURL+")")
+	graphqlURL := fl.String("graphql-url", "", "GitHub GraphQL endpoint (default "+github.DefaultGraphQLURL+")")
 	format := fl.String("format", "text", "output format: text or json")
 	if code, ok := fl.parse(args[1:]); !ok {
 		return code
@@ -64,7 +63,7 @@ func runFixture(ctx context.Context, env *cliEnv, args []string) int {
 	if token == "" {
 		return fail("set GITHUB_TOKEN or GH_TOKEN to a token that can write the fixture repository")
 	}
-	mgr := ghfixture.NewForToken(*graphqlURL, token, http.DefaultTransport, ghfixture.Config{DryRun: *dryRun})
+	mgr := github.NewManager(github.NewClient(github.Config{Token: token, GraphQLURL: *graphqlURL}), github.ManagerConfig{DryRun: *dryRun})
 
 	var (
 		rep *fixture.Report
@@ -113,7 +112,7 @@ func runFixture(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	printFixtureReport(env, rep, *format)
 	if err != nil {
-		fmt.Fprintf(env.stderr, "agenteval fixture %s: %v\n", op, redactToken(err.Error(), token))
+		fmt.Fprintf(env.stderr, "agenteval fixture %s: %v\n", op, err) // stderr masks the token
 		return exitFail
 	}
 	for _, r := range rep.Resources {
@@ -166,12 +165,4 @@ func printFixtureReport(env *cliEnv, rep *fixture.Report, format string) {
 		dry = " (dry run: nothing changed)"
 	}
 	fmt.Fprintf(env.stderr, "%s: %d resource(s): %s%s\n", rep.Op, len(rep.Resources), strings.Join(parts, ", "), dry)
-}
-
-// redactToken removes the token from text that is about to be printed.
-func redactToken(s, token string) string {
-	if token == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, token, "[redacted]")
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,9 +16,8 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/checkpoint"
-	ghcheck "github.com/agenteval/agenteval/checkpoint/github"
 	"github.com/agenteval/agenteval/fixture"
-	ghfixture "github.com/agenteval/agenteval/fixture/github"
+	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/runner"
@@ -199,9 +197,11 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	token := firstNonEmpty(env.getenv("GITHUB_TOKEN"), env.getenv("GH_TOKEN"))
 	var fixtures *runner.FixtureConfig
-	var mgr *ghfixture.Manager
+	var gh *github.Client
+	var mgr *github.Manager
 	if token != "" || *graphqlURL != "" {
-		mgr = ghfixture.NewForToken(*graphqlURL, token, nil, ghfixture.Config{})
+		gh = github.NewClient(github.Config{Token: token, GraphQLURL: *graphqlURL, Timeout: 60 * time.Second})
+		mgr = github.NewManager(gh, github.ManagerConfig{})
 	}
 	if *manifest != "" {
 		m, err := fixture.LoadManifest(*manifest)
@@ -231,8 +231,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		}
 	}
 	if token != "" || *graphqlURL != "" {
-		client := &http.Client{Transport: tokenTransport{token: token, base: http.DefaultTransport}, Timeout: 60 * time.Second}
-		exec := ghcheck.New(client, ghcheck.Options{GraphQLURL: *graphqlURL, RESTBaseURL: restBaseFor(*graphqlURL)})
+		exec := github.NewExecutor(gh, github.ExecutorOptions{})
 		cfg.Checkpoints = runner.Checkpoints(checkpoint.Checker{Executor: exec, Conditions: env.kit.Conditions})
 	}
 	jobs, total, err := runner.Combine(sources, shard)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/agenteval/agenteval/checkpoint/github"
 	"github.com/agenteval/agenteval/github/githubtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -34,7 +33,7 @@ var big = map[string]any{"owner": "acme", "name": "big", "prNumber": 1}
 
 func TestPaginationToTheEnd(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, github.Options{})
+	e := newEnv(t, execOptions{})
 	bigPR(t, e.srv)
 	tests := []struct {
 		task     string
@@ -48,7 +47,7 @@ func TestPaginationToTheEnd(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.task, func(t *testing.T) {
-			e := newEnv(t, github.Options{})
+			e := newEnv(t, execOptions{})
 			bigPR(t, e.srv)
 			data, err := e.exec.Execute(context.Background(), tc.task, tc.input)
 			require.NoError(t, err)
@@ -67,7 +66,7 @@ func TestPaginationToTheEnd(t *testing.T) {
 
 func TestPaginationFirstAndAfter(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, github.Options{})
+	e := newEnv(t, execOptions{})
 	bigPR(t, e.srv)
 	in := map[string]any{"owner": "acme", "name": "big", "prNumber": 1, "first": 120}
 	data, err := e.exec.Execute(context.Background(), "pr.commits.list", in)
@@ -87,7 +86,7 @@ func TestPaginationFirstAndAfter(t *testing.T) {
 
 func TestPaginationPageCap(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, github.Options{MaxPages: 2})
+	e := newEnv(t, execOptions{MaxPages: 2})
 	bigPR(t, e.srv)
 	data, err := e.exec.Execute(context.Background(), "pr.review_threads.list", big)
 	require.NoError(t, err)
@@ -101,7 +100,7 @@ func TestPaginationPageCap(t *testing.T) {
 // with pr.threads.list and checks nothing is skipped or repeated.
 func TestThreadsScanResume(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, github.Options{})
+	e := newEnv(t, execOptions{})
 	bigPR(t, e.srv)
 	seen := map[string]bool{}
 	in := map[string]any{"owner": "acme", "name": "big", "prNumber": 1, "first": 70}

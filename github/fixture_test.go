@@ -6,8 +6,9 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"time"
 
-	"github.com/agenteval/agenteval/checkpoint/github"
+	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/github/githubtest"
 )
 
@@ -52,19 +53,25 @@ type env struct {
 
 // newEnv starts a fake GitHub that requires testToken and an executor that
 // sends it, logging at debug level into env.logs.
-func newEnv(t testing.TB, opts github.Options) *env {
+func newEnv(t testing.TB, opts execOptions) *env {
 	t.Helper()
 	s := githubtest.NewServer(t)
 	s.RequireToken(testToken)
-	hc := s.Client()
-	hc.Transport = bearer{token: testToken, next: hc.Transport}
 	logs := &syncBuffer{}
-	opts.GraphQLURL = s.GraphQLURL()
-	opts.RESTBaseURL = s.URL
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	return &env{srv: s, exec: github.New(hc, opts), logs: logs}
+	c := github.NewClient(github.Config{Token: testToken, GraphQLURL: s.GraphQLURL(), Transport: s.Client().Transport,
+		MaxWait: opts.MaxWait, Logger: opts.Logger})
+	return &env{srv: s, exec: github.NewExecutor(c, github.ExecutorOptions{MaxPages: opts.MaxPages, DownloadClient: opts.DownloadClient}), logs: logs}
+}
+
+// execOptions are what a test varies of the client and the executor.
+type execOptions struct {
+	MaxPages       int
+	MaxWait        time.Duration
+	DownloadClient *http.Client
+	Logger         *slog.Logger
 }
 
 // seeded holds what seed created, for expectations.

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/agenteval/agenteval/checkpoint/github"
+	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/github/githubtest"
 	"github.com/stretchr/testify/require"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -26,7 +26,7 @@ func fullSchemaPath() string {
 	if p := os.Getenv("AGENTEVAL_GITHUB_SCHEMA"); p != "" {
 		return p
 	}
-	return filepath.Join("..", "..", "..", "shared", "github", "schema.graphql")
+	return filepath.Join("..", "..", "shared", "github", "schema.graphql")
 }
 
 // recorder keeps the body of every GraphQL request.
@@ -74,7 +74,7 @@ func TestQueriesValidAgainstGitHubSchema(t *testing.T) {
 	s := githubtest.NewServer(t)
 	sd := seed(t, s)
 	rec := &recorder{next: s.Client().Transport}
-	exec := github.New(&http.Client{Transport: rec}, github.Options{GraphQLURL: s.GraphQLURL(), RESTBaseURL: s.URL})
+	exec := github.NewExecutor(github.NewClient(github.Config{GraphQLURL: s.GraphQLURL(), Transport: rec}), github.ExecutorOptions{})
 	for task, input := range sampleInputs(sd) {
 		_, err := exec.Execute(context.Background(), task, input)
 		require.NoError(t, err, task)

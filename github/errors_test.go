@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agenteval/agenteval/checkpoint/github"
+	"github.com/agenteval/agenteval/github"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 func TestNotFound(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, github.Options{})
+	e := newEnv(t, execOptions{})
 	seed(t, e.srv)
 	tests := []struct {
 		task  string
@@ -52,7 +52,7 @@ func TestNotFound(t *testing.T) {
 
 func TestUnknownTask(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, github.Options{})
+	e := newEnv(t, execOptions{})
 	tests := []struct {
 		task string
 		want []string
@@ -81,7 +81,7 @@ func TestUnknownTask(t *testing.T) {
 
 func TestInputValidation(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, github.Options{})
+	e := newEnv(t, execOptions{})
 	tests := []struct {
 		name  string
 		task  string
@@ -120,7 +120,7 @@ func TestInputValidation(t *testing.T) {
 // same pull request.
 func TestInputSpellings(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, github.Options{})
+	e := newEnv(t, execOptions{})
 	seed(t, e.srv)
 	for name, input := range map[string]map[string]any{
 		"card":             {"owner": "acme", "name": "demo", "prNumber": 3},
@@ -143,7 +143,7 @@ func TestInputSpellings(t *testing.T) {
 // transport and checks that no error text and no log line contains it.
 func TestTokenNeverLeaks(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, github.Options{MaxRateLimitWait: -1})
+	e := newEnv(t, execOptions{MaxWait: -1})
 	sd := seed(t, e.srv)
 	var texts []string
 	run := func(task string, input map[string]any) {
@@ -179,7 +179,7 @@ func TestTokenNeverLeaks(t *testing.T) {
 // message, for GraphQL and REST.
 func TestUnauthorized(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, github.Options{})
+	e := newEnv(t, execOptions{})
 	seed(t, e.srv)
 	e.srv.RequireToken("rotated")
 	for _, task := range []string{"repo.view", "workflow.list"} {
@@ -209,7 +209,7 @@ func (h *headerRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestLogDownloadWithoutToken(t *testing.T) {
 	t.Parallel()
 	dl := &headerRecorder{next: http.DefaultTransport}
-	e := newEnv(t, github.Options{DownloadClient: &http.Client{Transport: dl}})
+	e := newEnv(t, execOptions{DownloadClient: &http.Client{Transport: dl}})
 	sd := seed(t, e.srv)
 	data, err := e.exec.Execute(context.Background(), "workflow.job.logs.raw", map[string]any{"owner": "acme", "name": "demo", "jobId": sd.jobID})
 	require.NoError(t, err)

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agenteval/agenteval/checkpoint/github"
 	"github.com/agenteval/agenteval/github/githubtest"
 	"github.com/shurcooL/githubv4"
 	"github.com/stretchr/testify/assert"
@@ -22,7 +21,7 @@ func referenceScenarioDir() string {
 	if p := os.Getenv("AGENTEVAL_GHX_SCENARIOS"); p != "" {
 		return p
 	}
-	return filepath.Join("..", "..", "..", "shared", "peer", "ghx-scenarios")
+	return filepath.Join("..", "..", "shared", "peer", "ghx-scenarios")
 }
 
 type refCheckpoint struct {
@@ -150,7 +149,7 @@ func TestReferenceScenarioMixedThreads(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, github.Options{})
+			e := newEnv(t, execOptions{})
 			pr := mixedThreadsPR(t, e.srv)
 			tc.agent(t, e.srv, pr)
 			for _, cp := range cps {
@@ -168,7 +167,7 @@ func TestReferenceScenarioReviewComment(t *testing.T) {
 	for _, did := range []bool{true, false} {
 		t.Run(fmt.Sprintf("agent reviewed=%v", did), func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, github.Options{})
+			e := newEnv(t, execOptions{})
 			r := e.srv.AddRepo("acme/demo")
 			for i := 1; i <= 6; i++ {
 				r.AddIssue(githubtest.Issue{Title: fmt.Sprintf("issue %d", i)})

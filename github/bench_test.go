@@ -3,13 +3,11 @@ package github_test
 import (
 	"context"
 	"testing"
-
-	"github.com/agenteval/agenteval/checkpoint/github"
 )
 
 // BenchmarkTask runs one typical task (pr.view) against the fake.
 func BenchmarkTask(b *testing.B) {
-	e := newEnv(b, github.Options{})
+	e := newEnv(b, execOptions{})
 	seed(b, e.srv)
 	in := map[string]any{"owner": "acme", "repo": "demo", "pr_number": "3"}
 	ctx := context.Background()
@@ -32,7 +30,7 @@ var sequence = []string{
 
 // BenchmarkTaskSequence runs the ten tasks of sequence per iteration.
 func BenchmarkTaskSequence(b *testing.B) {
-	e := newEnv(b, github.Options{})
+	e := newEnv(b, execOptions{})
 	sd := seed(b, e.srv)
 	inputs := sampleInputs(sd)
 	ctx := context.Background()

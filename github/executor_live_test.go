@@ -2,12 +2,11 @@ package github_test
 
 import (
 	"context"
-	"net/http"
 	"os"
 	"testing"
 	"time"
 
-	"github.com/agenteval/agenteval/checkpoint/github"
+	"github.com/agenteval/agenteval/github"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -20,8 +19,7 @@ func TestLiveGitHub(t *testing.T) {
 		t.Skip("GITHUB_TOKEN not set; skipping the live GitHub test")
 	}
 	t.Parallel()
-	hc := &http.Client{Timeout: 30 * time.Second, Transport: bearer{token: token, next: http.DefaultTransport}}
-	exec := github.New(hc, github.Options{MaxRateLimitWait: 10 * time.Second})
+	exec := github.NewExecutor(github.NewClient(github.Config{Token: token, Timeout: 30 * time.Second, MaxWait: 10 * time.Second}), github.ExecutorOptions{})
 	ctx := context.Background()
 	repo := map[string]any{"owner": "cli", "name": "cli"}
 

@@ -53,7 +53,7 @@ func newRegistry() *registry {
 		for i := range group {
 			d := &group[i]
 			if _, dup := r.byName[d.name]; dup {
-				panic("checkpoint/github: task " + d.name + " defined twice")
+				panic("github: task " + d.name + " defined twice")
 			}
 			r.byName[d.name] = d
 			r.names = append(r.names, d.name)

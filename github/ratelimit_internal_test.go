@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/internal/httpretry"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -30,7 +31,7 @@ func newLimitedEnv(t *testing.T, maxWait time.Duration, sleep func(context.Conte
 	t.Helper()
 	s := githubtest.NewServer(t)
 	s.AddRepo("acme/demo").AddWorkflow(githubtest.Workflow{Name: "CI", Path: ".github/workflows/ci.yml"})
-	return s, newExecutor(s.Client(), Options{GraphQLURL: s.GraphQLURL(), RESTBaseURL: s.URL, MaxRateLimitWait: maxWait}, sleep, time.Now)
+	return s, NewExecutor(NewClient(Config{GraphQLURL: s.GraphQLURL(), Transport: s.Client().Transport, MaxWait: maxWait, sleep: sleep}), ExecutorOptions{})
 }
 
 var demo = map[string]any{"owner": "acme", "name": "demo"}
@@ -92,13 +93,13 @@ func TestRateLimitRetriesBounded(t *testing.T) {
 	s.SimulateRateLimit(githubtest.RateLimit{Requests: 100, RetryAfter: time.Second})
 	_, err := ex.Execute(context.Background(), "repo.view", demo)
 	require.ErrorIs(t, err, ErrRateLimited)
-	assert.Len(t, fs.waits, maxRateLimitRetries)
-	assert.Equal(t, maxRateLimitRetries+1, s.RequestCount(""))
+	assert.Len(t, fs.waits, 4, "the client's five attempts in all")
+	assert.Equal(t, 5, s.RequestCount(""))
 }
 
 func TestRateLimitWaitCancelled(t *testing.T) {
 	t.Parallel()
-	s, ex := newLimitedEnv(t, time.Minute, sleepCtx)
+	s, ex := newLimitedEnv(t, time.Minute, httpretry.Sleep)
 	s.SimulateRateLimit(githubtest.RateLimit{Requests: 1, RetryAfter: 30 * time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
@@ -111,7 +112,7 @@ func TestRateLimitWaitCancelled(t *testing.T) {
 // TestRateLimitRealWait waits for real once: Retry-After: 1.
 func TestRateLimitRealWait(t *testing.T) {
 	t.Parallel()
-	s, ex := newLimitedEnv(t, time.Minute, sleepCtx)
+	s, ex := newLimitedEnv(t, time.Minute, httpretry.Sleep)
 	s.SimulateRateLimit(githubtest.RateLimit{Requests: 1, Status: http.StatusTooManyRequests, RetryAfter: time.Second})
 	start := time.Now()
 	_, err := ex.Execute(context.Background(), "repo.view", demo)
@@ -142,7 +143,7 @@ func TestGraphQLRateLimitedError(t *testing.T) {
 	t.Cleanup(srv.Close)
 	fs := &fakeSleeper{}
 	now := func() time.Time { return time.Unix(2000000000-5, 0) }
-	ex := newExecutor(srv.Client(), Options{GraphQLURL: srv.URL + "/graphql", RESTBaseURL: srv.URL}, fs.sleep, now)
+	ex := NewExecutor(NewClient(Config{GraphQLURL: srv.URL + "/graphql", Transport: srv.Client().Transport, sleep: fs.sleep, now: now}), ExecutorOptions{})
 	data, err := ex.Execute(context.Background(), "repo.view", demo)
 	require.NoError(t, err)
 	assert.Equal(t, "acme/demo", data.(map[string]any)["nameWithOwner"])
@@ -150,7 +151,8 @@ func TestGraphQLRateLimitedError(t *testing.T) {
 }
 
 // TestNonRateLimitFailures checks that a 403 without rate-limit signs is a
-// permission error (no waiting) and a 502 an APIError with the status.
+// permission error (no waiting) and a 502, once retried, an APIError with
+// the status.
 func TestNonRateLimitFailures(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -158,10 +160,11 @@ func TestNonRateLimitFailures(t *testing.T) {
 		status int
 		body   string
 		want   string
+		waits  int
 	}{
-		{"forbidden", http.StatusForbidden, `{"message":"Resource not accessible by integration"}`, "repo.view: github HTTP 403: Resource not accessible by integration"},
-		{"bad gateway", http.StatusBadGateway, `{"message":"Server Error"}`, "repo.view: github HTTP 502: Server Error"},
-		{"graphql forbidden", http.StatusOK, `{"data":{"repository":null},"errors":[{"type":"FORBIDDEN","message":"no access"}]}`, "repo.view: github FORBIDDEN: no access"},
+		{"forbidden", http.StatusForbidden, `{"message":"Resource not accessible by integration"}`, "repo.view: github HTTP 403: Resource not accessible by integration", 0},
+		{"bad gateway", http.StatusBadGateway, `{"message":"Server Error"}`, "repo.view: github HTTP 502: Server Error", 4},
+		{"graphql forbidden", http.StatusOK, `{"data":{"repository":null},"errors":[{"type":"FORBIDDEN","message":"no access"}]}`, "repo.view: github FORBIDDEN: no access", 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -173,12 +176,12 @@ func TestNonRateLimitFailures(t *testing.T) {
 			}))
 			t.Cleanup(srv.Close)
 			fs := &fakeSleeper{}
-			ex := newExecutor(srv.Client(), Options{GraphQLURL: srv.URL + "/graphql", RESTBaseURL: srv.URL}, fs.sleep, time.Now)
+			ex := NewExecutor(NewClient(Config{GraphQLURL: srv.URL + "/graphql", Transport: srv.Client().Transport, sleep: fs.sleep}), ExecutorOptions{})
 			_, err := ex.Execute(context.Background(), "repo.view", demo)
 			var api *APIError
 			require.ErrorAs(t, err, &api)
 			assert.Equal(t, tc.want, err.Error())
-			assert.Empty(t, fs.waits)
+			assert.Len(t, fs.waits, tc.waits)
 		})
 	}
 }

@@ -4,20 +4,20 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/agenteval/agenteval/checkpoint/github"
+	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/github/githubtest"
 )
 
-// ExampleNew runs a checkpoint task against the in-process fake. Against
-// GitHub itself, pass an *http.Client whose Transport adds the token and
-// leave the URLs empty.
-func ExampleNew() {
+// ExampleNewExecutor runs a checkpoint task against the in-process fake.
+// Against GitHub itself, give the client a Token and leave the URL empty.
+func ExampleNewExecutor() {
 	srv := githubtest.NewServer(nil) // in a test: githubtest.NewServer(t)
 	defer srv.Close()
 	pr := srv.AddRepo("acme/demo").AddPullRequest(githubtest.PullRequest{Title: "Fix crash", Head: "fix"})
 	pr.AddCommit("Address review")
 
-	exec := github.New(srv.Client(), github.Options{GraphQLURL: srv.GraphQLURL(), RESTBaseURL: srv.URL})
+	client := github.NewClient(github.Config{GraphQLURL: srv.GraphQLURL(), Transport: srv.Client().Transport})
+	exec := github.NewExecutor(client, github.ExecutorOptions{})
 	data, err := exec.Execute(context.Background(), "pr.commits.list",
 		map[string]any{"owner": "acme", "repo": "demo", "pr_number": "1"})
 	if err != nil {

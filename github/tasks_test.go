@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/agenteval/agenteval/checkpoint/github"
+	"github.com/agenteval/agenteval/github"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -47,7 +47,7 @@ var noNextPage = map[string]any{"hasNextPage": false, "endCursor": nil}
 // client and checks the output shape and values.
 func TestTasks(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, github.Options{})
+	e := newEnv(t, execOptions{})
 	sd := seed(t, e.srv)
 	repo := map[string]any{"owner": "acme", "name": "demo"}
 	with := func(extra map[string]any) map[string]any {

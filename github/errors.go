@@ -18,7 +18,7 @@ var (
 	// ErrNotFound: GitHub has no such repository, issue, pull request, ...
 	ErrNotFound = errors.New("not found")
 	// ErrRateLimited: GitHub's rate limit is exhausted for longer than
-	// Options.MaxRateLimitWait allows waiting.
+	// Config.MaxWait allows waiting.
 	ErrRateLimited = errors.New("github rate limit exceeded")
 )
 
@@ -73,7 +73,7 @@ func (e *NotFoundError) Error() string { return fmt.Sprintf("%s: not found: %s",
 // Unwrap returns ErrNotFound.
 func (e *NotFoundError) Unwrap() error { return ErrNotFound }
 
-// RateLimitError reports a rate limit the executor would not (or could no
+// RateLimitError reports a rate limit the client would not (or could no
 // longer) wait out.
 type RateLimitError struct {
 	// Status is the HTTP status of the refusal (403, 429, or 200 for a
@@ -83,7 +83,7 @@ type RateLimitError struct {
 	// from the refusal.
 	Reset time.Time
 	Wait  time.Duration
-	// MaxWait is the Options.MaxRateLimitWait in force.
+	// MaxWait is the Config.MaxWait in force.
 	MaxWait time.Duration
 }
 
