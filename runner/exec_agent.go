@@ -126,6 +126,7 @@ type execSession struct {
 	reused    bool       // the program served earlier sessions
 	heard     bool       // a line of this session was read
 	restarted bool       // the session moved to another program once
+	pending   []byte     // the start line, not yet written (a kept program gets it with the first message)
 	mu        sync.Mutex // one message at a time
 	state     sync.Mutex // guards closed and broken, which Close reads while a Send may be in flight
 	closed    bool
@@ -175,6 +176,14 @@ func (s *execSession) begin() error {
 	}
 	for _, p := range s.cfg.Plugins {
 		start.Plugins = append(start.Plugins, p.Name)
+	}
+	if s.reused {
+		// A kept program is waiting for its next session: the start line
+		// goes out with the first message, in one write (one wake-up of the
+		// program instead of two).
+		b, err := appendExecLine(nil, &start)
+		s.pending = b
+		return err
 	}
 	if err := s.w.writeLine(start, 0); err != nil {
 		return s.fail(s.describe(err))
@@ -250,14 +259,14 @@ func (s *execSession) restart(ctx context.Context, why error) error {
 		msg += "; " + m
 	}
 	s.pool.note(msg + "; the session started again on another program")
-	w, _, err := s.pool.acquire(ctx, s.cfg)
+	w, reused, err := s.pool.acquire(ctx, s.cfg)
 	if err != nil {
 		return err
 	}
 	s.state.Lock()
 	closed := s.closed
 	if !closed {
-		s.w, s.mark = w, w.stderr.written()
+		s.w, s.mark, s.reused = w, w.stderr.written(), reused
 	}
 	s.state.Unlock()
 	if closed {
@@ -275,7 +284,9 @@ func (s *execSession) exchange(ctx context.Context, message string) (_ Reply, _ 
 	w := s.w
 	w.nextID++
 	id := w.nextID
-	if err := w.writeLine(execLine{Type: "message", ID: id, Text: message}, 0); err != nil {
+	b := appendMessageLine(s.pending, id, message)
+	s.pending = nil
+	if err := w.write(b, 0); err != nil {
 		return Reply{}, s.describe(err), true
 	}
 	var reply Reply
@@ -440,11 +451,14 @@ func (s *execSession) Close() error {
 		// A Send is still in flight: its caller gave up on the reply.
 		broken = errors.New("a message was abandoned before its reply")
 	}
+	if broken == nil && s.pending != nil && s.pool != nil && s.pool.release(w) {
+		return nil // no line of the session was written: the program never knew of it
+	}
 	if broken == nil && w.persistent {
 		if s.pool != nil {
 			s.pool.learned()
 		}
-		if err := w.writeLine(execLine{Type: "end", Job: s.cfg.JobID}, execEndWriteTimeout); err != nil {
+		if err := w.write(appendEndLine(nil, s.cfg.JobID), execEndWriteTimeout); err != nil {
 			broken = fmt.Errorf("writing the end of the session: %w", err)
 		} else if s.pool != nil && !w.inJobDir && s.pool.release(w) {
 			return nil

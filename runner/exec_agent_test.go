@@ -2,12 +2,14 @@ package runner
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -206,4 +208,36 @@ func TestServeExecServesManySessions(t *testing.T) {
 		{"type": "error", "id": 3.0, "message": "message before start"},
 		{"type": "reply", "id": 4.0, "text": "b: there"},
 	}, got)
+}
+
+// FuzzExecLineEncoding: the hand-written message and end lines are one
+// line of valid JSON each that decodes to what encoding/json's line for
+// them does (it escapes <, > and & where they do not; both are JSON).
+func FuzzExecLineEncoding(f *testing.F) {
+	f.Add(int64(1), "What is the weather in Paris?")
+	f.Add(int64(0), "")
+	f.Add(int64(-7), "<a href=\"x\">&amp;</a>\u2028\u2029\t\x00\xff\xfe\n")
+	f.Add(int64(1<<62), "ünïcödé 🌦 \\ \"quoted\"")
+	same := func(t *testing.T, got, want []byte) {
+		t.Helper()
+		if bytes.Count(got, []byte("\n")) != 1 || got[len(got)-1] != '\n' {
+			t.Fatalf("not one line: %q", got)
+		}
+		var g, w map[string]any
+		if err := json.Unmarshal(got, &g); err != nil {
+			t.Fatalf("%q: %v", got, err)
+		}
+		require.NoError(t, json.Unmarshal(want, &w))
+		if !reflect.DeepEqual(g, w) {
+			t.Fatalf("got %q, want %q", got, want)
+		}
+	}
+	f.Fuzz(func(t *testing.T, id int64, text string) {
+		want, err := appendExecLine(nil, &execLine{Type: "message", ID: id, Text: text})
+		require.NoError(t, err)
+		same(t, appendMessageLine(nil, id, text), want)
+		want, err = appendExecLine(nil, &execLine{Type: "end", Job: text})
+		require.NoError(t, err)
+		same(t, appendEndLine(nil, text), want)
+	})
 }

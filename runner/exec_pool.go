@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"sync"
 	"time"
 
@@ -94,17 +95,53 @@ func (w *execWorker) readLines(r *bufio.Reader, maxLine int) {
 // writeLine writes one protocol line to the program's stdin; a timeout
 // above zero bounds the write (when the pipe allows deadlines).
 func (w *execWorker) writeLine(l execLine, timeout time.Duration) error {
-	b, err := json.Marshal(l)
+	b, err := appendExecLine(nil, &l)
 	if err != nil {
 		return err
 	}
-	b = append(b, '\n')
+	return w.write(b, timeout)
+}
+
+// appendExecLine appends l as one protocol line, newline included.
+func appendExecLine(b []byte, l *execLine) ([]byte, error) {
+	j, err := json.Marshal(l)
+	if err != nil {
+		return b, err
+	}
+	return append(append(b, j...), '\n'), nil
+}
+
+// appendMessageLine and appendEndLine encode the lines every session sends
+// by hand, byte for byte as appendExecLine would: they are most of what a
+// persistent program reads.
+func appendMessageLine(b []byte, id int64, text string) []byte {
+	b = append(b, `{"type":"message"`...)
+	if id != 0 {
+		b = strconv.AppendInt(append(b, `,"id":`...), id, 10)
+	}
+	if text != "" {
+		b = appendString(append(b, `,"text":`...), text)
+	}
+	return append(b, "}\n"...)
+}
+
+func appendEndLine(b []byte, job string) []byte {
+	b = append(b, `{"type":"end"`...)
+	if job != "" {
+		b = appendString(append(b, `,"job":`...), job)
+	}
+	return append(b, "}\n"...)
+}
+
+// write writes encoded lines to the program's stdin; a timeout above zero
+// bounds the write (when the pipe allows deadlines).
+func (w *execWorker) write(b []byte, timeout time.Duration) error {
 	in := w.p.Stdin()
 	if d, ok := in.(interface{ SetWriteDeadline(time.Time) error }); ok && timeout > 0 {
 		_ = d.SetWriteDeadline(time.Now().Add(timeout))
 		defer func() { _ = d.SetWriteDeadline(time.Time{}) }()
 	}
-	_, err = in.Write(b)
+	_, err := in.Write(b)
 	return err
 }
 
