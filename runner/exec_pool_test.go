@@ -27,28 +27,16 @@ func servingCommand(t *testing.T, marker string) string {
 	return "AGENTEVAL_TEST_AGENT=serve exec " + exe + " " + marker
 }
 
+// issuesScenario is testdata/issues.scenario.yaml with its own id, input
+// and step timeout.
 func issuesScenario(t *testing.T, id, input, timeout string) *scenario.Scenario {
 	t.Helper()
-	f, err := testLoad(id+".scenario.yaml", []byte(`id: `+id+`
-name: issues
-description: one message to a persistent agent
-environment: {type: local}
-setup:
-  mocks:
-    - service: github
-      method: listIssues
-      when: {input: {repo: acme/demo}}
-      response: [{title: "Bug A"}, {title: "Bug B"}]
-run:
-  - input: `+input+`
-    timeout: `+timeout+`
-    evaluations:
-      - {type: string_contains, value: "bug a, bug b"}
-      - {type: trajectory_contains_action, action: LIST_ISSUES, args: {repo: acme/demo}}
-judgment: {strategy: all_pass}
-`))
+	s := loadScenario(t, "issues.scenario.yaml")
+	d, err := time.ParseDuration(timeout)
 	require.NoError(t, err)
-	return f.Scenario
+	s.ID = id
+	s.Run[0].Input, s.Run[0].Timeout = input, scenario.Duration(d)
+	return s
 }
 
 // runSources runs sources and returns the results by job id and the summary.

@@ -105,6 +105,20 @@ func countStarts(t *testing.T, path string) int {
 	return strings.Count(string(b), "started")
 }
 
+// run runs `agenteval run` with program under the kit's interpreter and
+// the rest of args: it returns the exit code, stderr, the results folder,
+// the marker the program carries and the file that counts its starts.
+func (k agentKit) run(t *testing.T, program string, args ...string) (code int, stderr, out, marker, starts string) {
+	t.Helper()
+	k.skipUnlessInstalled(t)
+	dir := t.TempDir()
+	marker = "agenteval-kit-" + k.name + "-" + proctest.SleepArg()
+	starts = filepath.Join(dir, "starts")
+	out = filepath.Join(dir, "out")
+	code, _, stderr = runCLI(t, append([]string{"run", "--agent", k.command(program, marker, starts), "--out", out}, args...)...)
+	return code, stderr, out, marker, starts
+}
+
 // Each kit's example agent passes its example scenario (mocks, actions,
 // usage, memory within a session) through `agenteval run`, in persistent
 // mode: at most --concurrency processes serve every session, and none is
@@ -114,13 +128,7 @@ func TestAgentKitsPassTheirExamples(t *testing.T) {
 	for _, kit := range agentKits(t) {
 		t.Run(kit.name, func(t *testing.T) {
 			t.Parallel()
-			kit.skipUnlessInstalled(t)
-			dir := t.TempDir()
-			marker := "agenteval-kit-" + kit.name + "-" + proctest.SleepArg()
-			starts := filepath.Join(dir, "starts")
-			out := filepath.Join(dir, "out")
-			code, _, stderr := runCLI(t, "run", "--agent", kit.command(kit.example, marker, starts), "--runs", "12", "--concurrency", "3",
-				"--out", out, kit.scenario)
+			code, stderr, out, marker, starts := kit.run(t, kit.example, "--runs", "12", "--concurrency", "3", kit.scenario)
 			require.Equal(t, exitOK, code, stderr)
 			assert.Contains(t, stderr, "12 job(s): 12 passed")
 			assert.LessOrEqual(t, countStarts(t, starts), 3, "persistent: one process per slot of --concurrency")
@@ -149,13 +157,7 @@ func TestAgentKitsFailuresCostOnlyTheirSession(t *testing.T) {
 	for _, kit := range agentKits(t) {
 		t.Run(kit.name, func(t *testing.T) {
 			t.Parallel()
-			kit.skipUnlessInstalled(t)
-			dir := t.TempDir()
-			marker := "agenteval-kit-fail-" + kit.name + "-" + proctest.SleepArg()
-			starts := filepath.Join(dir, "starts")
-			out := filepath.Join(dir, "out")
-			code, _, stderr := runCLI(t, "run", "--agent", kit.command(kit.failing, marker, starts), "--concurrency", "2",
-				"--out", out, "testdata/kits/misbehave.matrix.yaml")
+			code, stderr, out, marker, starts := kit.run(t, kit.failing, "--concurrency", "2", "testdata/kits/misbehave.matrix.yaml")
 			assert.Equal(t, exitFail, code, stderr)
 			assert.Contains(t, stderr, "14 job(s): 10 passed, 0 failed, 4 incomplete")
 			assert.Empty(t, proctest.Alive(t, marker), "no agent process outlives the run")

@@ -40,21 +40,11 @@ judgment: {strategy: all_pass}
 	proctest.RequireGone(t, marker, 10*time.Second)
 }
 
-// persistentAgent writes a persistent exec agent in sh that answers each
-// message after a pause; marker, in its arguments, finds it in the
-// process table.
+// persistentAgent writes slowAgent's script, announcing that it serves
+// many sessions.
 func persistentAgent(t *testing.T, dir string) string {
 	t.Helper()
-	agent := filepath.Join(dir, "persistent-agent.sh")
-	require.NoError(t, os.WriteFile(agent, []byte(`#!/bin/sh
-echo '{"type":"ready","sessions":"many"}'
-while IFS= read -r line; do
-  case "$line" in
-    *'"type":"message"'*) sleep 0.05; echo '{"type":"reply","text":"Question 1: what is topic-1?"}' ;;
-  esac
-done
-`), 0o755))
-	return agent
+	return writeSlowAgent(t, filepath.Join(dir, "persistent-agent.sh"), `echo '{"type":"ready","sessions":"many"}'`)
 }
 
 // Ctrl-C during a run with persistent agents: the run stops, says so, and

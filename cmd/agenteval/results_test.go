@@ -20,15 +20,22 @@ import (
 // pause, so that a run lasts long enough to meet another or be killed.
 func slowAgent(t *testing.T, dir string) string {
 	t.Helper()
-	agent := filepath.Join(dir, "slow-agent.sh")
-	require.NoError(t, os.WriteFile(agent, []byte(`#!/bin/sh
+	return writeSlowAgent(t, filepath.Join(dir, "slow-agent.sh"), "")
+}
+
+// writeSlowAgent writes slowAgent's script to path, with first as its
+// first line of output.
+func writeSlowAgent(t *testing.T, path, first string) string {
+	t.Helper()
+	require.NoError(t, os.WriteFile(path, []byte(`#!/bin/sh
+`+first+`
 while IFS= read -r line; do
   case "$line" in
     *'"type":"message"'*) sleep 0.05; echo '{"type":"reply","text":"Question 1: what is topic-1?"}' ;;
   esac
 done
 `), 0o755))
-	return agent
+	return path
 }
 
 // startRun starts `agenteval run` as a real process (the test binary acting
