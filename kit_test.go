@@ -12,6 +12,7 @@ import (
 	"github.com/agenteval/agenteval/checkpoint"
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/examples/plugins"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -52,10 +53,10 @@ func TestPluginsRegisteredOnceWorkEverywhere(t *testing.T) {
 	require.NoError(t, err)
 	jobs, total, err := runner.Combine(sources, runner.Shard{})
 	require.NoError(t, err)
-	var got []*runner.JobResult
+	var got []*results.Job
 	sum, err := runner.RunCounted(t.Context(), runner.Config{Agent: agent, Registries: kit.Registries,
 		Checkpoints: runner.Checkpoints(checkpoint.Checker{Executor: issue, Conditions: kit.Conditions}),
-		Results:     sinkFunc(func(r *runner.JobResult) error { got = append(got, r); return nil })}, jobs, total)
+		Results:     sinkFunc(func(r *results.Job) error { got = append(got, r); return nil })}, jobs, total)
 	require.NoError(t, err)
 	assert.Equal(t, int64(1), sum.Passed)
 	require.Len(t, got, 1)
@@ -95,9 +96,9 @@ func TestEvaluatorFromData(t *testing.T) {
 	assert.NoError(t, err)
 }
 
-type sinkFunc func(*runner.JobResult) error
+type sinkFunc func(*results.Job) error
 
-func (f sinkFunc) Write(r *runner.JobResult) error { return f(r) }
+func (f sinkFunc) Write(r *results.Job) error { return f(r) }
 
 func diagText(err error) string {
 	var ds scenario.Diagnostics

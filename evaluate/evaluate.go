@@ -4,18 +4,17 @@ import (
 	"context"
 
 	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/results"
 )
 
-// Scope says when an evaluation runs.
-type Scope string
+// Scope says when an evaluation runs (results.Scope).
+type Scope = results.Scope
 
+// The scopes of an evaluation.
 const (
-	// ScopeStep evaluations run once after their step.
-	ScopeStep Scope = "step"
-	// ScopeTurn evaluations run after every agent turn of a conversation.
-	ScopeTurn Scope = "turn"
-	// ScopeFinal evaluations run once when a conversation ends.
-	ScopeFinal Scope = "final"
+	ScopeStep  = results.ScopeStep
+	ScopeTurn  = results.ScopeTurn
+	ScopeFinal = results.ScopeFinal
 )
 
 // Input is what an evaluator sees: the trace so far and which step (and
@@ -54,27 +53,6 @@ type Evaluator interface {
 	Evaluate(ctx context.Context, in Input) (Result, error)
 }
 
-// Result is one evaluation's outcome.
-type Result struct {
-	// Type is the evaluation type.
-	Type string `json:"type"`
-	// Description is the evaluation's description from the file.
-	Description string `json:"description,omitempty"`
-	// Scope, Step and Turn say which evaluation of the scenario this is.
-	Scope Scope `json:"scope"`
-	Step  int   `json:"step"`
-	Turn  int   `json:"turn"`
-	// Passed is the verdict of this evaluation.
-	Passed bool `json:"passed"`
-	// Score is in [0,1]; 1 for a pass of a pass/fail check.
-	Score float64 `json:"score"`
-	// Message explains the outcome.
-	Message string `json:"message"`
-	// Details holds machine-readable evidence.
-	Details map[string]any `json:"details,omitempty"`
-	// Weight and Critical come from the file and feed the judgment.
-	Weight   float64 `json:"weight"`
-	Critical bool    `json:"critical,omitempty"`
-	// Error is set when the evaluation could not judge.
-	Error string `json:"error,omitempty"`
-}
+// Result is one evaluation's outcome (results.Evaluation: what an
+// evaluator returns is what a job record holds).
+type Result = results.Evaluation

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/results"
 )
 
 // Trace is the evidence one run leaves: what was said, what the agent did,
@@ -55,34 +56,12 @@ type StepTrace struct {
 	Error string `json:"error,omitempty"`
 }
 
-// Action is one action or tool call the agent made.
-type Action struct {
-	// Name is the action or tool name.
-	Name string `json:"name"`
-	// Args are its arguments.
-	Args map[string]any `json:"args,omitempty"`
-	// Result is what it returned.
-	Result any `json:"result,omitempty"`
-	// Error is set when it failed.
-	Error string `json:"error,omitempty"`
-	// Start and End bound the call.
-	Start time.Time `json:"start"`
-	End   time.Time `json:"end"`
-}
+// Action is one action or tool call the agent made (results.Action: the
+// record and the evidence are one type).
+type Action = results.Action
 
-// Turn is one message of a conversation.
-type Turn struct {
-	// Role is "user" or "assistant".
-	Role string `json:"role"`
-	// Text is the message.
-	Text string `json:"text"`
-	// At is when the message was produced.
-	At time.Time `json:"at"`
-	// Duration is how long producing it took.
-	Duration time.Duration `json:"duration"`
-	// Actions are the actions the agent made in this turn (assistant turns only).
-	Actions []Action `json:"actions,omitempty"`
-}
+// Turn is one message of a conversation (results.Turn).
+type Turn = results.Turn
 
 // Transcript renders a conversation's turns as "role: text" lines.
 func (s *StepTrace) Transcript() string {

@@ -14,6 +14,7 @@ import (
 	"github.com/agenteval/agenteval/fixture"
 	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -73,8 +74,8 @@ func Run(ctx context.Context, opts Options) (runner.Summary, error) {
 	}
 	// The demo's results are replaced on every run; the folder's lock still
 	// keeps two demos from writing one file at once.
-	plan := &runner.Plan{RunID: "examples", Started: time.Now().UTC(), TotalJobs: total, ShardJobs: total, Agent: "examples.Agent", Sources: names, Seed: 1}
-	w, err := runner.OpenResults(filepath.Join(opts.Out, "results.jsonl"), plan, runner.ResultsOptions{Overwrite: true})
+	plan := &results.Plan{RunID: "examples", Started: time.Now().UTC(), TotalJobs: total, ShardJobs: total, Agent: "examples.Agent", Sources: names, Seed: 1}
+	w, err := results.Open(filepath.Join(opts.Out, "results.jsonl"), plan, results.Options{Overwrite: true})
 	if err != nil {
 		return runner.Summary{}, err
 	}

@@ -18,22 +18,23 @@ import (
 	"github.com/agenteval/agenteval/fixture"
 	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
 )
 
-func readResults(t *testing.T, path string) []runner.JobResult {
+func readResults(t *testing.T, path string) []results.Job {
 	t.Helper()
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
-	var out []runner.JobResult
+	var out []results.Job
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
-		var r runner.JobResult
+		var r results.Job
 		require.NoError(t, json.Unmarshal(sc.Bytes(), &r))
-		if r.Record == runner.RecordJob {
+		if r.Record == results.RecordJob {
 			out = append(out, r)
 		}
 	}
@@ -101,12 +102,12 @@ func TestGitHubCheckpointFailsWhenTheAgentDoesNothing(t *testing.T) {
 	assert.False(t, res.Checkpoints[0].Passed, "no commit was pushed")
 	assert.Contains(t, res.Checkpoints[0].Error, "count is 1, want >= 2")
 	assert.True(t, res.Checkpoints[1].Passed)
-	assert.Contains(t, runner.FailureMessage(res), "checkpoint fix-commit-pushed")
+	assert.Contains(t, res.Explain(), "checkpoint fix-commit-pushed")
 }
 
-type sliceSink struct{ r []*runner.JobResult }
+type sliceSink struct{ r []*results.Job }
 
-func (s *sliceSink) Write(r *runner.JobResult) error { s.r = append(s.r, r); return nil }
+func (s *sliceSink) Write(r *results.Job) error { s.r = append(s.r, r); return nil }
 
 // TestExamplesAsGoSubtests embeds the scenarios in go test: one subtest per
 // job, selectable with -run.

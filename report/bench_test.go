@@ -11,6 +11,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/results"
 )
 
 // benchInput generates a run of n jobs: 50 scenarios × 20 combinations of
@@ -20,7 +23,7 @@ func benchInput(b *testing.B, n int) Input {
 	b.Helper()
 	var buf bytes.Buffer
 	runs := max(n/1000, 1)
-	buf.WriteString(planLine(b, Plan{RunID: "bench", Started: t0, TotalJobs: int64(n), Agent: "bench", Sources: []string{"x.yaml"}}))
+	buf.WriteString(planLine(b, results.Plan{RunID: "bench", Started: t0, TotalJobs: int64(n), Agent: "bench", Sources: []string{"x.yaml"}}))
 	buf.WriteByte('\n')
 	idx := int64(0)
 	for s := 0; s < 50 && idx < int64(n); s++ {
@@ -33,14 +36,14 @@ func benchInput(b *testing.B, n int) Input {
 				case idx%7 == 0:
 					outcome = "fail"
 				}
-				j := Job{ID: fmt.Sprintf("scenario-%02d/comb%02d/run-%d", s, c, run), Index: idx, Scenario: fmt.Sprintf("scenario-%02d", s),
+				j := results.Job{ID: fmt.Sprintf("scenario-%02d/comb%02d/run-%d", s, c, run), Index: idx, Scenario: fmt.Sprintf("scenario-%02d", s),
 					Combination: fmt.Sprintf("comb%02d", c), Matrix: "m", Run: run, Attempts: 1, Strategy: "all",
 					Params:  map[string]any{"model": fmt.Sprintf("model-%d", c%4), "max_turns": c / 4},
 					Started: t0.Add(time.Duration(idx) * time.Second), DurationMS: float64(200 + idx%977),
-					Usage: Usage{PromptTokens: 300, CompletionTokens: 80, TotalTokens: 380}, TerminationReasons: []string{"goal_reached"},
-					Transcript: []Turn{{Role: "user", Text: "Please triage issue #42 and label it."}, {Role: "assistant", Text: "Labelled it as bug; it reproduces on main.", Actions: []Action{{Name: "add_label", Args: map[string]any{"label": "bug"}}}}}}
+					Usage: llm.Usage{PromptTokens: 300, CompletionTokens: 80, TotalTokens: 380}, TerminationReasons: []string{"goal_reached"},
+					Transcript: []results.Turn{{Role: "user", Text: "Please triage issue #42 and label it."}, {Role: "assistant", Text: "Labelled it as bug; it reproduces on main.", Actions: []results.Action{{Name: "add_label", Args: map[string]any{"label": "bug"}}}}}}
 				applyOutcome(&j, outcome)
-				j.Evaluations = append(j.Evaluations, Evaluation{Type: "trajectory_contains_action", Description: "labels the issue", Scope: "final", Passed: true, Score: 1, Message: "add_label called", Weight: 1})
+				j.Evaluations = append(j.Evaluations, results.Evaluation{Type: "trajectory_contains_action", Description: "labels the issue", Scope: "final", Passed: true, Score: 1, Message: "add_label called", Weight: 1})
 				buf.WriteString(jobLine(b, j))
 				buf.WriteByte('\n')
 				idx++

@@ -7,6 +7,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/agenteval/agenteval/results"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -42,7 +43,7 @@ func passesSummary(t *testing.T, runs int, passes []int) *Summary {
 // of them passing.
 func combinationsSummary(t *testing.T, runs int, names []string, passes []int) *Summary {
 	t.Helper()
-	lines := []string{planLine(t, Plan{RunID: "r", TotalJobs: int64(runs * len(names))})}
+	lines := []string{planLine(t, results.Plan{RunID: "r", TotalJobs: int64(runs * len(names))})}
 	idx := int64(0)
 	for i, comb := range names {
 		for run := 1; run <= runs; run++ {
@@ -50,7 +51,7 @@ func combinationsSummary(t *testing.T, runs int, names []string, passes []int) *
 			if run <= passes[i] {
 				outcome = "pass"
 			}
-			j := Job{ID: fmt.Sprintf("s/%s/run-%d", comb, run), Index: idx, Scenario: "s", Combination: comb,
+			j := results.Job{ID: fmt.Sprintf("s/%s/run-%d", comb, run), Index: idx, Scenario: "s", Combination: comb,
 				Params: map[string]any{"model": comb}, Run: run, Attempts: 1}
 			applyOutcome(&j, outcome)
 			lines = append(lines, jobLine(t, j))

@@ -22,7 +22,7 @@
 // appends a new record for a job that failed to complete) and overlapping
 // shards both merge to the best evidence available.
 //
-// The record types ([Plan], [Job], [Evaluation], [Turn], [Usage]) mirror the
+// The record types ([results.Plan], [results.Job], [results.Evaluation], [results.Turn], [Usage]) mirror the
 // runner's JSON field by field; this package imports nothing of the project
 // so that imports keep flowing one way (the runner may render reports, never
 // the reverse).

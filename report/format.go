@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agenteval/agenteval/results"
 )
 
 // pct formats a proportion as a percentage with one decimal.
@@ -59,7 +61,7 @@ func kText(kv *KValue) (string, string) {
 // path: "run[0].evaluations", "run[1].conversation.final_evaluations", or
 // for a turn evaluation also which transcript message it judged (counted
 // from 1).
-func evalWhere(e Evaluation) string {
+func evalWhere(e results.Evaluation) string {
 	switch e.Scope {
 	case "turn":
 		return fmt.Sprintf("run[%d].conversation.turn_evaluations, message %d", e.Step, e.Turn+1)

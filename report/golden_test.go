@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenteval/agenteval/results"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -159,7 +160,7 @@ func TestJUnitStructure(t *testing.T) {
 // "verdict: reason", not "verdict (): reason".
 func TestJUnitVerdictWithoutStrategy(t *testing.T) {
 	t.Parallel()
-	j := Job{ID: "x/-/run-1", Scenario: "x", Run: 1, Completed: true, Reason: "too short"}
+	j := results.Job{ID: "x/-/run-1", Scenario: "x", Run: 1, Completed: true, Reason: "too short"}
 	assert.Equal(t, "verdict: too short\n", problemText(&j))
 	j.Strategy = "all_pass"
 	assert.Equal(t, "verdict (all_pass): too short\n", problemText(&j))
@@ -168,7 +169,7 @@ func TestJUnitVerdictWithoutStrategy(t *testing.T) {
 // TestEvalWhere pins how an evaluation's place is written.
 func TestEvalWhere(t *testing.T) {
 	t.Parallel()
-	for want, e := range map[string]Evaluation{
+	for want, e := range map[string]results.Evaluation{
 		"run[0].evaluations":                              {Scope: "step"},
 		"run[2].conversation.turn_evaluations, message 4": {Scope: "turn", Step: 2, Turn: 3},
 		"run[1].conversation.final_evaluations":           {Scope: "final", Step: 1},

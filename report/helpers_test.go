@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/results"
 	"github.com/stretchr/testify/require"
 )
 
@@ -17,17 +19,17 @@ var t0 = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 // wireJob is a job record as the runner writes it.
 type wireJob struct {
 	Record string `json:"record"`
-	Job
+	results.Job
 }
 
 // wirePlan is a plan record as the runner writes it.
 type wirePlan struct {
 	Record string `json:"record"`
-	Plan
+	results.Plan
 }
 
 // planLine renders a plan record.
-func planLine(t testing.TB, p Plan) string {
+func planLine(t testing.TB, p results.Plan) string {
 	t.Helper()
 	b, err := json.Marshal(wirePlan{Record: "plan", Plan: p})
 	require.NoError(t, err)
@@ -35,7 +37,7 @@ func planLine(t testing.TB, p Plan) string {
 }
 
 // jobLine renders a job record.
-func jobLine(t testing.TB, j Job) string {
+func jobLine(t testing.TB, j results.Job) string {
 	t.Helper()
 	b, err := json.Marshal(wireJob{Record: "job", Job: j})
 	require.NoError(t, err)
@@ -49,22 +51,22 @@ func input(name string, lines ...string) Input {
 }
 
 // simpleJob builds a job of a scenario without a matrix.
-func simpleJob(scenario string, run int, index int64, outcome string) Job {
-	j := Job{ID: fmt.Sprintf("%s/-/run-%d", scenario, run), Index: index, Scenario: scenario, Run: run, Attempts: 1,
+func simpleJob(scenario string, run int, index int64, outcome string) results.Job {
+	j := results.Job{ID: fmt.Sprintf("%s/-/run-%d", scenario, run), Index: index, Scenario: scenario, Run: run, Attempts: 1,
 		Started: t0.Add(time.Duration(index) * time.Minute), DurationMS: float64(1000 * run), Strategy: "all"}
 	applyOutcome(&j, outcome)
 	return j
 }
 
 // applyOutcome sets a job's verdict: "pass", "fail" or "error".
-func applyOutcome(j *Job, outcome string) {
+func applyOutcome(j *results.Job, outcome string) {
 	switch outcome {
 	case "pass":
 		j.Completed, j.Passed, j.Score, j.Reason = true, true, 1, "all evaluations passed"
-		j.Evaluations = []Evaluation{{Type: "string_contains", Description: "mentions the label", Scope: "final", Passed: true, Score: 1, Message: "found \"bug\"", Weight: 1}}
+		j.Evaluations = []results.Evaluation{{Type: "string_contains", Description: "mentions the label", Scope: "final", Passed: true, Score: 1, Message: "found \"bug\"", Weight: 1}}
 	case "fail":
 		j.Completed, j.Score, j.Reason = true, 0.5, "1 of 2 evaluations failed"
-		j.Evaluations = []Evaluation{
+		j.Evaluations = []results.Evaluation{
 			{Type: "string_contains", Description: "mentions the label", Scope: "final", Passed: true, Score: 1, Message: "found \"bug\"", Weight: 1},
 			{Type: "llm_judge", Description: "polite <and> helpful", Scope: "final", Passed: false, Message: "reply was curt & unhelpful", Weight: 1},
 		}
@@ -82,8 +84,8 @@ func applyOutcome(j *Job, outcome string) {
 //	triage (matrix: model a|b × max_turns 2|4), 3 runs per combination:
 //	  a,2: pass pass pass    a,4: pass fail pass
 //	  b,2: fail fail error   b,4: pass pass (run 3 missing)
-func sampleJobs() []Job {
-	var jobs []Job
+func sampleJobs() []results.Job {
+	var jobs []results.Job
 	for i, o := range []string{"pass", "pass", "fail", "pass", "error"} {
 		j := simpleJob("greet", i+1, int64(i), o)
 		j.ScenarioName = "Greets the user"
@@ -91,8 +93,8 @@ func sampleJobs() []Job {
 		if o == "pass" {
 			j.TerminationReasons = []string{"goal_reached"}
 		}
-		j.Usage = Usage{PromptTokens: 100, CompletionTokens: 20, TotalTokens: 120}
-		j.Transcript = []Turn{{Role: "user", Text: "hello"}, {Role: "assistant", Text: "<script>alert(1)</script> hi", Actions: []Action{{Name: "lookup"}}}}
+		j.Usage = llm.Usage{PromptTokens: 100, CompletionTokens: 20, TotalTokens: 120}
+		j.Transcript = []results.Turn{{Role: "user", Text: "hello"}, {Role: "assistant", Text: "<script>alert(1)</script> hi", Actions: []results.Action{{Name: "lookup"}}}}
 		jobs = append(jobs, j)
 	}
 	outcomes := map[[2]string][]string{
@@ -111,11 +113,11 @@ func sampleJobs() []Job {
 					idx++
 					continue
 				}
-				j := Job{ID: fmt.Sprintf("triage/%s/run-%d", comb, run), Index: idx, Scenario: "triage", ScenarioName: "Triage an issue",
+				j := results.Job{ID: fmt.Sprintf("triage/%s/run-%d", comb, run), Index: idx, Scenario: "triage", ScenarioName: "Triage an issue",
 					Matrix: "models", Combination: comb, Run: run, Attempts: 1, Strategy: "all",
 					Params:  map[string]any{"plugins[0].model": model, "run[0].conversation.max_turns": atoi(turns)},
 					Started: t0.Add(time.Duration(idx) * time.Minute), DurationMS: float64(500*run) + float64(len(comb)*100),
-					Usage: Usage{PromptTokens: 200, CompletionTokens: 50, TotalTokens: 250}, TerminationReasons: []string{"goal_reached"}}
+					Usage: llm.Usage{PromptTokens: 200, CompletionTokens: 50, TotalTokens: 250}, TerminationReasons: []string{"goal_reached"}}
 				applyOutcome(&j, os[run-1])
 				jobs = append(jobs, j)
 				idx++
@@ -134,7 +136,7 @@ func atoi(s string) int {
 // sampleLines renders the sample as two shards; shard 2 also holds a
 // resumed record for greet run 5 that completed.
 func sampleLines(t testing.TB) (shard1, shard2 []string) {
-	plan := Plan{RunID: "run-1", Started: t0, TotalJobs: 17, Agent: "echo-agent", Sources: []string{"greet.scenario.yaml", "triage.matrix.yaml"}, Seed: 7}
+	plan := results.Plan{RunID: "run-1", Started: t0, TotalJobs: 17, Agent: "echo-agent", Sources: []string{"greet.scenario.yaml", "triage.matrix.yaml"}, Seed: 7}
 	p1, p2 := plan, plan
 	p1.Shard, p1.ShardJobs = "1/2", 9
 	p2.Shard, p2.ShardJobs = "2/2", 8
@@ -152,7 +154,7 @@ func sampleLines(t testing.TB) (shard1, shard2 []string) {
 	// incomplete copy (it loses to the completed one).
 	resumed := simpleJob("greet", 5, 4, "fail")
 	resumed.ScenarioName = "Greets the user"
-	resumed.Usage = Usage{PromptTokens: 100, CompletionTokens: 20, TotalTokens: 120}
+	resumed.Usage = llm.Usage{PromptTokens: 100, CompletionTokens: 20, TotalTokens: 120}
 	resumed.TerminationReasons = []string{"max_turns"}
 	resumed.Attempts = 2
 	shard1 = append(shard1, planLine(t, p1), jobLine(t, resumed))

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agenteval/agenteval/results"
 )
 
 //go:embed report.html.tmpl
@@ -203,15 +205,15 @@ func newHTMLScenario(sc *ScenarioSummary, i, k int) htmlScenario {
 }
 
 type htmlJob struct {
-	*Job
+	*results.Job
 	Params []htmlParam
-	Failed []Evaluation
-	Checks []CheckpointResult
+	Failed []results.Evaluation
+	Checks []results.Checkpoint
 }
 
 // newHTMLJob prepares a failing job, its parameters named as its
 // scenario's combinations are (all of them, full paths, without naming).
-func newHTMLJob(j *Job, n *htmlNaming) htmlJob {
+func newHTMLJob(j *results.Job, n *htmlNaming) htmlJob {
 	hj := htmlJob{Job: j}
 	if n != nil {
 		hj.Params = n.label(&CombinationSummary{Params: j.Params})

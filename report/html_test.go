@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenteval/agenteval/results"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -177,11 +178,11 @@ func TestHTMLThreeParameterMatrix(t *testing.T) {
 func TestHTMLHeatMapWhenTwoVary(t *testing.T) {
 	t.Parallel()
 	var lines []string
-	lines = append(lines, planLine(t, Plan{RunID: "r", TotalJobs: 4}))
+	lines = append(lines, planLine(t, results.Plan{RunID: "r", TotalJobs: 4}))
 	idx := int64(0)
 	for _, model := range []string{"zeta", "alpha"} {
 		for _, temp := range []float64{0.7, 0.2} {
-			j := Job{ID: fmt.Sprintf("s/c%d/run-1", idx), Index: idx, Scenario: "s", Matrix: "m", Combination: fmt.Sprintf("c%d", idx), Run: 1,
+			j := results.Job{ID: fmt.Sprintf("s/c%d/run-1", idx), Index: idx, Scenario: "s", Matrix: "m", Combination: fmt.Sprintf("c%d", idx), Run: 1,
 				Params: map[string]any{"plugins[0].model": model, "plugins[0].temperature": temp, "run[0].input": "fixed by a filter"}}
 			applyOutcome(&j, map[bool]string{true: "pass", false: "fail"}[model == "zeta"])
 			lines = append(lines, jobLine(t, j))
@@ -232,7 +233,7 @@ func TestCommonPrefix(t *testing.T) {
 
 func TestMatrixOrder(t *testing.T) {
 	t.Parallel()
-	// Job order of a matrix declared as b (outer: y, x) × a (inner: 2, 1).
+	// results.Job order of a matrix declared as b (outer: y, x) × a (inner: 2, 1).
 	var combos []*CombinationSummary
 	for _, b := range []string{"y", "x"} {
 		for _, a := range []int{2, 1} {

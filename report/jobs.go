@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"iter"
+
+	"github.com/agenteval/agenteval/results"
 )
 
 // forwardSkip is how far ahead a job reader scans instead of seeking.
@@ -13,19 +15,19 @@ const forwardSkip = 1 << 20
 
 // Jobs yields the winning record of every job in report order: scenarios
 // by id, combinations in job order, runs by number. Each record is read back
-// from its input by offset and decoded in full; the *Job is fresh for each
+// from its input by offset and decoded in full; the *results.Job is fresh for each
 // yield. Iteration stops at the first error, which is yielded.
-func (r *Results) Jobs() iter.Seq2[*Job, error] {
+func (r *Results) Jobs() iter.Seq2[*results.Job, error] {
 	return r.jobs(nil)
 }
 
 // FailingJobs is like Jobs but yields only jobs that did not pass.
-func (r *Results) FailingJobs() iter.Seq2[*Job, error] {
+func (r *Results) FailingJobs() iter.Seq2[*results.Job, error] {
 	return r.jobs(func(s *slot) bool { return !s.passed })
 }
 
-func (r *Results) jobs(keep func(*slot) bool) iter.Seq2[*Job, error] {
-	return func(yield func(*Job, error) bool) {
+func (r *Results) jobs(keep func(*slot) bool) iter.Seq2[*results.Job, error] {
+	return func(yield func(*results.Job, error) bool) {
 		rd := r.newJobReader()
 		for _, g := range r.scenarios {
 			if !rd.each(g, keep, nil, yield) {
@@ -36,14 +38,14 @@ func (r *Results) jobs(keep func(*slot) bool) iter.Seq2[*Job, error] {
 }
 
 func (r *Results) newJobReader() *jobReader {
-	return &jobReader{r: r, readers: make([]*lineReader, len(r.inputs))}
+	return &jobReader{r: r, readers: make([]*results.Reader, len(r.inputs))}
 }
 
 // each yields the kept jobs of one scenario; it returns false when the
 // caller stopped or an error was yielded. When light is not nil and says so
 // for a slot, only the statistics fields are decoded (no transcript, no
 // evaluation messages; the verdict is kept), which is much cheaper.
-func (jr *jobReader) each(g *scenarioGroup, keep, light func(*slot) bool, yield func(*Job, error) bool) bool {
+func (jr *jobReader) each(g *scenarioGroup, keep, light func(*slot) bool, yield func(*results.Job, error) bool) bool {
 	for _, c := range g.combos {
 		if !jr.eachCombo(c, keep, light, yield) {
 			return false
@@ -53,7 +55,7 @@ func (jr *jobReader) each(g *scenarioGroup, keep, light func(*slot) bool, yield 
 }
 
 // eachCombo is each for one combination.
-func (jr *jobReader) eachCombo(c *combo, keep, light func(*slot) bool, yield func(*Job, error) bool) bool {
+func (jr *jobReader) eachCombo(c *combo, keep, light func(*slot) bool, yield func(*results.Job, error) bool) bool {
 	for i := range c.slots {
 		s := &c.slots[i]
 		if keep != nil && !keep(s) {
@@ -75,22 +77,22 @@ func (jr *jobReader) eachCombo(c *combo, keep, light func(*slot) bool, yield fun
 // that records read in file order need no seeks.
 type jobReader struct {
 	r       *Results
-	readers []*lineReader
+	readers []*results.Reader
 }
 
-func (jr *jobReader) read(src int, off int64, light bool) (*Job, error) {
+func (jr *jobReader) read(src int, off int64, light bool) (*results.Job, error) {
 	in := jr.r.inputs[src]
 	lr := jr.readers[src]
 	switch {
 	case lr == nil:
-		lr = newLineReader(io.NewSectionReader(in.R, off, in.Size-off), off, jr.r.opts.MaxLineBytes, jr.r.opts.Redactor)
+		lr = results.NewReader(io.NewSectionReader(in.R, off, in.Size-off), off, jr.r.opts.MaxLineBytes, jr.r.opts.Redactor)
 		jr.readers[src] = lr
-	case off < lr.off || off-lr.off > forwardSkip:
-		lr.reset(io.NewSectionReader(in.R, off, in.Size-off), off)
+	case off < lr.Offset() || off-lr.Offset() > forwardSkip:
+		lr.Reset(io.NewSectionReader(in.R, off, in.Size-off), off)
 	}
 	for {
-		line, at, err := lr.next()
-		if errors.Is(err, errLineTooLong) && at < off {
+		line, at, err := lr.Next()
+		if errors.Is(err, results.ErrLineTooLong) && at < off {
 			continue
 		}
 		if err != nil {
@@ -117,11 +119,8 @@ func (jr *jobReader) read(src int, off int64, light bool) (*Job, error) {
 			j.Score, j.Reason, j.Strategy = rec.Score, rec.Reason, rec.Strategy
 			return j, nil
 		}
-		var wire struct {
-			Record string `json:"record"`
-			Job
-		}
-		if derr := json.Unmarshal(line, &wire); derr != nil {
+		var job results.Job
+		if derr := json.Unmarshal(line, &job); derr != nil {
 			// Read accepted this line, so its statistics fields decode.
 			var rec lineRecord
 			if err := json.Unmarshal(line, &rec); err != nil {
@@ -129,6 +128,6 @@ func (jr *jobReader) read(src int, off int64, light bool) (*Job, error) {
 			}
 			return rec.job(derr), nil
 		}
-		return &wire.Job, nil
+		return &job, nil
 	}
 }

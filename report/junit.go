@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/agenteval/agenteval/results"
 )
 
 // WriteJUnit writes JUnit XML as CI systems read it, valid against the
@@ -100,7 +102,7 @@ func writeJUnitSuite(enc *xml.Encoder, rd *jobReader, s *Summary, sc *ScenarioSu
 	}
 	var werr error
 	// A passing testcase needs no evaluation messages: decode it lightly.
-	rd.eachCombo(c, nil, func(s *slot) bool { return s.passed }, func(j *Job, err error) bool {
+	rd.eachCombo(c, nil, func(s *slot) bool { return s.passed }, func(j *results.Job, err error) bool {
 		if err == nil {
 			err = junitCase(j, sc.ID).encode(enc)
 		}
@@ -183,7 +185,7 @@ func encodeText(enc *xml.Encoder, name, text string, attrs ...xml.Attr) error {
 }
 
 // junitCase builds one job's testcase.
-func junitCase(j *Job, scenario string) junitTestCase {
+func junitCase(j *results.Job, scenario string) junitTestCase {
 	name := strings.TrimPrefix(strings.TrimPrefix(j.ID, scenario+"/"), "-/")
 	if label := ParamsLabel(j.Params); label != "-" {
 		name += " (" + label + ")"
@@ -208,7 +210,7 @@ func junitCase(j *Job, scenario string) junitTestCase {
 
 // jobFacts lists what the record says about a job beyond its outcome, one
 // "key: value" line each, for the testcase's <system-out>.
-func jobFacts(j *Job) string {
+func jobFacts(j *results.Job) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "job: %s (index %d)\n", j.ID, j.Index)
 	if j.Attempts > 1 {
@@ -231,7 +233,7 @@ func jobFacts(j *Job) string {
 }
 
 // firstFailure returns the first failing evaluation's message.
-func firstFailure(j *Job) string {
+func firstFailure(j *results.Job) string {
 	for _, e := range j.Evaluations {
 		if !e.Passed {
 			return evalLabel(e.Type, e.Description) + ": " + e.Message
@@ -242,7 +244,7 @@ func firstFailure(j *Job) string {
 
 // verdictLine is "verdict (strategy): reason", without the parentheses
 // when the record names no strategy.
-func verdictLine(j *Job) string {
+func verdictLine(j *results.Job) string {
 	if j.Strategy == "" {
 		return "verdict: " + j.Reason + "\n"
 	}
@@ -250,7 +252,7 @@ func verdictLine(j *Job) string {
 }
 
 // problemText lists the failing evaluations and checkpoints of a job.
-func problemText(j *Job) string {
+func problemText(j *results.Job) string {
 	var b strings.Builder
 	if j.Reason != "" {
 		b.WriteString(verdictLine(j))

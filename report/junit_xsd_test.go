@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/internal/xsd"
+	"github.com/agenteval/agenteval/results"
 )
 
 // junitXSD is the Jenkins xunit plugin's junit-10.xsd (see
@@ -88,11 +89,11 @@ func checkConsumerCounts(t *testing.T, doc string, s *Summary) {
 // checks it against junit-10.xsd and a third-party reader.
 func TestJUnitValidAgainstXSD(t *testing.T) {
 	t.Parallel()
-	hostile := Job{ID: "odd/-/run-1", Scenario: "odd", ScenarioName: "quotes \" <tags> & ]]> \x01 control", Run: 1, Completed: true,
+	hostile := results.Job{ID: "odd/-/run-1", Scenario: "odd", ScenarioName: "quotes \" <tags> & ]]> \x01 control", Run: 1, Completed: true,
 		Reason: "line one\nline two \x00 nul", Strategy: "all",
-		Evaluations: []Evaluation{{Type: "regex_match", Scope: "turn", Turn: 3, Message: "no match in \"<b>]]>\"", Passed: false}},
-		Checkpoints: []CheckpointResult{{ID: "cp1", Description: "pr has commits", Expected: "count_gte 1", Error: "api: 502"}}}
-	incomplete := Job{ID: "odd/-/run-2", Scenario: "odd", Run: 2, Index: 1}
+		Evaluations: []results.Evaluation{{Type: "regex_match", Scope: "turn", Turn: 3, Message: "no match in \"<b>]]>\"", Passed: false}},
+		Checkpoints: []results.Checkpoint{{ID: "cp1", Description: "pr has commits", Expected: "count_gte 1", Error: "api: 502"}}}
+	incomplete := results.Job{ID: "odd/-/run-2", Scenario: "odd", Run: 2, Index: 1}
 	for _, tc := range []struct {
 		name string
 		r    func(t *testing.T) *Results
@@ -101,7 +102,7 @@ func TestJUnitValidAgainstXSD(t *testing.T) {
 		{"the bundled examples", func(t *testing.T) *Results { return readResults(t, examplesResults(t)) }},
 		{"a matrix over three parameters", func(t *testing.T) *Results { return readResults(t, matrix3Results(t)) }},
 		{"nothing recorded", func(t *testing.T) *Results {
-			r, err := Read([]Input{input("empty.jsonl", planLine(t, Plan{RunID: "r", TotalJobs: 2}))}, Options{})
+			r, err := Read([]Input{input("empty.jsonl", planLine(t, results.Plan{RunID: "r", TotalJobs: 2}))}, Options{})
 			require.NoError(t, err)
 			return r
 		}},

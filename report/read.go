@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval/redact"
+	"github.com/agenteval/agenteval/results"
 )
 
 // Defaults for Options fields left zero.
@@ -34,7 +35,7 @@ type Options struct {
 	// MaxKList bounds the k = 1..runs lists of pass@k and pass^k (DefaultMaxKList when 0).
 	MaxKList int
 	// MaxLineBytes is the longest line read; longer lines are skipped with
-	// a warning (DefaultMaxLineBytes when 0).
+	// a warning (results.DefaultMaxLineBytes when 0).
 	MaxLineBytes int
 	// MaxWarnings caps the warnings kept; the rest are only counted
 	// (DefaultMaxWarnings when 0).
@@ -52,7 +53,7 @@ func (o Options) withDefaults() Options {
 		o.MaxKList = DefaultMaxKList
 	}
 	if o.MaxLineBytes <= 0 {
-		o.MaxLineBytes = DefaultMaxLineBytes
+		o.MaxLineBytes = results.DefaultMaxLineBytes
 	}
 	if o.MaxWarnings <= 0 {
 		o.MaxWarnings = DefaultMaxWarnings
@@ -83,7 +84,7 @@ type Results struct {
 
 type seenPlan struct {
 	input string
-	plan  Plan
+	plan  results.Plan
 }
 
 // combo is one combination of one scenario (the whole scenario outside a matrix).
@@ -141,25 +142,25 @@ func Read(inputs []Input, opts Options) (*Results, error) {
 }
 
 func (r *Results) readInput(src int, in Input) error {
-	lr := newLineReader(io.NewSectionReader(in.R, 0, in.Size), 0, r.opts.MaxLineBytes, r.opts.Redactor)
+	lr := results.NewReader(io.NewSectionReader(in.R, 0, in.Size), 0, r.opts.MaxLineBytes, r.opts.Redactor)
 	// A file that holds no record at all (empty, YAML, a log) is not a
 	// results file: reading it as "0 jobs" would hide the mistake.
 	records, warned := 0, len(r.warnings)
 	for {
-		line, off, err := lr.next()
+		line, off, err := lr.Next()
 		if errors.Is(err, io.EOF) {
 			if records == 0 {
-				return noResults(in.Name, lr.line, r.warnings[min(warned, len(r.warnings)):])
+				return noResults(in.Name, lr.Line(), r.warnings[min(warned, len(r.warnings)):])
 			}
 			return nil
 		}
-		if errors.Is(err, errLineTooLong) {
+		if errors.Is(err, results.ErrLineTooLong) {
 			r.malformed++
-			r.warn(&LineError{Input: in.Name, Line: lr.line, Err: err})
+			r.warn(&LineError{Input: in.Name, Line: lr.Line(), Err: err})
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("read results: %w", &LineError{Input: in.Name, Line: lr.line + 1, Err: err})
+			return fmt.Errorf("read results: %w", &LineError{Input: in.Name, Line: lr.Line() + 1, Err: err})
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
@@ -167,31 +168,31 @@ func (r *Results) readInput(src int, in Input) error {
 		var rec lineRecord
 		if err := json.Unmarshal(line, &rec); err != nil {
 			r.malformed++
-			r.warn(&LineError{Input: in.Name, Line: lr.line, Err: fmt.Errorf("malformed record skipped: %w", err)})
+			r.warn(&LineError{Input: in.Name, Line: lr.Line(), Err: fmt.Errorf("malformed record skipped: %w", err)})
 			continue
 		}
 		switch rec.Record {
-		case recordPlan:
+		case results.RecordPlan:
 			p, err := rec.plan()
 			if err != nil {
 				r.malformed++
-				r.warn(&LineError{Input: in.Name, Line: lr.line, Err: fmt.Errorf("malformed record skipped: %w", err)})
+				r.warn(&LineError{Input: in.Name, Line: lr.Line(), Err: fmt.Errorf("malformed record skipped: %w", err)})
 				continue
 			}
 			if err := r.addPlan(in.Name, p); err != nil {
 				return err
 			}
 			records++
-		case recordJob:
+		case results.RecordJob:
 			if err := r.addJob(src, off, &rec); err != nil {
 				r.malformed++
-				r.warn(&LineError{Input: in.Name, Line: lr.line, Err: err})
+				r.warn(&LineError{Input: in.Name, Line: lr.Line(), Err: err})
 				continue
 			}
 			records++
 		default:
 			r.malformed++
-			r.warn(&LineError{Input: in.Name, Line: lr.line, Err: fmt.Errorf("unknown record kind %q skipped", rec.Record)})
+			r.warn(&LineError{Input: in.Name, Line: lr.Line(), Err: fmt.Errorf("unknown record kind %q skipped", rec.Record)})
 		}
 	}
 }
@@ -223,7 +224,7 @@ func (r *Results) warn(err error) {
 
 // addPlan keeps a plan after checking it describes the same job numbering
 // as the first plan seen. Run ids may differ (shards started separately).
-func (r *Results) addPlan(input string, p Plan) error {
+func (r *Results) addPlan(input string, p results.Plan) error {
 	if p.TotalJobs < 0 {
 		return &PlanConflictError{First: input, Second: input, Field: "total_jobs", A: "a negative count", B: strconv.FormatInt(p.TotalJobs, 10)}
 	}
@@ -325,8 +326,8 @@ func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
 // readRecord decodes the statistics fields of the record at off in input src.
 func (r *Results) readRecord(src int, off int64) (*lineRecord, error) {
 	in := r.inputs[src]
-	lr := newLineReader(io.NewSectionReader(in.R, off, in.Size-off), off, r.opts.MaxLineBytes, r.opts.Redactor)
-	line, _, err := lr.next()
+	lr := results.NewReader(io.NewSectionReader(in.R, off, in.Size-off), off, r.opts.MaxLineBytes, r.opts.Redactor)
+	line, _, err := lr.Next()
 	if err != nil {
 		return nil, err
 	}
@@ -389,8 +390,8 @@ func (r *Results) TotalJobs() int64 {
 }
 
 // Plans returns the plan records read, in input order.
-func (r *Results) Plans() []Plan {
-	out := make([]Plan, len(r.plans))
+func (r *Results) Plans() []results.Plan {
+	out := make([]results.Plan, len(r.plans))
 	for i, p := range r.plans {
 		out[i] = p.plan
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/redact"
+	"github.com/agenteval/agenteval/results"
 )
 
 func TestReadMergesShards(t *testing.T) {
@@ -42,7 +43,7 @@ func TestReadMergesShards(t *testing.T) {
 
 func TestDuplicatePreference(t *testing.T) {
 	t.Parallel()
-	plan := planLine(t, Plan{RunID: "r", TotalJobs: 1})
+	plan := planLine(t, results.Plan{RunID: "r", TotalJobs: 1})
 	pass := jobLine(t, simpleJob("s", 1, 0, "pass"))
 	fail := jobLine(t, simpleJob("s", 1, 0, "fail"))
 	errd := jobLine(t, simpleJob("s", 1, 0, "error"))
@@ -88,7 +89,7 @@ func TestDuplicatePreference(t *testing.T) {
 
 func TestReadGapsAndOverlaps(t *testing.T) {
 	t.Parallel()
-	plan := Plan{RunID: "r", TotalJobs: 20, Shard: "1/3"}
+	plan := results.Plan{RunID: "r", TotalJobs: 20, Shard: "1/3"}
 	var a, b, c []string
 	a = append(a, planLine(t, plan))
 	plan.Shard = "2/3"
@@ -119,16 +120,16 @@ func TestReadGapsAndOverlaps(t *testing.T) {
 
 func TestConflictingPlans(t *testing.T) {
 	t.Parallel()
-	base := Plan{RunID: "r", TotalJobs: 10, Seed: 1, Agent: "x", Shard: "1/2"}
+	base := results.Plan{RunID: "r", TotalJobs: 10, Seed: 1, Agent: "x", Shard: "1/2"}
 	tests := []struct {
 		name  string
-		edit  func(*Plan)
+		edit  func(*results.Plan)
 		field string
 	}{
-		{"total jobs", func(p *Plan) { p.TotalJobs = 12 }, "total_jobs"},
-		{"seed", func(p *Plan) { p.Seed = 2 }, "seed"},
-		{"agent", func(p *Plan) { p.Agent = "y" }, "agent"},
-		{"shard count", func(p *Plan) { p.Shard = "1/3" }, "shard count"},
+		{"total jobs", func(p *results.Plan) { p.TotalJobs = 12 }, "total_jobs"},
+		{"seed", func(p *results.Plan) { p.Seed = 2 }, "seed"},
+		{"agent", func(p *results.Plan) { p.Agent = "y" }, "agent"},
+		{"shard count", func(p *results.Plan) { p.Shard = "1/3" }, "shard count"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -159,7 +160,7 @@ func TestReadSkipsMalformedLines(t *testing.T) {
 	t.Parallel()
 	long := `{"record":"job","id":"s/-/run-1","reason":"` + strings.Repeat("x", 300<<10) + `","completed":true,"passed":true}`
 	lines := []string{
-		planLine(t, Plan{RunID: "r", TotalJobs: 4}),
+		planLine(t, results.Plan{RunID: "r", TotalJobs: 4}),
 		"",
 		"not json",
 		`{"record":"mystery"}`,
@@ -202,11 +203,11 @@ func TestReadInputError(t *testing.T) {
 func TestLineReader(t *testing.T) {
 	t.Parallel()
 	text := "a\r\n" + strings.Repeat("b", 200<<10) + "\n\nlast"
-	lr := newLineReader(strings.NewReader(text), 0, 1<<20, nil)
+	lr := results.NewReader(strings.NewReader(text), 0, 1<<20, nil)
 	var lines []string
 	var offs []int64
 	for {
-		l, off, err := lr.next()
+		l, off, err := lr.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -236,7 +237,7 @@ func TestJobsWithUndecodableDetails(t *testing.T) {
 	// surfaces when the details are read back.
 	line := `{"record":"job","id":"s/-/run-1","index":0,"scenario":"s","run":1,"completed":true,"passed":false,` +
 		`"evaluations":[{"type":"regex_match","passed":false,"message":"no match"}],"transcript":[{"role":"user","text":"hi","at":"yesterday"}]}`
-	r, err := Read([]Input{input("in", planLine(t, Plan{RunID: "r", TotalJobs: 1}), line)}, Options{})
+	r, err := Read([]Input{input("in", planLine(t, results.Plan{RunID: "r", TotalJobs: 1}), line)}, Options{})
 	require.NoError(t, err)
 	n := 0
 	for j, err := range r.Jobs() {
@@ -260,7 +261,7 @@ func TestReadMasksSecretsInEveryLine(t *testing.T) {
 	j := simpleJob("s", 1, 0, "fail")
 	j.Reason = "the agent printed " + secret
 	j.Error = "echo: Authorization: Bearer " + secret
-	in := input("in", planLine(t, Plan{RunID: "r", TotalJobs: 1, Agent: "exec:agent --key " + secret}), jobLine(t, j), `{"record":"job","id":"`+secret)
+	in := input("in", planLine(t, results.Plan{RunID: "r", TotalJobs: 1, Agent: "exec:agent --key " + secret}), jobLine(t, j), `{"record":"job","id":"`+secret)
 	r, err := Read([]Input{in}, Options{Redactor: redact.New(secret)})
 	require.NoError(t, err)
 	var out bytes.Buffer
@@ -293,7 +294,7 @@ func TestReadRefusesInputsWithoutResults(t *testing.T) {
 		require.ErrorIs(t, err, ErrNoResults, tc.name)
 		assert.EqualError(t, err, tc.want)
 	}
-	plan := planLine(t, Plan{RunID: "r", TotalJobs: 2}) + "\n"
+	plan := planLine(t, results.Plan{RunID: "r", TotalJobs: 2}) + "\n"
 	r, err := Read([]Input{{Name: "plan.jsonl", R: strings.NewReader(plan), Size: int64(len(plan))}}, Options{})
 	require.NoError(t, err)
 	assert.EqualValues(t, 2, r.Summary().MissingJobs)

@@ -3,73 +3,16 @@ package report
 import (
 	"encoding/json"
 	"fmt"
-	"time"
+
+	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/results"
 )
 
-// Record kinds in a results file, as the runner writes them.
-const (
-	recordPlan = "plan"
-	recordJob  = "job"
-)
-
-// Plan mirrors the runner's plan record: what a run (or one shard of it) was
-// asked to do. Job indexes run from 0 to TotalJobs−1 over all shards.
-type Plan struct {
-	RunID     string    `json:"run_id"`
-	Started   time.Time `json:"started"`
-	TotalJobs int64     `json:"total_jobs"`
-	Shard     string    `json:"shard,omitempty"`
-	ShardJobs int64     `json:"shard_jobs"`
-	Agent     string    `json:"agent"`
-	Sources   []string  `json:"sources"`
-	Seed      int64     `json:"seed"`
-}
-
-// Job mirrors the runner's job record: one finished job with everything a
-// report shows about it.
-type Job struct {
-	ID                 string             `json:"id"`
-	Index              int64              `json:"index"`
-	Scenario           string             `json:"scenario"`
-	ScenarioName       string             `json:"scenario_name,omitempty"`
-	Matrix             string             `json:"matrix,omitempty"`
-	Combination        string             `json:"combination,omitempty"`
-	Params             map[string]any     `json:"params,omitempty"`
-	Run                int                `json:"run"`
-	Attempts           int                `json:"attempts"`
-	Completed          bool               `json:"completed"`
-	Passed             bool               `json:"passed"`
-	Score              float64            `json:"score"`
-	Reason             string             `json:"reason"`
-	Strategy           string             `json:"strategy"`
-	Evaluations        []Evaluation       `json:"evaluations"`
-	Checkpoints        []CheckpointResult `json:"checkpoints,omitempty"`
-	TerminationReasons []string           `json:"termination_reasons,omitempty"`
-	Transcript         []Turn             `json:"transcript,omitempty"`
-	Started            time.Time          `json:"started"`
-	DurationMS         float64            `json:"duration_ms"`
-	Usage              Usage              `json:"usage"`
-	Error              string             `json:"error,omitempty"`
-	// DecodeError is set by this package, never by the runner, when the
-	// record's details (transcript, messages) could not be decoded; the Job
-	// then holds only the fields the statistics read.
-	DecodeError string `json:"-"`
-}
-
-// CheckpointResult mirrors one checkpoint's outcome in a job record.
-type CheckpointResult struct {
-	ID          string          `json:"id"`
-	Description string          `json:"description"`
-	Task        string          `json:"task"`
-	Passed      bool            `json:"passed"`
-	Actual      json.RawMessage `json:"actual,omitempty"`
-	Expected    string          `json:"expected,omitempty"`
-	Error       string          `json:"error,omitempty"`
-}
-
-// lineRecord is what the first pass decodes from every line: the plan
-// fields and the job fields statistics need, nothing bulky (no transcript,
-// no evaluation messages or details).
+// lineRecord is what the first pass decodes from every line of a results
+// file (results.Plan and results.Job, as the results package writes them):
+// the plan's fields and the job's that statistics need, nothing bulky (no
+// transcript, no evaluation messages or details), so reading 10^5 records
+// costs their counts, not their text.
 type lineRecord struct {
 	Record string `json:"record"`
 
@@ -98,7 +41,7 @@ type lineRecord struct {
 	Evaluations        []evalRecord `json:"evaluations"`
 	TerminationReasons []string     `json:"termination_reasons"`
 	DurationMS         float64      `json:"duration_ms"`
-	Usage              Usage        `json:"usage"`
+	Usage              llm.Usage    `json:"usage"`
 }
 
 // evalRecord is the part of an evaluation result the statistics need.
@@ -109,12 +52,12 @@ type evalRecord struct {
 	Error       string `json:"error"`
 }
 
-// plan returns the plan fields; it fails like decoding a Plan would.
-func (r *lineRecord) plan() (Plan, error) {
-	p := Plan{RunID: r.RunID, TotalJobs: r.TotalJobs, Shard: r.Shard,
+// plan returns the plan fields; it fails like decoding a results.Plan would.
+func (r *lineRecord) plan() (results.Plan, error) {
+	p := results.Plan{RunID: r.RunID, TotalJobs: r.TotalJobs, Shard: r.Shard,
 		ShardJobs: r.ShardJobs, Agent: r.Agent, Sources: r.Sources, Seed: r.Seed}
 	if err := decodeOptional(r.Started, &p.Started); err != nil {
-		return Plan{}, fmt.Errorf("plan started: %w", err)
+		return results.Plan{}, fmt.Errorf("plan started: %w", err)
 	}
 	return p, nil
 }
@@ -136,52 +79,10 @@ func decodeOptional(raw json.RawMessage, v any) error {
 	return json.Unmarshal(raw, v)
 }
 
-// Evaluation mirrors one evaluation result (evaluate.Result) in a job record.
-type Evaluation struct {
-	Type        string         `json:"type"`
-	Description string         `json:"description,omitempty"`
-	Scope       string         `json:"scope"`
-	Step        int            `json:"step"`
-	Turn        int            `json:"turn"`
-	Passed      bool           `json:"passed"`
-	Score       float64        `json:"score"`
-	Message     string         `json:"message"`
-	Details     map[string]any `json:"details,omitempty"`
-	Weight      float64        `json:"weight"`
-	Critical    bool           `json:"critical,omitempty"`
-	Error       string         `json:"error,omitempty"`
-}
-
-// Turn mirrors one transcript message (evaluate.Turn) in a job record.
-type Turn struct {
-	Role     string        `json:"role"`
-	Text     string        `json:"text"`
-	At       time.Time     `json:"at"`
-	Duration time.Duration `json:"duration"`
-	Actions  []Action      `json:"actions,omitempty"`
-}
-
-// Action mirrors one agent action (evaluate.Action) in a transcript.
-type Action struct {
-	Name   string         `json:"name"`
-	Args   map[string]any `json:"args,omitempty"`
-	Result any            `json:"result,omitempty"`
-	Error  string         `json:"error,omitempty"`
-	Start  time.Time      `json:"start"`
-	End    time.Time      `json:"end"`
-}
-
-// Usage mirrors the token counts (llm.Usage) in a job record.
-type Usage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-	TotalTokens      int `json:"total_tokens"`
-}
-
 // job converts the statistics fields to a Job: for a record whose details
 // do not decode (decodeErr set), or when the details are not needed.
-func (r *lineRecord) job(decodeErr error) *Job {
-	j := &Job{ID: r.ID, Index: r.Index, Scenario: r.Scenario, ScenarioName: r.ScenarioName, Matrix: r.Matrix,
+func (r *lineRecord) job(decodeErr error) *results.Job {
+	j := &results.Job{ID: r.ID, Index: r.Index, Scenario: r.Scenario, ScenarioName: r.ScenarioName, Matrix: r.Matrix,
 		Combination: r.Combination, Run: r.Run, Attempts: r.Attempts, Completed: r.Completed,
 		Passed: r.Passed, TerminationReasons: r.TerminationReasons, DurationMS: r.DurationMS,
 		Usage: r.Usage}
@@ -192,7 +93,7 @@ func (r *lineRecord) job(decodeErr error) *Job {
 		j.DecodeError = decodeErr.Error()
 	}
 	for _, e := range r.Evaluations {
-		j.Evaluations = append(j.Evaluations, Evaluation{Type: e.Type, Description: e.Description, Passed: e.Passed, Error: e.Error})
+		j.Evaluations = append(j.Evaluations, results.Evaluation{Type: e.Type, Description: e.Description, Passed: e.Passed, Error: e.Error})
 	}
 	return j
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/examples"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -41,10 +42,8 @@ func matrix3Results(t testing.TB) string {
 	require.NoError(t, err)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "results.jsonl")
-	w, err := runner.CreateJSONL(path, false)
-	require.NoError(t, err)
-	require.NoError(t, w.WritePlan(&runner.Plan{RunID: "matrix3", Started: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC),
-		TotalJobs: total, ShardJobs: total, Agent: "echo", Sources: []string{"triage.matrix.yaml"}}))
+	w, err := results.Open(path, &results.Plan{RunID: "matrix3", Started: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC),
+		TotalJobs: total, ShardJobs: total, Agent: "echo", Sources: []string{"triage.matrix.yaml"}}, results.Options{})
 	_, err = runner.RunCounted(context.Background(), runner.Config{Agent: runner.Echo(), Registries: regs,
 		UserModel: runner.ScriptedUser(2), Results: w, Concurrency: 2}, jobs, total)
 	require.NoError(t, err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -17,7 +18,7 @@ var ErrTimeout = errors.New("timed out")
 
 // attempt runs one attempt of a job: environment, session, steps with their
 // evaluations, checkpoints, verdict.
-func (r *run) attempt(ctx context.Context, j Job, attemptNo int) *JobResult {
+func (r *run) attempt(ctx context.Context, j Job, attemptNo int) *results.Job {
 	res := r.newResult(j)
 	start := res.Started
 	defer func() { res.DurationMS = float64(time.Since(start).Microseconds()) / 1000 }()
@@ -28,7 +29,7 @@ func (r *run) attempt(ctx context.Context, j Job, attemptNo int) *JobResult {
 			fmt.Errorf("scenario timeout of %d ms: %w", s.TimeoutMS, ErrTimeout))
 		defer cancel()
 	}
-	fail := func(format string, args ...any) *JobResult {
+	fail := func(format string, args ...any) *results.Job {
 		res.Error = fmt.Sprintf(format, args...)
 		res.Reason = "not completed: " + res.Error
 		return res
@@ -149,7 +150,7 @@ func (r *run) attempt(ctx context.Context, j Job, attemptNo int) *JobResult {
 		for _, e := range res.Evaluations {
 			if e.Error != "" {
 				completed = false
-				res.Error = fmt.Sprintf("evaluation %s (%s) reached no verdict: %s", evalName(e), evalWhere(e), e.Error)
+				res.Error = fmt.Sprintf("evaluation %s (%s) reached no verdict: %s", evalName(e), e.Where(), e.Error)
 				break
 			}
 		}
@@ -170,7 +171,7 @@ func (r *run) attempt(ctx context.Context, j Job, attemptNo int) *JobResult {
 }
 
 func (r *run) runStep(ctx context.Context, s *scenario.Scenario, step *scenario.RunStep, st *evaluate.StepTrace,
-	sess Session, ws Workspace, trace *evaluate.Trace, compiled *evaluate.Compiled, evalEnv *evaluate.Env, res *JobResult, seed int64) error {
+	sess Session, ws Workspace, trace *evaluate.Trace, compiled *evaluate.Compiled, evalEnv *evaluate.Env, res *results.Job, seed int64) error {
 	timeout := r.cfg.StepTimeout
 	if step.Timeout > 0 {
 		timeout = step.Timeout.D()
@@ -208,7 +209,7 @@ func (r *run) runStep(ctx context.Context, s *scenario.Scenario, step *scenario.
 }
 
 // decide turns evaluation and checkpoint results into the verdict.
-func (r *run) decide(s *scenario.Scenario, res *JobResult, mocks *Mocks) {
+func (r *run) decide(s *scenario.Scenario, res *results.Job, mocks *Mocks) {
 	outcomes := make([]judge.Outcome, 0, len(res.Evaluations)+len(res.Checkpoints))
 	for _, e := range res.Evaluations {
 		outcomes = append(outcomes, judge.Outcome{Name: evalName(e), Passed: e.Passed, Score: e.Score, Weight: &e.Weight, Critical: e.Critical})
@@ -236,18 +237,6 @@ func (r *run) decide(s *scenario.Scenario, res *JobResult, mocks *Mocks) {
 			res.Reason = fmt.Sprintf("strict mocks: %d call(s) no mock answered, first %s.%s", len(un), un[0].Service, un[0].Method)
 		}
 	}
-}
-
-// evalWhere says which step (and turn) an evaluation result is about:
-// "step 0", "step 1, turn 3", "step 1, at the end".
-func evalWhere(e evaluate.Result) string {
-	switch e.Scope {
-	case evaluate.ScopeTurn:
-		return fmt.Sprintf("step %d, turn %d", e.Step, e.Turn)
-	case evaluate.ScopeFinal:
-		return fmt.Sprintf("step %d, at the end", e.Step)
-	}
-	return fmt.Sprintf("step %d", e.Step)
 }
 
 func evalName(e evaluate.Result) string {
@@ -349,7 +338,7 @@ const fixtureReleaseTimeout = 2 * time.Minute
 // releaseFixtures removes the fixtures seeded for one attempt, once it is
 // over (checkpoints scored), even when the attempt was cancelled or timed
 // out; a failure is noted on the result, whose verdict it does not change.
-func (r *run) releaseFixtures(ctx context.Context, release func(context.Context) error, res *JobResult) {
+func (r *run) releaseFixtures(ctx context.Context, release func(context.Context) error, res *results.Job) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), fixtureReleaseTimeout)
 	defer cancel()
 	if err := release(ctx); err != nil {

@@ -2,23 +2,21 @@ package runner
 
 import (
 	"fmt"
-	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
 
-	"github.com/agenteval/agenteval/evaluate"
-	"github.com/agenteval/agenteval/redact"
+	"github.com/agenteval/agenteval/results"
 )
 
-// jsonDiscard encodes results as the JSONL writer does, without the disk,
-// so the benchmark measures the runner's own overhead plus encoding.
+// jsonDiscard encodes results as the results writer does, without the
+// disk, so the benchmark measures the runner's own overhead plus encoding.
 type jsonDiscard struct{ buf *[]byte }
 
 func newJSONDiscard() jsonDiscard { return jsonDiscard{buf: new([]byte)} }
 
-func (d jsonDiscard) Write(r *JobResult) error {
-	b, err := appendJobResult((*d.buf)[:0], r)
+func (d jsonDiscard) Write(r *results.Job) error {
+	b, err := results.AppendJob((*d.buf)[:0], r)
 	*d.buf = b
 	return err
 }
@@ -70,29 +68,6 @@ func BenchmarkRunEchoPeakMemory(b *testing.B) {
 			}
 			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 		})
-	}
-}
-
-// BenchmarkJSONLWrite is the cost of recording one job: encoding, masking
-// the secrets of a typical CI environment, and the write to the file
-// (fsync in groups, on its own goroutine).
-func BenchmarkJSONLWrite(b *testing.B) {
-	red := redact.FromEnvironment([]string{"GITHUB_TOKEN=ghp_0123456789abcdefghijklmnopqrstuvwxyzAB", "OPENAI_API_KEY=sk-bench-key-0123456789abcdef",
-		"OPENAI_BASE_URL=https://user:bench-password@llm.example/v1", "NPM_TOKEN=npm_0123456789abcdefghij"})
-	w, err := OpenResults(filepath.Join(b.TempDir(), "results.jsonl"), &Plan{RunID: "bench"}, ResultsOptions{Redactor: red})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer w.Close()
-	res := &JobResult{ID: "examples/simple-test/c-44b05dbc1c5d0f7e/run-1", Scenario: "examples/test-github-issues", Run: 1, Attempts: 1,
-		Completed: true, Passed: true, Score: 1, Reason: "all 3 evaluations passed", Strategy: "all_pass",
-		Evaluations: []evaluate.Result{{Type: "string_contains", Passed: true, Score: 1, Message: `found "topic-"`},
-			{Type: "regex_match", Passed: true, Score: 1, Message: "matched"}, {Type: "string_contains", Passed: true, Score: 1, Message: `found "Question"`}}}
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := w.Write(res); err != nil {
-			b.Fatal(err)
-		}
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -28,16 +29,16 @@ func TestCancelDuringResumeStopsSkippingAndJoins(t *testing.T) {
 	const recorded, total = 10_000, 11_000
 	s := loadScenario(t, "echo.scenario.yaml")
 	path := filepath.Join(t.TempDir(), "results.jsonl")
-	w, err := CreateJSONL(path, false)
+	w, err := results.Open(path, &results.Plan{RunID: "t"}, results.Options{Overwrite: true})
 	require.NoError(t, err)
 	isRecorded := func(i int) bool { return i%11 != 10 } // one hole in eleven
 	for i := range total {
 		if isRecorded(i) {
-			require.NoError(t, w.Write(&JobResult{ID: JobID(s.ID, "", i+1), Index: int64(i), Scenario: s.ID, Run: i + 1, Completed: true, Passed: true}))
+			require.NoError(t, w.Write(&results.Job{ID: JobID(s.ID, "", i+1), Index: int64(i), Scenario: s.ID, Run: i + 1, Completed: true, Passed: true}))
 		}
 	}
 	require.NoError(t, w.Close())
-	done, _, err := Recorded(path)
+	done, _, err := recordedIDs(t, path)
 	require.NoError(t, err)
 	require.Len(t, done, recorded)
 

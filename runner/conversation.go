@@ -9,6 +9,7 @@ import (
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -33,7 +34,7 @@ const (
 // termination conditions are checked on the right speaker, the simulated user
 // answers, until a condition holds, max_turns is reached or time runs out.
 func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario.RunStep, st *evaluate.StepTrace,
-	sess Session, trace *evaluate.Trace, compiled *evaluate.Compiled, evalEnv *evaluate.Env, res *JobResult, seed int64) error {
+	sess Session, trace *evaluate.Trace, compiled *evaluate.Compiled, evalEnv *evaluate.Env, res *results.Job, seed int64) error {
 	conv := step.Conversation
 	if r.cfg.UserModel == nil && conv.MaxTurns > 1 {
 		return fmt.Errorf("a conversation needs a user simulator model (runner.Config.UserModel; --user-model on the CLI)")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm/llmtest"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -47,7 +48,7 @@ func scriptedAgent(replies ...string) Agent {
 	})
 }
 
-func runOne(t *testing.T, cfg Config, s *scenario.Scenario) *JobResult {
+func runOne(t *testing.T, cfg Config, s *scenario.Scenario) *results.Job {
 	t.Helper()
 	sink := &memSink{}
 	cfg.Results = sink
@@ -103,7 +104,7 @@ func TestConversationTerminations(t *testing.T) {
 			require.True(t, res.Completed, res.Error)
 			assert.Equal(t, []string{tc.wantReason}, res.TerminationReasons)
 			assert.Len(t, res.Transcript, tc.wantTurns)
-			assert.True(t, res.Passed, FailureMessage(res))
+			assert.True(t, res.Passed, res.Explain())
 			// The simulated user saw the agent's messages as "user" and its own as "assistant".
 			for _, r := range users.Requests() {
 				require.NotEmpty(t, r.Chat.Messages)

@@ -10,7 +10,7 @@
 // into Sources (a scenario runs Runs times; a matrix expands lazily through
 // package matrix) and Combine numbers them into one run, keeping the jobs a
 // Shard owns (index mod n == i-1). Run executes them on Config.Concurrency
-// workers and streams each JobResult to Config.Results the moment it is
+// workers and streams each results.Job to Config.Results the moment it is
 // finished; memory does not grow with the number of jobs.
 //
 // # One attempt

@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
 )
 
 type printSink struct{}
 
-func (printSink) Write(r *runner.JobResult) error {
+func (printSink) Write(r *results.Job) error {
 	fmt.Printf("%s passed=%v: %s\n", r.ID, r.Passed, r.Reason)
 	return nil
 }

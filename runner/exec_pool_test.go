@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/internal/proctest"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -40,7 +41,7 @@ func issuesScenario(t *testing.T, id, input, timeout string) *scenario.Scenario 
 }
 
 // runSources runs sources and returns the results by job id and the summary.
-func runSources(t *testing.T, cfg Config, sources ...Source) (map[string]*JobResult, Summary) {
+func runSources(t *testing.T, cfg Config, sources ...Source) (map[string]*results.Job, Summary) {
 	t.Helper()
 	sink := &memSink{}
 	cfg.Results = sink
@@ -48,7 +49,7 @@ func runSources(t *testing.T, cfg Config, sources ...Source) (map[string]*JobRes
 	require.NoError(t, err)
 	sum, err := Run(t.Context(), cfg, jobs)
 	require.NoError(t, err)
-	byID := map[string]*JobResult{}
+	byID := map[string]*results.Job{}
 	for _, r := range sink.results {
 		byID[r.ID] = r
 	}
@@ -64,14 +65,14 @@ func TestExecPoolKeepsPersistentPrograms(t *testing.T) {
 	t.Parallel()
 	marker := "agenteval-pool-" + proctest.SleepArg()
 	agent := execAgent(t, servingCommand(t, marker))
-	results, sum := runSources(t, Config{Agent: agent, Concurrency: 3, KeepTranscripts: true},
+	byID, sum := runSources(t, Config{Agent: agent, Concurrency: 3, KeepTranscripts: true},
 		ScenarioSource("issues", issuesScenario(t, "issues", "list the open issues", "30s"), 24))
 	assert.Equal(t, int64(24), sum.Passed)
 	assert.Empty(t, sum.Notes)
 	pids := map[string]bool{}
 	most := 0
-	for id, r := range results {
-		require.True(t, r.Passed, "%s: %s", id, FailureMessage(r))
+	for id, r := range byID {
+		require.True(t, r.Passed, "%s: %s", id, r.Explain())
 		assert.Equal(t, 7, r.Usage.TotalTokens)
 		m := servedBy.FindStringSubmatch(r.Transcript[1].Text)
 		require.NotNil(t, m, r.Transcript[1].Text)
@@ -96,7 +97,7 @@ func TestExecPoolFailuresCostOnlyTheirSession(t *testing.T) {
 	marker := "agenteval-pool-fail-" + proctest.SleepArg()
 	agent := execAgent(t, servingCommand(t, marker))
 	ok := func(id string) *scenario.Scenario { return issuesScenario(t, id, "list the open issues", "30s") }
-	results, sum := runSources(t, Config{Agent: agent, Concurrency: 2},
+	byID, sum := runSources(t, Config{Agent: agent, Concurrency: 2},
 		ScenarioSource("ok1", ok("ok1"), 4),
 		ScenarioSource("die", issuesScenario(t, "die", "die", "30s"), 1),
 		ScenarioSource("ok2", ok("ok2"), 4),
@@ -109,20 +110,20 @@ func TestExecPoolFailuresCostOnlyTheirSession(t *testing.T) {
 	)
 	assert.Equal(t, int64(24), sum.Jobs)
 	assert.Equal(t, int64(20), sum.Passed, "every session but the four that broke")
-	for id, r := range results {
+	for id, r := range byID {
 		if strings.HasPrefix(id, "ok") {
-			assert.True(t, r.Passed, "%s: %s", id, FailureMessage(r))
+			assert.True(t, r.Passed, "%s: %s", id, r.Explain())
 		}
 	}
-	notes := func(r *JobResult) string { return strings.Join(r.Notes, "\n") }
+	notes := func(r *results.Job) string { return strings.Join(r.Notes, "\n") }
 
-	die := results["die/-/run-1"]
+	die := byID["die/-/run-1"]
 	require.NotNil(t, die)
 	assert.False(t, die.Completed)
 	assert.Contains(t, die.Error, "signal: killed")
 	assert.Contains(t, die.Error, "dying as asked", "the tail of its stderr")
 
-	hang := results["hang/-/run-1"]
+	hang := byID["hang/-/run-1"]
 	require.NotNil(t, hang)
 	assert.False(t, hang.Completed)
 	assert.Contains(t, hang.Error, "timed out")
@@ -130,14 +131,14 @@ func TestExecPoolFailuresCostOnlyTheirSession(t *testing.T) {
 	assert.Contains(t, notes(hang), marker, "the hung program was killed")
 	assert.Contains(t, notes(hang), "its stderr: hanging as asked")
 
-	garbage := results["garbage/-/run-1"]
+	garbage := byID["garbage/-/run-1"]
 	require.NotNil(t, garbage)
 	assert.False(t, garbage.Completed)
 	assert.Contains(t, garbage.Error, "line is not JSON")
 	assert.Contains(t, garbage.Error, "this is not the protocol")
 	assert.Contains(t, notes(garbage), "its stderr: writing garbage as asked")
 
-	fail := results["fail/-/run-1"]
+	fail := byID["fail/-/run-1"]
 	require.NotNil(t, fail)
 	assert.False(t, fail.Completed)
 	assert.Contains(t, fail.Error, "the agent could not answer message")
@@ -178,10 +179,10 @@ run:
 judgment: {strategy: all_pass}
 `))
 	require.NoError(t, err)
-	results, sum := runSources(t, Config{Agent: execAgent(t, servingCommand(t, marker)), Concurrency: 2},
+	byID, sum := runSources(t, Config{Agent: execAgent(t, servingCommand(t, marker)), Concurrency: 2},
 		ScenarioSource("cwd", f.Scenario, 10))
-	for id, r := range results {
-		assert.True(t, r.Passed, "%s: %s", id, FailureMessage(r))
+	for id, r := range byID {
+		assert.True(t, r.Passed, "%s: %s", id, r.Explain())
 	}
 	assert.Equal(t, int64(10), sum.Passed)
 	assert.Empty(t, proctest.Alive(t, marker))
@@ -245,7 +246,7 @@ func TestExecReadyLine(t *testing.T) {
 	}
 	// "one", like no ready line at all, keeps a program per session.
 	res := runOne(t, Config{Agent: execAgent(t, `echo '{"type":"ready","sessions":"one","protocol":1}'; read start; read msg; echo '{"type":"reply","id":1,"text":"hello"}'`)}, inputScenario(t, "30s"))
-	assert.True(t, res.Passed, FailureMessage(res))
+	assert.True(t, res.Passed, res.Explain())
 }
 
 // A kept program that exits after each session (recycling itself) costs
@@ -255,9 +256,9 @@ func TestExecReadyLine(t *testing.T) {
 func TestExecPoolReplacesProgramsThatEndBetweenSessions(t *testing.T) {
 	t.Parallel()
 	agent := execAgent(t, `echo '{"type":"ready","sessions":"many"}'; read start; read msg; echo '{"type":"reply","text":"hello"}'; read end; exit 0`)
-	results, sum := runSources(t, Config{Agent: agent, Concurrency: 1}, ScenarioSource("hi", inputScenario(t, "30s"), 10))
-	for id, r := range results {
-		assert.True(t, r.Passed, "%s: %s", id, FailureMessage(r))
+	byID, sum := runSources(t, Config{Agent: agent, Concurrency: 1}, ScenarioSource("hi", inputScenario(t, "30s"), 10))
+	for id, r := range byID {
+		assert.True(t, r.Passed, "%s: %s", id, r.Explain())
 	}
 	assert.Equal(t, int64(10), sum.Passed)
 	assert.Len(t, sum.Notes, 9, strings.Join(sum.Notes, "\n"))

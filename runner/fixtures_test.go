@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/fixture"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -43,9 +44,9 @@ func TestFixturesWithVariables(t *testing.T) {
 }
 
 // scorerFunc adapts a function to CheckpointScorer.
-type scorerFunc func(ctx context.Context, s *scenario.Scenario) ([]CheckpointResult, error)
+type scorerFunc func(ctx context.Context, s *scenario.Scenario) ([]results.Checkpoint, error)
 
-func (f scorerFunc) ScoreCheckpoints(ctx context.Context, s *scenario.Scenario) ([]CheckpointResult, error) {
+func (f scorerFunc) ScoreCheckpoints(ctx context.Context, s *scenario.Scenario) ([]results.Checkpoint, error) {
 	return f(ctx, s)
 }
 
@@ -87,9 +88,9 @@ func TestSeedPerIteration(t *testing.T) {
 		log("agent: %s", in)
 		return Reply{Text: "done"}, nil
 	})
-	scorer := scorerFunc(func(_ context.Context, s *scenario.Scenario) ([]CheckpointResult, error) {
+	scorer := scorerFunc(func(_ context.Context, s *scenario.Scenario) ([]results.Checkpoint, error) {
 		log("checkpoint on #%v", s.Checkpoints[0].Input["prNumber"])
-		return []CheckpointResult{{ID: "c", Passed: false, Error: "no review"}}, nil
+		return []results.Checkpoint{{ID: "c", Passed: false, Error: "no review"}}, nil
 	})
 	s := &scenario.Scenario{ID: "x", Environment: scenario.Environment{Type: "local"}, Judgment: scenario.Judgment{Strategy: "all_pass"}, AllowedRetries: 1,
 		Run: []scenario.RunStep{{Input: "Review PR #{{pr_number}} (issue #{{issue}})"}},

@@ -1,7 +1,12 @@
 package runner
 
 import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
 	"sync"
+	"testing"
 
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -15,3 +20,33 @@ func testLoad(name string, data []byte) (*scenario.File, error) { return testLoa
 
 // testLoadFile loads a file from disk with testLoader.
 func testLoadFile(name string) (*scenario.File, error) { return testLoader().LoadFile(name) }
+
+// recordedIDs returns the ids of the job records in the results file at
+// path, passing over a torn last line (no newline) as a resume does, and
+// failing on any other line that is not a record.
+func recordedIDs(t testing.TB, path string) (map[string]bool, string, error) {
+	t.Helper()
+	ids := map[string]bool{}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	r := bufio.NewReader(f)
+	runID := ""
+	for line := 1; ; line++ {
+		b, err := r.ReadBytes('\n')
+		if len(b) > 0 && b[len(b)-1] == '\n' {
+			var rec struct{ Record, ID, RunID string }
+			if jerr := json.Unmarshal(b, &rec); jerr != nil || rec.Record == "" {
+				return nil, "", fmt.Errorf("%s:%d: not a record: %v", path, line, jerr)
+			}
+			if rec.Record == "job" {
+				ids[rec.ID] = true
+			}
+		}
+		if err != nil {
+			return ids, runID, nil
+		}
+	}
+}

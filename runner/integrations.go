@@ -9,6 +9,7 @@ import (
 
 	"github.com/agenteval/agenteval/checkpoint"
 	"github.com/agenteval/agenteval/fixture"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -18,12 +19,12 @@ func Checkpoints(checker checkpoint.Checker) CheckpointScorer { return checkpoin
 
 type checkpointScorer struct{ c checkpoint.Checker }
 
-func (c checkpointScorer) ScoreCheckpoints(ctx context.Context, s *scenario.Scenario) ([]CheckpointResult, error) {
+func (c checkpointScorer) ScoreCheckpoints(ctx context.Context, s *scenario.Scenario) ([]results.Checkpoint, error) {
 	rep := c.c.Score(ctx, s.Checkpoints)
-	out := make([]CheckpointResult, len(rep.Results))
+	out := make([]results.Checkpoint, len(rep.Results))
 	var undecided []string
 	for i, r := range rep.Results {
-		cr := CheckpointResult{ID: r.ID, Description: r.Description, Task: r.Task, Passed: r.Passed, Expected: r.Expected, Error: r.Error}
+		cr := results.Checkpoint{ID: r.ID, Description: r.Description, Task: r.Task, Passed: r.Passed, Expected: r.Expected, Error: r.Error}
 		if r.Message != "" && !r.Passed && cr.Error == "" {
 			cr.Error = r.Message
 		}

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -12,8 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agenteval/agenteval/evaluate"
-	"github.com/agenteval/agenteval/redact"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -34,7 +32,7 @@ func TestAgentPanicFailsOnlyThatRun(t *testing.T) {
 	require.NoError(t, err)
 	assert.EqualValues(t, 4, sum.Jobs)
 	assert.EqualValues(t, 3, sum.Passed)
-	var failed *JobResult
+	var failed *results.Job
 	for _, r := range sink.results {
 		if !r.Passed {
 			failed = r
@@ -87,7 +85,7 @@ func TestResumeAfterInterruptNeitherRepeatsNorLoses(t *testing.T) {
 		}
 		return Reply{Text: m}, nil
 	})
-	w, err := CreateJSONL(path, false)
+	w, err := results.Open(path, &results.Plan{RunID: "t"}, results.Options{Overwrite: true})
 	require.NoError(t, err)
 	jobs, _, err := Combine([]Source{ScenarioSource("s", s, n)}, Shard{})
 	require.NoError(t, err)
@@ -100,11 +98,11 @@ func TestResumeAfterInterruptNeitherRepeatsNorLoses(t *testing.T) {
 	_, _ = fh.WriteString(`{"record":"job","id":"torn`)
 	require.NoError(t, fh.Close())
 
-	done, _, err := Recorded(path)
+	done, _, err := recordedIDs(t, path)
 	require.NoError(t, err)
 	require.Less(t, len(done), n)
 	first := len(done)
-	w, err = CreateJSONL(path, true)
+	w, err = results.Open(path, &results.Plan{RunID: "t"}, results.Options{Resume: true})
 	require.NoError(t, err)
 	jobs, _, err = Combine([]Source{ScenarioSource("s", s, n)}, Shard{})
 	require.NoError(t, err)
@@ -114,7 +112,7 @@ func TestResumeAfterInterruptNeitherRepeatsNorLoses(t *testing.T) {
 	assert.EqualValues(t, first, sum.Skipped)
 	assert.EqualValues(t, n-first, sum.Jobs)
 
-	all, _, err := Recorded(path)
+	all, _, err := recordedIDs(t, path)
 	require.NoError(t, err)
 	assert.Len(t, all, n, "every job recorded exactly once (Recorded would fail on the torn line if it were kept)")
 }
@@ -177,7 +175,7 @@ judgment: {strategy: all_pass}
 	denied := runOne(t, Config{Agent: Echo()}, f.Scenario)
 	assert.False(t, denied.Passed, "commands are not allowed by default")
 	allowed := runOne(t, Config{Agent: Echo(), AllowCommands: true}, f.Scenario)
-	assert.True(t, allowed.Passed, FailureMessage(allowed))
+	assert.True(t, allowed.Passed, allowed.Explain())
 }
 
 func TestUnregisteredEnvironmentIsAnError(t *testing.T) {
@@ -220,7 +218,7 @@ judgment: {strategy: weighted, threshold: 1}
 `))
 	require.NoError(t, err)
 	res := runOne(t, Config{Agent: Echo()}, f.Scenario)
-	assert.True(t, res.Passed, FailureMessage(res))
+	assert.True(t, res.Passed, res.Explain())
 }
 
 func TestEvaluationThatCannotJudgeLeavesTheRunIncomplete(t *testing.T) {
@@ -279,10 +277,10 @@ judgment: {strategy: all_pass}
 		return f.Scenario
 	}
 	sh := runOne(t, Config{Agent: Echo(), AllowCommands: true}, step("sh", "echo $((40+2))"))
-	assert.True(t, sh.Passed, FailureMessage(sh))
+	assert.True(t, sh.Passed, sh.Explain())
 	if _, err := lookPath("python3"); err == nil {
 		py := runOne(t, Config{Agent: Echo(), AllowCommands: true}, step("python3", "print(40+2)"))
-		assert.True(t, py.Passed, FailureMessage(py))
+		assert.True(t, py.Passed, py.Explain())
 	}
 	failing := runOne(t, Config{Agent: Echo(), AllowCommands: true}, step("sh", "echo 41; exit 3"))
 	assert.True(t, failing.Completed, "a non-zero exit is evidence, not an infrastructure failure")
@@ -302,23 +300,4 @@ judgment: {strategy: all_pass}
 	res := runOne(t, Config{Agent: Echo(), AllowCommands: true}, f.Scenario)
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, `node is needed for lang "node"`)
-}
-
-// TestJSONLWriterMasksSecrets: a secret of the environment in a job's
-// reply, error or transcript never reaches the results file, and the line
-// stays valid JSON. (Not parallel: it sets the environment.)
-func TestJSONLWriterMasksSecrets(t *testing.T) {
-	const secret = "ghp_EnvTokenForTheWriter0123456789abcdef"
-	t.Setenv("AGENTEVAL_TEST_TOKEN", secret)
-	path := filepath.Join(t.TempDir(), "results.jsonl")
-	w, err := CreateJSONL(path, false)
-	require.NoError(t, err)
-	require.NoError(t, w.Write(&JobResult{ID: "s/-/run-1", Scenario: "s", Run: 1, Reason: "the agent said " + secret,
-		Error: `auth "` + secret + `" refused`, Transcript: []evaluate.Turn{{Role: "assistant", Text: secret}}}))
-	require.NoError(t, w.Close())
-	b, err := os.ReadFile(path)
-	require.NoError(t, err)
-	assert.NotContains(t, string(b), secret)
-	assert.Contains(t, string(b), redact.Mask)
-	assert.True(t, json.Valid(b), "%s", b)
 }

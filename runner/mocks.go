@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/internal/jsonvalue"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -31,18 +32,6 @@ type MockError struct {
 // Error formats the mock error as "code: message".
 func (e *MockError) Error() string { return e.Code + ": " + e.Message }
 
-// MockCall is one call an agent made to a mocked service, as recorded in results.
-type MockCall struct {
-	Service string `json:"service"`
-	Method  string `json:"method"`
-	Args    []any  `json:"args,omitempty"`
-	// Mock is the index in setup.mocks of the mock that answered, or -1.
-	Mock  int    `json:"mock"`
-	Error string `json:"error,omitempty"`
-	// At is when the call was made.
-	At time.Time `json:"at"`
-}
-
 // Mocks answers an agent's service calls from a scenario's setup.mocks. The
 // first mock in file order whose service, method and `when` conditions match
 // answers; `metadata.probability` is the chance a matching mock applies,
@@ -52,7 +41,7 @@ type Mocks struct {
 	mocks []scenario.Mock
 	mu    sync.Mutex
 	rng   *rand.Rand
-	calls []MockCall
+	calls []results.MockCall
 }
 
 // NewMocks returns the mock engine of one run.
@@ -61,15 +50,15 @@ func NewMocks(mocks []scenario.Mock, seed int64) *Mocks {
 }
 
 // Calls returns the calls recorded so far.
-func (m *Mocks) Calls() []MockCall {
+func (m *Mocks) Calls() []results.MockCall {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return append([]MockCall(nil), m.calls...)
+	return append([]results.MockCall(nil), m.calls...)
 }
 
 // Unmatched returns the recorded calls no mock answered.
-func (m *Mocks) Unmatched() []MockCall {
-	var out []MockCall
+func (m *Mocks) Unmatched() []results.MockCall {
+	var out []results.MockCall
 	for _, c := range m.Calls() {
 		if c.Mock < 0 {
 			out = append(out, c)
@@ -119,7 +108,7 @@ func (m *Mocks) draw(p float64) bool {
 }
 
 func (m *Mocks) record(service, method string, args []any, idx int, err error) {
-	c := MockCall{Service: service, Method: method, Args: args, Mock: idx, At: time.Now()}
+	c := results.MockCall{Service: service, Method: method, Args: args, Mock: idx, At: time.Now()}
 	if err != nil {
 		c.Error = err.Error()
 	}

@@ -126,7 +126,7 @@ judgment: {strategy: all_pass}
 		return Reply{Text: msg + " " + v.([]any)[0].(map[string]any)["title"].(string)}, nil
 	})
 	loose := runOne(t, Config{Agent: agent}, f.Scenario)
-	assert.True(t, loose.Passed, FailureMessage(loose))
+	assert.True(t, loose.Passed, loose.Explain())
 	require.Len(t, loose.MockCalls, 2)
 	assert.Equal(t, -1, loose.MockCalls[1].Mock)
 	strict := runOne(t, Config{Agent: agent, StrictMocks: true}, f.Scenario)

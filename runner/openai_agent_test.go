@@ -45,7 +45,7 @@ judgment: {strategy: all_pass}
 	}})
 	require.NoError(t, err)
 	res := runOne(t, Config{Agent: agent}, f.Scenario)
-	assert.True(t, res.Passed, FailureMessage(res))
+	assert.True(t, res.Passed, res.Explain())
 	assert.Positive(t, res.Usage.TotalTokens)
 	reqs := srv.Requests()
 	require.Len(t, reqs, 2)

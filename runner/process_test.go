@@ -94,7 +94,7 @@ func TestExecAgentLeftoverIsKilledAtSessionEnd(t *testing.T) {
 	start := time.Now()
 	res := runOne(t, Config{Agent: execAgent(t, script)}, inputScenario(t, "5s"))
 	assert.Less(t, time.Since(start), 20*time.Second)
-	assert.True(t, res.Passed, FailureMessage(res))
+	assert.True(t, res.Passed, res.Explain())
 	assert.Contains(t, strings.Join(res.Notes, "\n"), "left them running")
 	proctest.RequireGone(t, marker, 10*time.Second)
 }
@@ -105,7 +105,7 @@ func TestCodeStepLeftoverIsKilled(t *testing.T) {
 	start := time.Now()
 	res := runOne(t, Config{Agent: Echo(), AllowCommands: true}, codeScenario(t, "sleep "+marker+" & echo started", "10s"))
 	assert.Less(t, time.Since(start), 20*time.Second)
-	assert.True(t, res.Passed, FailureMessage(res))
+	assert.True(t, res.Passed, res.Explain())
 	notes := strings.Join(res.Notes, "\n")
 	assert.Contains(t, notes, "step 0: code step: killed 1 process ")
 	assert.Contains(t, notes, marker)
@@ -139,7 +139,7 @@ judgment: {strategy: all_pass}
 	start := time.Now()
 	res := runOne(t, Config{Agent: Echo(), AllowCommands: true}, f.Scenario)
 	assert.Less(t, time.Since(start), 20*time.Second)
-	assert.True(t, res.Passed, FailureMessage(res))
+	assert.True(t, res.Passed, res.Explain())
 	require.Len(t, res.Evaluations, 1)
 	assert.Contains(t, res.Evaluations[0].Details["killed"], marker)
 	proctest.RequireGone(t, marker, 10*time.Second)
@@ -211,6 +211,6 @@ func TestCodeStepOutputIsBounded(t *testing.T) {
 	t.Parallel()
 	res := runOne(t, Config{Agent: Echo(), AllowCommands: true, KeepTranscripts: true},
 		codeScenario(t, "echo started; head -c 3000000 /dev/zero | tr '\\\\0' x", "20s"))
-	assert.True(t, res.Passed, FailureMessage(res))
+	assert.True(t, res.Passed, res.Explain())
 	assert.Contains(t, strings.Join(res.Notes, "\n"), fmt.Sprintf("step 0: code step stdout: kept the first %d bytes of 3000008", MaxCodeOutput))
 }

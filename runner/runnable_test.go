@@ -61,7 +61,7 @@ judgment: {strategy: all_pass}
 	assert.Equal(t, []string{res.Error[len("cannot run here: "):]}, Config{Agent: agent}.Unrunnable(s))
 
 	res = runOne(t, Config{Agent: Echo(), AllowCommands: true}, s)
-	assert.True(t, res.Passed, FailureMessage(res))
+	assert.True(t, res.Passed, res.Explain())
 	assert.FileExists(t, witness)
 }
 
@@ -118,7 +118,7 @@ judgment: {strategy: all_pass}
 	}
 
 	res := runOne(t, Config{Agent: Echo(), EnvFallback: "local"}, s)
-	assert.True(t, res.Passed, FailureMessage(res))
+	assert.True(t, res.Passed, res.Explain())
 	assert.Equal(t, "local", res.Environment)
 	assert.Equal(t, []string{`environment "e2b" has no provider here; ran in "local" instead (EnvFallback)`}, res.Notes)
 
@@ -190,7 +190,7 @@ func TestCheckpointRefusedIsIncomplete(t *testing.T) {
 	cfg := Config{Agent: Echo(), Checkpoints: Checkpoints(checkpoint.Checker{Executor: exec})}
 
 	res := runOne(t, cfg, s)
-	require.True(t, res.Passed, FailureMessage(res))
+	require.True(t, res.Passed, res.Explain())
 
 	gh.SimulateRateLimit(githubtest.RateLimit{Requests: 10, Reset: time.Now().Add(time.Hour)})
 	res = runOne(t, cfg, s)
@@ -257,7 +257,7 @@ run:
 judgment: {strategy: all_pass}
 `)
 	res := runOne(t, Config{Agent: Echo(), AllowCommands: true}, s)
-	assert.True(t, res.Passed, FailureMessage(res))
+	assert.True(t, res.Passed, res.Explain())
 }
 
 // Messages say each thing once: "step 0", not "step step 0"; "judge: ",
@@ -280,29 +280,10 @@ judgment: {strategy: all_pass}
 	res := runOne(t, Config{Agent: Echo(), Judge: j}, s)
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, "evaluation llm_judge (step 0) reached no verdict: judge: model API: 400")
-	msg := FailureMessage(res)
+	msg := res.Explain()
 	assert.Contains(t, msg, "\n  step 0: string_contains")
 	for _, twice := range []string{"judge: judge:", "step step"} {
 		assert.NotContains(t, res.Error, twice)
 		assert.NotContains(t, msg, twice)
 	}
-}
-
-// Close is safe twice (defer after a checked Close) and on a nil writer;
-// writing after Close is an error, not a panic.
-func TestJSONLWriterCloseIsSafe(t *testing.T) {
-	t.Parallel()
-	w, err := CreateJSONL(filepath.Join(t.TempDir(), "r.jsonl"), false)
-	require.NoError(t, err)
-	require.NoError(t, w.WritePlan(&Plan{RunID: "r"}))
-	require.NoError(t, w.Close())
-	require.NoError(t, w.Close())
-	assert.ErrorContains(t, w.Write(&JobResult{ID: "a"}), "closed")
-	assert.ErrorContains(t, w.WritePlan(&Plan{}), "closed")
-	assert.ErrorContains(t, w.Sync(), "closed")
-
-	var none *JSONLWriter
-	assert.NoError(t, none.Close())
-	var sink Sink = none
-	assert.Error(t, sink.Write(&JobResult{}))
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -98,7 +99,7 @@ type Config struct {
 // error means the checkpoints could not be decided (with the results there
 // are): the job is then incomplete, never failed.
 type CheckpointScorer interface {
-	ScoreCheckpoints(ctx context.Context, s *scenario.Scenario) ([]CheckpointResult, error)
+	ScoreCheckpoints(ctx context.Context, s *scenario.Scenario) ([]results.Checkpoint, error)
 }
 
 // FixtureBinder prepares a scenario's fixture for one attempt: it binds
@@ -113,7 +114,7 @@ type FixtureBinder interface {
 
 // Sink receives finished jobs.
 type Sink interface {
-	Write(r *JobResult) error
+	Write(r *results.Job) error
 }
 
 // Progress is the state of a run after a job finished.
@@ -122,7 +123,7 @@ type Progress struct {
 	// Total is the number of jobs this run owns (after shard and resume), or -1 when unknown.
 	Total   int64
 	Elapsed time.Duration
-	Last    *JobResult
+	Last    *results.Job
 }
 
 // Summary is what a run did.
@@ -206,7 +207,7 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[Job, error], total int64) 
 	// concurrency asked for: --concurrency 100000000 on one job starts one
 	// worker.
 	jobCh := make(chan Job, min(r.cfg.Concurrency, 64))
-	resCh := make(chan *JobResult, min(2*r.cfg.Concurrency, 1024))
+	resCh := make(chan *results.Job, min(2*r.cfg.Concurrency, 1024))
 	var sum Summary
 	// The feeder owns srcErr and skipped until fed is closed; Run reads
 	// them only after that, so Run never returns while it still runs.
@@ -308,7 +309,7 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[Job, error], total int64) 
 
 // runJob runs a job with its retries. It never panics. A job that cannot
 // run here (see Config.Unrunnable) is recorded incomplete without an attempt.
-func (r *run) runJob(ctx context.Context, j Job) (res *JobResult) {
+func (r *run) runJob(ctx context.Context, j Job) (res *results.Job) {
 	s := j.Scenario
 	if reasons := r.unrunnable(j); len(reasons) > 0 {
 		res = r.newResult(j)
@@ -327,7 +328,7 @@ func (r *run) runJob(ctx context.Context, j Job) (res *JobResult) {
 	return res
 }
 
-func (r *run) attemptSafely(ctx context.Context, j Job, attempt int) (res *JobResult) {
+func (r *run) attemptSafely(ctx context.Context, j Job, attempt int) (res *results.Job) {
 	defer func() {
 		if p := recover(); p != nil {
 			res = r.newResult(j)
@@ -350,8 +351,8 @@ func (r *run) unrunnable(j Job) (reasons []string) {
 	return unrunnable(&r.cfg, j.Scenario, c)
 }
 
-func (r *run) newResult(j Job) *JobResult {
-	res := &JobResult{Record: RecordJob, ID: j.ID, Index: j.Index, Scenario: j.Scenario.ID, ScenarioName: j.Scenario.Name,
+func (r *run) newResult(j Job) *results.Job {
+	res := &results.Job{Record: results.RecordJob, ID: j.ID, Index: j.Index, Scenario: j.Scenario.ID, ScenarioName: j.Scenario.Name,
 		Matrix: j.Matrix, Combination: j.Combination, Run: j.Run, Strategy: j.Scenario.Judgment.Strategy, Started: time.Now()}
 	if len(j.Params) > 0 {
 		res.Params = make(map[string]any, len(j.Params))

@@ -10,12 +10,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
-type memSink struct{ results []*JobResult }
+type memSink struct{ results []*results.Job }
 
-func (m *memSink) Write(r *JobResult) error { m.results = append(m.results, r); return nil }
+func (m *memSink) Write(r *results.Job) error { m.results = append(m.results, r); return nil }
 
 func loadScenario(t testing.TB, name string) *scenario.Scenario {
 	t.Helper()

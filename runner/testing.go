@@ -2,8 +2,6 @@ package runner
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"testing"
 )
 
@@ -41,42 +39,10 @@ func Test(t *testing.T, cfg Config, sources ...Source) {
 				}
 			}
 			if !res.Passed {
-				t.Error(FailureMessage(res))
+				t.Error(res.Explain())
 			}
 		})
 	}
 }
 
 func testContext(t *testing.T) context.Context { return t.Context() }
-
-// FailureMessage explains why a job did not pass: the verdict's reason,
-// then each failed evaluation and checkpoint with its message.
-func FailureMessage(res *JobResult) string {
-	var b strings.Builder
-	b.WriteString(res.Reason)
-	if res.Error != "" && !strings.Contains(res.Reason, res.Error) {
-		fmt.Fprintf(&b, "\nerror: %s", res.Error)
-	}
-	for _, e := range res.Evaluations {
-		if e.Passed {
-			continue
-		}
-		fmt.Fprintf(&b, "\n  %s: %s", evalWhere(e), e.Type)
-		if e.Description != "" {
-			fmt.Fprintf(&b, " (%s)", e.Description)
-		}
-		fmt.Fprintf(&b, ": %s", e.Message)
-		if e.Error != "" {
-			fmt.Fprintf(&b, " [error: %s]", e.Error)
-		}
-	}
-	for _, c := range res.Checkpoints {
-		if !c.Passed {
-			fmt.Fprintf(&b, "\n  checkpoint %s: want %s", c.ID, c.Expected)
-			if c.Error != "" {
-				fmt.Fprintf(&b, " [error: %s]", c.Error)
-			}
-		}
-	}
-	return b.String()
-}

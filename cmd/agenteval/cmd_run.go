@@ -20,6 +20,7 @@ import (
 	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -247,16 +248,16 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	plan := &runner.Plan{RunID: newRunID(), Started: time.Now().UTC(), TotalJobs: total, Shard: shard.String(),
+	plan := &results.Plan{RunID: newRunID(), Started: time.Now().UTC(), TotalJobs: total, Shard: shard.String(),
 		ShardJobs: shard.Size(total), Agent: *agentSpec, Sources: names, Seed: *seed, Inputs: inputs,
 		Settings: map[string]string{"filters": strings.Join(filters, " & "), "runs": strconv.Itoa(*runs), "user-model": *userModel,
 			"judge-model": *judgeModel, "strict": strconv.FormatBool(*strict), "allow-commands": strconv.FormatBool(*allowCommands),
 			"env-fallback": *envFallback}}
-	w, err := runner.OpenResults(resultsPath, plan, runner.ResultsOptions{Resume: *resume, Overwrite: *overwrite, Redactor: env.redactor})
+	w, err := results.Open(resultsPath, plan, results.Options{Resume: *resume, Overwrite: *overwrite, Redactor: env.redactor})
 	switch {
-	case errors.Is(err, runner.ErrResultsExist):
+	case errors.Is(err, results.ErrExist):
 		return usageErr("%s holds the results of an earlier run; finish that run with --resume, replace it with --overwrite, or choose another --out", resultsPath)
-	case errors.Is(err, runner.ErrPlanMismatch):
+	case errors.Is(err, results.ErrPlanMismatch):
 		return usageErr("--resume: %v\nnothing was written; resume with the inputs and flags of the recorded run, or start a new run with another --out (or --overwrite)", err)
 	case err != nil:
 		return usageErr("%v", err)
@@ -307,7 +308,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 
 // planInputs lists every file a run reads, with the SHA-256 of its content,
 // for the plan record: resume refuses when one changed.
-func planInputs(files []*scenario.File, extra ...string) ([]runner.PlanInput, error) {
+func planInputs(files []*scenario.File, extra ...string) ([]results.Input, error) {
 	var names []string
 	for _, f := range files {
 		names = append(names, f.Name)
@@ -320,7 +321,7 @@ func planInputs(files []*scenario.File, extra ...string) ([]runner.PlanInput, er
 			names = append(names, n)
 		}
 	}
-	var out []runner.PlanInput
+	var out []results.Input
 	seen := map[string]bool{}
 	for _, n := range names {
 		n = filepath.Clean(n)
@@ -333,7 +334,7 @@ func planInputs(files []*scenario.File, extra ...string) ([]runner.PlanInput, er
 			return nil, err
 		}
 		sum := sha256.Sum256(b)
-		out = append(out, runner.PlanInput{Path: n, SHA256: hex.EncodeToString(sum[:])})
+		out = append(out, results.Input{Path: n, SHA256: hex.EncodeToString(sum[:])})
 	}
 	return out, nil
 }

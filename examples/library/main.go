@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 )
 
@@ -43,11 +44,11 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	plan := &runner.Plan{RunID: "library-example", Started: time.Now().UTC(), TotalJobs: total, ShardJobs: total,
+	plan := &results.Plan{RunID: "library-example", Started: time.Now().UTC(), TotalJobs: total, ShardJobs: total,
 		Agent: "weatherAgent", Sources: []string{files[0].Name}}
 	// One writer per folder; an existing file is replaced only when asked
 	// (Resume finishes it instead, after checking the plan is the same).
-	w, err := runner.OpenResults("out/results.jsonl", plan, runner.ResultsOptions{Overwrite: true})
+	w, err := results.Open("out/results.jsonl", plan, results.Options{Overwrite: true})
 	if err != nil {
 		return err
 	}

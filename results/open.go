@@ -1,4 +1,4 @@
-package runner
+package results
 
 import (
 	"errors"
@@ -13,42 +13,42 @@ import (
 	"github.com/agenteval/agenteval/redact"
 )
 
-// ResultsOptions say what OpenResults does with a results file that exists.
-type ResultsOptions struct {
+// Options say what Open does with a results file that exists.
+type Options struct {
 	// Resume appends to an existing file once its first plan is found to
 	// describe the same run (same inputs and contents, agent, seed, shard,
-	// settings); the new plan then takes the file's run id. JSONLWriter.Recorded
+	// settings); the new plan then takes the file's run id. Writer.Recorded
 	// lists the jobs it holds.
 	Resume bool
 	// Overwrite replaces an existing file. With neither Resume nor Overwrite,
-	// an existing file is refused with ErrResultsExist.
+	// an existing file is refused with ErrExist.
 	Overwrite bool
 	// Redactor masks secrets in every record (nil: the environment's, as
 	// redact.FromEnvironment(os.Environ()) finds them).
 	Redactor *redact.Redactor
 }
 
-// ErrResultsExist is returned by OpenResults for a results file that holds
+// ErrExist is returned by Open for a results file that holds
 // records when neither Resume nor Overwrite was asked.
-var ErrResultsExist = errors.New("the results file exists")
+var ErrExist = errors.New("the results file exists")
 
-// ErrPlanMismatch is returned by OpenResults when Resume meets a file
+// ErrPlanMismatch is returned by Open when Resume meets a file
 // whose plan describes another run; the message says what differs.
 var ErrPlanMismatch = errors.New("the results file is of another run")
 
-// OpenResults opens the results file at path for one run, safely: it takes
+// Open opens the results file at path for one run, safely: it takes
 // the lock of path's folder (one writer per folder; a *LockedError names
 // the process that holds it), refuses to touch an existing file unless
 // asked to resume or overwrite it, checks on resume that the file's plan is
 // this plan (the file is left byte for byte as it was when it is not), cuts
 // a torn last line, and writes plan as the invocation's first record. The
 // lock is released by Close.
-func OpenResults(path string, plan *Plan, opts ResultsOptions) (*JSONLWriter, error) {
+func Open(path string, plan *Plan, opts Options) (*Writer, error) {
 	if plan == nil {
-		return nil, errors.New("runner: OpenResults needs a plan")
+		return nil, errors.New("results: Open needs a plan")
 	}
 	if opts.Resume && opts.Overwrite {
-		return nil, errors.New("runner: resume or overwrite the results, not both")
+		return nil, errors.New("results: resume or overwrite the results, not both")
 	}
 	plan.Version = resultsVersion
 	dir := filepath.Dir(path)
@@ -75,7 +75,7 @@ func OpenResults(path string, plan *Plan, opts ResultsOptions) (*JSONLWriter, er
 	case exists && opts.Resume:
 		first, ids, err := readResults(path)
 		if err != nil {
-			return nil, fmt.Errorf("runner: cannot resume %s: %w", path, err)
+			return nil, fmt.Errorf("results: cannot resume %s: %w", path, err)
 		}
 		if first != nil {
 			if diffs := first.differences(plan); len(diffs) > 0 {
@@ -85,7 +85,7 @@ func OpenResults(path string, plan *Plan, opts ResultsOptions) (*JSONLWriter, er
 		}
 		done = ids
 	case exists && !opts.Overwrite:
-		return nil, fmt.Errorf("%w: %s holds %d bytes of results", ErrResultsExist, path, st.Size())
+		return nil, fmt.Errorf("%w: %s holds %d bytes of results", ErrExist, path, st.Size())
 	}
 	w, err := createJSONL(path, opts.Resume, lock)
 	if err != nil {
@@ -95,7 +95,7 @@ func OpenResults(path string, plan *Plan, opts ResultsOptions) (*JSONLWriter, er
 		w.Redactor = opts.Redactor
 	}
 	w.recorded = done
-	if err := w.WritePlan(plan); err != nil {
+	if err := w.writePlan(plan); err != nil {
 		_ = w.Close()
 		return nil, err
 	}
@@ -103,9 +103,9 @@ func OpenResults(path string, plan *Plan, opts ResultsOptions) (*JSONLWriter, er
 	return w, nil
 }
 
-// Recorded returns the ids of the jobs the file held when OpenResults
+// Recorded returns the ids of the jobs the file held when Open
 // resumed it (nil otherwise): the jobs a resumed run skips.
-func (w *JSONLWriter) Recorded() map[string]bool { return w.recorded }
+func (w *Writer) Recorded() map[string]bool { return w.recorded }
 
 // differences says how plan q (a new invocation) differs from p (the
 // file's): the run-defining fields, not the run id, start or counts.

@@ -1,4 +1,4 @@
-package runner
+package results
 
 import (
 	"errors"
@@ -14,14 +14,14 @@ import (
 
 func testPlan() *Plan {
 	return &Plan{RunID: "r1", TotalJobs: 3, ShardJobs: 3, Agent: "echo", Sources: []string{"a.scenario.yaml"}, Seed: 1,
-		Inputs:   []PlanInput{{Path: "a.scenario.yaml", SHA256: "aa"}},
+		Inputs:   []Input{{Path: "a.scenario.yaml", SHA256: "aa"}},
 		Settings: map[string]string{"runs": "3", "judge-model": ""}}
 }
 
-func writeJobs(t *testing.T, w *JSONLWriter, ids ...string) {
+func writeJobs(t *testing.T, w *Writer, ids ...string) {
 	t.Helper()
 	for i, id := range ids {
-		require.NoError(t, w.Write(&JobResult{ID: id, Index: int64(i), Scenario: "a", Run: i + 1, Completed: true, Passed: true}))
+		require.NoError(t, w.Write(&Job{ID: id, Index: int64(i), Scenario: "a", Run: i + 1, Completed: true, Passed: true}))
 	}
 }
 
@@ -32,21 +32,21 @@ func TestOneWriterPerFolder(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "results.jsonl")
-	w, err := OpenResults(path, testPlan(), ResultsOptions{})
+	w, err := Open(path, testPlan(), Options{})
 	require.NoError(t, err)
-	_, err = OpenResults(path, testPlan(), ResultsOptions{Resume: true})
+	_, err = Open(path, testPlan(), Options{Resume: true})
 	var locked *LockedError
 	require.ErrorAs(t, err, &locked)
 	host, _ := os.Hostname()
 	assert.Equal(t, &LockedError{Dir: dir, PID: os.Getpid(), Host: host}, locked)
 	assert.Contains(t, err.Error(), fmt.Sprintf("results folder %s is in use by process %d on %s", dir, os.Getpid(), host))
-	_, err = CreateJSONL(filepath.Join(dir, "other.jsonl"), false)
+	_, err = Open(filepath.Join(dir, "other.jsonl"), testPlan(), Options{})
 	require.ErrorAs(t, err, &locked, "the lock is the folder's, whatever the file")
 	writeJobs(t, w, "a/-/run-1")
 	require.NoError(t, w.Close())
 	assert.NoFileExists(t, filepath.Join(dir, lockName), "Close removes the lock")
 
-	w, err = OpenResults(path, testPlan(), ResultsOptions{Resume: true})
+	w, err = Open(path, testPlan(), Options{Resume: true})
 	require.NoError(t, err)
 	assert.Equal(t, map[string]bool{"a/-/run-1": true}, w.Recorded())
 	require.NoError(t, w.Close())
@@ -65,7 +65,7 @@ func TestALockLeftByAKilledProcessIsTakenOver(t *testing.T) {
 
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, lockName), []byte(leftover), 0o644))
-	w, err := OpenResults(filepath.Join(dir, "results.jsonl"), testPlan(), ResultsOptions{})
+	w, err := Open(filepath.Join(dir, "results.jsonl"), testPlan(), Options{})
 	require.NoError(t, err, "a lock file nobody holds does not block")
 	require.NoError(t, w.Close())
 
@@ -94,23 +94,23 @@ func TestALockLeftByAKilledProcessIsTakenOver(t *testing.T) {
 func TestExistingResultsAreNotReplacedByAccident(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "results.jsonl")
-	w, err := OpenResults(path, testPlan(), ResultsOptions{})
+	w, err := Open(path, testPlan(), Options{})
 	require.NoError(t, err)
 	writeJobs(t, w, "a/-/run-1", "a/-/run-2")
 	require.NoError(t, w.Close())
 	before, err := os.ReadFile(path)
 	require.NoError(t, err)
 
-	_, err = OpenResults(path, testPlan(), ResultsOptions{})
-	require.ErrorIs(t, err, ErrResultsExist)
+	_, err = Open(path, testPlan(), Options{})
+	require.ErrorIs(t, err, ErrExist)
 	after, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Equal(t, before, after)
 
-	_, err = OpenResults(path, testPlan(), ResultsOptions{Resume: true, Overwrite: true})
+	_, err = Open(path, testPlan(), Options{Resume: true, Overwrite: true})
 	require.Error(t, err)
 
-	w, err = OpenResults(path, testPlan(), ResultsOptions{Overwrite: true})
+	w, err = Open(path, testPlan(), Options{Overwrite: true})
 	require.NoError(t, err)
 	require.NoError(t, w.Close())
 	first, ids, err := readResults(path)
@@ -133,8 +133,8 @@ func TestResumeRefusesAnotherPlan(t *testing.T) {
 		{"seed", func(p *Plan) { p.Seed = 7 }, "seed: recorded 1, now 7"},
 		{"shard", func(p *Plan) { p.Shard = "1/2" }, `shard: recorded "", now "1/2"`},
 		{"sources", func(p *Plan) { p.Sources = []string{"b.scenario.yaml"} }, `sources: recorded "a.scenario.yaml", now "b.scenario.yaml"`},
-		{"content", func(p *Plan) { p.Inputs = []PlanInput{{Path: "a.scenario.yaml", SHA256: "bb"}} }, "input a.scenario.yaml: its content changed since it was recorded"},
-		{"input added", func(p *Plan) { p.Inputs = append(p.Inputs, PlanInput{Path: "base.yaml", SHA256: "cc"}) }, "input base.yaml: not read by the recorded run"},
+		{"content", func(p *Plan) { p.Inputs = []Input{{Path: "a.scenario.yaml", SHA256: "bb"}} }, "input a.scenario.yaml: its content changed since it was recorded"},
+		{"input added", func(p *Plan) { p.Inputs = append(p.Inputs, Input{Path: "base.yaml", SHA256: "cc"}) }, "input base.yaml: not read by the recorded run"},
 		{"total", func(p *Plan) { p.TotalJobs = 4 }, "total jobs: recorded 3, now 4"},
 		{"setting", func(p *Plan) { p.Settings = map[string]string{"runs": "3", "judge-model": "openai:x"} }, `judge-model: recorded "", now "openai:x"`},
 	}
@@ -142,7 +142,7 @@ func TestResumeRefusesAnotherPlan(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			path := filepath.Join(t.TempDir(), "results.jsonl")
-			w, err := OpenResults(path, testPlan(), ResultsOptions{})
+			w, err := Open(path, testPlan(), Options{})
 			require.NoError(t, err)
 			writeJobs(t, w, "a/-/run-1")
 			require.NoError(t, w.Close())
@@ -155,14 +155,14 @@ func TestResumeRefusesAnotherPlan(t *testing.T) {
 
 			p := testPlan()
 			tc.change(p)
-			_, err = OpenResults(path, p, ResultsOptions{Resume: true})
+			_, err = Open(path, p, Options{Resume: true})
 			require.ErrorIs(t, err, ErrPlanMismatch)
 			assert.Contains(t, err.Error(), tc.want)
 			after, err := os.ReadFile(path)
 			require.NoError(t, err)
 			assert.Equal(t, before, after)
 
-			w, err = OpenResults(path, testPlan(), ResultsOptions{Resume: true})
+			w, err = Open(path, testPlan(), Options{Resume: true})
 			require.NoError(t, err, "the same plan resumes")
 			require.NoError(t, w.Close())
 		})
@@ -175,13 +175,13 @@ func TestResumeRefusesAnotherPlan(t *testing.T) {
 func TestResumeKeepsTheRunAndRefusesAnOlderFormat(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "results.jsonl")
-	w, err := OpenResults(path, testPlan(), ResultsOptions{})
+	w, err := Open(path, testPlan(), Options{})
 	require.NoError(t, err)
 	writeJobs(t, w, "a/-/run-1", "a/-/run-2")
 	require.NoError(t, w.Close())
 	p := testPlan()
 	p.RunID = "fresh"
-	w, err = OpenResults(path, p, ResultsOptions{Resume: true})
+	w, err = Open(path, p, Options{Resume: true})
 	require.NoError(t, err)
 	assert.Equal(t, "r1", p.RunID)
 	assert.Len(t, w.Recorded(), 2)
@@ -189,13 +189,13 @@ func TestResumeKeepsTheRunAndRefusesAnOlderFormat(t *testing.T) {
 
 	old := filepath.Join(t.TempDir(), "results.jsonl")
 	require.NoError(t, os.WriteFile(old, []byte(`{"record":"plan","run_id":"r0","total_jobs":3,"agent":"echo","sources":["a.scenario.yaml"],"seed":1}`+"\n"), 0o644))
-	_, err = OpenResults(old, testPlan(), ResultsOptions{Resume: true})
+	_, err = Open(old, testPlan(), Options{Resume: true})
 	require.ErrorIs(t, err, ErrPlanMismatch)
 	assert.Contains(t, err.Error(), "results version 0, this one writes 2")
 
 	notOurs := filepath.Join(t.TempDir(), "results.jsonl")
 	require.NoError(t, os.WriteFile(notOurs, []byte("name: a scenario\n"), 0o644))
-	_, err = OpenResults(notOurs, testPlan(), ResultsOptions{Resume: true})
+	_, err = Open(notOurs, testPlan(), Options{Resume: true})
 	require.Error(t, err)
 	assert.False(t, errors.Is(err, ErrPlanMismatch))
 	assert.Contains(t, err.Error(), "results.jsonl:1")

@@ -1,4 +1,4 @@
-package runner
+package results
 
 import (
 	"bufio"
@@ -8,18 +8,17 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/agenteval/agenteval/redact"
 )
 
-// JSONLWriter appends records to a results file, one JSON object per line.
+// Writer appends records to a results file, one JSON object per line.
 // Each record is written (and reaches the OS) as soon as it is given; fsync
 // happens in groups (every SyncEvery records or SyncInterval, whichever
 // comes first), so a crash loses at most the last group, which --resume runs
 // again. It is not safe for concurrent use: Run calls Write from one goroutine.
-type JSONLWriter struct {
+type Writer struct {
 	f        *os.File
 	buf      bytes.Buffer
 	enc      *json.Encoder
@@ -45,29 +44,10 @@ type JSONLWriter struct {
 	recorded map[string]bool
 }
 
-// errWriterClosed is what Write and WritePlan return after Close.
-var errWriterClosed = errors.New("runner: the results writer is closed")
+// errWriterClosed is what Write and writePlan return after Close.
+var errWriterClosed = errors.New("results: the results writer is closed")
 
-// CreateJSONL opens path for appending results, holding the lock of its
-// folder until Close (a *LockedError when another process writes there).
-// With resume false the file is truncated; with resume true a torn last
-// line (from a killed run) is cut off first so the file stays valid JSONL.
-// It is the low-level form: OpenResults, which a run uses, also refuses to
-// replace a file by accident, checks a resumed file's plan and writes the
-// plan.
-func CreateJSONL(path string, resume bool) (*JSONLWriter, error) {
-	lock, err := lockDir(filepath.Dir(path))
-	if err != nil {
-		return nil, err
-	}
-	w, err := createJSONL(path, resume, lock)
-	if err != nil {
-		_ = lock.unlock()
-	}
-	return w, err
-}
-
-func createJSONL(path string, resume bool, lock *dirLock) (*JSONLWriter, error) {
+func createJSONL(path string, resume bool, lock *dirLock) (*Writer, error) {
 	flag := os.O_CREATE | os.O_RDWR
 	if !resume {
 		flag |= os.O_TRUNC
@@ -86,7 +66,7 @@ func createJSONL(path string, resume bool, lock *dirLock) (*JSONLWriter, error) 
 		f.Close()
 		return nil, err
 	}
-	w := &JSONLWriter{f: f, lock: lock, lastSync: time.Now(), SyncEvery: 1000, SyncInterval: time.Second, Redactor: redact.FromEnvironment(os.Environ()),
+	w := &Writer{f: f, lock: lock, lastSync: time.Now(), SyncEvery: 1000, SyncInterval: time.Second, Redactor: redact.FromEnvironment(os.Environ()),
 		syncReq: make(chan struct{}, 1), syncDone: make(chan error, 1)}
 	w.enc = json.NewEncoder(&w.buf)
 	w.enc.SetEscapeHTML(false)
@@ -116,8 +96,8 @@ func cutTornLine(f *os.File) error {
 	return f.Truncate(0)
 }
 
-// WritePlan writes a plan record.
-func (w *JSONLWriter) WritePlan(p *Plan) error {
+// writePlan writes a plan record (Open writes the invocation's).
+func (w *Writer) writePlan(p *Plan) error {
 	if w == nil || w.closed {
 		return errWriterClosed
 	}
@@ -126,12 +106,12 @@ func (w *JSONLWriter) WritePlan(p *Plan) error {
 }
 
 // Write appends one job result.
-func (w *JSONLWriter) Write(r *JobResult) error {
+func (w *Writer) Write(r *Job) error {
 	if w == nil || w.closed {
 		return errWriterClosed
 	}
 	r.Record = RecordJob
-	b, err := appendJobResult(w.line[:0], r)
+	b, err := AppendJob(w.line[:0], r)
 	if err != nil {
 		return err
 	}
@@ -139,7 +119,7 @@ func (w *JSONLWriter) Write(r *JobResult) error {
 	return w.writeLine(w.line)
 }
 
-func (w *JSONLWriter) writeValue(v any) error {
+func (w *Writer) writeValue(v any) error {
 	w.buf.Reset()
 	if err := w.enc.Encode(v); err != nil {
 		return err
@@ -147,7 +127,7 @@ func (w *JSONLWriter) writeValue(v any) error {
 	return w.writeLine(w.buf.Bytes())
 }
 
-func (w *JSONLWriter) writeLine(line []byte) error {
+func (w *Writer) writeLine(line []byte) error {
 	if _, err := w.f.Write(w.Redactor.JSON(line)); err != nil {
 		return err
 	}
@@ -164,7 +144,7 @@ func (w *JSONLWriter) writeLine(line []byte) error {
 }
 
 // syncLoop fsyncs the file whenever asked, until Close.
-func (w *JSONLWriter) syncLoop() {
+func (w *Writer) syncLoop() {
 	var first error
 	for range w.syncReq {
 		if err := w.f.Sync(); err != nil && first == nil {
@@ -175,7 +155,7 @@ func (w *JSONLWriter) syncLoop() {
 }
 
 // Sync flushes the file to stable storage now.
-func (w *JSONLWriter) Sync() error {
+func (w *Writer) Sync() error {
 	if w == nil || w.closed {
 		return errWriterClosed
 	}
@@ -188,7 +168,7 @@ func (w *JSONLWriter) Sync() error {
 // is safe to call more than once (later calls return the first call's
 // result, so `defer w.Close()` may follow an explicit, checked Close) and
 // on a nil writer.
-func (w *JSONLWriter) Close() error {
+func (w *Writer) Close() error {
 	if w == nil {
 		return nil
 	}
@@ -200,7 +180,7 @@ func (w *JSONLWriter) Close() error {
 	return w.closeErr
 }
 
-func (w *JSONLWriter) close() error {
+func (w *Writer) close() error {
 	close(w.syncReq)
 	err := <-w.syncDone
 	if serr := w.f.Sync(); err == nil {
@@ -213,17 +193,6 @@ func (w *JSONLWriter) close() error {
 		err = uerr
 	}
 	return err
-}
-
-// Recorded reads a results file and returns the ids of the jobs it holds
-// (for --resume) and the run id of its plan. A missing file is empty. A
-// torn last line is ignored.
-func Recorded(path string) (ids map[string]bool, runID string, err error) {
-	first, ids, err := readResults(path)
-	if first != nil {
-		runID = first.RunID
-	}
-	return ids, runID, err
 }
 
 // readResults reads a results file: its first plan and the ids of the jobs

@@ -1,4 +1,4 @@
-package runner
+package results
 
 import (
 	"errors"
@@ -57,19 +57,19 @@ func lockDir(dir string) (*dirLock, error) {
 			return l, err
 		}
 	}
-	return nil, fmt.Errorf("runner: cannot take the lock %s: it keeps changing", path)
+	return nil, fmt.Errorf("results: cannot take the lock %s: it keeps changing", path)
 }
 
 func lockOnce(dir, path string) (l *dirLock, retry bool, err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, false, fmt.Errorf("runner: lock %s: %w", path, err)
+		return nil, false, fmt.Errorf("results: lock %s: %w", path, err)
 	}
 	held, supported, err := tryFlock(f)
 	switch {
 	case err != nil:
 		f.Close()
-		return nil, false, fmt.Errorf("runner: lock %s: %w", path, err)
+		return nil, false, fmt.Errorf("results: lock %s: %w", path, err)
 	case !supported:
 		f.Close()
 		return lockByFile(dir, path)
@@ -86,7 +86,7 @@ func lockOnce(dir, path string) (l *dirLock, retry bool, err error) {
 	}
 	if err := writeLockOwner(f); err != nil {
 		f.Close()
-		return nil, false, fmt.Errorf("runner: lock %s: %w", path, err)
+		return nil, false, fmt.Errorf("results: lock %s: %w", path, err)
 	}
 	return &dirLock{f: f, path: path}, false, nil
 }
@@ -99,13 +99,13 @@ func lockByFile(dir, path string) (*dirLock, bool, error) {
 		if err := writeLockOwner(f); err != nil {
 			f.Close()
 			os.Remove(path)
-			return nil, false, fmt.Errorf("runner: lock %s: %w", path, err)
+			return nil, false, fmt.Errorf("results: lock %s: %w", path, err)
 		}
 		f.Close()
 		return &dirLock{path: path}, false, nil
 	}
 	if !errors.Is(err, os.ErrExist) {
-		return nil, false, fmt.Errorf("runner: lock %s: %w", path, err)
+		return nil, false, fmt.Errorf("results: lock %s: %w", path, err)
 	}
 	g, err := os.Open(path)
 	if err != nil {
@@ -116,7 +116,7 @@ func lockByFile(dir, path string) (*dirLock, bool, error) {
 	if me, _ := os.Hostname(); pid > 0 && host == me && !processAlive(pid) {
 		// Left by a run that was killed: take it over.
 		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, false, fmt.Errorf("runner: removing the stale lock %s: %w", path, err)
+			return nil, false, fmt.Errorf("results: removing the stale lock %s: %w", path, err)
 		}
 		return nil, true, nil
 	}

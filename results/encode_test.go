@@ -1,4 +1,4 @@
-package runner
+package results
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/llm"
 )
 
@@ -25,26 +24,26 @@ func stdEncode(t testing.TB, v any) []byte {
 func TestAppendJobResultMatchesEncodingJSON(t *testing.T) {
 	t.Parallel()
 	started := time.Date(2026, 11, 22, 1, 2, 3, 456789000, time.UTC)
-	full := &JobResult{Record: RecordJob, ID: "s/c-1/run-2", Index: 41, Scenario: "s", ScenarioName: "S <&> \"quoted\"", Matrix: "m",
+	full := &Job{Record: RecordJob, ID: "s/c-1/run-2", Index: 41, Scenario: "s", ScenarioName: "S <&> \"quoted\"", Matrix: "m",
 		Combination: "c-1", Params: map[string]any{"run[0].input": "Q\u2028\t\x01é\xff", "n": json.Number("3"), "f": 0.1, "obj": map[string]any{"b": []any{true, nil, 1e21, 1e-7}}},
 		Run: 2, Attempts: 3, Completed: true, Passed: false, Score: 2.0 / 3, Reason: "2 of 3", Strategy: "majority_pass",
-		Evaluations: []evaluate.Result{
-			{Type: "string_contains", Scope: evaluate.ScopeStep, Turn: -1, Passed: true, Score: 1, Message: "ok", Details: map[string]any{"value": "x", "case_sensitive": false}, Weight: 1},
-			{Type: "llm_judge", Description: "judge", Scope: evaluate.ScopeTurn, Step: 1, Turn: 3, Score: 0.25, Message: "no", Weight: 2.5, Critical: true, Error: "e"},
+		Evaluations: []Evaluation{
+			{Type: "string_contains", Scope: ScopeStep, Turn: -1, Passed: true, Score: 1, Message: "ok", Details: map[string]any{"value": "x", "case_sensitive": false}, Weight: 1},
+			{Type: "llm_judge", Description: "judge", Scope: ScopeTurn, Step: 1, Turn: 3, Score: 0.25, Message: "no", Weight: 2.5, Critical: true, Error: "e"},
 		},
-		Checkpoints:        []CheckpointResult{{ID: "c", Description: "d", Task: "pr.view", Passed: true, Actual: json.RawMessage(`{"a":1}`), Expected: "non-empty"}},
+		Checkpoints:        []Checkpoint{{ID: "c", Description: "d", Task: "pr.view", Passed: true, Actual: json.RawMessage(`{"a":1}`), Expected: "non-empty"}},
 		TerminationReasons: []string{"max_turns_reached"},
-		Transcript:         []evaluate.Turn{{Role: "user", Text: "hi", At: started, Duration: time.Second}},
+		Transcript:         []Turn{{Role: "user", Text: "hi", At: started, Duration: time.Second}},
 		Started:            started, DurationMS: 12.345, Usage: llm.Usage{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3},
 		MockCalls: []MockCall{{Service: "s", Method: "m", Mock: -1, At: started}}, Error: "boom",
 		Environment: "local", Notes: []string{"ran in local", "killed <1> process"}}
-	tests := map[string]*JobResult{
+	tests := map[string]*Job{
 		"full":              full,
 		"minimal":           {Record: RecordJob, ID: "a/-/run-1", Scenario: "a", Run: 1, Attempts: 1, Started: started},
-		"empty evaluations": {Record: RecordJob, Evaluations: []evaluate.Result{}, Started: started},
+		"empty evaluations": {Record: RecordJob, Evaluations: []Evaluation{}, Started: started},
 	}
 	for name, r := range tests {
-		got, err := appendJobResult(nil, r)
+		got, err := AppendJob(nil, r)
 		require.NoError(t, err, name)
 		assert.Equal(t, string(stdEncode(t, r)), string(got), name)
 	}

@@ -1,4 +1,4 @@
-package runner
+package results
 
 import (
 	"encoding/json"
@@ -8,16 +8,16 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/llm"
 )
 
-// appendJobResult appends r as one JSON object, byte for byte what
-// encoding/json (with HTML escaping off) writes for it, without its
-// reflection: results are the runner's hot path, and most of a cheap job's
-// time went to encoding/json. Fields of rare or open-ended shape
-// (checkpoints, transcripts, mock calls) still go through encoding/json.
-func appendJobResult(b []byte, r *JobResult) ([]byte, error) {
+// AppendJob appends r as one JSON object, as the Writer writes it: byte
+// for byte what encoding/json (with HTML escaping off) writes for it,
+// without its reflection (results are the runner's hot path, and most of a
+// cheap job's time went to encoding/json). Fields of rare or open-ended
+// shape (checkpoints, transcripts, mock calls) still go through
+// encoding/json. r.Record is written as it is.
+func AppendJob(b []byte, r *Job) ([]byte, error) {
 	b = append(b, `{"record":`...)
 	b = appendString(b, r.Record)
 	b = append(b, `,"id":`...)
@@ -124,7 +124,7 @@ func appendStrings(b []byte, ss []string) []byte {
 	return append(b, ']')
 }
 
-func appendResult(b []byte, e *evaluate.Result) ([]byte, error) {
+func appendResult(b []byte, e *Evaluation) ([]byte, error) {
 	b = append(b, `{"type":`...)
 	b = appendString(b, e.Type)
 	if e.Description != "" {

@@ -1,14 +1,15 @@
-package runner
+package results
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
 
-	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/llm"
 )
 
-// Record kinds in a results JSONL file.
+// Record kinds in a results JSONL file (the record field of each line).
 const (
 	// RecordPlan opens a results file: what the run (or shard) was asked to do.
 	RecordPlan = "plan"
@@ -38,32 +39,32 @@ type Plan struct {
 	Sources []string `json:"sources"`
 	// Seed is the run's seed.
 	Seed int64 `json:"seed"`
-	// Version is the results format, set by OpenResults: 2 since a matrix
+	// Version is the results format, set by Open: 2 since a matrix
 	// job's id names its matrix file; job ids of one version are not those
 	// of another.
 	Version int `json:"version,omitempty"`
 	// Inputs are the files the run read (sources, matrix bases, manifest,
 	// seed file) with a digest of their content, so that --resume can tell
 	// that the inputs changed.
-	Inputs []PlanInput `json:"inputs,omitempty"`
+	Inputs []Input `json:"inputs,omitempty"`
 	// Settings are the other options that change what jobs do or how they
 	// are judged (filters, runs, models, strictness), by name.
 	Settings map[string]string `json:"settings,omitempty"`
 }
 
-// resultsVersion is the results format OpenResults writes.
+// resultsVersion is the results format Open writes.
 const resultsVersion = 2
 
-// PlanInput is one file a run read.
-type PlanInput struct {
+// Input is one file a run read.
+type Input struct {
 	// Path is the file as the run named it.
 	Path string `json:"path"`
 	// SHA256 is the hex SHA-256 of its content.
 	SHA256 string `json:"sha256"`
 }
 
-// JobResult is one finished job: the source of truth every report reads.
-type JobResult struct {
+// Job is one finished job: the source of truth every report reads.
+type Job struct {
 	Record string `json:"record"` // always "job"
 	// ID is source/combination/run-N: source is the scenario's id or the
 	// matrix file's; combination is "-" outside a matrix.
@@ -94,15 +95,15 @@ type JobResult struct {
 	// Strategy is the judgment strategy used.
 	Strategy string `json:"strategy"`
 	// Evaluations are every evaluation result (step, turn and final).
-	Evaluations []evaluate.Result `json:"evaluations"`
+	Evaluations []Evaluation `json:"evaluations"`
 	// Checkpoints are the checkpoint results.
-	Checkpoints []CheckpointResult `json:"checkpoints,omitempty"`
+	Checkpoints []Checkpoint `json:"checkpoints,omitempty"`
 	// TerminationReasons are the conversations' termination reasons, one per conversation step.
 	TerminationReasons []string `json:"termination_reasons,omitempty"`
 	// Transcript is the run's messages (every step's input and reply, every
 	// conversation turn); kept for failing and incomplete jobs, and for all
 	// jobs with Config.KeepTranscripts.
-	Transcript []evaluate.Turn `json:"transcript,omitempty"`
+	Transcript []Turn `json:"transcript,omitempty"`
 	// Started is when the job's last attempt began.
 	Started time.Time `json:"started"`
 	// DurationMS is the wall time of the job's last attempt.
@@ -120,10 +121,14 @@ type JobResult struct {
 	// verdict: an environment that stood in for another, processes killed
 	// because a step or session left them running, output cut to its bound.
 	Notes []string `json:"notes,omitempty"`
+	// DecodeError is set by a reader, never written, when the record's
+	// details (transcript, messages) could not be decoded; the Job then
+	// holds only the fields statistics read.
+	DecodeError string `json:"-"`
 }
 
-// CheckpointResult is one checkpoint's outcome in a job result.
-type CheckpointResult struct {
+// Checkpoint is one checkpoint's outcome in a job record.
+type Checkpoint struct {
 	// ID, Description and Task are the checkpoint's.
 	ID          string `json:"id"`
 	Description string `json:"description"`
@@ -136,4 +141,127 @@ type CheckpointResult struct {
 	Expected string `json:"expected,omitempty"`
 	// Error says why the checkpoint failed or could not be decided.
 	Error string `json:"error,omitempty"`
+}
+
+// Evaluation is one evaluation's outcome: what an evaluator returns
+// (Evaluation is this type) and what a job record holds.
+type Evaluation struct {
+	// Type is the evaluation type.
+	Type string `json:"type"`
+	// Description is the evaluation's description from the file.
+	Description string `json:"description,omitempty"`
+	// Scope, Step and Turn say which evaluation of the scenario this is.
+	Scope Scope `json:"scope"`
+	Step  int   `json:"step"`
+	Turn  int   `json:"turn"`
+	// Passed is the verdict of this evaluation.
+	Passed bool `json:"passed"`
+	// Score is in [0,1]; 1 for a pass of a pass/fail check.
+	Score float64 `json:"score"`
+	// Message explains the outcome.
+	Message string `json:"message"`
+	// Details holds machine-readable evidence.
+	Details map[string]any `json:"details,omitempty"`
+	// Weight and Critical come from the file and feed the judgment.
+	Weight   float64 `json:"weight"`
+	Critical bool    `json:"critical,omitempty"`
+	// Error is set when the evaluation could not judge.
+	Error string `json:"error,omitempty"`
+}
+
+// Scope says when an evaluation runs.
+type Scope string
+
+const (
+	// ScopeStep evaluations run once after their step.
+	ScopeStep Scope = "step"
+	// ScopeTurn evaluations run after every agent turn of a conversation.
+	ScopeTurn Scope = "turn"
+	// ScopeFinal evaluations run once when a conversation ends.
+	ScopeFinal Scope = "final"
+)
+
+// Where says which step (and turn) an evaluation is about: "step 0",
+// "step 1, turn 3", "step 1, at the end".
+func (e Evaluation) Where() string {
+	switch e.Scope {
+	case ScopeTurn:
+		return fmt.Sprintf("step %d, turn %d", e.Step, e.Turn)
+	case ScopeFinal:
+		return fmt.Sprintf("step %d, at the end", e.Step)
+	}
+	return fmt.Sprintf("step %d", e.Step)
+}
+
+// Turn is one message of a conversation or of a transcript.
+type Turn struct {
+	// Role is "user" or "assistant".
+	Role string `json:"role"`
+	// Text is the message.
+	Text string `json:"text"`
+	// At is when the message was produced.
+	At time.Time `json:"at"`
+	// Duration is how long producing it took.
+	Duration time.Duration `json:"duration"`
+	// Actions are the actions the agent made in this turn (assistant turns only).
+	Actions []Action `json:"actions,omitempty"`
+}
+
+// Action is one action or tool call the agent made.
+type Action struct {
+	// Name is the action or tool name.
+	Name string `json:"name"`
+	// Args are its arguments.
+	Args map[string]any `json:"args,omitempty"`
+	// Result is what it returned.
+	Result any `json:"result,omitempty"`
+	// Error is set when it failed.
+	Error string `json:"error,omitempty"`
+	// Start and End bound the call.
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+}
+
+// MockCall is one call the agent made to a mocked service.
+type MockCall struct {
+	Service string `json:"service"`
+	Method  string `json:"method"`
+	Args    []any  `json:"args,omitempty"`
+	// Mock is the index in setup.mocks of the mock that answered, or -1.
+	Mock  int    `json:"mock"`
+	Error string `json:"error,omitempty"`
+	// At is when the call was made.
+	At time.Time `json:"at"`
+}
+
+// Explain says why a job did not pass: the verdict's reason, then each
+// failed evaluation and checkpoint with its message.
+func (j *Job) Explain() string {
+	var b strings.Builder
+	b.WriteString(j.Reason)
+	if j.Error != "" && !strings.Contains(j.Reason, j.Error) {
+		fmt.Fprintf(&b, "\nerror: %s", j.Error)
+	}
+	for _, e := range j.Evaluations {
+		if e.Passed {
+			continue
+		}
+		fmt.Fprintf(&b, "\n  %s: %s", e.Where(), e.Type)
+		if e.Description != "" {
+			fmt.Fprintf(&b, " (%s)", e.Description)
+		}
+		fmt.Fprintf(&b, ": %s", e.Message)
+		if e.Error != "" {
+			fmt.Fprintf(&b, " [error: %s]", e.Error)
+		}
+	}
+	for _, c := range j.Checkpoints {
+		if !c.Passed {
+			fmt.Fprintf(&b, "\n  checkpoint %s: want %s", c.ID, c.Expected)
+			if c.Error != "" {
+				fmt.Fprintf(&b, " [error: %s]", c.Error)
+			}
+		}
+	}
+	return b.String()
 }

@@ -1,0 +1,75 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/agenteval/agenteval/redact"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Close is safe twice (defer after a checked Close) and on a nil writer;
+// writing after Close is an error, not a panic.
+func TestWriterCloseIsSafe(t *testing.T) {
+	t.Parallel()
+	w, err := Open(filepath.Join(t.TempDir(), "r.jsonl"), &Plan{RunID: "r"}, Options{})
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	require.NoError(t, w.Close())
+	assert.ErrorContains(t, w.Write(&Job{ID: "a"}), "closed")
+	assert.ErrorContains(t, w.writePlan(&Plan{}), "closed")
+	assert.ErrorContains(t, w.Sync(), "closed")
+
+	var none *Writer
+	assert.NoError(t, none.Close())
+	var sink interface{ Write(*Job) error } = none
+	assert.Error(t, sink.Write(&Job{}))
+}
+
+// BenchmarkWrite is the cost of recording one job: encoding, masking
+// the secrets of a typical CI environment, and the write to the file
+// (fsync in groups, on its own goroutine).
+func BenchmarkWrite(b *testing.B) {
+	red := redact.FromEnvironment([]string{"GITHUB_TOKEN=ghp_0123456789abcdefghijklmnopqrstuvwxyzAB", "OPENAI_API_KEY=sk-bench-key-0123456789abcdef",
+		"OPENAI_BASE_URL=https://user:bench-password@llm.example/v1", "NPM_TOKEN=npm_0123456789abcdefghij"})
+	w, err := Open(filepath.Join(b.TempDir(), "results.jsonl"), &Plan{RunID: "bench"}, Options{Redactor: red})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	res := &Job{ID: "examples/simple-test/c-44b05dbc1c5d0f7e/run-1", Scenario: "examples/test-github-issues", Run: 1, Attempts: 1,
+		Completed: true, Passed: true, Score: 1, Reason: "all 3 evaluations passed", Strategy: "all_pass",
+		Evaluations: []Evaluation{{Type: "string_contains", Passed: true, Score: 1, Message: `found "topic-"`},
+			{Type: "regex_match", Passed: true, Score: 1, Message: "matched"}, {Type: "string_contains", Passed: true, Score: 1, Message: `found "Question"`}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := w.Write(res); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestWriterMasksSecrets: a secret of the environment in a job's
+// reply, error or transcript never reaches the results file, and the line
+// stays valid JSON. (Not parallel: it sets the environment.)
+func TestWriterMasksSecrets(t *testing.T) {
+	const secret = "ghp_EnvTokenForTheWriter0123456789abcdef"
+	t.Setenv("AGENTEVAL_TEST_TOKEN", secret)
+	path := filepath.Join(t.TempDir(), "results.jsonl")
+	w, err := Open(path, &Plan{RunID: "t"}, Options{Overwrite: true})
+	require.NoError(t, err)
+	require.NoError(t, w.Write(&Job{ID: "s/-/run-1", Scenario: "s", Run: 1, Reason: "the agent said " + secret,
+		Error: `auth "` + secret + `" refused`, Transcript: []Turn{{Role: "assistant", Text: secret}}}))
+	require.NoError(t, w.Close())
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), secret)
+	assert.Contains(t, string(b), redact.Mask)
+	for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+		assert.True(t, json.Valid(line), "%s", line)
+	}
+}
