@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
+	"github.com/agenteval/agenteval/internal/jsonstr"
 	"github.com/agenteval/agenteval/llm"
 )
 
@@ -19,24 +19,24 @@ import (
 // encoding/json. r.Record is written as it is.
 func AppendJob(b []byte, r *Job) ([]byte, error) {
 	b = append(b, `{"record":`...)
-	b = appendString(b, r.Record)
+	b = jsonstr.Append(b, r.Record)
 	b = append(b, `,"id":`...)
-	b = appendString(b, r.ID)
+	b = jsonstr.Append(b, r.ID)
 	b = append(b, `,"index":`...)
 	b = strconv.AppendInt(b, r.Index, 10)
 	b = append(b, `,"scenario":`...)
-	b = appendString(b, r.Scenario)
+	b = jsonstr.Append(b, r.Scenario)
 	if r.ScenarioName != "" {
 		b = append(b, `,"scenario_name":`...)
-		b = appendString(b, r.ScenarioName)
+		b = jsonstr.Append(b, r.ScenarioName)
 	}
 	if r.Matrix != "" {
 		b = append(b, `,"matrix":`...)
-		b = appendString(b, r.Matrix)
+		b = jsonstr.Append(b, r.Matrix)
 	}
 	if r.Combination != "" {
 		b = append(b, `,"combination":`...)
-		b = appendString(b, r.Combination)
+		b = jsonstr.Append(b, r.Combination)
 	}
 	var err error
 	if len(r.Params) > 0 {
@@ -56,9 +56,9 @@ func AppendJob(b []byte, r *Job) ([]byte, error) {
 	b = append(b, `,"score":`...)
 	b = appendFloat(b, r.Score)
 	b = append(b, `,"reason":`...)
-	b = appendString(b, r.Reason)
+	b = jsonstr.Append(b, r.Reason)
 	b = append(b, `,"strategy":`...)
-	b = appendString(b, r.Strategy)
+	b = jsonstr.Append(b, r.Strategy)
 	b = append(b, `,"evaluations":`...)
 	if r.Evaluations == nil {
 		b = append(b, "null"...)
@@ -100,11 +100,11 @@ func AppendJob(b []byte, r *Job) ([]byte, error) {
 	}
 	if r.Error != "" {
 		b = append(b, `,"error":`...)
-		b = appendString(b, r.Error)
+		b = jsonstr.Append(b, r.Error)
 	}
 	if r.Environment != "" {
 		b = append(b, `,"environment":`...)
-		b = appendString(b, r.Environment)
+		b = jsonstr.Append(b, r.Environment)
 	}
 	if len(r.Notes) > 0 {
 		b = appendStrings(append(b, `,"notes":`...), r.Notes)
@@ -119,20 +119,20 @@ func appendStrings(b []byte, ss []string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, s)
+		b = jsonstr.Append(b, s)
 	}
 	return append(b, ']')
 }
 
 func appendResult(b []byte, e *Evaluation) ([]byte, error) {
 	b = append(b, `{"type":`...)
-	b = appendString(b, e.Type)
+	b = jsonstr.Append(b, e.Type)
 	if e.Description != "" {
 		b = append(b, `,"description":`...)
-		b = appendString(b, e.Description)
+		b = jsonstr.Append(b, e.Description)
 	}
 	b = append(b, `,"scope":`...)
-	b = appendString(b, string(e.Scope))
+	b = jsonstr.Append(b, string(e.Scope))
 	b = append(b, `,"step":`...)
 	b = strconv.AppendInt(b, int64(e.Step), 10)
 	b = append(b, `,"turn":`...)
@@ -142,7 +142,7 @@ func appendResult(b []byte, e *Evaluation) ([]byte, error) {
 	b = append(b, `,"score":`...)
 	b = appendFloat(b, e.Score)
 	b = append(b, `,"message":`...)
-	b = appendString(b, e.Message)
+	b = jsonstr.Append(b, e.Message)
 	if len(e.Details) > 0 {
 		b = append(b, `,"details":`...)
 		var err error
@@ -157,7 +157,7 @@ func appendResult(b []byte, e *Evaluation) ([]byte, error) {
 	}
 	if e.Error != "" {
 		b = append(b, `,"error":`...)
-		b = appendString(b, e.Error)
+		b = jsonstr.Append(b, e.Error)
 	}
 	return append(b, '}'), nil
 }
@@ -204,7 +204,7 @@ func appendValue(b []byte, v any) ([]byte, error) {
 	case nil:
 		return append(b, "null"...), nil
 	case string:
-		return appendString(b, x), nil
+		return jsonstr.Append(b, x), nil
 	case bool:
 		return strconv.AppendBool(b, x), nil
 	case float64:
@@ -241,7 +241,7 @@ func appendValue(b []byte, v any) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, e)
+			b = jsonstr.Append(b, e)
 		}
 		return append(b, ']'), nil
 	case map[string]any:
@@ -255,7 +255,7 @@ func appendValue(b []byte, v any) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, k)
+			b = jsonstr.Append(b, k)
 			b = append(b, ':')
 			var err error
 			if b, err = appendValue(b, x[k]); err != nil {
@@ -337,61 +337,5 @@ func appendFloat(b []byte, f float64) []byte {
 func appendTime(b []byte, t time.Time) []byte {
 	b = append(b, '"')
 	b = t.AppendFormat(b, time.RFC3339Nano)
-	return append(b, '"')
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString quotes s as encoding/json does with HTML escaping off:
-// control characters escaped, invalid UTF-8 replaced by U+FFFD, and
-// U+2028/U+2029 escaped.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
 	return append(b, '"')
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/jsonstr"
 	"github.com/agenteval/agenteval/llm"
 )
 
@@ -62,9 +63,9 @@ func FuzzAppendString(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		want := stdEncode(t, s)
-		got := appendString(nil, s)
+		got := jsonstr.Append(nil, s)
 		if !bytes.Equal(want, got) {
-			t.Fatalf("appendString(%q) = %s, encoding/json gives %s", s, got, want)
+			t.Fatalf("jsonstr.Append(%q) = %s, encoding/json gives %s", s, got, want)
 		}
 	})
 }

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agenteval/agenteval/internal/jsonstr"
 	"github.com/agenteval/agenteval/internal/proc"
 )
 
@@ -120,7 +121,7 @@ func appendMessageLine(b []byte, id int64, text string) []byte {
 		b = strconv.AppendInt(append(b, `,"id":`...), id, 10)
 	}
 	if text != "" {
-		b = appendString(append(b, `,"text":`...), text)
+		b = jsonstr.Append(append(b, `,"text":`...), text)
 	}
 	return append(b, "}\n"...)
 }
@@ -128,7 +129,7 @@ func appendMessageLine(b []byte, id int64, text string) []byte {
 func appendEndLine(b []byte, job string) []byte {
 	b = append(b, `{"type":"end"`...)
 	if job != "" {
-		b = appendString(append(b, `,"job":`...), job)
+		b = jsonstr.Append(append(b, `,"job":`...), job)
 	}
 	return append(b, "}\n"...)
 }
