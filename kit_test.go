@@ -12,6 +12,7 @@ import (
 	"github.com/agenteval/agenteval/checkpoint"
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/examples/plugins"
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
@@ -51,7 +52,7 @@ func TestPluginsRegisteredOnceWorkEverywhere(t *testing.T) {
 	})
 	sources, err := runner.FileSources([]*scenario.File{f}, runner.SourceOptions{})
 	require.NoError(t, err)
-	jobs, total, err := runner.Combine(sources, runner.Shard{})
+	jobs, total, err := runner.Combine(sources, matrix.Shard{})
 	require.NoError(t, err)
 	var got []*results.Job
 	sum, err := runner.RunCounted(t.Context(), runner.Config{Agent: agent, Registries: kit.Registries,

@@ -14,6 +14,7 @@ import (
 	"github.com/agenteval/agenteval/fixture"
 	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
@@ -64,7 +65,7 @@ func Run(ctx context.Context, opts Options) (runner.Summary, error) {
 	if err != nil {
 		return runner.Summary{}, err
 	}
-	jobs, total, err := runner.Combine(sources, runner.Shard{})
+	jobs, total, err := runner.Combine(sources, matrix.Shard{})
 	if err != nil {
 		return runner.Summary{}, err
 	}

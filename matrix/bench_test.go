@@ -82,7 +82,7 @@ func benchPlan(b *testing.B, base []byte, sizes []int) *Plan {
 	fsys := fstest.MapFS{"base.scenario.yaml": {Data: base}, "m.matrix.yaml": {Data: []byte(benchMatrix(sizes))}}
 	l := scenario.NewLoader(testvocab.Registries(), scenario.Options{})
 	f, _ := l.LoadFS(fsys, "m.matrix.yaml")
-	p, diags := Compile(f, Options{MaxJobs: -1})
+	p, diags := Compile(f, Options{MaxJobs: 0})
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}

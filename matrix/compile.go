@@ -19,8 +19,7 @@ type Options struct {
 	// Shard selects one part of the run; the zero Shard is the whole run.
 	Shard Shard
 	// MaxJobs caps the jobs a selection may hold (after filters, before
-	// sharding, so every shard of a run agrees): 0 means DefaultMaxJobs,
-	// negative means no cap.
+	// sharding, so every shard of a run agrees): 0 (or less) means no cap.
 	MaxJobs int64
 }
 
@@ -44,7 +43,7 @@ func Compile(f *scenario.File, opts Options) (*Plan, scenario.Diagnostics) {
 		c.diags = append(c.diags, scenario.Diagnostic{File: f.Name, Severity: scenario.Error, Code: "select", Message: err.Error()})
 		return nil, c.diags.Sort()
 	}
-	q.maxJobs = capOf(opts.MaxJobs)
+	q.maxJobs = max(opts.MaxJobs, 0)
 	return q, c.diags.Sort()
 }
 
@@ -96,7 +95,7 @@ func (c *compiler) compile() *Plan {
 	if id == "" {
 		id = scenario.IDFromFileName(f.Name)
 	}
-	p := &Plan{id: id, scenarioID: base.ID, base: base, baseValue: reflect.ValueOf(base), runs: max(f.Matrix.RunsPerCombination, 1), trie: &node{axis: -1}}
+	p := &Plan{id: id, scenarioID: base.ID, name: f.Matrix.Name, base: base, baseValue: reflect.ValueOf(base), runs: max(f.Matrix.RunsPerCombination, 1), trie: &node{axis: -1}}
 	for i := range f.Matrix.Axes {
 		// An axis whose path resolved keeps its place even when a value is
 		// bad, so that axis numbers in the trie stay aligned with p.axes.
@@ -271,7 +270,6 @@ func (c *compiler) finish(p *Plan) {
 		p.sel[i] = allIndexes(len(a.values))
 	}
 	p.shard = Shard{Index: 1, Count: 1}
-	p.maxJobs = DefaultMaxJobs
 }
 
 func cmpOr(a, b string) string {
@@ -291,7 +289,7 @@ func Single(s *scenario.Scenario, runs int) *Plan {
 	s.SetDefaults("")
 	return &Plan{
 		id: s.ID, scenarioID: s.ID, base: s, baseValue: reflect.ValueOf(s), runs: max(runs, 1),
-		trie: &node{axis: -1}, combos: 1, shard: Shard{Index: 1, Count: 1}, maxJobs: DefaultMaxJobs,
+		trie: &node{axis: -1}, combos: 1, shard: Shard{Index: 1, Count: 1},
 		sel: [][]int{},
 	}
 }

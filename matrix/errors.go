@@ -10,8 +10,3 @@ var ErrTooManyJobs = errors.New("matrix: too many jobs")
 // ErrOverflow is returned (wrapped) when the number of jobs does not fit an
 // int64; such a matrix can be neither counted nor run.
 var ErrOverflow = errors.New("matrix: job count overflows int64")
-
-// DefaultMaxJobs is the cap on a run's jobs when Options.MaxJobs is 0. A
-// run costs agent sessions and model calls, so an accidental sweep of a
-// million combinations should stop before it starts.
-const DefaultMaxJobs = 10_000

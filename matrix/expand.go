@@ -50,7 +50,7 @@ func (p *Plan) expand(ctx context.Context, materialise bool) iter.Seq2[Job, erro
 			yield(Job{}, err)
 			return
 		}
-		if p.maxJobs >= 0 && total > p.maxJobs {
+		if p.maxJobs > 0 && total > p.maxJobs {
 			yield(Job{}, fmt.Errorf("%w: the selection holds %d jobs (%s), more than the cap of %d; narrow it with filters or raise the cap (--max-jobs)",
 				ErrTooManyJobs, total, p.sizeText(), p.maxJobs))
 			return
@@ -105,6 +105,7 @@ func (p *Plan) expand(ctx context.Context, materialise bool) iter.Seq2[Job, erro
 				// The combination is a substring of the id: one allocation, not two.
 				Combination: id[len(p.id)+1 : len(p.id)+1+len(combo)],
 				ScenarioID:  p.scenarioID,
+				Matrix:      p.name,
 				Run:         run,
 			}
 			if k > 0 {

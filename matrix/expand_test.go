@@ -235,7 +235,7 @@ func TestCountCapAndOverflow(t *testing.T) {
 	assert.Equal(t, int64(142857143), n)
 
 	calls := 0
-	for _, err := range p.Jobs(context.Background()) {
+	for _, err := range p.WithMaxJobs(10_000).Jobs(context.Background()) {
 		calls++
 		require.ErrorIs(t, err, ErrTooManyJobs)
 		assert.EqualError(t, err, "matrix: too many jobs: the selection holds 3000000000 jobs (3 × 1000000000 run(s)), more than the cap of 10000; narrow it with filters or raise the cap (--max-jobs)")
@@ -247,8 +247,8 @@ func TestCountCapAndOverflow(t *testing.T) {
 		require.ErrorIs(t, err, ErrTooManyJobs)
 	}
 	assert.Len(t, collect(t, small.WithMaxJobs(12)), 12)
-	assert.Len(t, collect(t, small.WithMaxJobs(-1)), 12)
-	assert.Equal(t, int64(DefaultMaxJobs), small.WithMaxJobs(0).MaxJobs())
+	assert.Len(t, collect(t, small.WithMaxJobs(0)), 12, "0 is no cap")
+	assert.Equal(t, int64(0), small.WithMaxJobs(-1).MaxJobs())
 }
 
 func TestJobsStopsEarly(t *testing.T) {

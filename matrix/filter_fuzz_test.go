@@ -1,6 +1,9 @@
 package matrix
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // FuzzParseFilterAndShard feeds arbitrary --filter and --shard text: no
 // panic, and a parsed filter prints its text back.
@@ -12,8 +15,13 @@ func FuzzParseFilterAndShard(f *testing.F) {
 		if flt, err := ParseFilter(s); err == nil && flt.String() == "" {
 			t.Fatalf("filter %q parsed but prints empty", s)
 		}
-		if sh, err := ParseShard(s); err == nil && (sh.Index < 1 || sh.Index > sh.Count) {
-			t.Fatalf("shard %q parsed to %+v", s, sh)
+		if sh, err := ParseShard(s); err == nil {
+			if sh.Index < 1 || sh.Index > sh.Count || sh.String() != strings.TrimSpace(s) {
+				t.Fatalf("shard %q parsed to %+v", s, sh)
+			}
+			if sh.Size(1000) > 1000 {
+				t.Fatalf("shard %q owns more than the run", s)
+			}
 		}
 	})
 }

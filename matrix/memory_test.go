@@ -26,7 +26,7 @@ func TestExpansionMemoryIsFlat(t *testing.T) {
 	fsys := fstest.MapFS{"base.scenario.yaml": {Data: base}, "m.matrix.yaml": {Data: []byte(benchMatrix([]int{10, 10, 10, 100}))}}
 	l := scenario.NewLoader(testvocab.Registries(), scenario.Options{})
 	f, _ := l.LoadFS(fsys, "m.matrix.yaml")
-	p, diags := Compile(f, Options{MaxJobs: -1})
+	p, diags := Compile(f, Options{MaxJobs: 0})
 	require.False(t, diags.HasErrors(), "%v", diags)
 	live := func() uint64 {
 		runtime.GC()

@@ -20,6 +20,7 @@ type Plan struct {
 	// scenario's for a plan without a matrix.
 	id         string
 	scenarioID string
+	name       string // the matrix's name, for Job.Matrix
 	base       *scenario.Scenario
 	baseValue  reflect.Value
 	axes       []axis
@@ -60,19 +61,24 @@ type Param struct {
 	Value any `json:"value"`
 }
 
-// Job is one run of one combination.
+// Job is one run of one combination: what a matrix expands to and what a
+// runner runs (runner.Source yields these; there is no other job type).
 type Job struct {
 	// ID is Source/Combination/run-Run, where Source is the matrix file's
 	// id (scenario.File.ID) or, without a matrix, the scenario's: the key of
 	// the job in results, resume and shards. Two matrices over one base
 	// scenario never share job ids.
 	ID string
-	// Index is the job's position in the whole expansion (before filters and
-	// shards): combination index × runs + Run − 1. It is stable for a given
-	// matrix, whatever selection produced the job.
+	// Index is the job's position. From Plan.Jobs it is the position in the
+	// whole expansion (before filters and shards): combination index × runs
+	// + Run − 1, stable for a given matrix whatever selection produced the
+	// job. A runner.Source renumbers it as the job's deterministic position
+	// within the whole run (sources one after another, after filters).
 	Index int64
 	// ScenarioID is the base scenario's id.
 	ScenarioID string
+	// Matrix is the matrix's name; "" for a scenario without a matrix.
+	Matrix string
 	// Combination is the content-addressed combination id (c-<16 hex>), or
 	// "-" for a scenario without a matrix.
 	Combination string
@@ -117,7 +123,7 @@ func (p *Plan) Filters() []Filter { return slices.Clip(p.filters) }
 // Shard returns the plan's shard.
 func (p *Plan) Shard() Shard { return p.shard.norm() }
 
-// MaxJobs returns the cap on the selected jobs; negative means none.
+// MaxJobs returns the cap on the selected jobs; 0 means none.
 func (p *Plan) MaxJobs() int64 { return p.maxJobs }
 
 // Combinations returns the number of combinations before filters, or -1
@@ -145,7 +151,7 @@ func (p *Plan) Count() (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return p.shard.size(n), nil
+	return p.shard.Size(n), nil
 }
 
 // sizeText describes the product of the selection's sizes, for messages.
@@ -229,18 +235,11 @@ func (p *Plan) unknownParam(f Filter, param string) error {
 }
 
 // WithMaxJobs returns a copy of the plan with another cap on its selected
-// jobs: 0 means DefaultMaxJobs, negative means no cap.
+// jobs: 0 (or less) means no cap.
 func (p *Plan) WithMaxJobs(n int64) *Plan {
 	q := *p
-	q.maxJobs = capOf(n)
+	q.maxJobs = max(n, 0)
 	return &q
-}
-
-func capOf(n int64) int64 {
-	if n == 0 {
-		return DefaultMaxJobs
-	}
-	return n
 }
 
 func allIndexes(n int) []int {

@@ -72,6 +72,17 @@ func TestParseShard(t *testing.T) {
 	assert.Equal(t, "1/1", Shard{}.String())
 	assert.True(t, Shard{}.IsWhole())
 	assert.False(t, s.IsWhole())
+	owned := []int64{}
+	for i := range int64(12) {
+		if s.Owns(i) {
+			owned = append(owned, i)
+		}
+	}
+	assert.Equal(t, []int64{1, 6, 11}, owned, "round-robin by position")
+	assert.Equal(t, int64(3), s.Size(12))
+	assert.Equal(t, int64(2), s.Size(11))
+	assert.True(t, Shard{}.Owns(7))
+	assert.Equal(t, int64(7), Shard{}.Size(7))
 	for in, want := range map[string]string{
 		"2":    `shard "2": want i/n, such as 2/5 for the second of five parts`,
 		"a/5":  `shard "a/5": "a" is not a whole number`,
@@ -79,7 +90,9 @@ func TestParseShard(t *testing.T) {
 		"1/0":  `shard "1/0": the number of shards must be at least 1`,
 		"0/3":  `shard "0/3": the shard number must be between 1 and 3 (shards count from 1)`,
 		"4/3":  `shard "4/3": the shard number must be between 1 and 3 (shards count from 1)`,
-		"-1/3": `shard "-1/3": the shard number must be between 1 and 3 (shards count from 1)`,
+		"-1/3": `shard "-1/3": "-1" is not a whole number`,
+		"02/5": `shard "02/5": "02" is not a whole number`,
+		"+2/5": `shard "+2/5": "+2" is not a whole number`,
 	} {
 		_, err := ParseShard(in)
 		assert.EqualError(t, err, want, in)
@@ -160,7 +173,7 @@ func TestShardsPartition(t *testing.T) {
 			}
 			b.WriteString("]\n")
 		}
-		p := compileText(t, b.String(), Options{MaxJobs: -1})
+		p := compileText(t, b.String(), Options{MaxJobs: 0})
 		var filters []Filter
 		if rng.IntN(2) == 0 {
 			f, err := ParseFilter("name=v0")

@@ -46,8 +46,15 @@ func (s Shard) validate() error {
 	return nil
 }
 
-// size returns how many of total positions fall into the shard.
-func (s Shard) size(total int64) int64 {
+// Owns reports whether the shard holds the job at position index (0-based)
+// of the run.
+func (s Shard) Owns(index int64) bool {
+	s = s.norm()
+	return s.Count <= 1 || index%int64(s.Count) == int64(s.Index-1)
+}
+
+// Size returns how many of total positions fall into the shard.
+func (s Shard) Size(total int64) int64 {
 	s = s.norm()
 	first := int64(s.Index - 1)
 	if total <= first {
@@ -62,11 +69,11 @@ func ParseShard(text string) (Shard, error) {
 	if !ok {
 		return Shard{}, fmt.Errorf("shard %q: want i/n, such as 2/5 for the second of five parts", text)
 	}
-	i, err := strconv.Atoi(is)
+	i, err := atoi(is)
 	if err != nil {
 		return Shard{}, fmt.Errorf("shard %q: %q is not a whole number", text, is)
 	}
-	n, err := strconv.Atoi(ns)
+	n, err := atoi(ns)
 	if err != nil {
 		return Shard{}, fmt.Errorf("shard %q: %q is not a whole number", text, ns)
 	}
@@ -77,4 +84,13 @@ func ParseShard(text string) (Shard, error) {
 		return Shard{}, fmt.Errorf("shard %q: the shard number must be between 1 and %d (shards count from 1)", text, n)
 	}
 	return Shard{Index: i, Count: n}, nil
+}
+
+// atoi reads a whole number written with digits only (no sign, no spaces,
+// no leading zeros), so that one shard has one spelling.
+func atoi(s string) (int, error) {
+	if s == "" || len(s) > 1 && s[0] == '0' || strings.TrimLeft(s, "0123456789") != "" {
+		return 0, strconv.ErrSyntax
+	}
+	return strconv.Atoi(s)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/examples"
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
@@ -38,7 +39,7 @@ func matrix3Results(t testing.TB) string {
 	require.NoError(t, err)
 	sources, err := runner.FileSources([]*scenario.File{f}, runner.SourceOptions{})
 	require.NoError(t, err)
-	jobs, total, err := runner.Combine(sources, runner.Shard{})
+	jobs, total, err := runner.Combine(sources, matrix.Shard{})
 	require.NoError(t, err)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "results.jsonl")

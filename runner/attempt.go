@@ -9,6 +9,7 @@ import (
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -18,7 +19,7 @@ var ErrTimeout = errors.New("timed out")
 
 // attempt runs one attempt of a job: environment, session, steps with their
 // evaluations, checkpoints, verdict.
-func (r *run) attempt(ctx context.Context, j Job, attemptNo int) *results.Job {
+func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int) *results.Job {
 	res := r.newResult(j)
 	start := res.Started
 	defer func() { res.DurationMS = float64(time.Since(start).Microseconds()) / 1000 }()

@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -15,7 +16,7 @@ import (
 func BenchmarkCodeStepJob(b *testing.B) {
 	s := codeScenarioB(b)
 	b.ReportAllocs()
-	jobs, _, err := Combine([]Source{ScenarioSource("code", s, b.N)}, Shard{})
+	jobs, _, err := Combine([]Source{ScenarioSource("code", s, b.N)}, matrix.Shard{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func BenchmarkExecAgentJob(b *testing.B) {
 	}
 	s := loadScenario(b, "echo.scenario.yaml")
 	b.ReportAllocs()
-	jobs, _, err := Combine([]Source{ScenarioSource("exec", s, b.N)}, Shard{})
+	jobs, _, err := Combine([]Source{ScenarioSource("exec", s, b.N)}, matrix.Shard{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func BenchmarkExecAgentJobPersistent(b *testing.B) {
 	}
 	s := loadScenario(b, "issues.scenario.yaml")
 	b.ReportAllocs()
-	jobs, _, err := Combine([]Source{ScenarioSource("exec", s, b.N)}, Shard{})
+	jobs, _, err := Combine([]Source{ScenarioSource("exec", s, b.N)}, matrix.Shard{})
 	if err != nil {
 		b.Fatal(err)
 	}

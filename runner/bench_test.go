@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 )
 
@@ -27,7 +28,7 @@ func (d jsonDiscard) Write(r *results.Job) error {
 func BenchmarkRunEcho(b *testing.B) {
 	s := loadScenario(b, "echo.scenario.yaml")
 	b.ReportAllocs()
-	jobs, _, err := Combine([]Source{ScenarioSource("echo", s, b.N)}, Shard{})
+	jobs, _, err := Combine([]Source{ScenarioSource("echo", s, b.N)}, matrix.Shard{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -51,7 +52,7 @@ func BenchmarkRunEchoPeakMemory(b *testing.B) {
 			var peak uint64
 			for b.Loop() {
 				runtime.GC()
-				jobs, _, _ := Combine([]Source{ScenarioSource("echo", s, n)}, Shard{})
+				jobs, _, _ := Combine([]Source{ScenarioSource("echo", s, n)}, matrix.Shard{})
 				start := time.Now()
 				sum, err := Run(b.Context(), Config{Agent: Echo(), Results: newJSONDiscard(),
 					Progress: func(p Progress) {
@@ -82,8 +83,8 @@ func BenchmarkResumeSkip(b *testing.B) {
 	b.ReportAllocs()
 	start := time.Now()
 	for b.Loop() {
-		jobs, _, _ := Combine([]Source{src}, Shard{})
-		first := func(yield func(Job, error) bool) {
+		jobs, _, _ := Combine([]Source{src}, matrix.Shard{})
+		first := func(yield func(matrix.Job, error) bool) {
 			i := 0
 			for j, err := range jobs {
 				if i == n || !yield(j, err) {

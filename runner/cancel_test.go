@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -57,7 +58,7 @@ func TestCancelDuringResumeStopsSkippingAndJoins(t *testing.T) {
 		}
 		return done[id]
 	}
-	jobs, _, err := Combine([]Source{ScenarioSource(s.ID, s, total)}, Shard{})
+	jobs, _, err := Combine([]Source{ScenarioSource(s.ID, s, total)}, matrix.Shard{})
 	require.NoError(t, err)
 	sum, err := Run(ctx, Config{Agent: Echo(), Concurrency: 2, Skip: skip}, jobs)
 	returned.Store(true)
@@ -103,7 +104,7 @@ func TestShardCostsTheShardNotTheRun(t *testing.T) {
 	require.EqualValues(t, 1_000_000, src.Count)
 	s := loadScenario(t, "echo.scenario.yaml")
 	sources := []Source{ScenarioSource("plain", s, 1_000_000), src}
-	sh := Shard{I: 1, N: 10_000}
+	sh := matrix.Shard{Index: 1, Count: 10_000}
 	var n int64
 	allocs := testing.AllocsPerRun(1, func() {
 		n = 0
@@ -131,7 +132,7 @@ func TestShardedSourcesMatchTheWholeRun(t *testing.T) {
 	require.NoError(t, err)
 	require.EqualValues(t, 10_000, filtered.Count)
 	small := []Source{ScenarioSource("a", s, 7), filtered, ScenarioSource("b", s, 5)}
-	whole, total, err := Combine(small, Shard{})
+	whole, total, err := Combine(small, matrix.Shard{})
 	require.NoError(t, err)
 	type key struct {
 		id    string
@@ -148,7 +149,7 @@ func TestShardedSourcesMatchTheWholeRun(t *testing.T) {
 			if i < 1 {
 				continue
 			}
-			sh := Shard{I: i, N: n}
+			sh := matrix.Shard{Index: int(i), Count: int(n)}
 			var want, got []key
 			for _, k := range all {
 				if sh.Owns(k.index) {

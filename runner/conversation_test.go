@@ -11,6 +11,7 @@ import (
 
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm/llmtest"
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -52,7 +53,7 @@ func runOne(t *testing.T, cfg Config, s *scenario.Scenario) *results.Job {
 	t.Helper()
 	sink := &memSink{}
 	cfg.Results = sink
-	jobs, _, err := Combine([]Source{ScenarioSource("s", s, 1)}, Shard{})
+	jobs, _, err := Combine([]Source{ScenarioSource("s", s, 1)}, matrix.Shard{})
 	require.NoError(t, err)
 	_, err = Run(t.Context(), cfg, jobs)
 	require.NoError(t, err)

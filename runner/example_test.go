@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval"
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
@@ -37,7 +38,7 @@ judgment: {strategy: all_pass}
 	agent := runner.AgentFunc(func(_ context.Context, _ runner.SessionConfig, msg string) (runner.Reply, error) {
 		return runner.Reply{Text: "Hello, " + strings.TrimPrefix(msg, "I am ") + "!"}, nil
 	})
-	jobs, _, err := runner.Combine([]runner.Source{runner.ScenarioSource(f.Name, f.Scenario, 3)}, runner.Shard{})
+	jobs, _, err := runner.Combine([]runner.Source{runner.ScenarioSource(f.Name, f.Scenario, 3)}, matrix.Shard{})
 	if err != nil {
 		panic(err)
 	}

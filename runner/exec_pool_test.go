@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/internal/proctest"
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -45,7 +46,7 @@ func runSources(t *testing.T, cfg Config, sources ...Source) (map[string]*result
 	t.Helper()
 	sink := &memSink{}
 	cfg.Results = sink
-	jobs, _, err := Combine(sources, Shard{})
+	jobs, _, err := Combine(sources, matrix.Shard{})
 	require.NoError(t, err)
 	sum, err := Run(t.Context(), cfg, jobs)
 	require.NoError(t, err)
@@ -202,7 +203,7 @@ func TestExecPoolEndsWithACancelledRun(t *testing.T) {
 		jobs, _, _ := Combine([]Source{
 			ScenarioSource("ok", issuesScenario(t, "ok", "list the open issues", "30s"), 3),
 			ScenarioSource("hang", issuesScenario(t, "hang", "hang", "60s"), 2),
-		}, Shard{})
+		}, matrix.Shard{})
 		_, _ = Run(ctx, Config{Agent: agent, Concurrency: 3, Results: sink}, jobs)
 	}()
 	proctest.RequireAlive(t, marker, 20*time.Second)

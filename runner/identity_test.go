@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -18,19 +19,19 @@ const identityBase = "name: t\ndescription: d\nenvironment: {type: local}\nrun:\
 // ids (the report would drop half of them as duplicates).
 func TestTwoMatricesOverOneBaseGetTheirOwnJobIDs(t *testing.T) {
 	t.Parallel()
-	matrix := func(base string) *fstest.MapFile {
+	matrixFile := func(base string) *fstest.MapFile {
 		return &fstest.MapFile{Data: []byte("name: Simple Test Matrix\nbase_scenario: " + base + "\nmatrix:\n  - parameter: name\n    values: [Test A, Test B]\n")}
 	}
 	fsys := fstest.MapFS{
 		"cli/examples/test-github-issues.scenario.yaml": {Data: []byte(identityBase)},
-		"cli/examples/simple-test.matrix.yaml":          matrix("test-github-issues.scenario.yaml"),
-		"cli/simple-test.matrix.yaml":                   matrix("examples/test-github-issues.scenario.yaml"),
+		"cli/examples/simple-test.matrix.yaml":          matrixFile("test-github-issues.scenario.yaml"),
+		"cli/simple-test.matrix.yaml":                   matrixFile("examples/test-github-issues.scenario.yaml"),
 	}
 	set, err := scenario.NewLoader(NewRegistries(), scenario.Options{}).LoadDirFS(fsys, "cli")
 	require.NoError(t, err)
 	sources, err := FileSources(set.Files, SourceOptions{})
 	require.NoError(t, err)
-	jobs, total, err := Combine(sources, Shard{})
+	jobs, total, err := Combine(sources, matrix.Shard{})
 	require.NoError(t, err)
 	assert.EqualValues(t, 5, total)
 	ids := map[string]int64{}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -26,7 +27,7 @@ func TestAgentPanicFailsOnlyThatRun(t *testing.T) {
 		return Reply{Text: m}, nil
 	})
 	sink := &memSink{}
-	jobs, _, err := Combine([]Source{ScenarioSource("s", s, 4)}, Shard{})
+	jobs, _, err := Combine([]Source{ScenarioSource("s", s, 4)}, matrix.Shard{})
 	require.NoError(t, err)
 	sum, err := Run(t.Context(), Config{Agent: agent, Results: sink, Concurrency: 1}, jobs)
 	require.NoError(t, err)
@@ -87,7 +88,7 @@ func TestResumeAfterInterruptNeitherRepeatsNorLoses(t *testing.T) {
 	})
 	w, err := results.Open(path, &results.Plan{RunID: "t"}, results.Options{Overwrite: true})
 	require.NoError(t, err)
-	jobs, _, err := Combine([]Source{ScenarioSource("s", s, n)}, Shard{})
+	jobs, _, err := Combine([]Source{ScenarioSource("s", s, n)}, matrix.Shard{})
 	require.NoError(t, err)
 	_, err = Run(ctx, Config{Agent: slow, Results: w, Concurrency: 3}, jobs)
 	require.ErrorIs(t, err, context.Canceled)
@@ -104,7 +105,7 @@ func TestResumeAfterInterruptNeitherRepeatsNorLoses(t *testing.T) {
 	first := len(done)
 	w, err = results.Open(path, &results.Plan{RunID: "t"}, results.Options{Resume: true})
 	require.NoError(t, err)
-	jobs, _, err = Combine([]Source{ScenarioSource("s", s, n)}, Shard{})
+	jobs, _, err = Combine([]Source{ScenarioSource("s", s, n)}, matrix.Shard{})
 	require.NoError(t, err)
 	sum, err := Run(t.Context(), Config{Agent: Echo(), Results: w, Skip: func(id string) bool { return done[id] }}, jobs)
 	require.NoError(t, err)
@@ -125,7 +126,7 @@ func TestShardsPartitionARun(t *testing.T) {
 			seen := map[string]int{}
 			var sizes int64
 			for i := int64(1); i <= n; i++ {
-				sh := Shard{I: i, N: n}
+				sh := matrix.Shard{Index: int(i), Count: int(n)}
 				jobs, all, err := Combine([]Source{ScenarioSource("a", s, total), ScenarioSource("b", s, 3)}, sh)
 				require.NoError(t, err)
 				sizes += sh.Size(all)
@@ -144,13 +145,6 @@ func TestShardsPartitionARun(t *testing.T) {
 			}
 		}
 	}
-	_, err := ParseShard("0/3")
-	assert.Error(t, err)
-	_, err = ParseShard("4/3")
-	assert.Error(t, err)
-	sh, err := ParseShard("2/3")
-	require.NoError(t, err)
-	assert.Equal(t, "2/3", sh.String())
 }
 
 func TestEnvironmentFilesAndCode(t *testing.T) {
@@ -240,24 +234,6 @@ judgment: {strategy: any_pass}
 	assert.Contains(t, res.Error, "cannot run here: it needs a judge model (llm_judge at run[0].evaluations[1]) and none is configured; pass --judge-model")
 	assert.Empty(t, res.Evaluations, "decided before the run: nothing ran")
 	assert.Zero(t, res.Attempts)
-}
-
-func FuzzParseShard(f *testing.F) {
-	for _, s := range []string{"1/1", "2/3", "0/3", "4/3", "-1/2", "1/0", "01/2", "1/2x", "9223372036854775807/9223372036854775807"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		sh, err := ParseShard(s)
-		if err != nil {
-			return
-		}
-		if sh.I < 1 || sh.I > sh.N || sh.String() != s && sh.N > 1 {
-			t.Fatalf("%q parsed to %+v", s, sh)
-		}
-		if sh.Size(1000) > 1000 {
-			t.Fatalf("%q owns more than the run", s)
-		}
-	})
 }
 
 func TestCodeStepInterpreters(t *testing.T) {

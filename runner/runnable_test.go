@@ -12,6 +12,7 @@ import (
 	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm/llmtest"
+	"github.com/agenteval/agenteval/matrix"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -98,7 +99,7 @@ judgment: {strategy: all_pass}
 `)
 	sink := &memSink{}
 	plain := loadScenario(t, "echo.scenario.yaml")
-	jobs, _, err := Combine([]Source{ScenarioSource("e2b", s, 2), ScenarioSource("echo", plain, 1)}, Shard{})
+	jobs, _, err := Combine([]Source{ScenarioSource("e2b", s, 2), ScenarioSource("echo", plain, 1)}, matrix.Shard{})
 	require.NoError(t, err)
 	sum, err := Run(t.Context(), Config{Agent: Echo(), Results: sink}, jobs)
 	require.NoError(t, err, "one job's impossibility never sinks the batch")
@@ -222,7 +223,7 @@ judgment: {strategy: all_pass}
 // buffers follow the jobs. (Not parallel: it measures allocation.)
 func TestConcurrencyIsBoundedByTheJobs(t *testing.T) {
 	s := loadScenario(t, "echo.scenario.yaml")
-	jobs, _, err := Combine([]Source{ScenarioSource("echo", s, 1)}, Shard{})
+	jobs, _, err := Combine([]Source{ScenarioSource("echo", s, 1)}, matrix.Shard{})
 	require.NoError(t, err)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)

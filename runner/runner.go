@@ -13,35 +13,10 @@ import (
 
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
-
-// Job is one run of one scenario variant: scenario × combination × run.
-type Job struct {
-	// ID is source/combination/run-N: source is the scenario's id, or the
-	// matrix file's (scenario.File.ID); combination is "-" outside a matrix.
-	ID string
-	// Index is the job's deterministic number within the whole run.
-	Index int64
-	// Scenario is the variant to run, with defaults applied. Read-only: it
-	// may share memory with other jobs.
-	Scenario *scenario.Scenario
-	// Matrix names the matrix the job came from, if any.
-	Matrix string
-	// Combination is the combination id ("" outside a matrix).
-	Combination string
-	// Params are the combination's parameters in axis order.
-	Params []Param
-	// Run is the 1-based run number within the combination.
-	Run int
-}
-
-// Param is one matrix parameter of a job.
-type Param struct {
-	Path  string
-	Value any
-}
 
 // Config configures Run. Only Agent is required; nil fields take the
 // documented defaults.
@@ -156,7 +131,7 @@ var ErrNoAgent = errors.New("runner: no agent configured")
 // what had to be killed. The error reports a failure of the run
 // itself (a results write failed, the job source failed, ctx ended), never
 // a failing job.
-func Run(ctx context.Context, cfg Config, jobs iter.Seq2[Job, error]) (Summary, error) {
+func Run(ctx context.Context, cfg Config, jobs iter.Seq2[matrix.Job, error]) (Summary, error) {
 	r, err := newRun(cfg)
 	if err != nil {
 		return Summary{}, err
@@ -165,7 +140,7 @@ func Run(ctx context.Context, cfg Config, jobs iter.Seq2[Job, error]) (Summary, 
 }
 
 // RunCounted is Run with a known job total for progress and ETA.
-func RunCounted(ctx context.Context, cfg Config, jobs iter.Seq2[Job, error], total int64) (Summary, error) {
+func RunCounted(ctx context.Context, cfg Config, jobs iter.Seq2[matrix.Job, error], total int64) (Summary, error) {
 	r, err := newRun(cfg)
 	if err != nil {
 		return Summary{}, err
@@ -199,14 +174,14 @@ func newRun(cfg Config) (*run, error) {
 	return r, nil
 }
 
-func (r *run) run(ctx context.Context, jobs iter.Seq2[Job, error], total int64) (Summary, error) {
+func (r *run) run(ctx context.Context, jobs iter.Seq2[matrix.Job, error], total int64) (Summary, error) {
 	start := time.Now()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Buffers and workers grow with the jobs there are, not with the
 	// concurrency asked for: --concurrency 100000000 on one job starts one
 	// worker.
-	jobCh := make(chan Job, min(r.cfg.Concurrency, 64))
+	jobCh := make(chan matrix.Job, min(r.cfg.Concurrency, 64))
 	resCh := make(chan *results.Job, min(2*r.cfg.Concurrency, 1024))
 	var sum Summary
 	// The feeder owns srcErr and skipped until fed is closed; Run reads
@@ -309,7 +284,7 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[Job, error], total int64) 
 
 // runJob runs a job with its retries. It never panics. A job that cannot
 // run here (see Config.Unrunnable) is recorded incomplete without an attempt.
-func (r *run) runJob(ctx context.Context, j Job) (res *results.Job) {
+func (r *run) runJob(ctx context.Context, j matrix.Job) (res *results.Job) {
 	s := j.Scenario
 	if reasons := r.unrunnable(j); len(reasons) > 0 {
 		res = r.newResult(j)
@@ -328,7 +303,7 @@ func (r *run) runJob(ctx context.Context, j Job) (res *results.Job) {
 	return res
 }
 
-func (r *run) attemptSafely(ctx context.Context, j Job, attempt int) (res *results.Job) {
+func (r *run) attemptSafely(ctx context.Context, j matrix.Job, attempt int) (res *results.Job) {
 	defer func() {
 		if p := recover(); p != nil {
 			res = r.newResult(j)
@@ -341,7 +316,7 @@ func (r *run) attemptSafely(ctx context.Context, j Job, attempt int) (res *resul
 
 // unrunnable applies Config.Unrunnable's rules with the run's compiled
 // evaluations; it never panics.
-func (r *run) unrunnable(j Job) (reasons []string) {
+func (r *run) unrunnable(j matrix.Job) (reasons []string) {
 	defer func() {
 		if p := recover(); p != nil {
 			reasons = []string{fmt.Sprintf("checking what the job needs panicked: %v", p)}
@@ -351,9 +326,12 @@ func (r *run) unrunnable(j Job) (reasons []string) {
 	return unrunnable(&r.cfg, j.Scenario, c)
 }
 
-func (r *run) newResult(j Job) *results.Job {
+func (r *run) newResult(j matrix.Job) *results.Job {
 	res := &results.Job{Record: results.RecordJob, ID: j.ID, Index: j.Index, Scenario: j.Scenario.ID, ScenarioName: j.Scenario.Name,
-		Matrix: j.Matrix, Combination: j.Combination, Run: j.Run, Strategy: j.Scenario.Judgment.Strategy, Started: time.Now()}
+		Matrix: j.Matrix, Run: j.Run, Strategy: j.Scenario.Judgment.Strategy, Started: time.Now()}
+	if j.Combination != matrix.SingleCombination {
+		res.Combination = j.Combination
+	}
 	if len(j.Params) > 0 {
 		res.Params = make(map[string]any, len(j.Params))
 		for _, p := range j.Params {

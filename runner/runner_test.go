@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -28,7 +29,7 @@ func loadScenario(t testing.TB, name string) *scenario.Scenario {
 func TestRunEchoPasses(t *testing.T) {
 	t.Parallel()
 	s := loadScenario(t, "echo.scenario.yaml")
-	jobs, total, err := Combine([]Source{ScenarioSource("echo", s, 3)}, Shard{})
+	jobs, total, err := Combine([]Source{ScenarioSource("echo", s, 3)}, matrix.Shard{})
 	require.NoError(t, err)
 	require.EqualValues(t, 3, total)
 	sink := &memSink{}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"iter"
-	"math"
 	"strings"
 
 	"github.com/agenteval/agenteval/matrix"
@@ -81,11 +80,7 @@ func MatrixSource(f *scenario.File, opts SourceOptions) (Source, error) {
 	if err != nil {
 		return Source{}, err
 	}
-	maxJobs := opts.MaxJobs
-	if maxJobs == 0 {
-		maxJobs = -1
-	}
-	plan, diags := matrix.Compile(f, matrix.Options{Filters: fs, MaxJobs: maxJobs})
+	plan, diags := matrix.Compile(f, matrix.Options{Filters: fs, MaxJobs: opts.MaxJobs})
 	if diags.HasErrors() {
 		return Source{}, diags
 	}
@@ -100,41 +95,31 @@ func MatrixSource(f *scenario.File, opts SourceOptions) (Source, error) {
 	if len(plan.Parameters()) == 0 {
 		prefix = prefix[:len(prefix)-2] + matrix.SingleCombination
 	}
-	return Source{Name: f.Name, Count: count, prefix: prefix, Jobs: func(offset int64, sh Shard) iter.Seq2[Job, error] {
-		return func(yield func(Job, error) bool) {
+	return Source{Name: f.Name, Count: count, prefix: prefix, Jobs: func(offset int64, sh matrix.Shard) iter.Seq2[matrix.Job, error] {
+		return func(yield func(matrix.Job, error) bool) {
 			// Positions first, first+n, first+2n, ... of the filtered
 			// expansion are the shard's: matrix.Shard{first+1, n} deals them.
-			first, step := sh.first(offset), max(sh.N, 1)
+			first, step := shardFirst(sh, offset), shardStep(sh)
 			if first >= count {
 				return
 			}
 			sel := plan
 			if step > 1 {
-				if step > math.MaxInt {
-					yield(Job{}, fmt.Errorf("shard %s: too many parts", sh))
-					return
-				}
 				var err error
 				if sel, err = plan.Select(fs, matrix.Shard{Index: int(first) + 1, Count: int(step)}); err != nil {
-					yield(Job{}, err)
+					yield(matrix.Job{}, err)
 					return
 				}
 			}
 			i := offset + first
 			for j, err := range sel.Jobs(context.Background()) {
 				if err != nil {
-					yield(Job{}, err)
+					yield(matrix.Job{}, err)
 					return
 				}
-				rj := Job{ID: j.ID, Index: i, Scenario: j.Scenario, Matrix: f.Matrix.Name, Combination: j.Combination, Run: j.Run}
-				if len(j.Params) > 0 {
-					rj.Params = make([]Param, len(j.Params))
-					for k, p := range j.Params {
-						rj.Params[k] = Param{Path: p.Path, Value: p.Value}
-					}
-				}
+				j.Index = i // the run's numbering, not the expansion's
 				i += step
-				if !yield(rj, nil) {
+				if !yield(j, nil) {
 					return
 				}
 			}

@@ -3,6 +3,8 @@ package runner
 import (
 	"context"
 	"testing"
+
+	"github.com/agenteval/agenteval/matrix"
 )
 
 // Test runs sources inside a Go test: one subtest per job, named by its id
@@ -12,7 +14,7 @@ import (
 // message. cfg.Results, when set, still receives every result.
 func Test(t *testing.T, cfg Config, sources ...Source) {
 	t.Helper()
-	jobs, _, err := Combine(sources, Shard{})
+	jobs, _, err := Combine(sources, matrix.Shard{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,21 +21,25 @@ type matrixFilterFlag []string
 func (s *matrixFilterFlag) String() string     { return strings.Join(*s, ", ") }
 func (s *matrixFilterFlag) Set(v string) error { *s = append(*s, v); return nil }
 
+// matrixMaxJobs is matrix's default cap on a selection: listing a million
+// jobs by accident should stop before it starts.
+const matrixMaxJobs = 10_000
+
 func runMatrix(ctx context.Context, env *cliEnv, args []string) int {
 	fs := newFlags(env, "matrix", "[--count | --show INDEX] [--filter PATH=VALUE]... [--shard i/n] [--max-jobs N] FILE")
 	count := fs.Bool("count", false, "print only the number of jobs")
 	var filterTexts matrixFilterFlag
 	fs.Var(&filterTexts, "filter", "keep jobs whose parameter PATH has VALUE, a YAML value (repeatable; all must match)")
 	shardText := fs.String("shard", "", "run only part i of n (1-based), such as 2/5")
-	maxJobs := fs.Int64("max-jobs", 0, fmt.Sprintf("refuse selections of more jobs than this (0: %d, -1: no limit)", matrix.DefaultMaxJobs))
+	maxJobs := fs.Int64("max-jobs", matrixMaxJobs, "refuse selections of more jobs than this (0: no limit)")
 	runs := fs.Int("runs", 1, "runs of a plain scenario file (a matrix file sets its own)")
 	show := fs.Int64("show", -1, "print the scenario that the job with this index runs, as YAML, instead of the jobs")
 	if code, ok := fs.parse(args); !ok {
 		return code
 	}
 	switch {
-	case *maxJobs < -1:
-		return fs.badValue("max-jobs", *maxJobs, "want a number of jobs, 0 for the default or -1 for no limit")
+	case *maxJobs < 0:
+		return fs.badValue("max-jobs", *maxJobs, "want a number of jobs, or 0 for no limit")
 	case *runs < 1:
 		return fs.badValue("runs", *runs, "want at least 1")
 	case fs.NArg() != 1:

@@ -52,7 +52,7 @@ func TestMatrixCommandSelect(t *testing.T) {
 		}, ""},
 		{"cap", []string{"--max-jobs", "3", matrixTD + "small.matrix.yaml"}, exitFail, nil,
 			"agenteval matrix: " + matrixTD + "small.matrix.yaml: matrix: too many jobs: the selection holds 4 jobs (2 × 2 × 1 run(s)), more than the cap of 3; narrow it with filters or raise the cap (--max-jobs)\n"},
-		{"cap lifted", []string{"--count", "--max-jobs", "-1", matrixTD + "small.matrix.yaml"}, exitOK, []string{"4"}, ""},
+		{"cap lifted", []string{"--count", "--max-jobs", "0", matrixTD + "small.matrix.yaml"}, exitOK, []string{"4"}, ""},
 		{"invalid matrix", []string{matrixTD + "bad.matrix.yaml"}, exitFail, nil,
 			matrixTD + "bad.matrix.yaml:4:16: error: matrix[0].parameter: run[1].conversation.max_turn: run[1].conversation has no field \"max_turn\" (did you mean \"max_turns\"?)\n" +
 				matrixTD + "bad.matrix.yaml:9:9: error: matrix[1].values[1]: judgment.strategy: \"best_of_three\" is not one of all_pass, any_pass, majority_pass, weighted\n"},

@@ -20,6 +20,7 @@ import (
 	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
@@ -108,10 +109,10 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	case *shardCount != 0:
 		return usageErr("--shards %d counts the shards of --shard auto; with --shard i/n, n is the count", *shardCount)
 	}
-	var shard runner.Shard
+	var shard matrix.Shard
 	if *shardSpec != "" {
 		var err error
-		if shard, err = runner.ParseShard(*shardSpec); err != nil {
+		if shard, err = matrix.ParseShard(*shardSpec); err != nil {
 			return usageErr("%v", err)
 		}
 	}
@@ -248,7 +249,11 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	plan := &results.Plan{RunID: newRunID(), Started: time.Now().UTC(), TotalJobs: total, Shard: shard.String(),
+	shardText := "" // the plan records no shard for the whole run
+	if !shard.IsWhole() {
+		shardText = shard.String()
+	}
+	plan := &results.Plan{RunID: newRunID(), Started: time.Now().UTC(), TotalJobs: total, Shard: shardText,
 		ShardJobs: shard.Size(total), Agent: *agentSpec, Sources: names, Seed: *seed, Inputs: inputs,
 		Settings: map[string]string{"filters": strings.Join(filters, " & "), "runs": strconv.Itoa(*runs), "user-model": *userModel,
 			"judge-model": *judgeModel, "strict": strconv.FormatBool(*strict), "allow-commands": strconv.FormatBool(*allowCommands),

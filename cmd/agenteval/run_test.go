@@ -75,7 +75,7 @@ func TestRunExitCodes(t *testing.T) {
 		{"an environment fallback runs it locally", []string{"--env-fallback", "local", "testdata/run-bad/e2b.scenario.yaml"}, exitOK, "1 passed"},
 		{"an unknown environment fallback", []string{"--env-fallback", "moon", "testdata/run-bad/e2b.scenario.yaml"}, exitUsage, `--env-fallback "moon": unknown environment type "moon"`},
 		{"an unknown agent", []string{"--agent", "ecoh", "testdata/run/echo.scenario.yaml"}, exitUsage, `did you mean "echo"?`},
-		{"a bad shard", []string{"--shard", "3/2", "testdata/run/echo.scenario.yaml"}, exitUsage, "want i/n"},
+		{"a bad shard", []string{"--shard", "3/2", "testdata/run/echo.scenario.yaml"}, exitUsage, `shard "3/2": the shard number must be between 1 and 2 (shards count from 1)`},
 		{"no paths", nil, exitUsage, "usage: agenteval run"},
 		{"no concurrency", []string{"--concurrency", "0", "testdata/run/echo.scenario.yaml"}, exitUsage, "--concurrency 0: want at least 1 job at once"},
 		{"a negative concurrency", []string{"--concurrency", "-1", "testdata/run/echo.scenario.yaml"}, exitUsage, "--concurrency -1: want at least 1"},

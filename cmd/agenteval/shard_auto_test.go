@@ -7,10 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/agenteval/agenteval/runner"
 )
 
 // TestAutoShardReadsTheEngine: `--shard auto` takes this copy's index from
@@ -238,11 +237,11 @@ func FuzzAutoShard(f *testing.F) {
 			}
 			return
 		}
-		sh, err := runner.ParseShard(spec)
+		sh, err := matrix.ParseShard(spec)
 		if err != nil {
 			t.Fatalf("autoShard gave %q (from %s), which run refuses: %v", spec, from, err)
 		}
-		if sh.I < 1 || sh.I > sh.N {
+		if sh.Index < 1 || sh.Index > sh.Count {
 			t.Fatalf("shard %q out of range", spec)
 		}
 	})

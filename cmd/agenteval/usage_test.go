@@ -52,7 +52,7 @@ func TestBadFlagValuesAreNamed(t *testing.T) {
 		{[]string{"checkpoint", "--concurrency", "0", "x.json"}, "agenteval checkpoint: --concurrency 0: want at least 1"},
 		{[]string{"fixture", "status", "--format", "Text"}, `agenteval fixture status: --format "Text": want text, json (did you mean "text"?)`},
 		{[]string{"matrix", "--runs", "0", "x.yaml"}, "agenteval matrix: --runs 0: want at least 1"},
-		{[]string{"matrix", "--max-jobs", "-2", "x.yaml"}, "agenteval matrix: --max-jobs -2: want a number of jobs"},
+		{[]string{"matrix", "--max-jobs", "-1", "x.yaml"}, "agenteval matrix: --max-jobs -1: want a number of jobs"},
 		{[]string{"report", "compare", "--min-pass-rate", "1.5", "a", "b"}, "--min-pass-rate 1.5: want a rate between 0 and 1"},
 		{[]string{"run", "--concurrency", "many", "x"}, `invalid value "many" for flag -concurrency`},
 		{[]string{"run", "--filter", "a=1", "testdata/run/echo.scenario.yaml"}, "the filter a=1 matched nothing: filters select the combinations of a matrix, and no matrix is given (1 scenario file(s) left out)"},

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval"
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 )
@@ -40,7 +41,7 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	jobs, total, err := runner.Combine(sources, runner.Shard{})
+	jobs, total, err := runner.Combine(sources, matrix.Shard{})
 	if err != nil {
 		return err
 	}
