@@ -41,6 +41,7 @@ func WriteMarkdown(w io.Writer, s *Summary) error {
 	if s.MissingJobs > 0 {
 		fmt.Fprintf(b, "> [!WARNING]\n> %d job(s) have no record: indexes %s\n\n", s.MissingJobs, rangesText(s.Missing, 20))
 	}
+	writeMarkdownBudgets(b, s)
 	for _, sc := range s.Scenarios {
 		writeMarkdownScenario(b, s, &sc)
 	}

@@ -80,6 +80,7 @@ type Results struct {
 	warnings                        []string
 	droppedWarnings                 int
 	scratch                         map[evalKey]uint8
+	budgets                         []BudgetSummary
 }
 
 type seenPlan struct {
@@ -185,6 +186,13 @@ func (r *Results) readInput(src int, in Input) error {
 			records++
 		case results.RecordJob:
 			if err := r.addJob(src, off, &rec); err != nil {
+				r.malformed++
+				r.warn(&LineError{Input: in.Name, Line: lr.Line(), Err: err})
+				continue
+			}
+			records++
+		case results.RecordBudget:
+			if err := r.addBudget(in.Name, line); err != nil {
 				r.malformed++
 				r.warn(&LineError{Input: in.Name, Line: lr.Line(), Err: err})
 				continue

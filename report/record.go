@@ -27,6 +27,8 @@ type lineRecord struct {
 	// record of a combination), which keeps the per-line cost down.
 	Started json.RawMessage `json:"started"`
 	Params  json.RawMessage `json:"params"`
+	// Estimate is a plan's forecast (plans of runs with a budget).
+	Estimate *results.Estimate `json:"estimate"`
 
 	ID                 string       `json:"id"`
 	Index              int64        `json:"index"`
@@ -55,7 +57,7 @@ type evalRecord struct {
 // plan returns the plan fields; it fails like decoding a results.Plan would.
 func (r *lineRecord) plan() (results.Plan, error) {
 	p := results.Plan{RunID: r.RunID, TotalJobs: r.TotalJobs, Shard: r.Shard,
-		ShardJobs: r.ShardJobs, Agent: r.Agent, Sources: r.Sources, Seed: r.Seed}
+		ShardJobs: r.ShardJobs, Agent: r.Agent, Sources: r.Sources, Seed: r.Seed, Estimate: r.Estimate}
 	if err := decodeOptional(r.Started, &p.Started); err != nil {
 		return results.Plan{}, fmt.Errorf("plan started: %w", err)
 	}

@@ -45,6 +45,8 @@ type Summary struct {
 	Scenarios []ScenarioSummary `json:"scenarios"`
 	// Warnings describe skipped lines and other oddities (capped; see Options.MaxWarnings).
 	Warnings []string `json:"warnings"`
+	// Budgets are the budget records of runs given a budget, in input order.
+	Budgets []BudgetSummary `json:"budgets,omitempty"`
 }
 
 // Counts are run outcomes with their rates and Wilson 95% intervals. A pass
@@ -207,6 +209,7 @@ func (r *Results) Summary() *Summary {
 		s.Scenarios = append(s.Scenarios, sc)
 	}
 	s.Totals = newCounts(all.runs, all.completed, all.passed)
+	s.Budgets = r.budgets
 	s.Warnings = append([]string{}, r.warnings...)
 	if r.droppedWarnings > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("%d more warning(s) not shown", r.droppedWarnings))

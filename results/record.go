@@ -50,6 +50,9 @@ type Plan struct {
 	// Settings are the other options that change what jobs do or how they
 	// are judged (filters, runs, models, strictness), by name.
 	Settings map[string]string `json:"settings,omitempty"`
+	// Estimate is what the run was expected to use (agenteval plan's
+	// forecast), when the run was given a budget; resume does not compare it.
+	Estimate *Estimate `json:"estimate,omitempty"`
 }
 
 // resultsVersion is the results format Open writes.

@@ -68,6 +68,8 @@ type Config struct {
 	Skip func(id string) bool
 	// Progress, when set, is called after every finished job from one goroutine.
 	Progress func(Progress)
+	// Budget, when set, stops starting jobs once a limit is reached (see Budget).
+	Budget *Budget
 }
 
 // CheckpointScorer scores a scenario's checkpoints against live state. An
@@ -113,6 +115,8 @@ type Summary struct {
 	// Notes are what the run reports beyond its jobs: programs an exec
 	// agent's pool replaced between sessions or had to kill at the end.
 	Notes []string
+	// Budget is what the run used of Config.Budget (nil without one).
+	Budget *BudgetUse
 }
 
 // Failed is the number of jobs that did not pass (failed or incomplete).
@@ -163,6 +167,9 @@ func newRun(cfg Config) (*run, error) {
 	if cfg.Concurrency <= 0 {
 		cfg.Concurrency = 4 * runtime.GOMAXPROCS(0)
 	}
+	if b := cfg.Budget; b != nil && b.CostUSD > 0 && b.Cost == nil {
+		return nil, errors.New("runner: a cost budget needs Budget.Cost to price each job's usage")
+	}
 	cfg.Registries = cfg.Registries.orDefault()
 	if cfg.StepTimeout <= 0 {
 		cfg.StepTimeout = 5 * time.Minute
@@ -189,17 +196,22 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[matrix.Job, error], total 
 	var srcErr error
 	var skipped int64
 	var wg sync.WaitGroup
+	budget := newBudgetState(r.cfg.Budget)
 	worker := func() {
 		defer wg.Done()
 		for j := range jobCh {
 			if ctx.Err() != nil {
 				return
 			}
+			if budget.over() {
+				continue // never started, never recorded: --resume runs it
+			}
 			res := r.runJob(ctx, j)
 			if ctx.Err() != nil && !res.Completed {
 				// Interrupted, not judged: leave it for --resume rather than record a failure.
 				return
 			}
+			budget.add(res.Usage)
 			resCh <- res
 		}
 	}
@@ -223,6 +235,9 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[matrix.Job, error], total 
 			if r.cfg.Skip != nil && r.cfg.Skip(j.ID) {
 				skipped++
 				continue
+			}
+			if budget.over() {
+				return
 			}
 			if workers < r.cfg.Concurrency {
 				workers++
@@ -273,6 +288,7 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[matrix.Job, error], total 
 	}
 	sum.Skipped = skipped
 	sum.Duration = time.Since(start)
+	sum.Budget = budget.use(sum.Duration)
 	switch {
 	case writeErr != nil:
 		return sum, writeErr

@@ -65,6 +65,9 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	replay := fs.Bool("replay", false, "with --record: answer only from the recordings; a call not recorded fails")
 	var filters stringList
 	fs.Var(&filters, "filter", "matrix filter path=value (repeatable, ANDed)")
+	budgetSpec := fs.String("budget", "", "stop starting jobs once a limit is reached: tokens=N, cost=USD, time=DURATION, comma-separated (tokens=200k,cost=5usd,time=30m); unstarted jobs are left for --resume")
+	pricesFile := fs.String("prices", "", "prices file (YAML/JSON, US dollars per million tokens) over the built-in table, for --budget cost=")
+	agentModelName := fs.String("agent-model", "", "the model the agent uses, to price its tokens (default: MODEL of --agent openai:MODEL)")
 	if code, ok := fs.parse(args); !ok {
 		return code
 	}
@@ -119,6 +122,10 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	if *replay && *record == "" {
 		return usageErr("--replay needs --record DIR")
 	}
+	budget, err := runBudget(*budgetSpec, *pricesFile, *agentSpec, *agentModelName)
+	if err != nil {
+		return usageErr("%v", err)
+	}
 	wrap := func(m llm.Model, _ string) llm.Model { return m }
 	if *record != "" {
 		cache, err := llm.NewDirCache(*record)
@@ -162,7 +169,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		}
 	}
 	cfg := runner.Config{Agent: agent, Concurrency: *concurrency, Registries: env.kit.Registries, WorkDir: workDir, KeepDirs: *keepDirs,
-		EnvFallback: *envFallback, AllowCommands: *allowCommands, StrictMocks: *strict, Seed: *seed}
+		EnvFallback: *envFallback, AllowCommands: *allowCommands, StrictMocks: *strict, Seed: *seed, Budget: budget}
 	if cfg.UserModel, err = buildModel(*userModel, env); err != nil {
 		return usageErr("--user-model: %v", err)
 	}
@@ -293,6 +300,10 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	if !*keepDirs {
 		_ = os.RemoveAll(workDir) // while the lock is held: the next run may start at Close
 	}
+	atBudget, err := endBudget(env, w, plan.RunID, budget, sum.Budget, owned, sum.Jobs)
+	if err != nil && runErr == nil {
+		runErr = err
+	}
 	if err := w.Close(); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -305,6 +316,8 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	case runErr != nil:
 		fmt.Fprintf(env.stderr, "agenteval run: %v\n", runErr)
 		return exitFail
+	case atBudget:
+		return exitFail // jobs are left: the run is not finished
 	case sum.Passed != sum.Jobs && !*exitZero:
 		return exitFail
 	}

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agenteval/agenteval/internal/textdist"
+	"github.com/agenteval/agenteval/plan"
+	"github.com/agenteval/agenteval/results"
+	"github.com/agenteval/agenteval/runner"
+)
+
+// budgetKeys are the limits --budget takes.
+var budgetKeys = []string{"tokens", "cost", "time"}
+
+// parseBudget reads --budget: comma-separated limits, any combination of
+// tokens=N (200000, 200k, 1.5M), cost=AMOUNT (5, 5usd, $5, 0.50usd) and
+// time=DURATION (30m, 1h30m). Each error names the part it is about.
+func parseBudget(spec string) (runner.Budget, error) {
+	var b runner.Budget
+	if strings.TrimSpace(spec) == "" {
+		return b, fmt.Errorf("--budget is empty: want tokens=N, cost=USD, time=DURATION, comma-separated, such as tokens=200k,cost=5usd,time=30m")
+	}
+	seen := map[string]bool{}
+	for part := range strings.SplitSeq(spec, ",") {
+		key, val, ok := strings.Cut(strings.TrimSpace(part), "=")
+		key, val = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(val)
+		if !ok || key == "" || val == "" {
+			return b, fmt.Errorf("--budget: %q is not a limit: want KEY=VALUE with KEY one of %s, such as tokens=200k", part, strings.Join(budgetKeys, ", "))
+		}
+		if seen[key] {
+			return b, fmt.Errorf("--budget: %s is given twice", key)
+		}
+		seen[key] = true
+		var err error
+		switch key {
+		case "tokens":
+			b.Tokens, err = parseTokens(val)
+		case "cost":
+			b.CostUSD, err = parseUSD(val)
+		case "time":
+			var d time.Duration
+			d, err = time.ParseDuration(val)
+			switch {
+			case err != nil:
+				err = fmt.Errorf("want a duration such as 30m or 1h30m")
+			case d <= 0:
+				err = fmt.Errorf("want a duration above zero")
+			}
+			b.Time = d
+		default:
+			hint := ""
+			if s := textdist.Suggest(key, budgetKeys); s != "" {
+				hint = fmt.Sprintf(" (did you mean %s?)", s)
+			}
+			return b, fmt.Errorf("--budget: unknown limit %q%s: want %s", key, hint, strings.Join(budgetKeys, ", "))
+		}
+		if err != nil {
+			return b, fmt.Errorf("--budget %s=%s: %w", key, val, err)
+		}
+	}
+	return b, nil
+}
+
+// parseTokens reads a positive token count, with an optional k or M.
+func parseTokens(s string) (int64, error) {
+	mult := 1.0
+	switch {
+	case strings.HasSuffix(s, "k") || strings.HasSuffix(s, "K"):
+		mult, s = 1e3, s[:len(s)-1]
+	case strings.HasSuffix(s, "m") || strings.HasSuffix(s, "M"):
+		mult, s = 1e6, s[:len(s)-1]
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	n := f * mult
+	if err != nil || math.IsNaN(n) || n < 1 || n > math.MaxInt64/2 || n != math.Trunc(n) {
+		return 0, fmt.Errorf("want a whole number of tokens of at least 1, such as 200000, 200k or 1.5M")
+	}
+	return int64(n), nil
+}
+
+// parseUSD reads an amount of US dollars above zero: 5, 5usd, $5.
+func parseUSD(s string) (float64, error) {
+	t := strings.TrimPrefix(strings.TrimSuffix(strings.ToLower(s), "usd"), "$")
+	f, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f <= 0 {
+		return 0, fmt.Errorf("want an amount of US dollars above zero, such as 5, 5usd or 0.50usd")
+	}
+	return f, nil
+}
+
+// agentModel is the model whose prices apply to the agent's tokens: the
+// one --agent-model names, else MODEL of --agent openai:MODEL.
+func agentModel(agentSpec, flagValue string) string {
+	if flagValue != "" {
+		return flagValue
+	}
+	if m, ok := strings.CutPrefix(agentSpec, "openai:"); ok {
+		return m
+	}
+	return ""
+}
+
+// loadPrices is the built-in price table with the --prices file over it.
+func loadPrices(file string, read func(string) ([]byte, error)) (plan.Prices, error) {
+	prices := plan.DefaultPrices()
+	if file == "" {
+		return prices, nil
+	}
+	data, err := read(file)
+	if err != nil {
+		return nil, err
+	}
+	over, err := plan.ParsePrices(file, data)
+	if err != nil {
+		return nil, err
+	}
+	return prices.With(over), nil
+}
+
+// runBudget builds run's budget from its flags (nil without --budget). A
+// cost limit needs the agent model's price.
+func runBudget(spec, pricesFile, agentSpec, agentModelFlag string) (*runner.Budget, error) {
+	if spec == "" {
+		if pricesFile != "" {
+			if _, err := loadPrices(pricesFile, os.ReadFile); err != nil {
+				return nil, fmt.Errorf("--prices: %w", err)
+			}
+		}
+		return nil, nil
+	}
+	b, err := parseBudget(spec)
+	if err != nil {
+		return nil, err
+	}
+	prices, err := loadPrices(pricesFile, os.ReadFile)
+	if err != nil {
+		return nil, fmt.Errorf("--prices: %w", err)
+	}
+	model := agentModel(agentSpec, agentModelFlag)
+	pr, known := prices.Lookup(model)
+	switch {
+	case known:
+		b.Cost = pr.Cost
+	case b.CostUSD > 0 && model == "":
+		return nil, fmt.Errorf("--budget cost=%gusd: the agent's model is not known, so its tokens cannot be priced: name it with --agent-model NAME", b.CostUSD)
+	case b.CostUSD > 0:
+		return nil, fmt.Errorf("--budget cost=%gusd: no price for model %q: give its price in a --prices file (models: {%s: {input_per_mtok: N, output_per_mtok: N}})", b.CostUSD, model, model)
+	}
+	return &b, nil
+}
+
+// endBudget records what a run with a budget used and says whether it
+// stopped at it; stopped reports that jobs were left for --resume.
+func endBudget(env *cliEnv, w *results.Writer, runID string, b *runner.Budget, use *runner.BudgetUse, owned, ran int64) (stopped bool, err error) {
+	if b == nil || use == nil {
+		return false, nil
+	}
+	rec := &results.Budget{RunID: runID, Limit: results.Amounts{Tokens: b.Tokens, CostUSD: b.CostUSD, TimeMS: float64(b.Time) / float64(time.Millisecond)},
+		Used: use.Used, Reached: use.Reached, Stopped: use.Stopped, Unstarted: max(0, owned-ran), Ended: time.Now().UTC()}
+	if !use.Stopped {
+		rec.Unstarted = 0
+	}
+	if err := w.WriteBudget(rec); err != nil {
+		return false, err
+	}
+	if use.Stopped {
+		fmt.Fprintf(env.stderr, "agenteval run: stopped at its budget (%s reached; used %s); %d job(s) not started: run again with --resume to finish them (the budget applies to each invocation)\n",
+			strings.Join(use.Reached, ", "), formatUse(rec.Limit, rec.Used), rec.Unstarted)
+	}
+	return use.Stopped, nil
+}
+
+// formatUse says what was used of each limit: "tokens 500 of 500, time 2s of 30m".
+func formatUse(limit, used results.Amounts) string {
+	var parts []string
+	if limit.Tokens > 0 {
+		parts = append(parts, fmt.Sprintf("tokens %d of %d", used.Tokens, limit.Tokens))
+	}
+	if limit.CostUSD > 0 {
+		parts = append(parts, fmt.Sprintf("cost $%.4f of $%.2f", used.CostUSD, limit.CostUSD))
+	}
+	if limit.TimeMS > 0 {
+		parts = append(parts, fmt.Sprintf("time %v of %v", msDuration(used.TimeMS), msDuration(limit.TimeMS)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func msDuration(ms float64) time.Duration {
+	return (time.Duration(ms * float64(time.Millisecond))).Round(time.Millisecond)
+}

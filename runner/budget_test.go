@@ -1,0 +1,107 @@
+package runner
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/llm"
+)
+
+// usageAgent echoes and reports a fixed 100 tokens (60 in, 40 out) per reply.
+func usageAgent(calls *atomic.Int64) Agent {
+	return AgentFunc(func(_ context.Context, _ SessionConfig, m string) (Reply, error) {
+		calls.Add(1)
+		return Reply{Text: m, Usage: llm.Usage{PromptTokens: 60, CompletionTokens: 40, TotalTokens: 100}}, nil
+	})
+}
+
+func TestBudgetStopsStartingJobs(t *testing.T) {
+	t.Parallel()
+	s := loadScenario(t, "echo.scenario.yaml")
+	perToken := func(u llm.Usage) float64 { return float64(u.TotalTokens) * 0.001 } // $0.10 a job
+	for _, tc := range []struct {
+		name    string
+		budget  Budget
+		jobs    int64
+		reached []string
+	}{
+		{"tokens, half", Budget{Tokens: 500}, 5, []string{"tokens"}},
+		{"tokens, not a multiple", Budget{Tokens: 450}, 5, []string{"tokens"}},
+		{"cost", Budget{CostUSD: 0.3, Cost: perToken}, 3, []string{"cost"}},
+		{"both, tokens first", Budget{Tokens: 200, CostUSD: 0.5, Cost: perToken}, 2, []string{"tokens"}},
+		{"within", Budget{Tokens: 5000}, 10, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			jobs, _, err := Combine([]Source{ScenarioSource("echo", s, 10)}, Shard{})
+			require.NoError(t, err)
+			var calls atomic.Int64
+			sink := &memSink{}
+			// One job at a time: the job that reaches the limit is the last to start.
+			sum, err := Run(context.Background(), Config{Agent: usageAgent(&calls), Concurrency: 1, Results: sink, Budget: &tc.budget}, jobs)
+			require.NoError(t, err)
+			assert.Equal(t, tc.jobs, sum.Jobs)
+			assert.Len(t, sink.results, int(tc.jobs))
+			require.NotNil(t, sum.Budget)
+			assert.Equal(t, tc.reached, sum.Budget.Reached)
+			assert.Equal(t, tc.jobs < 10, sum.Budget.Stopped)
+			assert.Equal(t, 100*tc.jobs, sum.Budget.Used.Tokens)
+			if tc.budget.Cost != nil {
+				assert.InDelta(t, 0.1*float64(tc.jobs), sum.Budget.Used.CostUSD, 1e-9)
+			}
+			for i, r := range sink.results {
+				assert.Equal(t, int64(i), r.Index, "the jobs that ran are the first ones")
+			}
+		})
+	}
+}
+
+func TestBudgetOvershootIsBoundedByConcurrency(t *testing.T) {
+	t.Parallel()
+	s := loadScenario(t, "echo.scenario.yaml")
+	jobs, _, err := Combine([]Source{ScenarioSource("echo", s, 40)}, Shard{})
+	require.NoError(t, err)
+	var calls atomic.Int64
+	sink := &memSink{}
+	sum, err := Run(context.Background(), Config{Agent: usageAgent(&calls), Concurrency: 4, Results: sink, Budget: &Budget{Tokens: 1000}}, jobs)
+	require.NoError(t, err)
+	assert.True(t, sum.Budget.Stopped)
+	assert.GreaterOrEqual(t, sum.Jobs, int64(10))
+	assert.LessOrEqual(t, sum.Jobs, int64(10+3), "at most concurrency-1 jobs beyond the one that reached the limit")
+	assert.Equal(t, sum.Jobs, calls.Load(), "every started job is recorded")
+}
+
+func TestBudgetTime(t *testing.T) {
+	t.Parallel()
+	s := loadScenario(t, "echo.scenario.yaml")
+	jobs, _, err := Combine([]Source{ScenarioSource("echo", s, 1000)}, Shard{})
+	require.NoError(t, err)
+	slow := AgentFunc(func(ctx context.Context, _ SessionConfig, m string) (Reply, error) {
+		select {
+		case <-time.After(5 * time.Millisecond):
+		case <-ctx.Done():
+		}
+		return Reply{Text: m}, nil
+	})
+	sink := &memSink{}
+	sum, err := Run(context.Background(), Config{Agent: slow, Concurrency: 2, Results: sink, Budget: &Budget{Time: 50 * time.Millisecond}}, jobs)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"time"}, sum.Budget.Reached)
+	assert.True(t, sum.Budget.Stopped)
+	assert.Less(t, sum.Jobs, int64(1000))
+	assert.Len(t, sink.results, int(sum.Jobs))
+	for _, r := range sink.results {
+		assert.True(t, r.Completed, "running jobs finish: %s", r.Reason)
+	}
+}
+
+func TestCostBudgetNeedsAPrice(t *testing.T) {
+	t.Parallel()
+	_, err := Run(context.Background(), Config{Agent: Echo(), Budget: &Budget{CostUSD: 1}}, nil)
+	require.ErrorContains(t, err, "Budget.Cost")
+}
