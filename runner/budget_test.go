@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/matrix"
 )
 
 // usageAgent echoes and reports a fixed 100 tokens (60 in, 40 out) per reply.
@@ -38,7 +39,7 @@ func TestBudgetStopsStartingJobs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			jobs, _, err := Combine([]Source{ScenarioSource("echo", s, 10)}, Shard{})
+			jobs, _, err := Combine([]Source{ScenarioSource("echo", s, 10)}, matrix.Shard{})
 			require.NoError(t, err)
 			var calls atomic.Int64
 			sink := &memSink{}
@@ -64,7 +65,7 @@ func TestBudgetStopsStartingJobs(t *testing.T) {
 func TestBudgetOvershootIsBoundedByConcurrency(t *testing.T) {
 	t.Parallel()
 	s := loadScenario(t, "echo.scenario.yaml")
-	jobs, _, err := Combine([]Source{ScenarioSource("echo", s, 40)}, Shard{})
+	jobs, _, err := Combine([]Source{ScenarioSource("echo", s, 40)}, matrix.Shard{})
 	require.NoError(t, err)
 	var calls atomic.Int64
 	sink := &memSink{}
@@ -79,7 +80,7 @@ func TestBudgetOvershootIsBoundedByConcurrency(t *testing.T) {
 func TestBudgetTime(t *testing.T) {
 	t.Parallel()
 	s := loadScenario(t, "echo.scenario.yaml")
-	jobs, _, err := Combine([]Source{ScenarioSource("echo", s, 1000)}, Shard{})
+	jobs, _, err := Combine([]Source{ScenarioSource("echo", s, 1000)}, matrix.Shard{})
 	require.NoError(t, err)
 	slow := AgentFunc(func(ctx context.Context, _ SessionConfig, m string) (Reply, error) {
 		select {
