@@ -2,6 +2,8 @@ package agenteval_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -134,4 +136,40 @@ func TestDecodeCondition(t *testing.T) {
 	c, err = l.DecodeCondition(map[string]any{"type": "custom", "scorer": "approvals"})
 	require.NoError(t, err, "the loader sees a scorer registered after it was made")
 	assert.Equal(t, "approvals", c.Scorer)
+}
+
+// TestRunZeroConfig: a RunConfig with just an Agent runs every job once
+// and writes nothing; with Out it writes results through package results,
+// refuses to overwrite them unasked, and resumes by skipping what is there.
+func TestRunZeroConfig(t *testing.T) {
+	t.Parallel()
+	kit := agenteval.New()
+	files, err := kit.Load("examples/scenarios/weather.scenario.yaml")
+	require.NoError(t, err)
+	weather := agenteval.AgentFunc(func(ctx context.Context, cfg agenteval.SessionConfig, _ string) (agenteval.Reply, error) {
+		_, err := cfg.Mocks.Call(ctx, "weather", "forecast", map[string]any{"city": "Paris"})
+		return agenteval.Reply{Text: "The weather in Paris is sunny", Actions: []agenteval.Action{{Name: "GET_WEATHER"}}}, err
+	})
+	sum, err := kit.Run(t.Context(), agenteval.RunConfig{Agent: weather}, files...)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), sum.Passed)
+	assert.Equal(t, int64(1), sum.Jobs)
+
+	_, err = kit.Run(t.Context(), agenteval.RunConfig{}, files...)
+	require.ErrorIs(t, err, runner.ErrNoAgent)
+
+	out := t.TempDir()
+	sum, err = kit.Run(t.Context(), agenteval.RunConfig{Agent: weather, Runs: 3, Out: out, Shard: matrix.Shard{Index: 1, Count: 2}}, files...)
+	require.NoError(t, err)
+	assert.Equal(t, int64(2), sum.Passed, "shard 1/2 of 3 jobs")
+	_, err = kit.Run(t.Context(), agenteval.RunConfig{Agent: weather, Runs: 3, Out: out, Shard: matrix.Shard{Index: 1, Count: 2}}, files...)
+	require.ErrorIs(t, err, results.ErrExist)
+	sum, err = kit.Run(t.Context(), agenteval.RunConfig{Agent: weather, Runs: 3, Out: out, Resume: true, Shard: matrix.Shard{Index: 1, Count: 2}}, files...)
+	require.NoError(t, err)
+	assert.Equal(t, int64(2), sum.Skipped)
+	assert.Zero(t, sum.Jobs)
+	data, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
+	require.NoError(t, err)
+	assert.Equal(t, 2, strings.Count(string(data), `{"record":"job"`), "two jobs, then a second plan line")
+	assert.NoDirExists(t, filepath.Join(out, "work"), "run directories are removed with the run")
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval"
+	"github.com/agenteval/agenteval/agentevaltest"
 	"github.com/agenteval/agenteval/checkpoint"
 	"github.com/agenteval/agenteval/examples"
 	"github.com/agenteval/agenteval/fixture"
@@ -113,11 +114,10 @@ func (s *sliceSink) Write(r *results.Job) error { s.r = append(s.r, r); return n
 // TestExamplesAsGoSubtests embeds the scenarios in go test: one subtest per
 // job, selectable with -run.
 func TestExamplesAsGoSubtests(t *testing.T) {
-	set, err := agenteval.New().Loader(scenario.Options{}).LoadDirFS(examples.Files, "scenarios")
+	kit := agenteval.New()
+	set, err := kit.Loader(scenario.Options{}).LoadDirFS(examples.Files, "scenarios")
 	require.NoError(t, err)
-	sources, err := runner.FileSources(set.Files, runner.SourceOptions{Runs: 1})
-	require.NoError(t, err)
-	runner.Test(t, runner.Config{Agent: &examples.Agent{}, UserModel: runner.ScriptedUser(2), AllowCommands: true}, sources...)
+	agentevaltest.RunFiles(t, kit, agentevaltest.Config{Agent: &examples.Agent{}, UserModel: runner.ScriptedUser(2), AllowCommands: true}, set.Files...)
 }
 
 func TestDemoAgentAnswersOverTheExecProtocol(t *testing.T) {

@@ -1,6 +1,8 @@
 package results
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -9,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agenteval/agenteval/redact"
 )
@@ -42,10 +45,19 @@ var ErrPlanMismatch = errors.New("the results file is of another run")
 // asked to resume or overwrite it, checks on resume that the file's plan is
 // this plan (the file is left byte for byte as it was when it is not), cuts
 // a torn last line, and writes plan as the invocation's first record. The
-// lock is released by Close.
+// lock is released by Close. A plan without RunID gets a new one (the time
+// and random hex), and one without Started gets the time now.
 func Open(path string, plan *Plan, opts Options) (*Writer, error) {
 	if plan == nil {
 		return nil, errors.New("results: Open needs a plan")
+	}
+	if plan.Started.IsZero() {
+		plan.Started = time.Now().UTC()
+	}
+	if plan.RunID == "" {
+		var b [6]byte
+		_, _ = rand.Read(b[:])
+		plan.RunID = plan.Started.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
 	}
 	if opts.Resume && opts.Overwrite {
 		return nil, errors.New("results: resume or overwrite the results, not both")

@@ -217,15 +217,24 @@ func TestExecPoolEndsWithACancelledRun(t *testing.T) {
 	assert.Empty(t, proctest.Alive(t, marker), "no process outlives the run")
 }
 
-// A run's pool serves ExecAgent's sessions through runner.Test too, and is
-// closed when the test ends.
-func TestExecPoolInTest(t *testing.T) {
-	marker := "agenteval-pool-test-" + proctest.SleepArg()
-	agent := execAgent(t, servingCommand(t, marker))
-	t.Run("jobs", func(t *testing.T) {
-		Test(t, Config{Agent: agent, Concurrency: 1}, ScenarioSource("issues", issuesScenario(t, "issues", "list the open issues", "30s"), 3))
-	})
-	assert.Empty(t, proctest.Alive(t, marker), "no process outlives the test")
+// A Runner's pool serves ExecAgent's sessions run one by one by its
+// caller (agentevaltest does), and Close ends its programs.
+func TestExecPoolInRunner(t *testing.T) {
+	marker := "agenteval-pool-runner-" + proctest.SleepArg()
+	r, err := NewRunner(Config{Agent: execAgent(t, servingCommand(t, marker)), Concurrency: 1})
+	require.NoError(t, err)
+	jobs, _, err := Combine([]Source{ScenarioSource("issues", issuesScenario(t, "issues", "list the open issues", "30s"), 3)}, matrix.Shard{})
+	require.NoError(t, err)
+	for j, err := range jobs {
+		require.NoError(t, err)
+		res := r.RunJob(t.Context(), j)
+		assert.True(t, res.Passed, res.Explain())
+	}
+	assert.Equal(t, 1, r.Concurrency())
+	assert.NotEmpty(t, proctest.Alive(t, marker), "one program kept for the sessions")
+	assert.Empty(t, r.Close())
+	assert.Empty(t, r.Close(), "a second Close is safe")
+	proctest.RequireGone(t, marker, 10*time.Second)
 }
 
 // A ready line is the program's first line, names a version this runner

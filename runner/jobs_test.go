@@ -193,11 +193,6 @@ func TestVirtualFSEscapeIsRefused(t *testing.T) {
 	assert.Contains(t, res.Error, "leaves the run's directory")
 }
 
-func TestGoTestEmbedding(t *testing.T) {
-	s := loadScenario(t, "echo.scenario.yaml")
-	Test(t, Config{Agent: Echo()}, ScenarioSource("echo", s, 2))
-}
-
 func TestExplicitZeroWeightCountsNothing(t *testing.T) {
 	t.Parallel()
 	f, err := testLoad("w.scenario.yaml", []byte(`name: w

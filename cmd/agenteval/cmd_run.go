@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -260,7 +259,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	if !shard.IsWhole() {
 		shardText = shard.String()
 	}
-	plan := &results.Plan{RunID: newRunID(), Started: time.Now().UTC(), TotalJobs: total, Shard: shardText,
+	plan := &results.Plan{TotalJobs: total, Shard: shardText,
 		ShardJobs: shard.Size(total), Agent: *agentSpec, Sources: names, Seed: *seed, Inputs: inputs,
 		Settings: map[string]string{"filters": strings.Join(filters, " & "), "runs": strconv.Itoa(*runs), "user-model": *userModel,
 			"judge-model": *judgeModel, "strict": strconv.FormatBool(*strict), "allow-commands": strconv.FormatBool(*allowCommands),
@@ -387,12 +386,6 @@ func firstNonEmpty(ss ...string) string {
 		}
 	}
 	return ""
-}
-
-func newRunID() string {
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	return time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
 }
 
 // warnUnrunnable says, before anything runs, which files' jobs this

@@ -8,12 +8,8 @@ import (
 	"context"
 	"fmt"
 	"log"
-	"time"
 
 	"github.com/agenteval/agenteval"
-	"github.com/agenteval/agenteval/matrix"
-	"github.com/agenteval/agenteval/results"
-	"github.com/agenteval/agenteval/runner"
 )
 
 // README:begin (README.md shows from here to README:end; a test keeps them equal)
@@ -37,28 +33,10 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err // scenario.Diagnostics: file:line:col: error: field.path: message
 	}
-	sources, err := runner.FileSources(files, runner.SourceOptions{Runs: 3})
+	// Results stream to out/results.jsonl as jobs finish (one writer per
+	// folder; Resume finishes an interrupted run, Overwrite replaces one).
+	sum, err := kit.Run(ctx, agenteval.RunConfig{Agent: weatherAgent, Runs: 3, Out: "out", Overwrite: true}, files...)
 	if err != nil {
-		return err
-	}
-	jobs, total, err := runner.Combine(sources, matrix.Shard{})
-	if err != nil {
-		return err
-	}
-	plan := &results.Plan{RunID: "library-example", Started: time.Now().UTC(), TotalJobs: total, ShardJobs: total,
-		Agent: "weatherAgent", Sources: []string{files[0].Name}}
-	// One writer per folder; an existing file is replaced only when asked
-	// (Resume finishes it instead, after checking the plan is the same).
-	w, err := results.Open("out/results.jsonl", plan, results.Options{Overwrite: true})
-	if err != nil {
-		return err
-	}
-	defer w.Close() // a second Close is safe
-	sum, err := runner.RunCounted(ctx, runner.Config{Agent: weatherAgent, Registries: kit.Registries, Results: w}, jobs, total)
-	if err != nil {
-		return err
-	}
-	if err := w.Close(); err != nil {
 		return err
 	}
 	fmt.Printf("%d of %d job(s) passed; results in out/results.jsonl\n", sum.Passed, sum.Jobs)

@@ -1,0 +1,125 @@
+package agentevaltest_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval"
+	"github.com/agenteval/agenteval/agentevaltest"
+	"github.com/agenteval/agenteval/internal/proctest"
+	"github.com/agenteval/agenteval/results"
+	"github.com/agenteval/agenteval/runner"
+)
+
+// failingHostEnv makes TestFailingHost run; TestFailuresPointAtTheCaller
+// runs it in a child test process and reads what it printed.
+const failingHostEnv = "AGENTEVALTEST_FAILING_HOST"
+
+func TestFailingHost(t *testing.T) {
+	if os.Getenv(failingHostEnv) == "" {
+		t.Skip("run by TestFailuresPointAtTheCaller")
+	}
+	cloudy := agentevaltest.AgentFunc(func(context.Context, agentevaltest.SessionConfig, string) (agentevaltest.Reply, error) {
+		return agentevaltest.Reply{Text: "cloudy"}, nil
+	})
+	agentevaltest.Run(t, agentevaltest.Config{Agent: cloudy, Runs: 2, Concurrency: 2}, "../examples/scenarios/weather.scenario.yaml") // the caller's line
+}
+
+// A failing job fails its own subtest, named by the job id, with the
+// verdict and every failed evaluation, at the line of the caller's test
+// that called Run.
+func TestFailuresPointAtTheCaller(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile("agentevaltest_test.go")
+	require.NoError(t, err)
+	line := 0
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.HasSuffix(l, "// the caller's line") {
+			line = i + 1
+		}
+	}
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestFailingHost$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), failingHostEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	require.Error(t, err, "the host test fails")
+	text := string(out)
+	at := "agentevaltest_test.go:" + strconv.Itoa(line) + ": "
+	for _, run := range []string{"run-1", "run-2"} {
+		assert.Contains(t, text, "--- FAIL: TestFailingHost/weather/-/"+run+" ")
+	}
+	assert.Equal(t, 2, strings.Count(text, at+"2 of 2 evaluations failed"), text)
+	assert.Contains(t, text, "step 0: trajectory_contains_action")
+	assert.NotContains(t, text, "agentevaltest.go:", "nothing points into the helper")
+	assert.NotContains(t, text, "step step")
+}
+
+// Jobs run as concurrent subtests, at most Config.Concurrency at once.
+func TestConcurrencyBoundsTheSubtests(t *testing.T) {
+	t.Parallel()
+	var active, most atomic.Int64
+	var met sync.Once
+	both := make(chan struct{})
+	agent := agentevaltest.AgentFunc(func(ctx context.Context, _ agentevaltest.SessionConfig, _ string) (agentevaltest.Reply, error) {
+		n := active.Add(1)
+		defer active.Add(-1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		if n == 2 {
+			met.Do(func() { close(both) })
+		}
+		select { // the first sessions wait for a second one to overlap
+		case <-both:
+		case <-time.After(10 * time.Second):
+		}
+		return agentevaltest.Reply{Text: "hello"}, nil
+	})
+	var got []string
+	var mu sync.Mutex
+	sink := sinkFunc(func(r *results.Job) error { mu.Lock(); got = append(got, r.ID); mu.Unlock(); return nil })
+	agentevaltest.Run(t, agentevaltest.Config{Agent: agent, Runs: 8, Concurrency: 2, Runner: runner.Config{Results: sink}}, "testdata/hello.scenario.yaml")
+	assert.Equal(t, int64(2), most.Load())
+	assert.Len(t, got, 8, "every result reaches the sink")
+}
+
+// The run's exec programs are ended when the test ends (t.Cleanup), and
+// none outlives it.
+func TestExecProgramsEndWithTheTest(t *testing.T) {
+	t.Parallel()
+	marker := "agentevaltest-pool-" + proctest.SleepArg()
+	kit := agenteval.New()
+	agent, err := kit.Agent(`exec:: `+marker+`; echo '{"type":"ready","sessions":"many"}'; while read -r l; do case "$l" in *'"type":"message"'*) echo '{"type":"reply","text":"hello"}';; esac; done`, runner.AgentOptions{})
+	require.NoError(t, err)
+	files, err := kit.Load("testdata/hello.scenario.yaml")
+	require.NoError(t, err)
+	t.Run("jobs", func(t *testing.T) {
+		agentevaltest.RunFiles(t, kit, agentevaltest.Config{Agent: agent, Runs: 3, Concurrency: 1}, files...)
+		assert.NotEmpty(t, proctest.Alive(t, marker), "kept for the run's sessions")
+	})
+	proctest.RequireGone(t, marker, 10*time.Second)
+}
+
+// A benchmark or fuzz target (any testing.TB) runs the jobs too.
+func TestAnyTB(t *testing.T) {
+	t.Parallel()
+	var tb testing.TB = &tbOnly{TB: t}
+	agentevaltest.Run(tb, agentevaltest.Config{Agent: agentevaltest.AgentFunc(func(context.Context, agentevaltest.SessionConfig, string) (agentevaltest.Reply, error) {
+		return agentevaltest.Reply{Text: "hello"}, nil
+	}), Runs: 2}, "testdata/hello.scenario.yaml")
+}
+
+type tbOnly struct{ testing.TB }
+
+type sinkFunc func(*results.Job) error
+
+func (f sinkFunc) Write(r *results.Job) error { return f(r) }
+
