@@ -122,4 +122,3 @@ type tbOnly struct{ testing.TB }
 type sinkFunc func(*results.Job) error
 
 func (f sinkFunc) Write(r *results.Job) error { return f(r) }
-
