@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"iter"
 	"math"
 	"os"
 	"strconv"
@@ -9,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/internal/textdist"
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/plan"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
@@ -192,4 +195,23 @@ func formatUse(limit, used results.Amounts) string {
 
 func msDuration(ms float64) time.Duration {
 	return (time.Duration(ms * float64(time.Millisecond))).Round(time.Millisecond)
+}
+
+// runEstimate is the forecast a run with a budget stores in its plan
+// record, so that report can put it beside what the run used: plan's,
+// from the scenarios' limits, over the jobs of the run's shard.
+func runEstimate(ctx context.Context, env *cliEnv, jobs iter.Seq2[matrix.Job, error], agentSpec, agentModelFlag, userModel, judgeModel, pricesFile string, concurrency int) (*results.Estimate, error) {
+	opts, err := planOptions(agentSpec, agentModelFlag, userModel, judgeModel, pricesFile, concurrency, env)
+	if err != nil {
+		return nil, err
+	}
+	p, err := plan.Make(ctx, jobs, opts)
+	if err != nil {
+		return nil, err
+	}
+	basis := "limits"
+	if p.Basis.HistoryJobs > 0 {
+		basis = "history"
+	}
+	return &results.Estimate{Jobs: p.Jobs, Tokens: p.Tokens.Total, CostUSD: p.CostUSD, WallMS: p.WallMS, Basis: basis}, nil
 }

@@ -90,7 +90,11 @@ func TestBudgetStopsThenResumeFinishes(t *testing.T) {
 	code, md, stderr := runCLI(t, "report", results)
 	require.Equal(t, exitOK, code, stderr)
 	assert.Contains(t, md, "The run stopped at its budget (tokens reached) with 5 job(s) not started")
-	assert.Contains(t, md, "| 1 (stopped at its budget) | tokens | 500 |")
+	// The plan's estimate (10 jobs, one agent call of an assumed 1000+300
+	// tokens each) beside the limit and the use; the exec agent's model is
+	// not named, so its cost is unknown.
+	assert.Contains(t, md, "| 1 (stopped at its budget) | tokens | 500 | 13000 | 500 |")
+	assert.Contains(t, md, "| | cost | none | unknown | $0.0000 |")
 	code, js, stderr := runCLI(t, "report", "--format", "json", results)
 	require.Equal(t, exitOK, code, stderr)
 	var sum report.Summary

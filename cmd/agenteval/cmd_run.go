@@ -259,7 +259,13 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	if !shard.IsWhole() {
 		shardText = shard.String()
 	}
-	plan := &results.Plan{TotalJobs: total, Shard: shardText,
+	var estimate *results.Estimate
+	if budget != nil {
+		if estimate, err = runEstimate(ctx, env, jobs, *agentSpec, *agentModelName, *userModel, *judgeModel, *pricesFile, *concurrency); err != nil {
+			return usageErr("%v", err)
+		}
+	}
+	plan := &results.Plan{Estimate: estimate, TotalJobs: total, Shard: shardText,
 		ShardJobs: shard.Size(total), Agent: *agentSpec, Sources: names, Seed: *seed, Inputs: inputs,
 		Settings: map[string]string{"filters": strings.Join(filters, " & "), "runs": strconv.Itoa(*runs), "user-model": *userModel,
 			"judge-model": *judgeModel, "strict": strconv.FormatBool(*strict), "allow-commands": strconv.FormatBool(*allowCommands),

@@ -81,6 +81,7 @@ func commands() []command {
 		{"schema", "print the JSON Schema of a document kind", runSchema},
 		{"types", "list evaluation types, strategies, conditions, terminations and agents", runTypes},
 		{"matrix", "expand a matrix into jobs", runMatrix},
+		{"plan", "forecast a run: jobs, model calls by role, tokens, cost and wall time", runPlan},
 		{"run", "run scenarios and matrices against an agent; results to DIR/results.jsonl", runRun},
 		{"report", "summarise results: pass rates, intervals, flakiness; JUnit, Markdown, HTML", runReport},
 		{"checkpoint", "score scenarios' checkpoints against GitHub now", runCheckpoint},

@@ -1,0 +1,423 @@
+package plan
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/matrix"
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// Version is the version of the Plan's JSON shape (plan.schema.json). It
+// changes only when a field changes meaning or goes away; new fields may
+// be added within a version.
+const Version = 1
+
+// Roles of model calls.
+const (
+	RoleAgent = "agent"
+	RoleUser  = "user"
+	RoleJudge = "judge"
+)
+
+// Tokens are a number of prompt (input) and completion (output) tokens.
+type Tokens struct {
+	Input  int64 `json:"input"`
+	Output int64 `json:"output"`
+}
+
+// Total is Input + Output.
+func (t Tokens) Total() int64 { return t.Input + t.Output }
+
+func (t Tokens) add(u Tokens) Tokens { return Tokens{t.Input + u.Input, t.Output + u.Output} }
+
+func (t Tokens) times(n int64) Tokens { return Tokens{t.Input * n, t.Output * n} }
+
+// Assumed are the tokens a model call of each role is assumed to take when
+// no past results say better: a forecast from the scenarios' limits.
+type Assumed struct {
+	Agent, User, Judge Tokens
+}
+
+// DefaultAssumed is Options.Assumed's default: an agent turn of 1000 prompt
+// and 300 completion tokens, a simulated-user turn of 500 and its
+// user_simulator.max_tokens (200 unless set), a judge call of 1500 and 200.
+var DefaultAssumed = Assumed{Agent: Tokens{1000, 300}, User: Tokens{500, 200}, Judge: Tokens{1500, 200}}
+
+// Options configure Make. Zero fields take the documented defaults.
+type Options struct {
+	// Concurrency is how many jobs run at once (default 1).
+	Concurrency int
+	// AgentModel, UserModel and JudgeModel name the models behind each
+	// role, for their prices; "" means the role's model is unknown (its
+	// cost is then unknown), except that NoAgentModel and NoUserModel say
+	// the role makes no paid calls (the echo agent, the scripted user).
+	AgentModel, UserModel, JudgeModel string
+	NoAgentModel, NoUserModel         bool
+	// Prices is the price table (default DefaultPrices()).
+	Prices Prices
+	// History holds past results to forecast from (nil: limits only).
+	History *History
+	// Assumed tokens per call where history is silent (default DefaultAssumed).
+	Assumed *Assumed
+	// StepTimeout bounds a step that sets none (default 5 minutes, as the runner).
+	StepTimeout time.Duration
+	// Evaluations is the registry that builds the scenarios' evaluations,
+	// to tell which ask the judge (default evaluate.NewRegistry()).
+	Evaluations *evaluate.Registry
+}
+
+// Plan is the forecast of a run. Its JSON shape is plan.schema.json.
+type Plan struct {
+	// Version is the shape's version (Version).
+	Version int `json:"version"`
+	// Jobs is the number of jobs the forecast covers.
+	Jobs int64 `json:"jobs"`
+	// Concurrency is the number of jobs at once the wall time assumes.
+	Concurrency int `json:"concurrency"`
+	// Calls counts model calls by role; JudgeSamples are the judge's
+	// calls, each sample one call, and JudgeEvaluations the judgments they
+	// serve.
+	Calls Calls `json:"calls"`
+	// Roles break tokens and cost down by role (agent, user, judge).
+	Roles []Role `json:"roles"`
+	// Tokens is the total over the roles.
+	Tokens TokensTotal `json:"tokens"`
+	// CostUSD is the total cost; null when a role that makes calls has no
+	// known price (CostUnknown says which), never a silent 0.
+	CostUSD     *float64 `json:"cost_usd" jsonschema:"oneof_type=number;null"`
+	CostUnknown []string `json:"cost_unknown,omitempty"`
+	// WallMS is the forecast wall time at Concurrency; JobMS the time of
+	// all jobs one after another; LongestJobMS the longest job's.
+	WallMS       float64 `json:"wall_ms"`
+	JobMS        float64 `json:"job_ms"`
+	LongestJobMS float64 `json:"longest_job_ms"`
+	// Basis counts the jobs forecast from past results and from limits.
+	Basis Basis `json:"basis"`
+	// Sources break the forecast down by source (scenario or matrix file id).
+	Sources []Source `json:"sources"`
+	// Notes say what the forecast assumes or cannot know.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Calls counts model calls by role.
+type Calls struct {
+	Agent            int64 `json:"agent"`
+	User             int64 `json:"user"`
+	Judge            int64 `json:"judge"`
+	JudgeEvaluations int64 `json:"judge_evaluations"`
+}
+
+// Role is one role's calls, tokens and cost.
+type Role struct {
+	Role  string `json:"role"`
+	Model string `json:"model,omitempty"`
+	Calls int64  `json:"calls"`
+	// Tokens forecast for the role's calls.
+	InputTokens  int64 `json:"input_tokens"`
+	OutputTokens int64 `json:"output_tokens"`
+	// Price is the model's price (null when unknown or no model).
+	Price *Price `json:"price,omitempty"`
+	// CostUSD is null when the price is unknown.
+	CostUSD *float64 `json:"cost_usd" jsonschema:"oneof_type=number;null"`
+}
+
+// TokensTotal is the forecast's tokens over all roles.
+type TokensTotal struct {
+	Input  int64 `json:"input"`
+	Output int64 `json:"output"`
+	Total  int64 `json:"total"`
+}
+
+// Basis says where the numbers came from.
+type Basis struct {
+	// HistoryJobs were forecast from past results of the same job key
+	// (source/combination) or scenario; LimitJobs from the scenario's
+	// limits (max_turns, timeouts) and Assumed tokens.
+	HistoryJobs int64 `json:"history_jobs"`
+	LimitJobs   int64 `json:"limit_jobs"`
+}
+
+// Source is the forecast of one source's jobs.
+type Source struct {
+	Source string `json:"source"`
+	Jobs   int64  `json:"jobs"`
+	Calls  Calls  `json:"calls"`
+	// Tokens over every role.
+	Tokens int64 `json:"tokens"`
+	// JobMS is the forecast time of one job (the mean over its jobs).
+	JobMS float64 `json:"job_ms"`
+	// Basis is "history", "limits" or "history+limits".
+	Basis string `json:"basis"`
+}
+
+// jobShape is what one scenario's job costs by the scenario's limits.
+type jobShape struct {
+	calls  Calls
+	tokens [3]Tokens // agent, user, judge
+	ms     float64
+}
+
+// Make forecasts the jobs: the same jobs a run with the same sources,
+// filters, runs and shard would run (runner.Combine). It reads each job's
+// scenario once per distinct scenario in a row, so matrices forecast at
+// the speed of their expansion.
+func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) (*Plan, error) {
+	o := opts
+	if o.Concurrency < 1 {
+		o.Concurrency = 1
+	}
+	if o.Prices == nil {
+		o.Prices = DefaultPrices()
+	}
+	if o.Assumed == nil {
+		a := DefaultAssumed
+		o.Assumed = &a
+	}
+	if o.StepTimeout <= 0 {
+		o.StepTimeout = 5 * time.Minute
+	}
+	if o.Evaluations == nil {
+		o.Evaluations = evaluate.NewRegistry()
+	}
+	p := &Plan{Version: Version, Concurrency: o.Concurrency, Roles: []Role{}, Sources: []Source{}}
+	var tokens [3]Tokens
+	var lastScen *scenario.Scenario
+	var shape jobShape
+	sources := map[string]*Source{}
+	var order []string
+	notes := map[string]bool{}
+	for j, err := range jobs {
+		if err != nil {
+			return nil, err
+		}
+		if p.Jobs%4096 == 0 && ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		if j.Scenario != lastScen {
+			shape = shapeOf(j.Scenario, &o, notes)
+			lastScen = j.Scenario
+		}
+		p.Jobs++
+		key, src := jobKey(j.ID)
+		js := shape
+		basis := "limits"
+		if h, ok := o.History.lookup(key, j.Scenario.ID); ok {
+			basis = "history"
+			js.tokens[0] = h.tokens
+			js.ms = h.ms
+			p.Basis.HistoryJobs++
+		} else {
+			p.Basis.LimitJobs++
+		}
+		if o.NoAgentModel {
+			js.tokens[0] = Tokens{} // the echo agent: no model, no tokens
+		}
+		if o.NoUserModel {
+			js.tokens[1] = Tokens{} // the scripted user
+		}
+		for r := range tokens {
+			tokens[r] = tokens[r].add(js.tokens[r])
+		}
+		addCalls(&p.Calls, js.calls)
+		p.JobMS += js.ms
+		p.LongestJobMS = max(p.LongestJobMS, js.ms)
+		s := sources[src]
+		if s == nil {
+			s = &Source{Source: src, Basis: basis}
+			sources[src] = s
+			order = append(order, src)
+		}
+		s.Jobs++
+		addCalls(&s.Calls, js.calls)
+		s.Tokens += js.tokens[0].Total() + js.tokens[1].Total() + js.tokens[2].Total()
+		s.JobMS += js.ms
+		if s.Basis != basis {
+			s.Basis = "history+limits"
+		}
+	}
+	for _, src := range order {
+		s := sources[src]
+		s.JobMS /= float64(s.Jobs)
+		p.Sources = append(p.Sources, *s)
+	}
+	// Jobs are handed out one at a time to Concurrency workers: the wall
+	// time is at least the even share and at least the longest job.
+	p.WallMS = max(p.JobMS/float64(o.Concurrency), p.LongestJobMS)
+	p.price(&o, tokens)
+	if p.Basis.LimitJobs > 0 {
+		notes[fmt.Sprintf("%d job(s) forecast from limits: every conversation runs to max_turns and every step may take its whole timeout (an upper bound), with assumed tokens per call (agent %d+%d, judge %d+%d prompt+completion)",
+			p.Basis.LimitJobs, o.Assumed.Agent.Input, o.Assumed.Agent.Output, o.Assumed.Judge.Input, o.Assumed.Judge.Output)] = true
+	}
+	if p.Basis.HistoryJobs > 0 {
+		notes[fmt.Sprintf("%d job(s) forecast from past results (mean agent tokens and duration of the same job, else of the same scenario); their simulated-user and judge calls from limits", p.Basis.HistoryJobs)] = true
+	}
+	if p.Calls.Judge > 0 {
+		notes["judge calls are counted without the judge cache (a cached verdict costs nothing)"] = true
+	}
+	notes["retries (allowed_retries) are not counted: each retry repeats a job's calls"] = true
+	p.Notes = slices.Sorted(maps.Keys(notes))
+	return p, nil
+}
+
+func addCalls(c *Calls, d Calls) {
+	c.Agent += d.Agent
+	c.User += d.User
+	c.Judge += d.Judge
+	c.JudgeEvaluations += d.JudgeEvaluations
+}
+
+// price fills the roles, the tokens and the cost.
+func (p *Plan) price(o *Options, tokens [3]Tokens) {
+	known := true
+	var total float64
+	roles := []struct {
+		name, model string
+		none        bool
+		calls       int64
+	}{
+		{RoleAgent, o.AgentModel, o.NoAgentModel, p.Calls.Agent},
+		{RoleUser, o.UserModel, o.NoUserModel, p.Calls.User},
+		{RoleJudge, o.JudgeModel, false, p.Calls.Judge},
+	}
+	for i, r := range roles {
+		t := tokens[i]
+		role := Role{Role: r.name, Model: r.model, Calls: r.calls, InputTokens: t.Input, OutputTokens: t.Output}
+		p.Tokens.Input += t.Input
+		p.Tokens.Output += t.Output
+		switch {
+		case r.none || r.calls == 0:
+			role.CostUSD = ptr(0.0)
+		case r.model == "":
+			known = false
+			p.CostUnknown = append(p.CostUnknown, fmt.Sprintf("%s: the model is not known (name it to price its %d call(s))", r.name, r.calls))
+		default:
+			pr, ok := o.Prices.Lookup(r.model)
+			if !ok {
+				known = false
+				p.CostUnknown = append(p.CostUnknown, fmt.Sprintf("%s: no price for model %q (give it in a prices file)", r.name, r.model))
+				break
+			}
+			role.Price = &pr
+			c := pr.Cost(llm.Usage{PromptTokens: clampInt(t.Input), CompletionTokens: clampInt(t.Output)})
+			role.CostUSD = &c
+			total += c
+		}
+		p.Roles = append(p.Roles, role)
+	}
+	p.Tokens.Total = p.Tokens.Input + p.Tokens.Output
+	if known {
+		p.CostUSD = &total
+	}
+}
+
+func clampInt(v int64) int { return int(min(v, math.MaxInt)) }
+
+func ptr[T any](v T) *T { return &v }
+
+// jobKey splits a job id source/combination/run-N into its key
+// (source/combination) and source.
+func jobKey(id string) (key, source string) {
+	key = id
+	if i := strings.LastIndex(id, "/run-"); i > 0 {
+		key = id[:i]
+	}
+	source = key
+	if i := strings.LastIndexByte(key, '/'); i > 0 {
+		source = key[:i]
+	}
+	return key, source
+}
+
+// shapeOf forecasts one job of s from its limits.
+func shapeOf(s *scenario.Scenario, o *Options, notes map[string]bool) jobShape {
+	var js jobShape
+	c, err := evaluate.Compile(o.Evaluations, s)
+	if err != nil {
+		notes[fmt.Sprintf("scenario %s: its evaluations do not compile, so its judge calls are not counted: %v", s.ID, err)] = true
+	}
+	judgeCalls := func(scope evaluate.Scope, step int) (calls, evals int64) {
+		if c == nil {
+			return 0, 0
+		}
+		for _, ch := range c.Checks(scope, step) {
+			if !evaluate.NeedsOf(ch.Evaluator).Judge {
+				continue
+			}
+			evals++
+			n := int64(1)
+			if lj, ok := ch.Evaluation.Params.(*scenario.LLMJudge); ok && lj.Samples > 1 {
+				n = int64(lj.Samples)
+			}
+			calls += n
+		}
+		return calls, evals
+	}
+	var ms float64
+	stepMS := func(st *scenario.RunStep) float64 {
+		if d := time.Duration(st.Timeout); d > 0 {
+			return float64(d) / float64(time.Millisecond)
+		}
+		return float64(o.StepTimeout) / float64(time.Millisecond)
+	}
+	userOut := o.Assumed.User.Output
+	for i := range s.Run {
+		st := &s.Run[i]
+		jc, je := judgeCalls(evaluate.ScopeStep, i)
+		js.calls.Judge += jc
+		js.calls.JudgeEvaluations += je
+		switch cv := st.Conversation; {
+		case cv != nil:
+			turns := int64(max(1, cv.MaxTurns))
+			js.calls.Agent += turns
+			user := turns - 1
+			js.calls.User += user
+			out := userOut
+			if cv.UserSimulator != nil && cv.UserSimulator.MaxTokens > 0 {
+				out = int64(cv.UserSimulator.MaxTokens)
+			}
+			js.tokens[1] = js.tokens[1].add(Tokens{o.Assumed.User.Input, out}.times(user))
+			tc, te := judgeCalls(evaluate.ScopeTurn, i)
+			js.calls.Judge += tc * turns
+			js.calls.JudgeEvaluations += te * turns
+			fc, fe := judgeCalls(evaluate.ScopeFinal, i)
+			js.calls.Judge += fc
+			js.calls.JudgeEvaluations += fe
+			for _, t := range cv.TerminationConditions {
+				if t.LLMJudge != nil && len(t.Keywords) == 0 {
+					js.calls.Judge += turns
+					js.calls.JudgeEvaluations += turns
+				}
+			}
+			perTurn := cv.TimeoutPerTurnMS
+			if perTurn <= 0 {
+				perTurn = 30_000
+			}
+			total := cv.TotalTimeoutMS
+			if total <= 0 {
+				total = 300_000
+			}
+			ms += math.Min(float64(total), float64(perTurn)*float64(turns))
+		case strings.TrimSpace(st.Code) != "":
+			ms += stepMS(st)
+		default:
+			js.calls.Agent++
+			ms += stepMS(st)
+		}
+	}
+	if s.TimeoutMS > 0 {
+		ms = math.Min(ms, float64(s.TimeoutMS))
+	}
+	js.ms = ms
+	js.tokens[0] = o.Assumed.Agent.times(js.calls.Agent)
+	js.tokens[2] = o.Assumed.Judge.times(js.calls.Judge)
+	return js
+}

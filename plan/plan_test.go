@@ -1,0 +1,144 @@
+package plan_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/matrix"
+	"github.com/agenteval/agenteval/plan"
+	"github.com/agenteval/agenteval/runner"
+	"github.com/agenteval/agenteval/scenario"
+)
+
+func jobsOf(t *testing.T, runs int, shard matrix.Shard, paths ...string) (sources []runner.Source, reg *runner.Registries) {
+	t.Helper()
+	reg = runner.NewRegistries()
+	set, err := scenario.NewLoader(reg, scenario.Options{}).LoadPaths(paths...)
+	require.NotNil(t, set, "%v", err)
+	require.False(t, set.Diagnostics.HasErrors(), "%v", set.Diagnostics)
+	sources, err = runner.FileSources(set.Files, runner.SourceOptions{Runs: runs})
+	require.NoError(t, err)
+	return sources, reg
+}
+
+func makePlan(t *testing.T, runs int, shard matrix.Shard, opts plan.Options, paths ...string) *plan.Plan {
+	t.Helper()
+	sources, reg := jobsOf(t, runs, shard, paths...)
+	jobs, _, err := runner.Combine(sources, shard)
+	require.NoError(t, err)
+	opts.Evaluations = reg.Evaluations
+	p, err := plan.Make(context.Background(), jobs, opts)
+	require.NoError(t, err)
+	return p
+}
+
+// TestCallsByRoleFromLimits counts one job of testdata/talk by its limits:
+// 4 agent turns, 3 simulated-user turns, and judge calls: 4 turns × 2
+// samples, 1 final, 4 termination checks.
+func TestCallsByRoleFromLimits(t *testing.T) {
+	t.Parallel()
+	p := makePlan(t, 3, matrix.Shard{}, plan.Options{Concurrency: 2, AgentModel: "gpt-4o-mini", UserModel: "gpt-4o-mini", JudgeModel: "gpt-4.1"}, "testdata/talk.scenario.yaml")
+	assert.EqualValues(t, 3, p.Jobs)
+	assert.Equal(t, plan.Calls{Agent: 12, User: 9, Judge: 3 * (8 + 1 + 4), JudgeEvaluations: 3 * (4 + 1 + 4)}, p.Calls)
+	a := plan.DefaultAssumed
+	require.Len(t, p.Roles, 3)
+	assert.EqualValues(t, 12*a.Agent.Input, p.Roles[0].InputTokens)
+	assert.EqualValues(t, 9*50, p.Roles[1].OutputTokens, "the user simulator's max_tokens bounds its output")
+	assert.EqualValues(t, 39*a.Judge.Output, p.Roles[2].OutputTokens)
+	require.NotNil(t, p.CostUSD)
+	mini, g41 := plan.DefaultPrices()["gpt-4o-mini"], plan.DefaultPrices()["gpt-4.1"]
+	want := (float64(12*a.Agent.Input+9*a.User.Input)*mini.Input + float64(12*a.Agent.Output+9*50)*mini.Output +
+		float64(39*a.Judge.Input)*g41.Input + float64(39*a.Judge.Output)*g41.Output) / 1e6
+	assert.InDelta(t, want, *p.CostUSD, 1e-9)
+	// A job: the conversation's min(60 s, 4 × 1 s) plus the code step's 2 s.
+	assert.InDelta(t, 6000, p.LongestJobMS, 1e-9)
+	assert.InDelta(t, 18000, p.JobMS, 1e-9)
+	assert.InDelta(t, 9000, p.WallMS, 1e-9, "three 6 s jobs on two workers: at least the even share")
+	assert.EqualValues(t, 3, p.Basis.LimitJobs)
+	assert.Equal(t, "talk", p.Sources[0].Source)
+}
+
+func TestUnknownModelCostIsUnknownNeverZero(t *testing.T) {
+	t.Parallel()
+	p := makePlan(t, 1, matrix.Shard{}, plan.Options{AgentModel: "house-model", UserModel: "gpt-4o"}, "testdata/talk.scenario.yaml")
+	assert.Nil(t, p.CostUSD)
+	assert.Nil(t, p.Roles[0].CostUSD)
+	assert.Nil(t, p.Roles[2].CostUSD, "no judge model named")
+	assert.Equal(t, []string{`agent: no price for model "house-model" (give it in a prices file)`, "judge: the model is not known (name it to price its 13 call(s))"}, p.CostUnknown)
+	var text bytes.Buffer
+	require.NoError(t, p.WriteText(&text))
+	assert.Contains(t, text.String(), "cost: unknown\n  unknown because agent: no price for model \"house-model\"")
+	js, err := json.Marshal(p)
+	require.NoError(t, err)
+	assert.Contains(t, string(js), `"cost_usd":null`)
+
+	// With its price the cost is known.
+	prices := plan.DefaultPrices().With(plan.Prices{"house-model": {Input: 1, Output: 1}})
+	p = makePlan(t, 1, matrix.Shard{}, plan.Options{AgentModel: "house-model", NoUserModel: true, JudgeModel: "gpt-4o", Prices: prices}, "testdata/talk.scenario.yaml")
+	require.NotNil(t, p.CostUSD)
+	assert.Empty(t, p.CostUnknown)
+	assert.Zero(t, p.Roles[1].InputTokens, "the scripted user makes no model calls")
+}
+
+func TestShardsSplitThePlan(t *testing.T) {
+	t.Parallel()
+	whole := makePlan(t, 10, matrix.Shard{}, plan.Options{NoAgentModel: true, NoUserModel: true}, "testdata/talk.scenario.yaml")
+	var jobs, agent int64
+	for i := 1; i <= 3; i++ {
+		p := makePlan(t, 10, matrix.Shard{Index: i, Count: 3}, plan.Options{NoAgentModel: true, NoUserModel: true}, "testdata/talk.scenario.yaml")
+		jobs += p.Jobs
+		agent += p.Calls.Agent
+	}
+	assert.Equal(t, whole.Jobs, jobs)
+	assert.Equal(t, whole.Calls.Agent, agent)
+}
+
+func TestHistoryReplacesLimits(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	hist := filepath.Join(dir, "results.jsonl")
+	var b strings.Builder
+	b.WriteString(`{"record":"plan","run_id":"r","total_jobs":3}` + "\n")
+	for i, u := range []int{100, 300} {
+		fmt.Fprintf(&b, `{"record":"job","id":"talk/-/run-%d","index":%d,"scenario":"talk","completed":true,"duration_ms":%d,"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}}`+"\n", i+1, i, 1000*(i+1), u, u/2, u+u/2)
+	}
+	b.WriteString(`{"record":"job","id":"talk/-/run-3","index":2,"scenario":"talk","completed":false,"duration_ms":99999,"usage":{"total_tokens":99999}}` + "\n")
+	b.WriteString(`{"record":"job","id":"torn`) // a torn last line
+	require.NoError(t, os.WriteFile(hist, []byte(b.String()), 0o644))
+	h := plan.NewHistory()
+	f, err := os.Open(hist)
+	require.NoError(t, err)
+	defer f.Close()
+	require.NoError(t, h.Read(hist, f))
+	assert.EqualValues(t, 2, h.Jobs())
+	assert.EqualValues(t, 2, h.Skipped(), "the incomplete job and the torn line")
+
+	p := makePlan(t, 4, matrix.Shard{}, plan.Options{History: h, AgentModel: "gpt-4o-mini", NoUserModel: true, JudgeModel: "gpt-4o-mini"}, "testdata/talk.scenario.yaml")
+	assert.EqualValues(t, 4, p.Basis.HistoryJobs, "run-4 has no record of its own: the scenario's mean stands in")
+	assert.EqualValues(t, 4*200, p.Roles[0].InputTokens, "mean of 100 and 300")
+	assert.EqualValues(t, 4*100, p.Roles[0].OutputTokens)
+	assert.InDelta(t, 1500, p.LongestJobMS, 1e-9)
+	assert.Equal(t, "history", p.Sources[0].Basis)
+
+	require.ErrorContains(t, plan.NewHistory().Read("x.yaml", strings.NewReader("name: x\n")), "x.yaml holds no results record")
+}
+
+func TestMakeHonoursContext(t *testing.T) {
+	t.Parallel()
+	sources, _ := jobsOf(t, 1, matrix.Shard{}, "testdata/talk.scenario.yaml")
+	jobs, _, err := runner.Combine(sources, matrix.Shard{})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = plan.Make(ctx, jobs, plan.Options{})
+	require.ErrorIs(t, err, context.Canceled)
+}
