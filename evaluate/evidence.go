@@ -33,6 +33,34 @@ func (in Input) Text() (what, text string) {
 	return "reply", st.Reply
 }
 
+// evidenceWords are the words Text names its evidence with; evaluators
+// build their pass messages for each once, at compile time.
+var evidenceWords = [...]string{"reply", "transcript", "stdout"}
+
+// evidenceIndex returns the index of what in evidenceWords, or -1.
+func evidenceIndex(what string) int {
+	for i, w := range evidenceWords {
+		if w == what {
+			return i
+		}
+	}
+	return -1
+}
+
+// boxEvidence returns what as an interface without allocating for the
+// words Text returns (constants are boxed statically).
+func boxEvidence(what string) any {
+	switch what {
+	case "reply":
+		return "reply"
+	case "transcript":
+		return "transcript"
+	case "stdout":
+		return "stdout"
+	}
+	return what
+}
+
 // Actions returns the actions that trajectory checks read: for ScopeTurn,
 // that turn's actions; otherwise the step's actions, or, for a conversation
 // whose step-level list is empty, every turn's actions in order.
@@ -58,6 +86,14 @@ const excerptLen = 60
 // excerptLen runes, runs of white space shown as one space, "…" when cut.
 func excerpt(s string) string {
 	s = strings.TrimSpace(s)
+	if isExcerpt(s) {
+		return s // most matches: short, on one line (no allocation)
+	}
+	return collapse(s)
+}
+
+// collapse builds excerpt(s) of a trimmed s.
+func collapse(s string) string {
 	var b strings.Builder
 	n, space := 0, false
 	for _, r := range s {
@@ -84,6 +120,21 @@ func excerpt(s string) string {
 	return b.String()
 }
 
+// isExcerpt reports whether excerpt(s) is s itself: s (already trimmed)
+// has at most excerptLen runes, no white space but single spaces, and is
+// valid UTF-8 (collapse writes an invalid byte as U+FFFD).
+func isExcerpt(s string) bool {
+	if len(s) > excerptLen*utf8.UTFMax {
+		return false
+	}
+	for i, r := range s {
+		if r == ' ' && i > 0 && s[i-1] == ' ' || r != ' ' && unicode.IsSpace(r) || r == utf8.RuneError {
+			return false
+		}
+	}
+	return utf8.RuneCountInString(s) <= excerptLen
+}
+
 // describeText says how a text begins, for failure messages: `reply starts
 // "Sorry, I…"` or `reply is empty`.
 func describeText(what, text string) string {
@@ -96,6 +147,17 @@ func describeText(what, text string) string {
 // quote quotes s with double quotes, keeping non-ASCII text readable.
 func quote(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
+}
+
+// withQuoted returns prefix followed by s quoted as %q quotes it
+// (strconv.Quote), in one allocation when s needs no escape.
+func withQuoted(prefix, s string) string {
+	for _, r := range s {
+		if r == '"' || r == '\\' || r == utf8.RuneError || !strconv.IsPrint(r) {
+			return prefix + strconv.Quote(s)
+		}
+	}
+	return prefix + `"` + s + `"`
 }
 
 // caseWord names the comparison for messages.

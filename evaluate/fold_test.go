@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -58,6 +59,35 @@ func TestExcerpt(t *testing.T) {
 	long := strings.Repeat("x", 100)
 	assert.Equal(t, strings.Repeat("x", excerptLen)+"…", excerpt(long))
 	assert.Equal(t, "ünï", excerpt("ünï"))
+	assert.Equal(t, "a\ufffdb", excerpt("a\xffb"))
+}
+
+// FuzzWithQuoted checks withQuoted's shortcut against strconv.Quote (%q).
+func FuzzWithQuoted(f *testing.F) {
+	for _, s := range []string{"", "plain", `a"b`, `a\b`, "tab\there", "\xff", "\ufffd", "ünï", "\u2028", "\U0001F600"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := withQuoted("at ", s), fmt.Sprintf("at %q", s); got != want {
+			t.Fatalf("withQuoted(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
+
+// FuzzExcerpt checks that excerpt's shortcut (a text that is its own
+// excerpt comes back as it is) agrees with building the excerpt.
+func FuzzExcerpt(f *testing.F) {
+	f.Add("  a \n\t b   c  ")
+	f.Add(strings.Repeat("x", 100))
+	f.Add(strings.Repeat("x ", 30))
+	f.Add("Question 7: what is topic-7?")
+	f.Add("a\u00a0b")
+	f.Add("a\xffb")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := excerpt(s), collapse(strings.TrimSpace(s)); got != want {
+			t.Fatalf("excerpt(%q) = %q, want %q", s, got, want)
+		}
+	})
 }
 
 func TestNormalizeActionName(t *testing.T) {

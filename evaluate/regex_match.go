@@ -29,6 +29,11 @@ type regexMatch struct {
 	pattern   string
 	re        *regexp.Regexp
 	sensitive bool
+	// boxed is pattern as an interface, boxed once rather than per result;
+	// passed holds the start of the pass message per evidence word (see
+	// evidenceWords), up to the quoted match.
+	boxed  any
+	passed [len(evidenceWords)]string
 }
 
 func newRegexMatch(p *scenario.RegexMatch) (Evaluator, error) {
@@ -44,21 +49,35 @@ func newRegexMatch(p *scenario.RegexMatch) (Evaluator, error) {
 		return nil, fmt.Errorf("pattern %q does not compile (RE2 syntax; look-around and back-references are not supported): %s",
 			p.Pattern, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 	}
-	return &regexMatch{pattern: p.Pattern, re: re, sensitive: p.CaseSensitive}, nil
+	e := &regexMatch{pattern: p.Pattern, re: re, sensitive: p.CaseSensitive, boxed: p.Pattern}
+	for i, what := range evidenceWords {
+		e.passed[i] = e.passPrefix(what)
+	}
+	return e, nil
+}
+
+func (e *regexMatch) passPrefix(what string) string {
+	return fmt.Sprintf("%s matches /%s/ (%s) at ", what, e.pattern, caseWord(e.sensitive))
 }
 
 // Evaluate judges in; see the type's documentation.
 func (e *regexMatch) Evaluate(_ context.Context, in Input) (Result, error) {
 	what, text := in.Text()
 	loc := e.re.FindStringIndex(text)
-	r := Result{Details: map[string]any{"pattern": e.pattern, "case_sensitive": e.sensitive, "evidence": what}}
 	if loc == nil {
+		r := Result{Details: map[string]any{"pattern": e.boxed, "case_sensitive": e.sensitive, "evidence": boxEvidence(what)}}
 		r.Message = fmt.Sprintf("%s does not match /%s/ (%s); %s", what, e.pattern, caseWord(e.sensitive), describeText(what, text))
 		return r, nil
 	}
 	m := text[loc[0]:loc[1]]
-	r.Passed, r.Score = true, 1
-	r.Details["match"], r.Details["match_index"] = m, loc[0]
-	r.Message = fmt.Sprintf("%s matches /%s/ (%s) at %q", what, e.pattern, caseWord(e.sensitive), excerpt(m))
+	r := Result{Passed: true, Score: 1, Details: map[string]any{"pattern": e.boxed, "case_sensitive": e.sensitive, "evidence": boxEvidence(what),
+		"match": m, "match_index": loc[0]}}
+	prefix := ""
+	if i := evidenceIndex(what); i >= 0 {
+		prefix = e.passed[i]
+	} else {
+		prefix = e.passPrefix(what)
+	}
+	r.Message = withQuoted(prefix, excerpt(m))
 	return r, nil
 }

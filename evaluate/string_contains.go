@@ -26,13 +26,25 @@ func StringContainsKind() *Kind {
 type stringContains struct {
 	value     string
 	sensitive bool
+	// boxed is value as an interface, boxed once rather than per result;
+	// passed holds the pass message per evidence word (see evidenceWords).
+	boxed  any
+	passed [len(evidenceWords)]string
 }
 
 func newStringContains(p *scenario.StringContains) (Evaluator, error) {
 	if p.Value == "" {
 		return nil, errors.New("value is empty; it would match any text")
 	}
-	return &stringContains{value: p.Value, sensitive: p.CaseSensitive}, nil
+	e := &stringContains{value: p.Value, sensitive: p.CaseSensitive, boxed: p.Value}
+	for i, what := range evidenceWords {
+		e.passed[i] = e.passMessage(what)
+	}
+	return e, nil
+}
+
+func (e *stringContains) passMessage(what string) string {
+	return fmt.Sprintf("%s contains %s (%s)", what, quote(e.value), caseWord(e.sensitive))
 }
 
 // Evaluate judges in; see the type's documentation.
@@ -44,10 +56,14 @@ func (e *stringContains) Evaluate(_ context.Context, in Input) (Result, error) {
 	} else {
 		found = containsFold(text, e.value)
 	}
-	r := Result{Details: map[string]any{"value": e.value, "case_sensitive": e.sensitive, "evidence": what}}
+	r := Result{Details: map[string]any{"value": e.boxed, "case_sensitive": e.sensitive, "evidence": boxEvidence(what)}}
 	if found {
 		r.Passed, r.Score = true, 1
-		r.Message = fmt.Sprintf("%s contains %s (%s)", what, quote(e.value), caseWord(e.sensitive))
+		if i := evidenceIndex(what); i >= 0 {
+			r.Message = e.passed[i]
+		} else {
+			r.Message = e.passMessage(what)
+		}
 		return r, nil
 	}
 	r.Message = fmt.Sprintf("%s does not contain %s (%s); %s", what, quote(e.value), caseWord(e.sensitive), describeText(what, text))

@@ -51,14 +51,28 @@ func countPassed(outcomes []Outcome) int {
 	return n
 }
 
+// allPassedReasons are the reasons of all_pass verdicts on up to 32
+// evaluations, made once: a passing job's verdict allocates nothing.
+var allPassedReasons = func() (r [33]string) {
+	for n := range r {
+		r[n] = fmt.Sprintf("all %d evaluations passed", n)
+	}
+	r[1] = "the only evaluation passed"
+	return r
+}()
+
+func allPassedReason(n int) string {
+	if n < len(allPassedReasons) {
+		return allPassedReasons[n]
+	}
+	return fmt.Sprintf("all %d evaluations passed", n)
+}
+
 func decideAllPass(outcomes []Outcome, _ Options) Decision {
 	p, n := countPassed(outcomes), len(outcomes)
 	d := Decision{Passed: p == n, Score: float64(p) / float64(n)}
 	if d.Passed {
-		d.Reason = fmt.Sprintf("all %d evaluations passed", n)
-		if n == 1 {
-			d.Reason = "the only evaluation passed"
-		}
+		d.Reason = allPassedReason(n)
 	} else {
 		d.Reason = fmt.Sprintf("%d of %d evaluations failed (%s); all_pass needs every evaluation to pass", n-p, n, failedNames(outcomes))
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"time"
 
 	"github.com/agenteval/agenteval/evaluate"
@@ -19,7 +18,7 @@ var ErrTimeout = errors.New("timed out")
 
 // attempt runs one attempt of a job: environment, session, steps with their
 // evaluations, checkpoints, verdict.
-func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int) *results.Job {
+func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worker) *results.Job {
 	res := r.newResult(j)
 	start := res.Started
 	defer func() { res.DurationMS = float64(time.Since(start).Microseconds()) / 1000 }()
@@ -49,7 +48,10 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int) *results
 			return fail("the scenario needs fixture %v but no fixture manifest is configured (--manifest)", s.Fixture.Requires)
 		}
 	}
-	compiled, err := r.compiled.get(s)
+	compiled, err := w.compiled, w.compileErr
+	if s != j.Scenario {
+		compiled, err = r.compiled.get(s) // bound to its fixture: another variant
+	}
 	if err != nil {
 		return fail("evaluations: %v", err)
 	}
@@ -74,8 +76,11 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int) *results
 		mockList = s.Setup.Mocks
 	}
 	mocks := NewMocks(mockList, seed)
-	trace := &evaluate.Trace{ScenarioID: s.ID, Dir: ws.Dir(), Started: start, Steps: make([]evaluate.StepTrace, 0, len(s.Run))}
-	evalEnv := &evaluate.Env{AllowCommands: r.cfg.AllowCommands, Judge: r.cfg.Judge}
+	// The trace is the worker's, reused job after job: nothing keeps it
+	// past the attempt (transcripts copy its turns).
+	trace := &w.trace
+	*trace = evaluate.Trace{ScenarioID: s.ID, Dir: ws.Dir(), Started: start, Steps: trace.Steps[:0]}
+	evalEnv := r.evalEnv
 	var sess Session
 	needsAgent := false
 	for _, st := range s.Run {
@@ -90,9 +95,14 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int) *results
 				plugins = append(plugins, p)
 			}
 		}
-		sess, err = callTimeout(ctx, r.cfg.StepTimeout, func(ctx context.Context) (Session, error) {
-			return r.cfg.Agent.NewSession(ctx, SessionConfig{JobID: j.ID, Scenario: s, Character: s.Character, Plugins: plugins, Dir: ws.Dir(), Mocks: mocks, Seed: seed})
-		})
+		sc := SessionConfig{JobID: j.ID, Scenario: s, Character: s.Character, Plugins: plugins, Dir: ws.Dir(), Mocks: mocks, Seed: seed}
+		if a, ok := r.cfg.Agent.(instantAgent); ok {
+			sess, err = callInstant(ctx, func(ctx context.Context) (Session, error) { return a.NewSession(ctx, sc) })
+		} else {
+			sess, err = callTimeout(ctx, w, r.cfg.StepTimeout, func(ctx context.Context) (Session, error) {
+				return r.cfg.Agent.NewSession(ctx, sc)
+			})
+		}
 		if err != nil {
 			return fail("starting the agent session: %v", err)
 		}
@@ -108,9 +118,9 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int) *results
 		step := &s.Run[i]
 		trace.Steps = append(trace.Steps, evaluate.StepTrace{Index: i, Name: step.Name, Started: time.Now()})
 		st := &trace.Steps[len(trace.Steps)-1]
-		stepErr := r.runStep(ctx, s, step, st, sess, ws, trace, compiled, evalEnv, res, seed)
+		stepErr := r.runStep(ctx, s, step, st, sess, ws, trace, compiled, evalEnv, res, seed, w)
 		if step.Conversation == nil {
-			res.Evaluations = append(res.Evaluations, compiled.Evaluate(ctx, evaluate.Input{Trace: trace, Step: i, Turn: -1, Scope: evaluate.ScopeStep, Env: evalEnv})...)
+			res.Evaluations = appendResults(res.Evaluations, compiled.Evaluate(ctx, evaluate.Input{Trace: trace, Step: i, Turn: -1, Scope: evaluate.ScopeStep, Env: evalEnv}))
 		}
 		trace.Usage = trace.Usage.Add(st.Usage)
 		if stepErr != nil {
@@ -162,7 +172,7 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int) *results
 		return res
 	}
 	res.Completed = true
-	r.decide(s, res, mocks)
+	r.decide(s, res, mocks, w)
 	if !res.Passed || r.cfg.KeepTranscripts {
 		// Reports show failing jobs' transcripts; passing ones are not
 		// worth their bytes unless asked for.
@@ -172,7 +182,7 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int) *results
 }
 
 func (r *run) runStep(ctx context.Context, s *scenario.Scenario, step *scenario.RunStep, st *evaluate.StepTrace,
-	sess Session, ws Workspace, trace *evaluate.Trace, compiled *evaluate.Compiled, evalEnv *evaluate.Env, res *results.Job, seed int64) error {
+	sess Session, ws Workspace, trace *evaluate.Trace, compiled *evaluate.Compiled, evalEnv *evaluate.Env, res *results.Job, seed int64, w *worker) error {
 	timeout := r.cfg.StepTimeout
 	if step.Timeout > 0 {
 		timeout = step.Timeout.D()
@@ -181,12 +191,12 @@ func (r *run) runStep(ctx context.Context, s *scenario.Scenario, step *scenario.
 	case step.Conversation != nil:
 		st.Kind = "conversation"
 		st.Input = step.Input
-		return r.converse(ctx, s, step, st, sess, trace, compiled, evalEnv, res, seed)
+		return r.converse(ctx, s, step, st, sess, trace, compiled, evalEnv, res, seed, w)
 	case step.Input != "" || step.Code == "":
 		st.Kind = "input"
 		st.Input = step.Input
 		t0 := time.Now()
-		reply, err := callTimeout(ctx, timeout, func(ctx context.Context) (Reply, error) { return sess.Send(ctx, step.Input) })
+		reply, err := send(ctx, w, timeout, sess, step.Input)
 		st.Duration = time.Since(t0)
 		st.Reply, st.Actions, st.Usage = reply.Text, reply.Actions, reply.Usage
 		return err
@@ -210,10 +220,12 @@ func (r *run) runStep(ctx context.Context, s *scenario.Scenario, step *scenario.
 }
 
 // decide turns evaluation and checkpoint results into the verdict.
-func (r *run) decide(s *scenario.Scenario, res *results.Job, mocks *Mocks) {
-	outcomes := make([]judge.Outcome, 0, len(res.Evaluations)+len(res.Checkpoints))
-	for _, e := range res.Evaluations {
-		outcomes = append(outcomes, judge.Outcome{Name: evalName(e), Passed: e.Passed, Score: e.Score, Weight: &e.Weight, Critical: e.Critical})
+func (r *run) decide(s *scenario.Scenario, res *results.Job, mocks *Mocks, w *worker) {
+	outcomes := w.outcomes[:0]
+	defer func() { w.outcomes = outcomes[:0] }()
+	for i := range res.Evaluations {
+		e := &res.Evaluations[i]
+		outcomes = append(outcomes, judge.Outcome{Name: evalName(*e), Passed: e.Passed, Score: e.Score, Weight: &e.Weight, Critical: e.Critical})
 	}
 	for i, c := range res.Checkpoints {
 		o := judge.Outcome{Name: "checkpoint " + c.ID, Passed: c.Passed}
@@ -238,6 +250,15 @@ func (r *run) decide(s *scenario.Scenario, res *results.Job, mocks *Mocks) {
 			res.Reason = fmt.Sprintf("strict mocks: %d call(s) no mock answered, first %s.%s", len(un), un[0].Service, un[0].Method)
 		}
 	}
+}
+
+// appendResults appends rs to dst, taking rs itself when dst is empty
+// (the usual one step: no copy).
+func appendResults(dst, rs []evaluate.Result) []evaluate.Result {
+	if len(dst) == 0 {
+		return rs
+	}
+	return append(dst, rs...)
 }
 
 func evalName(e evaluate.Result) string {
@@ -288,49 +309,27 @@ func transcriptOf(t *evaluate.Trace) []evaluate.Turn {
 // jobSeed derives a job's seed from the run seed, its id and the attempt,
 // so that every job is repeatable on its own, whatever runs beside it.
 func jobSeed(seed int64, id string, attempt int) int64 {
-	h := fnv.New64a()
-	var b [8]byte
+	// FNV-1a (hash/fnv's) over the seed's 8 bytes, little-endian, the id
+	// and the attempt's low byte, computed inline: no allocation.
+	const offset64, prime64 = 14695981039346656037, 1099511628211
+	h := uint64(offset64)
 	for i := range 8 {
-		b[i] = byte(seed >> (8 * i))
+		h = (h ^ uint64(byte(seed>>(8*i)))) * prime64
 	}
-	h.Write(b[:])
-	h.Write([]byte(id))
-	h.Write([]byte{byte(attempt)})
-	return int64(h.Sum64() >> 1)
+	for i := 0; i < len(id); i++ {
+		h = (h ^ uint64(id[i])) * prime64
+	}
+	h = (h ^ uint64(byte(attempt))) * prime64
+	return int64(h >> 1)
 }
 
-// callTimeout runs fn with a deadline and returns at the deadline even when
-// fn ignores its context (the call is then abandoned). A panic in fn comes
-// back as an error.
-func callTimeout[T any](ctx context.Context, d time.Duration, fn func(context.Context) (T, error)) (T, error) {
-	ctx, cancel := context.WithTimeoutCause(ctx, d, fmt.Errorf("%v: %w", d, ErrTimeout))
-	defer cancel()
-	type out struct {
-		v   T
-		err error
+// send sends one message: inline to an instant session, guarded by
+// callTimeout to any other.
+func send(ctx context.Context, w *worker, timeout time.Duration, sess Session, msg string) (Reply, error) {
+	if is, ok := sess.(instantSession); ok {
+		return callInstant(ctx, func(ctx context.Context) (Reply, error) { return is.Send(ctx, msg) })
 	}
-	ch := make(chan out, 1)
-	go func() {
-		var o out
-		defer func() {
-			if p := recover(); p != nil {
-				o.err = fmt.Errorf("agent panicked: %v", p)
-			}
-			ch <- o
-		}()
-		o.v, o.err = fn(ctx)
-	}()
-	select {
-	case o := <-ch:
-		if o.err != nil && ctx.Err() != nil {
-			var zero T
-			return zero, context.Cause(ctx)
-		}
-		return o.v, o.err
-	case <-ctx.Done():
-		var zero T
-		return zero, context.Cause(ctx)
-	}
+	return callTimeout(ctx, w, timeout, func(ctx context.Context) (Reply, error) { return sess.Send(ctx, msg) })
 }
 
 // fixtureReleaseTimeout bounds the removal of an attempt's fresh fixtures.

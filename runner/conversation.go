@@ -34,7 +34,7 @@ const (
 // termination conditions are checked on the right speaker, the simulated user
 // answers, until a condition holds, max_turns is reached or time runs out.
 func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario.RunStep, st *evaluate.StepTrace,
-	sess Session, trace *evaluate.Trace, compiled *evaluate.Compiled, evalEnv *evaluate.Env, res *results.Job, seed int64) error {
+	sess Session, trace *evaluate.Trace, compiled *evaluate.Compiled, evalEnv *evaluate.Env, res *results.Job, seed int64, w *worker) error {
 	conv := step.Conversation
 	if r.cfg.UserModel == nil && conv.MaxTurns > 1 {
 		return fmt.Errorf("a conversation needs a user simulator model (runner.Config.UserModel; --user-model on the CLI)")
@@ -68,7 +68,7 @@ func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario
 	var convErr error
 	for turn := 1; ; turn++ {
 		t0 := time.Now()
-		reply, err := callTimeout(ctx, perTurn, func(ctx context.Context) (Reply, error) { return sess.Send(ctx, msg) })
+		reply, err := send(ctx, w, perTurn, sess, msg)
 		d := time.Since(t0)
 		st.Duration += d
 		if err != nil {

@@ -105,7 +105,7 @@ func provider(envs *Environments, name string) (*EnvironmentType, error) {
 func prepareLocal(_ context.Context, req WorkspaceRequest) (Workspace, error) {
 	s := req.Scenario
 	if !req.NeedDir {
-		return &localWorkspace{}, nil
+		return noDirWorkspace, nil
 	}
 	if req.BaseDir != "" {
 		if err := os.MkdirAll(req.BaseDir, 0o755); err != nil {
@@ -177,6 +177,10 @@ func sanitize(s string) string {
 	}
 	return out
 }
+
+// noDirWorkspace is every local workspace without a directory: it holds
+// nothing, so one value serves all runs.
+var noDirWorkspace = &localWorkspace{}
 
 type localWorkspace struct {
 	dir, work string

@@ -33,7 +33,10 @@ func NewRunner(cfg Config) (*Runner, error) {
 // RunJob runs one job with its retries and returns its result. It never
 // panics; a job that cannot run here is returned incomplete, with why.
 func (r *Runner) RunJob(ctx context.Context, j matrix.Job) *results.Job {
-	return r.r.runJob(ctx, j)
+	// A worker of its own: RunJob may be called concurrently.
+	var w worker
+	defer w.end()
+	return r.r.runJob(ctx, j, &w)
 }
 
 // Concurrency is how many jobs the run's configuration lets run at once

@@ -39,14 +39,15 @@ func (e *MockError) Error() string { return e.Code + ": " + e.Message }
 // next one try. Safe for concurrent use.
 type Mocks struct {
 	mocks []scenario.Mock
+	seed  int64
 	mu    sync.Mutex
-	rng   *rand.Rand
+	rng   *rand.Rand // made at the first draw: most runs never draw
 	calls []results.MockCall
 }
 
 // NewMocks returns the mock engine of one run.
 func NewMocks(mocks []scenario.Mock, seed int64) *Mocks {
-	return &Mocks{mocks: mocks, rng: rand.New(rand.NewPCG(uint64(seed), 0x6d6f636b))}
+	return &Mocks{mocks: mocks, seed: seed}
 }
 
 // Calls returns the calls recorded so far.
@@ -104,6 +105,9 @@ func (m *Mocks) Call(ctx context.Context, service, method string, args ...any) (
 func (m *Mocks) draw(p float64) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.rng == nil {
+		m.rng = rand.New(rand.NewPCG(uint64(m.seed), 0x6d6f636b))
+	}
 	return m.rng.Float64() < p
 }
 

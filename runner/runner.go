@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/matrix"
@@ -155,6 +156,7 @@ func RunCounted(ctx context.Context, cfg Config, jobs iter.Seq2[matrix.Job, erro
 type run struct {
 	cfg      Config
 	compiled *compileCache
+	evalEnv  *evaluate.Env
 	// endAgent, when set, releases what the agent holds for the run (an
 	// exec agent's programs) and returns its notes.
 	endAgent func() []string
@@ -174,7 +176,8 @@ func newRun(cfg Config) (*run, error) {
 	if cfg.StepTimeout <= 0 {
 		cfg.StepTimeout = 5 * time.Minute
 	}
-	r := &run{cfg: cfg, compiled: newCompileCache(cfg.Registries.Evaluations)}
+	r := &run{cfg: cfg, compiled: newCompileCache(cfg.Registries.Evaluations),
+		evalEnv: &evaluate.Env{AllowCommands: cfg.AllowCommands, Judge: cfg.Judge}}
 	if a, ok := cfg.Agent.(runScopedAgent); ok {
 		r.cfg.Agent, r.endAgent = a.forRun(cfg.Concurrency)
 	}
@@ -199,6 +202,8 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[matrix.Job, error], total 
 	budget := newBudgetState(r.cfg.Budget)
 	worker := func() {
 		defer wg.Done()
+		var w worker
+		defer w.end()
 		for j := range jobCh {
 			if ctx.Err() != nil {
 				return
@@ -206,7 +211,7 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[matrix.Job, error], total 
 			if budget.over() {
 				continue // never started, never recorded: --resume runs it
 			}
-			res := r.runJob(ctx, j)
+			res := r.runJob(ctx, j, &w)
 			if ctx.Err() != nil && !res.Completed {
 				// Interrupted, not judged: leave it for --resume rather than record a failure.
 				return
@@ -300,9 +305,14 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[matrix.Job, error], total 
 
 // runJob runs a job with its retries. It never panics. A job that cannot
 // run here (see Config.Unrunnable) is recorded incomplete without an attempt.
-func (r *run) runJob(ctx context.Context, j matrix.Job) (res *results.Job) {
+func (r *run) runJob(ctx context.Context, j matrix.Job, w *worker) (res *results.Job) {
 	s := j.Scenario
-	if reasons := r.unrunnable(j); len(reasons) > 0 {
+	if s != w.last {
+		w.last = s
+		w.compiled, w.compileErr = r.compiled.get(s)
+		w.reasons = r.unrunnable(j, w.compiled)
+	}
+	if reasons := w.reasons; len(reasons) > 0 {
 		res = r.newResult(j)
 		res.Error = "cannot run here: " + strings.Join(reasons, "; ")
 		res.Reason = "not completed: " + res.Error
@@ -310,7 +320,7 @@ func (r *run) runJob(ctx context.Context, j matrix.Job) (res *results.Job) {
 	}
 	attempts := 1 + max(0, s.AllowedRetries)
 	for a := 1; a <= attempts; a++ {
-		res = r.attemptSafely(ctx, j, a)
+		res = r.attemptSafely(ctx, j, a, w)
 		res.Attempts = a
 		if res.Passed || ctx.Err() != nil {
 			break
@@ -319,7 +329,7 @@ func (r *run) runJob(ctx context.Context, j matrix.Job) (res *results.Job) {
 	return res
 }
 
-func (r *run) attemptSafely(ctx context.Context, j matrix.Job, attempt int) (res *results.Job) {
+func (r *run) attemptSafely(ctx context.Context, j matrix.Job, attempt int, w *worker) (res *results.Job) {
 	defer func() {
 		if p := recover(); p != nil {
 			res = r.newResult(j)
@@ -327,18 +337,17 @@ func (r *run) attemptSafely(ctx context.Context, j matrix.Job, attempt int) (res
 			res.Reason = "the run panicked; see error"
 		}
 	}()
-	return r.attempt(ctx, j, attempt)
+	return r.attempt(ctx, j, attempt, w)
 }
 
 // unrunnable applies Config.Unrunnable's rules with the run's compiled
-// evaluations; it never panics.
-func (r *run) unrunnable(j matrix.Job) (reasons []string) {
+// evaluations c (nil when they do not compile); it never panics.
+func (r *run) unrunnable(j matrix.Job, c *evaluate.Compiled) (reasons []string) {
 	defer func() {
 		if p := recover(); p != nil {
 			reasons = []string{fmt.Sprintf("checking what the job needs panicked: %v", p)}
 		}
 	}()
-	c, _ := r.compiled.get(j.Scenario)
 	return unrunnable(&r.cfg, j.Scenario, c)
 }
 

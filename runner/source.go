@@ -47,7 +47,14 @@ func JobID(scenarioID, combination string, run int) string {
 	if combination == "" {
 		combination = "-"
 	}
-	return scenarioID + "/" + combination + "/run-" + strconv.Itoa(run)
+	// One allocation: the id is built on the stack, then copied once.
+	var buf [128]byte
+	b := append(buf[:0], scenarioID...)
+	b = append(b, '/')
+	b = append(b, combination...)
+	b = append(b, "/run-"...)
+	b = strconv.AppendInt(b, int64(run), 10)
+	return string(b)
 }
 
 // positions yields, in order, the positions p in [0, count) of a source

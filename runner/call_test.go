@@ -1,0 +1,133 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"hash/fnv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestJobSeedIsFNV1a keeps the inline hash equal to hash/fnv's FNV-1a over
+// the seed's bytes, the id and the attempt: seeds of recorded runs repeat.
+func TestJobSeedIsFNV1a(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		seed    int64
+		id      string
+		attempt int
+	}{{0, "", 0}, {42, "echo/-/run-1", 1}, {-7, "matrix/ab12/run-300", 3}, {1 << 62, "ünï/-/run-9", 257}} {
+		h := fnv.New64a()
+		var b [8]byte
+		for i := range 8 {
+			b[i] = byte(c.seed >> (8 * i))
+		}
+		h.Write(b[:])
+		h.Write([]byte(c.id))
+		h.Write([]byte{byte(c.attempt)})
+		assert.Equal(t, int64(h.Sum64()>>1), jobSeed(c.seed, c.id, c.attempt), "%+v", c)
+	}
+}
+
+func TestCallTimeout(t *testing.T) {
+	t.Parallel()
+	var w worker
+	defer w.end()
+	ctx := t.Context()
+
+	// A call that returns: its value, one caller goroutine kept for the next.
+	v, err := callTimeout(ctx, &w, time.Minute, func(ctx context.Context) (int, error) {
+		d, ok := ctx.Deadline()
+		assert.True(t, ok)
+		assert.WithinDuration(t, time.Now().Add(time.Minute), d, 10*time.Second)
+		return 7, nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, 7, v)
+	first := w.caller
+	require.NotNil(t, first)
+	_, _ = callTimeout(ctx, &w, time.Minute, func(context.Context) (int, error) { return 0, nil })
+	assert.Same(t, first, w.caller, "the caller is kept from call to call")
+
+	// A call that ignores its context is abandoned at its deadline.
+	release := make(chan struct{})
+	defer close(release)
+	start := time.Now()
+	_, err = callTimeout(ctx, &w, 20*time.Millisecond, func(context.Context) (int, error) { <-release; return 1, nil })
+	require.ErrorIs(t, err, ErrTimeout)
+	assert.Contains(t, err.Error(), "20ms: timed out")
+	assert.Less(t, time.Since(start), time.Minute)
+	assert.Nil(t, w.caller, "the abandoned call keeps its caller")
+
+	// A call that watches its context ends with the timeout as cause.
+	seen := make(chan error, 1)
+	_, err = callTimeout(ctx, &w, 20*time.Millisecond, func(ctx context.Context) (int, error) {
+		<-ctx.Done()
+		seen <- context.Cause(ctx)
+		return 0, ctx.Err()
+	})
+	require.ErrorIs(t, err, ErrTimeout)
+	require.ErrorIs(t, <-seen, ErrTimeout)
+
+	// An error with the context still alive is the call's own.
+	boom := errors.New("boom")
+	_, err = callTimeout(ctx, &w, time.Minute, func(context.Context) (int, error) { return 0, boom })
+	assert.Same(t, boom, err)
+
+	// A panic is an error; the caller survives it.
+	_, err = callTimeout(ctx, &w, time.Minute, func(context.Context) (int, error) { panic("bang") })
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "agent panicked: bang")
+	v, err = callTimeout(ctx, &w, time.Minute, func(context.Context) (int, error) { return 3, nil })
+	require.NoError(t, err)
+	assert.Equal(t, 3, v)
+
+	// The parent's end wins, with its cause.
+	cause := errors.New("run cancelled")
+	pctx, cancel := context.WithCancelCause(ctx)
+	go func() { time.Sleep(10 * time.Millisecond); cancel(cause) }()
+	_, err = callTimeout(pctx, &w, time.Minute, func(context.Context) (int, error) { <-release; return 0, nil })
+	assert.Same(t, cause, err)
+	_, err = callTimeout(pctx, &w, time.Minute, func(context.Context) (int, error) { return 0, nil })
+	assert.Same(t, cause, err, "a call after the parent ended does not start")
+
+	// A context kept past its call is cancelled.
+	var kept context.Context
+	_, err = callTimeout(ctx, &w, time.Minute, func(ctx context.Context) (int, error) { kept = ctx; return 0, nil })
+	require.NoError(t, err)
+	<-kept.Done()
+	assert.ErrorIs(t, kept.Err(), context.Canceled)
+}
+
+// TestCallCtxAfterAbandon: an agent that looks at its context only after
+// the runner gave up on the call finds it timed out.
+func TestCallCtxAfterAbandon(t *testing.T) {
+	t.Parallel()
+	var w worker
+	defer w.end()
+	got := make(chan error, 1)
+	proceed := make(chan struct{})
+	_, err := callTimeout(t.Context(), &w, 10*time.Millisecond, func(ctx context.Context) (int, error) {
+		<-proceed
+		<-ctx.Done()
+		got <- context.Cause(ctx)
+		return 0, nil
+	})
+	require.ErrorIs(t, err, ErrTimeout)
+	close(proceed)
+	assert.ErrorIs(t, <-got, ErrTimeout)
+}
+
+func TestCallInstant(t *testing.T) {
+	t.Parallel()
+	_, err := callInstant(t.Context(), func(context.Context) (int, error) { panic("bang") })
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "agent panicked: bang")
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err = callInstant(ctx, func(context.Context) (int, error) { return 1, nil })
+	assert.ErrorIs(t, err, context.Canceled)
+}
