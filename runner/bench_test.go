@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"testing"
@@ -35,6 +36,27 @@ func BenchmarkRunEcho(b *testing.B) {
 	b.ResetTimer()
 	start := time.Now()
 	sum, err := Run(b.Context(), Config{Agent: Echo(), Results: newJSONDiscard()}, jobs)
+	if err != nil || sum.Passed != int64(b.N) {
+		b.Fatalf("sum %+v err %v", sum, err)
+	}
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "jobs/s")
+}
+
+// BenchmarkRunFunc is BenchmarkRunEcho with the echo written as an
+// AgentFunc: a host's own in-process agent, whose calls the runner guards
+// (it cannot know the function honours its context), on the goroutine
+// each worker keeps.
+func BenchmarkRunFunc(b *testing.B) {
+	s := loadScenario(b, "echo.scenario.yaml")
+	b.ReportAllocs()
+	jobs, _, err := Combine([]Source{ScenarioSource("echo", s, b.N)}, Shard{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	agent := AgentFunc(func(_ context.Context, _ SessionConfig, m string) (Reply, error) { return Reply{Text: m}, nil })
+	b.ResetTimer()
+	start := time.Now()
+	sum, err := Run(b.Context(), Config{Agent: agent, Results: newJSONDiscard()}, jobs)
 	if err != nil || sum.Passed != int64(b.N) {
 		b.Fatalf("sum %+v err %v", sum, err)
 	}
