@@ -49,7 +49,7 @@ func BenchmarkRunEcho(b *testing.B) {
 func BenchmarkRunFunc(b *testing.B) {
 	s := loadScenario(b, "echo.scenario.yaml")
 	b.ReportAllocs()
-	jobs, _, err := Combine([]Source{ScenarioSource("echo", s, b.N)}, Shard{})
+	jobs, _, err := Combine([]Source{ScenarioSource("echo", s, b.N)}, matrix.Shard{})
 	if err != nil {
 		b.Fatal(err)
 	}
