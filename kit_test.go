@@ -14,7 +14,9 @@ import (
 	"github.com/agenteval/agenteval/checkpoint"
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/examples/plugins"
+	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/matrix"
+	"github.com/agenteval/agenteval/report"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
@@ -172,4 +174,42 @@ func TestRunZeroConfig(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 2, strings.Count(string(data), `{"record":"job"`), "two jobs, then a second plan line")
 	assert.NoDirExists(t, filepath.Join(out, "work"), "run directories are removed with the run")
+}
+
+// TestRunBudgetThroughTheKit: a budget set in RunConfig.Runner stops the
+// run, the results folder ends with the budget record, and the report
+// reads it; resuming without the budget finishes the run.
+func TestRunBudgetThroughTheKit(t *testing.T) {
+	t.Parallel()
+	kit := agenteval.New()
+	files, err := kit.Load("examples/scenarios/weather.scenario.yaml")
+	require.NoError(t, err)
+	agent := agenteval.AgentFunc(func(ctx context.Context, cfg agenteval.SessionConfig, _ string) (agenteval.Reply, error) {
+		_, err := cfg.Mocks.Call(ctx, "weather", "forecast", map[string]any{"city": "Paris"})
+		return agenteval.Reply{Text: "The weather in Paris is sunny", Actions: []agenteval.Action{{Name: "GET_WEATHER"}},
+			Usage: llm.Usage{PromptTokens: 70, CompletionTokens: 30, TotalTokens: 100}}, err
+	})
+	out := t.TempDir()
+	cfg := agenteval.RunConfig{Agent: agent, Runs: 6, Out: out, Concurrency: 1, Runner: runner.Config{Budget: &runner.Budget{Tokens: 300}}}
+	sum, err := kit.Run(t.Context(), cfg, files...)
+	require.NoError(t, err)
+	assert.Equal(t, int64(3), sum.Jobs)
+	require.NotNil(t, sum.Budget)
+	assert.True(t, sum.Budget.Stopped)
+	files2, err := report.OpenFiles(filepath.Join(out, "results.jsonl"))
+	require.NoError(t, err)
+	defer files2.Close()
+	res, err := report.Read(files2.Inputs, report.Options{})
+	require.NoError(t, err)
+	s := res.Summary()
+	require.Len(t, s.Budgets, 1)
+	assert.True(t, s.Budgets[0].Stopped)
+	assert.EqualValues(t, 3, s.Budgets[0].Unstarted)
+	assert.EqualValues(t, 300, s.Budgets[0].Used.Tokens)
+
+	cfg.Resume, cfg.Runner.Budget = true, nil
+	sum, err = kit.Run(t.Context(), cfg, files...)
+	require.NoError(t, err)
+	assert.Equal(t, int64(3), sum.Jobs)
+	assert.Equal(t, int64(3), sum.Skipped)
 }

@@ -145,6 +145,9 @@ func (k *Kit) Run(ctx context.Context, cfg RunConfig, files ...*scenario.File) (
 	}
 	rc.Results = w
 	sum, err := runner.RunCounted(ctx, rc, jobs, owned)
+	if sum.Budget != nil { // a run with a budget ends with what it used
+		err = errors.Join(err, w.WriteBudget(sum.Budget.Record(rc.Budget, plan.RunID, owned, sum.Jobs)))
+	}
 	if !rc.KeepDirs {
 		err = errors.Join(err, os.RemoveAll(rc.WorkDir))
 	}

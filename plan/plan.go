@@ -23,9 +23,9 @@ const Version = 1
 
 // Roles of model calls.
 const (
-	RoleAgent = "agent"
-	RoleUser  = "user"
-	RoleJudge = "judge"
+	roleAgent = "agent"
+	roleUser  = "user"
+	roleJudge = "judge"
 )
 
 // Tokens are a number of prompt (input) and completion (output) tokens.
@@ -284,9 +284,9 @@ func (p *Plan) price(o *Options, tokens [3]Tokens) {
 		none        bool
 		calls       int64
 	}{
-		{RoleAgent, o.AgentModel, o.NoAgentModel, p.Calls.Agent},
-		{RoleUser, o.UserModel, o.NoUserModel, p.Calls.User},
-		{RoleJudge, o.JudgeModel, false, p.Calls.Judge},
+		{roleAgent, o.AgentModel, o.NoAgentModel, p.Calls.Agent},
+		{roleUser, o.UserModel, o.NoUserModel, p.Calls.User},
+		{roleJudge, o.JudgeModel, false, p.Calls.Judge},
 	}
 	for i, r := range roles {
 		t := tokens[i]

@@ -97,3 +97,53 @@ func writeMarkdownBudgets(b *bufio.Writer, s *Summary) {
 func msText(v float64) string {
 	return (time.Duration(v * float64(time.Millisecond))).Round(time.Millisecond).String()
 }
+
+// budgetLine says in one line what one invocation did with its budget, with
+// the plan's estimate beside each use: "stopped at its budget (tokens
+// reached): tokens 500 of 500 (estimate 13000); 5 job(s) not started".
+func budgetLine(bs BudgetSummary) string {
+	var b strings.Builder
+	switch {
+	case bs.Stopped:
+		fmt.Fprintf(&b, "stopped at its budget (%s reached)", strings.Join(bs.Reached, ", "))
+	case len(bs.Reached) > 0:
+		fmt.Fprintf(&b, "reached its budget (%s) with its last jobs", strings.Join(bs.Reached, ", "))
+	default:
+		b.WriteString("ended within its budget")
+	}
+	est := bs.Estimate
+	var parts []string
+	if bs.Limit.Tokens > 0 || (est != nil && est.Tokens > 0) {
+		p := fmt.Sprintf("tokens %d", bs.Used.Tokens)
+		if bs.Limit.Tokens > 0 {
+			p += fmt.Sprintf(" of %d", bs.Limit.Tokens)
+		}
+		if est != nil {
+			p += fmt.Sprintf(" (estimate %d)", est.Tokens)
+		}
+		parts = append(parts, p)
+	}
+	if bs.Limit.CostUSD > 0 || (est != nil && est.CostUSD != nil) {
+		p := fmt.Sprintf("cost $%.4f", bs.Used.CostUSD)
+		if bs.Limit.CostUSD > 0 {
+			p += fmt.Sprintf(" of $%.2f", bs.Limit.CostUSD)
+		}
+		if est != nil && est.CostUSD != nil {
+			p += fmt.Sprintf(" (estimate $%.4f)", *est.CostUSD)
+		}
+		parts = append(parts, p)
+	}
+	p := "time " + msText(bs.Used.TimeMS)
+	if bs.Limit.TimeMS > 0 {
+		p += " of " + msText(bs.Limit.TimeMS)
+	}
+	if est != nil {
+		p += " (estimate " + msText(est.WallMS) + ")"
+	}
+	parts = append(parts, p)
+	fmt.Fprintf(&b, ": %s", strings.Join(parts, ", "))
+	if bs.Stopped {
+		fmt.Fprintf(&b, "; %d job(s) not started", bs.Unstarted)
+	}
+	return b.String()
+}

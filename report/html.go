@@ -64,6 +64,7 @@ func WriteHTML(w io.Writer, r *Results, opts HTMLOptions) error {
 		"kpair":    func(kv *KValue) [2]string { a, b := kText(kv); return [2]string{a, b} },
 		"clip":     func(s string) string { return clip(s, opts.MaxTurnBytes) },
 		"title":    htmlTitle,
+		"budget":   budgetLine,
 		"rowOf": func(r htmlRow, s htmlScenario) htmlRowLabel {
 			return htmlRowLabel{Label: r.Label, Plain: s.Plain, Grouped: s.Naming.Outer != "", C: r.C}
 		},

@@ -163,11 +163,7 @@ func endBudget(env *cliEnv, w *results.Writer, runID string, b *runner.Budget, u
 	if b == nil || use == nil {
 		return false, nil
 	}
-	rec := &results.Budget{RunID: runID, Limit: results.Amounts{Tokens: b.Tokens, CostUSD: b.CostUSD, TimeMS: float64(b.Time) / float64(time.Millisecond)},
-		Used: use.Used, Reached: use.Reached, Stopped: use.Stopped, Unstarted: max(0, owned-ran), Ended: time.Now().UTC()}
-	if !use.Stopped {
-		rec.Unstarted = 0
-	}
+	rec := use.Record(b, runID, owned, ran)
 	if err := w.WriteBudget(rec); err != nil {
 		return false, err
 	}
