@@ -167,9 +167,10 @@ type jobShape struct {
 }
 
 // Make forecasts the jobs: the same jobs a run with the same sources,
-// filters, runs and shard would run (runner.Combine). It reads each job's
-// scenario once per distinct scenario in a row, so matrices forecast at
-// the speed of their expansion.
+// filters, runs and shard would run (runner.Combine). It reads a
+// scenario once for the runs of one combination (jobs with one
+// source/combination key in a row), so matrices forecast at about the
+// speed of their expansion.
 func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) (*Plan, error) {
 	o := opts
 	if o.Concurrency < 1 {
@@ -190,7 +191,7 @@ func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) 
 	}
 	p := &Plan{Version: Version, Concurrency: o.Concurrency, Roles: []Role{}, Sources: []Source{}}
 	var tokens [3]Tokens
-	var lastScen *scenario.Scenario
+	lastKey := "\x00" // no job's key
 	var shape jobShape
 	sources := map[string]*Source{}
 	var order []string
@@ -202,12 +203,14 @@ func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) 
 		if p.Jobs%4096 == 0 && ctx.Err() != nil {
 			return nil, context.Cause(ctx)
 		}
-		if j.Scenario != lastScen {
-			shape = shapeOf(j.Scenario, &o, notes)
-			lastScen = j.Scenario
-		}
 		p.Jobs++
 		key, src := jobKey(j.ID)
+		// The runs of one combination are one scenario: jobs come in index
+		// order, so its runs are next to each other.
+		if key != lastKey {
+			shape = shapeOf(j.Scenario, &o, notes)
+			lastKey = key
+		}
 		js := shape
 		basis := "limits"
 		if h, ok := o.History.lookup(key, j.Scenario.ID); ok {

@@ -142,3 +142,41 @@ func TestMakeHonoursContext(t *testing.T) {
 	_, err = plan.Make(ctx, jobs, plan.Options{})
 	require.ErrorIs(t, err, context.Canceled)
 }
+
+// BenchmarkMakeMatrix forecasts a 10^4-job matrix (100 combinations × 100
+// runs) from limits: the cost of plan per job.
+func BenchmarkMakeMatrix(b *testing.B) {
+	dir := b.TempDir()
+	base := filepath.Join(dir, "talk.scenario.yaml")
+	if err := os.WriteFile(base, must(os.ReadFile("testdata/talk.scenario.yaml")), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	var vals []string
+	for i := 1; i <= 100; i++ {
+		vals = append(vals, fmt.Sprint(i))
+	}
+	m := "name: sweep\ndescription: turns\nbase_scenario: talk.scenario.yaml\nruns_per_combination: 100\nmatrix:\n  - parameter: run[0].conversation.max_turns\n    values: [" + strings.Join(vals, ", ") + "]\n"
+	if err := os.WriteFile(filepath.Join(dir, "sweep.matrix.yaml"), []byte(m), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	reg := runner.NewRegistries()
+	set, err := scenario.NewLoader(reg, scenario.Options{}).LoadPaths(filepath.Join(dir, "sweep.matrix.yaml"))
+	if set == nil || set.Diagnostics.HasErrors() {
+		b.Fatal(err, set.Diagnostics)
+	}
+	sources, err := runner.FileSources(set.Files, runner.SourceOptions{Runs: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	jobs, total, err := runner.Combine(sources, matrix.Shard{})
+	if err != nil || total != 10_000 {
+		b.Fatal(err, total)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		p, err := plan.Make(context.Background(), jobs, plan.Options{Evaluations: reg.Evaluations, AgentModel: "gpt-4o"})
+		if err != nil || p.Jobs != 10_000 {
+			b.Fatal(err)
+		}
+	}
+}

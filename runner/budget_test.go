@@ -106,3 +106,23 @@ func TestCostBudgetNeedsAPrice(t *testing.T) {
 	_, err := Run(context.Background(), Config{Agent: Echo(), Budget: &Budget{CostUSD: 1}}, nil)
 	require.ErrorContains(t, err, "Budget.Cost")
 }
+
+// BenchmarkRunEchoBudget is BenchmarkRunEcho with a budget that is never
+// reached (tokens, cost and time all set): the cost of checking and
+// accounting a budget per job.
+func BenchmarkRunEchoBudget(b *testing.B) {
+	s := loadScenario(b, "echo.scenario.yaml")
+	b.ReportAllocs()
+	jobs, _, err := Combine([]Source{ScenarioSource("echo", s, b.N)}, matrix.Shard{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	budget := &Budget{Tokens: 1 << 62, CostUSD: 1e9, Cost: func(u llm.Usage) float64 { return float64(u.TotalTokens) * 1e-6 }, Time: time.Hour}
+	b.ResetTimer()
+	start := time.Now()
+	sum, err := Run(b.Context(), Config{Agent: Echo(), Results: newJSONDiscard(), Budget: budget}, jobs)
+	if err != nil || sum.Passed != int64(b.N) || sum.Budget.Stopped {
+		b.Fatalf("sum %+v err %v", sum, err)
+	}
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "jobs/s")
+}
