@@ -62,6 +62,10 @@ type Options struct {
 	// the role makes no paid calls (the echo agent, the scripted user).
 	AgentModel, UserModel, JudgeModel string
 	NoAgentModel, NoUserModel         bool
+	// JobAgentModel, when set, names the agent model of one job ("" for
+	// AgentModel): a run whose jobs use different models (a suite's agents
+	// × models) is priced job by job, one agent role per model.
+	JobAgentModel func(matrix.Job) string
 	// Prices is the price table (default DefaultPrices()).
 	Prices Prices
 	// History holds past results to forecast from (nil: limits only).
@@ -191,6 +195,8 @@ func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) 
 	}
 	p := &Plan{Version: Version, Concurrency: o.Concurrency, Roles: []Role{}, Sources: []Source{}}
 	var tokens [3]Tokens
+	agents := map[string]*Role{} // by model
+	var agentOrder []string
 	lastKey := "\x00" // no job's key
 	var shape jobShape
 	sources := map[string]*Source{}
@@ -221,7 +227,13 @@ func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) 
 		} else {
 			p.Basis.LimitJobs++
 		}
-		if o.NoAgentModel {
+		model := o.AgentModel
+		if o.JobAgentModel != nil {
+			if m := o.JobAgentModel(j); m != "" {
+				model = m
+			}
+		}
+		if o.NoAgentModel && model == "" {
 			js.tokens[0] = Tokens{} // the echo agent: no model, no tokens
 		}
 		if o.NoUserModel {
@@ -230,6 +242,15 @@ func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) 
 		for r := range tokens {
 			tokens[r] = tokens[r].add(js.tokens[r])
 		}
+		a := agents[model]
+		if a == nil {
+			a = &Role{Role: roleAgent, Model: model}
+			agents[model] = a
+			agentOrder = append(agentOrder, model)
+		}
+		a.Calls += js.calls.Agent
+		a.InputTokens += js.tokens[0].Input
+		a.OutputTokens += js.tokens[0].Output
 		addCalls(&p.Calls, js.calls)
 		p.JobMS += js.ms
 		p.LongestJobMS = max(p.LongestJobMS, js.ms)
@@ -255,7 +276,17 @@ func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) 
 	// Jobs are handed out one at a time to Concurrency workers: the wall
 	// time is at least the even share and at least the longest job.
 	p.WallMS = max(p.JobMS/float64(o.Concurrency), p.LongestJobMS)
-	p.price(&o, tokens)
+	if len(agentOrder) == 0 {
+		agentOrder, agents[o.AgentModel] = []string{o.AgentModel}, &Role{Role: roleAgent, Model: o.AgentModel}
+	}
+	roles := make([]Role, 0, len(agentOrder)+2)
+	for _, m := range agentOrder {
+		roles = append(roles, *agents[m])
+	}
+	roles = append(roles,
+		Role{Role: roleUser, Model: o.UserModel, Calls: p.Calls.User, InputTokens: tokens[1].Input, OutputTokens: tokens[1].Output},
+		Role{Role: roleJudge, Model: o.JudgeModel, Calls: p.Calls.Judge, InputTokens: tokens[2].Input, OutputTokens: tokens[2].Output})
+	p.price(&o, roles)
 	if p.Basis.LimitJobs > 0 {
 		notes[fmt.Sprintf("%d job(s) forecast from limits: every conversation runs to max_turns and every step may take its whole timeout (an upper bound), with assumed tokens per call (agent %d+%d, judge %d+%d prompt+completion)",
 			p.Basis.LimitJobs, o.Assumed.Agent.Input, o.Assumed.Agent.Output, o.Assumed.Judge.Input, o.Assumed.Judge.Output)] = true
@@ -278,39 +309,29 @@ func addCalls(c *Calls, d Calls) {
 	c.JudgeEvaluations += d.JudgeEvaluations
 }
 
-// price fills the roles, the tokens and the cost.
-func (p *Plan) price(o *Options, tokens [3]Tokens) {
+// price prices the roles and fills the tokens and the cost.
+func (p *Plan) price(o *Options, roles []Role) {
 	known := true
 	var total float64
-	roles := []struct {
-		name, model string
-		none        bool
-		calls       int64
-	}{
-		{roleAgent, o.AgentModel, o.NoAgentModel, p.Calls.Agent},
-		{roleUser, o.UserModel, o.NoUserModel, p.Calls.User},
-		{roleJudge, o.JudgeModel, false, p.Calls.Judge},
-	}
-	for i, r := range roles {
-		t := tokens[i]
-		role := Role{Role: r.name, Model: r.model, Calls: r.calls, InputTokens: t.Input, OutputTokens: t.Output}
-		p.Tokens.Input += t.Input
-		p.Tokens.Output += t.Output
+	for _, role := range roles {
+		p.Tokens.Input += role.InputTokens
+		p.Tokens.Output += role.OutputTokens
+		none := (role.Role == roleAgent && o.NoAgentModel && role.Model == "") || (role.Role == roleUser && o.NoUserModel)
 		switch {
-		case r.none || r.calls == 0:
+		case none || role.Calls == 0:
 			role.CostUSD = ptr(0.0)
-		case r.model == "":
+		case role.Model == "":
 			known = false
-			p.CostUnknown = append(p.CostUnknown, fmt.Sprintf("%s: the model is not known (name it to price its %d call(s))", r.name, r.calls))
+			p.CostUnknown = append(p.CostUnknown, fmt.Sprintf("%s: the model is not known (name it to price its %d call(s))", role.Role, role.Calls))
 		default:
-			pr, ok := o.Prices.Lookup(r.model)
+			pr, ok := o.Prices.Lookup(role.Model)
 			if !ok {
 				known = false
-				p.CostUnknown = append(p.CostUnknown, fmt.Sprintf("%s: no price for model %q (give it in a prices file)", r.name, r.model))
+				p.CostUnknown = append(p.CostUnknown, fmt.Sprintf("%s: no price for model %q (give it in a prices file)", role.Role, role.Model))
 				break
 			}
 			role.Price = &pr
-			c := pr.Cost(llm.Usage{PromptTokens: clampInt(t.Input), CompletionTokens: clampInt(t.Output)})
+			c := pr.Cost(llm.Usage{PromptTokens: clampInt(role.InputTokens), CompletionTokens: clampInt(role.OutputTokens)})
 			role.CostUSD = &c
 			total += c
 		}

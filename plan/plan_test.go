@@ -180,3 +180,28 @@ func BenchmarkMakeMatrix(b *testing.B) {
 		}
 	}
 }
+
+// TestJobAgentModelPricesEachJobByItsModel: a run whose jobs use different
+// agent models (a suite's agents × models) gets one agent role per model.
+func TestJobAgentModelPricesEachJobByItsModel(t *testing.T) {
+	t.Parallel()
+	p := makePlan(t, 4, matrix.Shard{}, plan.Options{NoUserModel: true, JudgeModel: "gpt-4o-mini", AgentModel: "gpt-4o",
+		JobAgentModel: func(j matrix.Job) string {
+			if strings.HasSuffix(j.ID, "run-1") || strings.HasSuffix(j.ID, "run-2") {
+				return "gpt-4o-mini"
+			}
+			return "" // AgentModel
+		}}, "testdata/talk.scenario.yaml")
+	require.Len(t, p.Roles, 4)
+	assert.Equal(t, "gpt-4o-mini", p.Roles[0].Model)
+	assert.Equal(t, "gpt-4o", p.Roles[1].Model)
+	assert.EqualValues(t, 8, p.Roles[0].Calls)
+	assert.EqualValues(t, 8, p.Roles[1].Calls)
+	require.NotNil(t, p.CostUSD)
+	assert.Greater(t, *p.Roles[1].CostUSD, *p.Roles[0].CostUSD)
+	var sum float64
+	for _, r := range p.Roles {
+		sum += *r.CostUSD
+	}
+	assert.InDelta(t, sum, *p.CostUSD, 1e-12)
+}

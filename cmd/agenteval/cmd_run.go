@@ -19,7 +19,6 @@ import (
 	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm"
-	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
@@ -100,23 +99,9 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	switch {
-	case *shardSpec == "auto":
-		spec, from, err := autoShard(*shardCount, env.getenv)
-		if err != nil {
-			return usageErr("%v", err)
-		}
-		fmt.Fprintf(env.stderr, "shard %s (from %s)\n", spec, from)
-		*shardSpec = spec
-	case *shardCount != 0:
-		return usageErr("--shards %d counts the shards of --shard auto; with --shard i/n, n is the count", *shardCount)
-	}
-	var shard matrix.Shard
-	if *shardSpec != "" {
-		var err error
-		if shard, err = matrix.ParseShard(*shardSpec); err != nil {
-			return usageErr("%v", err)
-		}
+	shard, err := cliShard(env, *shardSpec, *shardCount)
+	if err != nil {
+		return usageErr("%v", err)
 	}
 	if *replay && *record == "" {
 		return usageErr("--replay needs --record DIR")
