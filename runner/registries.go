@@ -67,6 +67,9 @@ func (r *Registries) Vocabulary() *scenario.Vocabulary {
 	for _, e := range r.Environments.All() {
 		v.Environments = append(v.Environments, scenario.Term{Name: e.Name, Doc: e.Doc})
 	}
+	for _, a := range r.Agents.All() {
+		v.Agents = append(v.Agents, scenario.Term{Name: a.Name, Doc: a.Doc})
+	}
 	return v
 }
 

@@ -69,7 +69,7 @@ func TestKinds(t *testing.T) {
 		assert.Equal(t, k, got)
 	}
 	_, err := scenario.ParseKind("matrx")
-	assert.EqualError(t, err, `unknown document kind "matrx"; want one of scenario, eval, matrix, manifest, sets (did you mean "matrix"?)`)
+	assert.EqualError(t, err, `unknown document kind "matrx"; want one of scenario, eval, matrix, manifest, sets, suite, eval-config (did you mean "matrix"?)`)
 	tests := []struct {
 		name  string
 		value any

@@ -24,12 +24,16 @@ const (
 	KindManifest
 	// KindScenarioSets is scenario-sets.json: set name → GitHub scenario ids.
 	KindScenarioSets
+	// KindSuite is a suite (*.suite.yaml): agents × models × scenarios.
+	KindSuite
+	// KindEvalConfig is ghx's eval.config.yaml: modes × models × scenarios.
+	KindEvalConfig
 )
 
-var kindNames = [...]string{"unknown", "scenario", "eval", "matrix", "manifest", "sets"}
+var kindNames = [...]string{"unknown", "scenario", "eval", "matrix", "manifest", "sets", "suite", "eval-config"}
 
 // String returns the kind's short name as the CLI uses it: scenario, eval,
-// matrix, manifest or sets.
+// matrix, manifest, sets, suite or eval-config.
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
@@ -63,6 +67,10 @@ func DetectKind(name string, value any) Kind {
 		return KindMatrix
 	case base == "scenario-sets.json":
 		return KindScenarioSets
+	case strings.HasSuffix(base, ".suite.yaml"), strings.HasSuffix(base, ".suite.yml"), strings.HasSuffix(base, ".suite.json"):
+		return KindSuite
+	case base == "eval.config.yaml", base == "eval.config.yml":
+		return KindEvalConfig
 	}
 	m, ok := value.(map[string]any)
 	if !ok {
@@ -78,6 +86,10 @@ func DetectKind(name string, value any) Kind {
 		return KindGitHub
 	case has("run") || has("judgment") || has("environment"):
 		return KindScenario
+	case has("agents") && has("scenarios"):
+		return KindSuite
+	case has("modes") && has("models"):
+		return KindEvalConfig
 	}
 	if len(m) > 0 {
 		allLists := true

@@ -61,6 +61,10 @@ type File struct {
 	Manifest *Manifest
 	// Sets are the scenario sets, for KindScenarioSets.
 	Sets ScenarioSets
+	// Suite is the suite, for KindSuite.
+	Suite *Suite
+	// EvalConfig is ghx's configuration, for KindEvalConfig.
+	EvalConfig *EvalConfig
 	// Diagnostics are the errors and warnings found, sorted by position.
 	Diagnostics Diagnostics
 	// loader loaded the file, with the registries' vocabulary of gen.
@@ -264,7 +268,7 @@ func isPlain(v any) bool {
 func (l *Loader) decode(f *File) {
 	if f.Kind == KindUnknown {
 		f.Diagnostics = append(f.Diagnostics, Diagnostic{File: f.Name, Line: 1, Column: 1, Severity: Error, Code: "kind",
-			Message: "cannot tell what kind of document this is; name it *.scenario.yaml or *.matrix.yaml, or give it the fields of a GitHub eval scenario (id, prompt, assertions) or a fixture manifest (seedId, fixtures)"})
+			Message: "cannot tell what kind of document this is; name it *.scenario.yaml or *.matrix.yaml, or give it the fields of a GitHub eval scenario (id, prompt, assertions) or a fixture manifest (seedId, fixtures); name a suite *.suite.yaml"})
 		return
 	}
 	schemaOK := l.validateSchema(f)
@@ -284,6 +288,12 @@ func (l *Loader) decode(f *File) {
 		target = f.Manifest
 	case KindScenarioSets:
 		target = &f.Sets
+	case KindSuite:
+		f.Suite = new(Suite)
+		target = f.Suite
+	case KindEvalConfig:
+		f.EvalConfig = new(EvalConfig)
+		target = f.EvalConfig
 	}
 	if err := decodeValue(f.Doc.Value, target); err != nil {
 		if de, ok := err.(*decodeError); ok && schemaOK {
@@ -291,7 +301,7 @@ func (l *Loader) decode(f *File) {
 		} else if schemaOK {
 			f.addf(nil, Error, "type", "%v", err)
 		}
-		f.Scenario, f.GitHub, f.Matrix, f.Manifest, f.Sets = nil, nil, nil, nil, nil
+		f.Scenario, f.GitHub, f.Matrix, f.Manifest, f.Sets, f.Suite, f.EvalConfig = nil, nil, nil, nil, nil, nil, nil
 		return
 	}
 	switch f.Kind {
@@ -314,6 +324,12 @@ func (l *Loader) decode(f *File) {
 		checkMatrix(f)
 	case KindManifest:
 		checkManifest(f)
+	case KindSuite:
+		f.Suite.SetDefaults()
+		checkSuite(f, f.Suite)
+	case KindEvalConfig:
+		f.EvalConfig.SetDefaults()
+		checkEvalConfig(f, f.EvalConfig)
 	}
 }
 

@@ -106,6 +106,12 @@ func schemaFor(k Kind, v *vocab, comments map[string]string) (*jsonschema.Schema
 	case KindManifest:
 		s = r.Reflect(&Manifest{})
 		s.Title = "fixture manifest"
+	case KindSuite:
+		s = r.Reflect(&Suite{})
+		s.Title = "agenteval suite (*.suite.yaml)"
+	case KindEvalConfig:
+		s = r.Reflect(&EvalConfig{})
+		s.Title = "ghx eval configuration (eval.config.yaml)"
 	case KindScenarioSets:
 		s = &jsonschema.Schema{Type: "object", Description: "Scenario sets: set name to the ids of the GitHub scenarios in it.",
 			AdditionalProperties: &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string", Pattern: `^[a-z0-9]+(?:-[a-z0-9]+)*-\d{3}$`}}}
@@ -168,6 +174,15 @@ func patchDefinitions(s *jsonschema.Schema, v *vocab) {
 	enumOf(s, "Judgment", "strategy", v.Strategies)
 	enumOf(s, "TerminationCondition", "type", v.Terminations)
 	enumOf(s, "Environment", "type", v.Environments)
+	if a, ok := s.Definitions["SuiteAgent"]; ok && len(v.Agents) > 0 {
+		if spec, ok := a.Properties.Get("agent"); ok {
+			docs := make([]string, len(v.Agents))
+			for i, t := range v.Agents {
+				docs[i] = t.Name + ": " + t.Doc
+			}
+			spec.Description += "\n\n" + strings.Join(docs, "\n")
+		}
+	}
 	if c, ok := enumOf(s, "Condition", "type", v.Conditions); ok {
 		for _, t := range v.Conditions {
 			if len(t.Needs) == 0 {
@@ -296,7 +311,7 @@ func ptr[T any](v T) *T { return &v }
 
 // SchemaKinds lists the kinds that have a schema, in CLI order.
 func SchemaKinds() []Kind {
-	return []Kind{KindScenario, KindGitHub, KindMatrix, KindManifest, KindScenarioSets}
+	return []Kind{KindScenario, KindGitHub, KindMatrix, KindManifest, KindScenarioSets, KindSuite, KindEvalConfig}
 }
 
 // schemaProperties returns the property names a schema location allows;

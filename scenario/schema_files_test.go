@@ -108,7 +108,7 @@ func TestInternalVocabularyIsTheBuiltins(t *testing.T) {
 		for _, e := range v.Evaluations {
 			c.Evaluations = append(c.Evaluations, scenario.EvaluationType{Name: e.Name, Conversation: e.Conversation})
 		}
-		for _, ts := range []*[]scenario.Term{&c.Strategies, &c.Conditions, &c.Scorers, &c.Terminations, &c.Environments} {
+		for _, ts := range []*[]scenario.Term{&c.Strategies, &c.Conditions, &c.Scorers, &c.Terminations, &c.Environments, &c.Agents} {
 			var out []scenario.Term
 			for _, t := range *ts {
 				t.Doc = ""

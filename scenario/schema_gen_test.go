@@ -58,7 +58,7 @@ func schemaTypes() map[string]bool {
 			}
 		}
 	}
-	for _, root := range []any{Scenario{}, GitHubScenario{}, Matrix{}, Manifest{}, ScenarioSets{}} {
+	for _, root := range []any{Scenario{}, GitHubScenario{}, Matrix{}, Manifest{}, ScenarioSets{}, Suite{}, EvalConfig{}} {
 		visit(reflect.TypeOf(root))
 	}
 	for _, et := range (testRegistries{}).Vocabulary().Evaluations {

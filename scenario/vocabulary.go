@@ -45,6 +45,9 @@ type Vocabulary struct {
 	// Environments are the environment types (environment.type), including
 	// those the format documents that have no provider here (e2b).
 	Environments []Term
+	// Agents are the agent types: the part of a suite's agent spec before
+	// the colon (echo, exec, openai).
+	Agents []Term
 }
 
 // EvaluationType is one evaluation type as the formats see it: its name in
@@ -118,6 +121,7 @@ const (
 	fieldScorer      = "scorer"
 	fieldTermination = "termination"
 	fieldEnvironment = "environment"
+	fieldAgent       = "agent"
 )
 
 func newVocab(v *Vocabulary) *vocab {
@@ -141,7 +145,7 @@ func newVocab(v *Vocabulary) *vocab {
 
 func (v *vocab) fields() map[string][]Term {
 	return map[string][]Term{fieldStrategy: v.Strategies, fieldCondition: v.Conditions, fieldScorer: v.Scorers,
-		fieldTermination: v.Terminations, fieldEnvironment: v.Environments}
+		fieldTermination: v.Terminations, fieldEnvironment: v.Environments, fieldAgent: v.Agents}
 }
 
 // names returns the names a field takes, sorted.
@@ -182,7 +186,7 @@ func (v *Vocabulary) fingerprint() string {
 	for _, f := range []struct {
 		name  string
 		terms []Term
-	}{{"strategy", v.Strategies}, {"condition", v.Conditions}, {"termination", v.Terminations}, {"environment", v.Environments}} {
+	}{{"strategy", v.Strategies}, {"condition", v.Conditions}, {"termination", v.Terminations}, {"environment", v.Environments}, {"agent", v.Agents}} {
 		for _, t := range f.terms {
 			w(f.name, t.Name, t.Doc, strings.Join(t.Needs, ","), t.Value)
 		}

@@ -156,7 +156,7 @@ func runValidate(_ context.Context, env *cliEnv, args []string) int {
 }
 
 func runSchema(_ context.Context, env *cliEnv, args []string) int {
-	fs := newFlags(env, "schema", "scenario|eval|matrix|manifest|sets|seed")
+	fs := newFlags(env, "schema", "scenario|eval|matrix|manifest|sets|suite|eval-config|seed")
 	if code, ok := fs.parse(args); !ok {
 		return code
 	}
