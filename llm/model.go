@@ -107,11 +107,21 @@ type Response struct {
 	FinishReason string `json:"finish_reason,omitempty"`
 }
 
-// Usage counts tokens.
+// Usage counts tokens. Prompt tokens include those read from the cache,
+// completion tokens the reasoning ones (as OpenAI counts them).
 type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
+	// ReasoningTokens are the completion tokens spent reasoning
+	// (OpenAI's completion_tokens_details.reasoning_tokens).
+	ReasoningTokens int `json:"reasoning_tokens,omitempty"`
+	// CacheReadTokens are prompt tokens served from the provider's cache
+	// (OpenAI's prompt_tokens_details.cached_tokens).
+	CacheReadTokens int `json:"cache_read_tokens,omitempty"`
+	// CacheWriteTokens are prompt tokens written to the provider's cache
+	// (providers that charge for it report them; an exec agent may too).
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
 }
 
 // Add returns the sum of u and v.
@@ -120,6 +130,9 @@ func (u Usage) Add(v Usage) Usage {
 		PromptTokens:     u.PromptTokens + v.PromptTokens,
 		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
 		TotalTokens:      u.TotalTokens + v.TotalTokens,
+		ReasoningTokens:  u.ReasoningTokens + v.ReasoningTokens,
+		CacheReadTokens:  u.CacheReadTokens + v.CacheReadTokens,
+		CacheWriteTokens: u.CacheWriteTokens + v.CacheWriteTokens,
 	}
 }
 

@@ -65,7 +65,19 @@ type wireJSONSchema struct {
 type wireResponse struct {
 	Model   string       `json:"model"`
 	Choices []wireChoice `json:"choices"`
-	Usage   *Usage       `json:"usage"`
+	Usage   *wireUsage   `json:"usage"`
+}
+
+// wireUsage is OpenAI's usage, with the details of reasoning and cached
+// tokens.
+type wireUsage struct {
+	Usage
+	PromptDetails *struct {
+		CachedTokens int `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
+	CompletionDetails *struct {
+		ReasoningTokens int `json:"reasoning_tokens"`
+	} `json:"completion_tokens_details"`
 }
 
 type wireChoice struct {
@@ -148,7 +160,13 @@ func fromWire(w wireResponse) (Response, error) {
 		r.Refusal = *c.Message.Refusal
 	}
 	if w.Usage != nil {
-		r.Usage = *w.Usage
+		r.Usage = w.Usage.Usage
+		if d := w.Usage.PromptDetails; d != nil && r.Usage.CacheReadTokens == 0 {
+			r.Usage.CacheReadTokens = d.CachedTokens
+		}
+		if d := w.Usage.CompletionDetails; d != nil && r.Usage.ReasoningTokens == 0 {
+			r.Usage.ReasoningTokens = d.ReasoningTokens
+		}
 	}
 	for _, tc := range c.Message.ToolCalls {
 		r.ToolCalls = append(r.ToolCalls, ToolCall{

@@ -93,6 +93,19 @@ func AppendJob(b []byte, r *Job) ([]byte, error) {
 	b = appendFloat(b, r.DurationMS)
 	b = append(b, `,"usage":`...)
 	b = appendUsage(b, r.Usage)
+	// issue 16: the job's efficiency (turns, tool calls by category).
+	if e := &r.Efficiency; e.Turns != 0 || e.ToolCalls.Total != 0 || e.ToolCalls.Failed != 0 || len(e.ToolCalls.ByCategory) > 0 {
+		b = append(b, `,"efficiency":{"turns":`...)
+		b = strconv.AppendInt(b, int64(e.Turns), 10)
+		b = append(b, `,"tool_calls":{"total":`...)
+		b = strconv.AppendInt(b, int64(e.ToolCalls.Total), 10)
+		b = append(b, `,"failed":`...)
+		b = strconv.AppendInt(b, int64(e.ToolCalls.Failed), 10)
+		if len(e.ToolCalls.ByCategory) > 0 {
+			b = appendCounts(append(b, `,"by_category":`...), e.ToolCalls.ByCategory)
+		}
+		b = append(b, "}}"...)
+	}
 	if len(r.MockCalls) > 0 {
 		if b, err = appendJSON(b, `,"mock_calls":`, r.MockCalls); err != nil {
 			return b, err
@@ -162,6 +175,20 @@ func appendResult(b []byte, e *Evaluation) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
+// appendCounts appends counts as a JSON object, in order.
+func appendCounts(b []byte, c Counts) []byte {
+	b = append(b, '{')
+	for i, x := range c {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonstr.Append(b, x.Name)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(x.N), 10)
+	}
+	return append(b, '}')
+}
+
 func appendUsage(b []byte, u llm.Usage) []byte {
 	b = append(b, `{"prompt_tokens":`...)
 	b = strconv.AppendInt(b, int64(u.PromptTokens), 10)
@@ -169,6 +196,18 @@ func appendUsage(b []byte, u llm.Usage) []byte {
 	b = strconv.AppendInt(b, int64(u.CompletionTokens), 10)
 	b = append(b, `,"total_tokens":`...)
 	b = strconv.AppendInt(b, int64(u.TotalTokens), 10)
+	if u.ReasoningTokens != 0 {
+		b = append(b, `,"reasoning_tokens":`...)
+		b = strconv.AppendInt(b, int64(u.ReasoningTokens), 10)
+	}
+	if u.CacheReadTokens != 0 {
+		b = append(b, `,"cache_read_tokens":`...)
+		b = strconv.AppendInt(b, int64(u.CacheReadTokens), 10)
+	}
+	if u.CacheWriteTokens != 0 {
+		b = append(b, `,"cache_write_tokens":`...)
+		b = strconv.AppendInt(b, int64(u.CacheWriteTokens), 10)
+	}
 	return append(b, '}')
 }
 

@@ -35,13 +35,15 @@ func TestAppendJobResultMatchesEncodingJSON(t *testing.T) {
 		Checkpoints:        []Checkpoint{{ID: "c", Description: "d", Task: "pr.view", Passed: true, Actual: json.RawMessage(`{"a":1}`), Expected: "non-empty"}},
 		TerminationReasons: []string{"max_turns_reached"},
 		Transcript:         []Turn{{Role: "user", Text: "hi", At: started, Duration: time.Second}},
-		Started:            started, DurationMS: 12.345, Usage: llm.Usage{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3},
-		MockCalls: []MockCall{{Service: "s", Method: "m", Mock: -1, At: started}}, Error: "boom",
+		Started:            started, DurationMS: 12.345, Usage: llm.Usage{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3, ReasoningTokens: 4, CacheReadTokens: 5, CacheWriteTokens: 6},
+		Efficiency: Efficiency{Turns: 2, ToolCalls: ToolCalls{Total: 3, Failed: 1, ByCategory: Counts{{"ghx", 1}, {"bash", 1}, {"my \"cat\"", 1}}}},
+		MockCalls:  []MockCall{{Service: "s", Method: "m", Mock: -1, At: started}}, Error: "boom",
 		Environment: "local", Notes: []string{"ran in local", "killed <1> process"}}
 	tests := map[string]*Job{
 		"full":              full,
 		"minimal":           {Record: RecordJob, ID: "a/-/run-1", Scenario: "a", Run: 1, Attempts: 1, Started: started},
 		"empty evaluations": {Record: RecordJob, Evaluations: []Evaluation{}, Started: started},
+		"turns only":        {Record: RecordJob, Started: started, Efficiency: Efficiency{Turns: 1}},
 	}
 	for name, r := range tests {
 		got, err := AppendJob(nil, r)
@@ -87,4 +89,22 @@ func FuzzAppendValue(f *testing.F) {
 			t.Fatalf("appendValue(%s) = %s, encoding/json gives %s", doc, got, want)
 		}
 	})
+}
+
+func TestCountsKeepTheirOrder(t *testing.T) {
+	t.Parallel()
+	var j struct {
+		C Counts `json:"c"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(`{"c":{"other":2,"ghx":1,"bash":0}}`), &j))
+	assert.Equal(t, Counts{{"other", 2}, {"ghx", 1}, {"bash", 0}}, j.C)
+	assert.Equal(t, 2, j.C.Get("other"))
+	assert.Zero(t, j.C.Get("mcp"))
+	b, err := json.Marshal(j.C)
+	require.NoError(t, err)
+	assert.Equal(t, `{"other":2,"ghx":1,"bash":0}`, string(b))
+	require.NoError(t, json.Unmarshal([]byte(`{"c":null}`), &j))
+	assert.Nil(t, j.C)
+	assert.Error(t, json.Unmarshal([]byte(`{"c":[1]}`), &j))
+	assert.Error(t, json.Unmarshal([]byte(`{"c":{"a":"x"}}`), &j))
 }

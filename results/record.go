@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -113,6 +114,9 @@ type Job struct {
 	DurationMS float64 `json:"duration_ms"`
 	// Usage totals tokens reported by the agent.
 	Usage llm.Usage `json:"usage"`
+	// Efficiency is what the job's last attempt cost besides tokens and
+	// time: the agent's turns and tool calls.
+	Efficiency Efficiency `json:"efficiency,omitzero"`
 	// MockCalls are the calls the agent made to mocked services.
 	MockCalls []MockCall `json:"mock_calls,omitempty"`
 	// Error is set when the job could not complete.
@@ -128,6 +132,81 @@ type Job struct {
 	// details (transcript, messages) could not be decoded; the Job then
 	// holds only the fields statistics read.
 	DecodeError string `json:"-"`
+}
+
+// Efficiency is the effort an agent spent on a job, as ghx's profiler
+// counts it: the wall time is the job's duration_ms and the tokens its usage.
+type Efficiency struct {
+	// Turns is how many replies the agent gave: one per input step, one
+	// per assistant turn of a conversation.
+	Turns int `json:"turns"`
+	// ToolCalls counts the agent's tool calls (actions).
+	ToolCalls ToolCalls `json:"tool_calls"`
+}
+
+// ToolCalls counts tool calls: all, failed, and by category.
+type ToolCalls struct {
+	// Total is the number of calls.
+	Total int `json:"total"`
+	// Failed is the number of calls that reported an error.
+	Failed int `json:"failed"`
+	// ByCategory counts calls per category (ghx's ghx, mcp, gh_cli, bash,
+	// file_ops, other and a suite's own), categories without calls left out.
+	ByCategory Counts `json:"by_category,omitempty"`
+}
+
+// Counts are counts by name, in order; in JSON an object of name to count.
+type Counts []Count
+
+// Count is one name's count.
+type Count struct {
+	Name string
+	N    int
+}
+
+// Get returns the count of name, 0 when it has none.
+func (c Counts) Get(name string) int {
+	for _, x := range c {
+		if x.Name == name {
+			return x.N
+		}
+	}
+	return 0
+}
+
+// MarshalJSON writes the counts as a JSON object, in order.
+func (c Counts) MarshalJSON() ([]byte, error) {
+	return appendCounts(nil, c), nil
+}
+
+// UnmarshalJSON reads a JSON object of counts, keeping its order.
+func (c *Counts) UnmarshalJSON(b []byte) error {
+	d := json.NewDecoder(bytes.NewReader(b))
+	tok, err := d.Token()
+	if err != nil {
+		return err
+	}
+	if tok == nil {
+		*c = nil
+		return nil
+	}
+	if tok != json.Delim('{') {
+		return fmt.Errorf("results: counts: want an object, got %v", tok)
+	}
+	out := Counts{}
+	for d.More() {
+		k, err := d.Token()
+		if err != nil {
+			return err
+		}
+		var n int
+		if err := d.Decode(&n); err != nil {
+			return fmt.Errorf("results: count of %v: %w", k, err)
+		}
+		out = append(out, Count{Name: k.(string), N: n})
+	}
+	*c = out
+	return nil
 }
 
 // Checkpoint is one checkpoint's outcome in a job record.

@@ -132,6 +132,7 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 	}
 	trace.Ended = time.Now()
 	res.Usage = trace.Usage
+	res.Efficiency = r.efficiency(trace)
 	for _, st := range trace.Steps {
 		if st.TerminationReason != "" {
 			res.TerminationReasons = append(res.TerminationReasons, st.TerminationReason)

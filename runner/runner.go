@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/internal/toolclass"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/matrix"
@@ -60,6 +61,10 @@ type Config struct {
 	Seed int64
 	// StepTimeout bounds a step that sets no timeout (default 5 minutes).
 	StepTimeout time.Duration
+	// ToolCategories are tool-call categories of the host's own (a
+	// suite's tool_categories), checked before ghx's built-in ones when
+	// each job's tool calls are counted by category.
+	ToolCategories []scenario.ToolCategory
 	// Results receives every finished job, in completion order, from one goroutine.
 	Results Sink
 	// KeepTranscripts records the transcript of every job; by default only
@@ -160,6 +165,8 @@ type run struct {
 	// endAgent, when set, releases what the agent holds for the run (an
 	// exec agent's programs) and returns its notes.
 	endAgent func() []string
+	// tools sorts the agents' tool calls into categories.
+	tools *toolclass.Classifier
 }
 
 func newRun(cfg Config) (*run, error) {
@@ -178,6 +185,14 @@ func newRun(cfg Config) (*run, error) {
 	}
 	r := &run{cfg: cfg, compiled: newCompileCache(cfg.Registries.Evaluations),
 		evalEnv: &evaluate.Env{AllowCommands: cfg.AllowCommands, Judge: cfg.Judge}}
+	cats := make([]toolclass.Category, len(cfg.ToolCategories))
+	for i, c := range cfg.ToolCategories {
+		cats[i] = toolclass.Category{Name: c.Name, Tools: c.Tools, Prefixes: c.Prefixes, Commands: c.Commands}
+	}
+	var err error
+	if r.tools, err = toolclass.New(cats); err != nil {
+		return nil, fmt.Errorf("runner: tool categories: %w", err)
+	}
 	if a, ok := cfg.Agent.(runScopedAgent); ok {
 		r.cfg.Agent, r.endAgent = a.forRun(cfg.Concurrency)
 	}

@@ -55,6 +55,10 @@ type ToolCall struct {
 // Usage is the token usage reported with a reply.
 type Usage struct {
 	PromptTokens, CompletionTokens, TotalTokens int
+	// CachedTokens and ReasoningTokens, when not zero, are sent as OpenAI
+	// sends them: prompt_tokens_details.cached_tokens and
+	// completion_tokens_details.reasoning_tokens.
+	CachedTokens, ReasoningTokens int
 }
 
 // Text returns a reply whose content is s.

@@ -254,16 +254,23 @@ func completion(req Request, reply Reply) map[string]any {
 		c := len(reply.Content)/4 + 1
 		usage = &Usage{PromptTokens: p, CompletionTokens: c, TotalTokens: p + c}
 	}
+	u := map[string]any{
+		"prompt_tokens": usage.PromptTokens, "completion_tokens": usage.CompletionTokens,
+		"total_tokens": usage.TotalTokens,
+	}
+	if usage.CachedTokens != 0 {
+		u["prompt_tokens_details"] = map[string]int{"cached_tokens": usage.CachedTokens}
+	}
+	if usage.ReasoningTokens != 0 {
+		u["completion_tokens_details"] = map[string]int{"reasoning_tokens": usage.ReasoningTokens}
+	}
 	return map[string]any{
 		"id":      fmt.Sprintf("chatcmpl-llmtest-%d", req.Index),
 		"object":  "chat.completion",
 		"created": 0,
 		"model":   model,
 		"choices": []map[string]any{{"index": 0, "message": msg, "finish_reason": finish}},
-		"usage": map[string]int{
-			"prompt_tokens": usage.PromptTokens, "completion_tokens": usage.CompletionTokens,
-			"total_tokens": usage.TotalTokens,
-		},
+		"usage":   u,
 	}
 }
 
