@@ -86,6 +86,10 @@ type Job struct {
 	Run int
 	// Params are the job's parameters in axis order; nil without a matrix.
 	Params []Param
+	// Agent and Model are the suite's agent and model the job runs with
+	// (runner.SuiteSources sets them and prefixes ID with agent/model/);
+	// "" outside a suite.
+	Agent, Model string
 	// Scenario is the scenario to run, with the parameters applied and
 	// defaults set; nil from Plan.Headers. It shares every part that the
 	// parameters do not touch with the base scenario and with other jobs,

@@ -50,6 +50,16 @@ type Comparison struct {
 	// Failed is true on a significant regression, overall or in a
 	// combination, or a pass rate below the minimum.
 	Failed bool `json:"failed"`
+	// By, BaselineName and CandidateName say what was compared within one
+	// results set (Results.CompareBy): two agents or two models.
+	By            string `json:"by,omitempty"`
+	BaselineName  string `json:"baseline_name,omitempty"`
+	CandidateName string `json:"candidate_name,omitempty"`
+	// Efficiency compares the effort per job (time, tokens, tool calls,
+	// turns) over the matched combinations: the candidate's median reduction
+	// with its bootstrap interval, as ghx's report computes it. Empty when
+	// the comparison was made from summaries alone (Compare).
+	Efficiency []EfficiencyRow `json:"efficiency,omitempty"`
 }
 
 // OverallTest is the one-sided test of a drop in pass rate over all the

@@ -14,6 +14,9 @@ import (
 func WriteComparisonMarkdown(w io.Writer, c *Comparison) error {
 	b := bufio.NewWriter(w)
 	fmt.Fprintf(b, "# agenteval comparison\n\n")
+	if c.By != "" {
+		fmt.Fprintf(b, "By %s: baseline %s, candidate %s.\n\n", c.By, mdCode(c.BaselineName), mdCode(c.CandidateName))
+	}
 	alpha := strconv.FormatFloat(c.Alpha, 'g', -1, 64)
 	if c.Overall.Regression {
 		fmt.Fprintf(b, "**Regression overall:** the candidate passes significantly less often across the matched combinations (%s, p = %s, α = %s).\n\n",
@@ -52,6 +55,7 @@ func WriteComparisonMarkdown(w io.Writer, c *Comparison) error {
 		}
 		fmt.Fprintln(b)
 	}
+	writeMarkdownEfficiency(b, c)
 	if len(c.OnlyBaseline) > 0 {
 		fmt.Fprintf(b, "Only in baseline: %d combination(s)\n\n", len(c.OnlyBaseline))
 		for _, k := range c.OnlyBaseline {
@@ -90,4 +94,35 @@ func pValueText(p float64) string {
 		return strconv.FormatFloat(p, 'e', 1, 64)
 	}
 	return strconv.FormatFloat(p, 'f', 4, 64)
+}
+
+// writeMarkdownEfficiency writes the efficiency table of a comparison.
+func writeMarkdownEfficiency(b *bufio.Writer, c *Comparison) {
+	if len(c.Efficiency) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "Efficiency over the matched combinations (median per job; reduction = 1 − candidate/baseline, bootstrap 95%% interval, 1000 resamples, seed 42; permutation p):\n\n")
+	fmt.Fprintf(b, "| Metric | Baseline | Candidate | Reduction [95%% CI] | Effect size | p | |\n| --- | ---: | ---: | --- | --- | ---: | :---: |\n")
+	for _, e := range c.Efficiency {
+		mark := ""
+		if e.Significant {
+			mark = "significant"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s [%s, %s] | %.2f (%s) | %s | %s |\n", e.Metric,
+			strconv.FormatFloat(e.BaselineMedian, 'f', -1, 64), strconv.FormatFloat(e.CandidateMedian, 'f', -1, 64),
+			pctSigned(e.ReductionPct), pctSigned(e.CI95[0]), pctSigned(e.CI95[1]), e.EffectSize, e.EffectMagnitude, permutationPText(e.PValue), mark)
+	}
+	fmt.Fprintln(b)
+}
+
+// pctSigned prints a percentage that is already ×100, with one decimal.
+func pctSigned(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) + "%" }
+
+// permutationPText prints a permutation test's p: 0 means no permutation
+// of ghx's 1,000 was as extreme, so p < 0.001.
+func permutationPText(p float64) string {
+	if p == 0 {
+		return "< 0.001"
+	}
+	return pValueText(p)
 }

@@ -168,6 +168,14 @@ func newHTMLScenario(sc *ScenarioSummary, i, k int) htmlScenario {
 	for i := range sc.Combinations {
 		c := &sc.Combinations[i]
 		outer, label := hs.Naming.group(hs.Naming.label(c))
+		if c.Agent != "" || c.Model != "" {
+			// A suite's combination: its agent and model come first.
+			v := []htmlParam{{Name: "agent", Path: "agent", Value: c.Agent}}
+			if c.Model != "" {
+				v = append(v, htmlParam{Name: "model", Path: "model", Value: c.Model})
+			}
+			label = append(v, label...)
+		}
 		row := htmlRow{C: c, Label: label, HasRuns: c.Runs > 0,
 			PassW: c.PassRate * 100, LoX: c.PassInterval.Lower * 100, HiX: c.PassInterval.Upper * 100,
 			ComplX: c.CompletionRate * 100}

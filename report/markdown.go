@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -42,6 +43,7 @@ func WriteMarkdown(w io.Writer, s *Summary) error {
 		fmt.Fprintf(b, "> [!WARNING]\n> %d job(s) have no record: indexes %s\n\n", s.MissingJobs, rangesText(s.Missing, 20))
 	}
 	writeMarkdownBudgets(b, s)
+	writeMarkdownVariants(b, s)
 	for _, sc := range s.Scenarios {
 		writeMarkdownScenario(b, s, &sc)
 	}
@@ -130,4 +132,30 @@ func mdCell(s string) string {
 // mdCode renders s as inline code (no line breaks, backticks replaced).
 func mdCode(s string) string {
 	return "`" + strings.NewReplacer("`", "'", "\n", " ", "\r", " ").Replace(s) + "`"
+}
+
+// writeMarkdownVariants writes a suite's agents × models, ranked, with
+// their success intervals and medians of effort per job.
+func writeMarkdownVariants(b *bufio.Writer, s *Summary) {
+	if len(s.Variants) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "## Agents\n\n")
+	fmt.Fprintf(b, "| Rank | Agent | Model | Pass rate [95%% CI] | Completed | Median time | Median tokens | Median tool calls | Median turns |\n")
+	fmt.Fprintf(b, "| ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |\n")
+	for _, v := range s.Variants {
+		model := v.Model
+		if model == "" {
+			model = "-"
+		}
+		fmt.Fprintf(b, "| %d | %s | %s | %s | %d/%d | %s | %s | %s | %s |\n", v.Rank, mdCell(v.Agent), mdCell(model),
+			rateText(v.Passed, v.Runs, v.PassRate, v.PassInterval), v.Completed, v.Runs, msText(v.Median.DurationMS),
+			numText(v.Median.Tokens), numText(v.Median.ToolCalls), numText(v.Median.Turns))
+	}
+	fmt.Fprintln(b)
+}
+
+// numText prints a count-like figure: whole numbers without decimals.
+func numText(x float64) string {
+	return strconv.FormatFloat(x, 'f', -1, 64)
 }

@@ -95,6 +95,7 @@ type combo struct {
 	scenarioName string
 	matrix       string
 	combination  string
+	agent, model string // the suite's agent and model ("" outside a suite)
 	params       map[string]any
 	minIndex     int64
 	slots        []slot        // sorted by run once reading is done
@@ -112,6 +113,10 @@ type slot struct {
 	run       int32
 	completed bool
 	passed    bool
+	// tokens, tools and turns are the job's efficiency, for medians and
+	// efficiency comparisons.
+	tokens       int64
+	tools, turns int32
 }
 
 type scenarioGroup struct {
@@ -299,7 +304,7 @@ func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
 			comb = "-"
 		}
 		c = &combo{key: prefix, scenario: scen, scenarioName: rec.ScenarioName, matrix: rec.Matrix,
-			combination: comb, params: params, minIndex: rec.Index, byRun: map[int32]int{}}
+			combination: comb, agent: rec.Agent, model: rec.Model, params: params, minIndex: rec.Index, byRun: map[int32]int{}}
 		r.combos[prefix] = c
 	}
 	c.minIndex = min(c.minIndex, rec.Index)
@@ -327,7 +332,8 @@ func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
 	c.t.add(rec, 1, r.scratch)
 	r.recorded++
 	*s = slot{off: off, index: rec.Index, dur: rec.DurationMS, src: int32(src + 1), run: int32(run),
-		completed: rec.Completed, passed: rec.Passed && rec.Completed}
+		completed: rec.Completed, passed: rec.Passed && rec.Completed, tokens: int64(rec.Usage.TotalTokens),
+		tools: int32(min(rec.Efficiency.ToolCalls.Total, 1<<31-1)), turns: int32(min(rec.Efficiency.Turns, 1<<31-1))}
 	return nil
 }
 

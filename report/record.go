@@ -44,6 +44,16 @@ type lineRecord struct {
 	TerminationReasons []string     `json:"termination_reasons"`
 	DurationMS         float64      `json:"duration_ms"`
 	Usage              llm.Usage    `json:"usage"`
+	// Agent (a job's suite agent; a plan's agent spec, above), Model and
+	// the efficiency totals (not the categories) of a suite's job.
+	Model      string `json:"model"`
+	Efficiency struct {
+		Turns     int `json:"turns"`
+		ToolCalls struct {
+			Total  int `json:"total"`
+			Failed int `json:"failed"`
+		} `json:"tool_calls"`
+	} `json:"efficiency"`
 }
 
 // evalRecord is the part of an evaluation result the statistics need.

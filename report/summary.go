@@ -47,6 +47,9 @@ type Summary struct {
 	Warnings []string `json:"warnings"`
 	// Budgets are the budget records of runs given a budget, in input order.
 	Budgets []BudgetSummary `json:"budgets,omitempty"`
+	// Variants are a suite's agents × models, in the suite's order, each
+	// with its rank by pass rate (nil outside a suite).
+	Variants []VariantSummary `json:"variants,omitempty"`
 }
 
 // Counts are run outcomes with their rates and Wilson 95% intervals. A pass
@@ -135,11 +138,14 @@ type Stats struct {
 // whole scenario, id "-", outside a matrix).
 type CombinationSummary struct {
 	// Key is the job id prefix "scenario/combination" that identifies it across runs.
-	Key         string         `json:"key"`
-	Combination string         `json:"combination"`
-	Matrix      string         `json:"matrix,omitempty"`
-	Label       string         `json:"label"`
-	Params      map[string]any `json:"params,omitempty"`
+	Key         string `json:"key"`
+	Combination string `json:"combination"`
+	// Agent and Model are the suite's agent and model that ran it ("" outside a suite).
+	Agent  string         `json:"agent,omitempty"`
+	Model  string         `json:"model,omitempty"`
+	Matrix string         `json:"matrix,omitempty"`
+	Label  string         `json:"label"`
+	Params map[string]any `json:"params,omitempty"`
 	// Flaky is true when its completed runs disagree on the verdict.
 	Flaky bool `json:"flaky"`
 	Stats
@@ -209,6 +215,7 @@ func (r *Results) Summary() *Summary {
 		s.Scenarios = append(s.Scenarios, sc)
 	}
 	s.Totals = newCounts(all.runs, all.completed, all.passed)
+	s.Variants = r.variants()
 	s.Budgets = r.budgets
 	s.Warnings = append([]string{}, r.warnings...)
 	if r.droppedWarnings > 0 {
@@ -300,7 +307,14 @@ func (r *Results) combinationSummary(c *combo) (CombinationSummary, []float64) {
 		durs = append(durs, s.dur)
 	}
 	cs := CombinationSummary{Key: c.key, Combination: c.combination, Matrix: c.matrix,
-		Label: ParamsLabel(c.params), Params: c.params}
+		Label: ParamsLabel(c.params), Params: c.params, Agent: c.agent, Model: c.model}
+	if v := variantLabel(c.agent, c.model); v != "" {
+		if cs.Label == "-" || cs.Label == "" {
+			cs.Label = v
+		} else {
+			cs.Label = v + " · " + cs.Label
+		}
+	}
 	cs.Stats = statsOf(&c.t, durs)
 	cs.Flaky = c.t.passed > 0 && c.t.passed < c.t.completed
 	n, p := c.t.runs, c.t.passed

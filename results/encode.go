@@ -93,7 +93,16 @@ func AppendJob(b []byte, r *Job) ([]byte, error) {
 	b = appendFloat(b, r.DurationMS)
 	b = append(b, `,"usage":`...)
 	b = appendUsage(b, r.Usage)
-	// issue 16: the job's efficiency (turns, tool calls by category).
+	// issue 16: the job's agent and model (suites) and its efficiency
+	// (turns, tool calls by category).
+	if r.Agent != "" {
+		b = append(b, `,"agent":`...)
+		b = jsonstr.Append(b, r.Agent)
+	}
+	if r.Model != "" {
+		b = append(b, `,"model":`...)
+		b = jsonstr.Append(b, r.Model)
+	}
 	if e := &r.Efficiency; e.Turns != 0 || e.ToolCalls.Total != 0 || e.ToolCalls.Failed != 0 || len(e.ToolCalls.ByCategory) > 0 {
 		b = append(b, `,"efficiency":{"turns":`...)
 		b = strconv.AppendInt(b, int64(e.Turns), 10)

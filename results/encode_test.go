@@ -36,6 +36,7 @@ func TestAppendJobResultMatchesEncodingJSON(t *testing.T) {
 		TerminationReasons: []string{"max_turns_reached"},
 		Transcript:         []Turn{{Role: "user", Text: "hi", At: started, Duration: time.Second}},
 		Started:            started, DurationMS: 12.345, Usage: llm.Usage{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3, ReasoningTokens: 4, CacheReadTokens: 5, CacheWriteTokens: 6},
+		Agent: "good", Model: "openai/gpt-4o-mini",
 		Efficiency: Efficiency{Turns: 2, ToolCalls: ToolCalls{Total: 3, Failed: 1, ByCategory: Counts{{"ghx", 1}, {"bash", 1}, {"my \"cat\"", 1}}}},
 		MockCalls:  []MockCall{{Service: "s", Method: "m", Mock: -1, At: started}}, Error: "boom",
 		Environment: "local", Notes: []string{"ran in local", "killed <1> process"}}

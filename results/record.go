@@ -114,6 +114,12 @@ type Job struct {
 	DurationMS float64 `json:"duration_ms"`
 	// Usage totals tokens reported by the agent.
 	Usage llm.Usage `json:"usage"`
+	// Agent names the agent of a suite that ran the job ("" outside a
+	// suite: the plan's agent).
+	Agent string `json:"agent,omitempty"`
+	// Model is the suite's model the agent ran with ("" outside a suite or
+	// when the suite names no models).
+	Model string `json:"model,omitempty"`
 	// Efficiency is what the job's last attempt cost besides tokens and
 	// time: the agent's turns and tool calls.
 	Efficiency Efficiency `json:"efficiency,omitzero"`

@@ -95,12 +95,16 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 				plugins = append(plugins, p)
 			}
 		}
+		agent := r.agentFor(j)
+		if agent == nil {
+			return fail("no agent %q with model %q in this run", j.Agent, j.Model)
+		}
 		sc := SessionConfig{JobID: j.ID, Scenario: s, Character: s.Character, Plugins: plugins, Dir: ws.Dir(), Mocks: mocks, Seed: seed}
-		if a, ok := r.cfg.Agent.(instantAgent); ok {
+		if a, ok := agent.(instantAgent); ok {
 			sess, err = callInstant(ctx, func(ctx context.Context) (Session, error) { return a.NewSession(ctx, sc) })
 		} else {
 			sess, err = callTimeout(ctx, w, r.cfg.StepTimeout, func(ctx context.Context) (Session, error) {
-				return r.cfg.Agent.NewSession(ctx, sc)
+				return agent.NewSession(ctx, sc)
 			})
 		}
 		if err != nil {

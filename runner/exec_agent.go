@@ -53,6 +53,10 @@ const execCloseGrace = 2 * time.Second
 // protocol for an Agent written in Go.
 type ExecAgent struct {
 	command string
+	// Env are further environment variables (KEY=VALUE) of the agent's
+	// programs, after the process's own (a suite agent's env, model and
+	// instructions).
+	Env []string
 	// MaxLineBytes bounds one protocol line from the agent (0: DefaultMaxLineBytes).
 	MaxLineBytes int
 	// MaxReplyBytes bounds the lines of one reply together (0: DefaultMaxReplyBytes).

@@ -64,7 +64,7 @@ func (a *ExecAgent) startWorker(cfg SessionConfig, dir string, jobEnv bool) (*ex
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLineBytes
 	}
-	env := os.Environ()
+	env := append(os.Environ(), a.Env...)
 	if jobEnv {
 		env = append(env, "AGENTEVAL_JOB_ID="+cfg.JobID, "AGENTEVAL_DIR="+cfg.Dir)
 	}

@@ -20,6 +20,9 @@ type ModelAgent struct {
 	model llm.Model
 	// MaxToolRounds bounds tool-call rounds per message (default 8).
 	MaxToolRounds int
+	// Instructions, when set, are the first system message of every
+	// session (a suite agent's instructions), before the character's.
+	Instructions string
 }
 
 // NewModelAgent returns an agent that talks to model.
@@ -52,6 +55,9 @@ func newOpenAIAgentFromSpec(model string, opts AgentOptions) (Agent, error) {
 // with, so a matrix over character.llm.model compares models.
 func (a *ModelAgent) NewSession(_ context.Context, cfg SessionConfig) (Session, error) {
 	s := &modelSession{agent: a, cfg: cfg}
+	if a.Instructions != "" {
+		s.history = append(s.history, llm.Message{Role: llm.RoleSystem, Content: a.Instructions})
+	}
 	if c := cfg.Character; c != nil {
 		var sys strings.Builder
 		for _, p := range []string{c.System, c.SystemPrompt} {

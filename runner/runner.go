@@ -61,6 +61,10 @@ type Config struct {
 	Seed int64
 	// StepTimeout bounds a step that sets no timeout (default 5 minutes).
 	StepTimeout time.Duration
+	// Variants are the agents of a suite, by agent and model: a job whose
+	// Agent or Model is set (SuiteSources) runs with Variants[{Agent,
+	// Model}]; other jobs with Agent.
+	Variants map[Variant]Agent
 	// ToolCategories are tool-call categories of the host's own (a
 	// suite's tool_categories), checked before ghx's built-in ones when
 	// each job's tool calls are counted by category.
@@ -167,10 +171,12 @@ type run struct {
 	endAgent func() []string
 	// tools sorts the agents' tool calls into categories.
 	tools *toolclass.Classifier
+	// variants are Config.Variants, each ready for the run.
+	variants map[Variant]Agent
 }
 
 func newRun(cfg Config) (*run, error) {
-	if cfg.Agent == nil {
+	if cfg.Agent == nil && len(cfg.Variants) == 0 {
 		return nil, ErrNoAgent
 	}
 	if cfg.Concurrency <= 0 {
@@ -193,8 +199,31 @@ func newRun(cfg Config) (*run, error) {
 	if r.tools, err = toolclass.New(cats); err != nil {
 		return nil, fmt.Errorf("runner: tool categories: %w", err)
 	}
+	var ends []func() []string
 	if a, ok := cfg.Agent.(runScopedAgent); ok {
-		r.cfg.Agent, r.endAgent = a.forRun(cfg.Concurrency)
+		var end func() []string
+		r.cfg.Agent, end = a.forRun(cfg.Concurrency)
+		ends = append(ends, end)
+	}
+	if len(cfg.Variants) > 0 {
+		r.variants = make(map[Variant]Agent, len(cfg.Variants))
+		for v, a := range cfg.Variants {
+			if sa, ok := a.(runScopedAgent); ok {
+				var end func() []string
+				a, end = sa.forRun(cfg.Concurrency)
+				ends = append(ends, end)
+			}
+			r.variants[v] = a
+		}
+	}
+	if len(ends) > 0 {
+		r.endAgent = func() []string {
+			var notes []string
+			for _, end := range ends {
+				notes = append(notes, end()...)
+			}
+			return notes
+		}
 	}
 	return r, nil
 }
@@ -368,7 +397,7 @@ func (r *run) unrunnable(j matrix.Job, c *evaluate.Compiled) (reasons []string) 
 
 func (r *run) newResult(j matrix.Job) *results.Job {
 	res := &results.Job{Record: results.RecordJob, ID: j.ID, Index: j.Index, Scenario: j.Scenario.ID, ScenarioName: j.Scenario.Name,
-		Matrix: j.Matrix, Run: j.Run, Strategy: j.Scenario.Judgment.Strategy, Started: time.Now()}
+		Matrix: j.Matrix, Run: j.Run, Strategy: j.Scenario.Judgment.Strategy, Started: time.Now(), Agent: j.Agent, Model: j.Model}
 	if j.Combination != matrix.SingleCombination {
 		res.Combination = j.Combination
 	}

@@ -93,7 +93,10 @@ func runReport(_ context.Context, env *cliEnv, args []string) int {
 // on a significant regression (overall or in a combination) or a pass rate
 // under --min-pass-rate.
 func runReportCompare(env *cliEnv, args []string) int {
-	fs := newFlags(env, "report compare", "[--min-pass-rate R] [--alpha A] [--correction holm|none] [--format md|json] [--out FILE] BASELINE CANDIDATE\n(each a results file, or a DIR standing for the results.jsonl of every results folder under it, such as the shards of a run)")
+	fs := newFlags(env, "report compare", "[--min-pass-rate R] [--alpha A] [--correction holm|none] [--format md|json] [--out FILE] BASELINE CANDIDATE\n(each a results file, or a DIR standing for the results.jsonl of every results folder under it, such as the shards of a run)\n   or: agenteval report compare --by agent|model [--baseline NAME] [--candidate NAME] [flags] RESULTS...  (two agents or models of one suite's results)")
+	by := fs.String("by", "", "compare two agents (agent) or two models (model) within one suite's results")
+	baseName := fs.String("baseline", "", "with --by: the baseline agent or model (default: the first of the results)")
+	candName := fs.String("candidate", "", "with --by: the candidate agent or model (default: the second of the results)")
 	minRate := fs.Float64("min-pass-rate", 0, "fail when the candidate's overall pass rate is below R (0..1)")
 	alpha := fs.Float64("alpha", 0.05, "significance level of the one-sided tests: overall (stratified) and per combination (Fisher exact)")
 	correction := fs.String("correction", report.CorrectionHolm, "multiple-comparison correction: holm or none")
@@ -111,20 +114,50 @@ func runReportCompare(env *cliEnv, args []string) int {
 		return fs.badValue("alpha", *alpha, "want a significance level between 0 and 1, such as 0.05")
 	case !(*minRate >= 0 && *minRate <= 1):
 		return fs.badValue("min-pass-rate", *minRate, "want a rate between 0 and 1, such as 0.9")
-	case fs.NArg() != 2:
+	case *by != "" && !fs.oneOf("by", *by, report.ByAgent, report.ByModel):
+		return exitUsage
+	case *by == "" && (*baseName != "" || *candName != ""):
+		fmt.Fprintf(env.stderr, "agenteval report compare: --baseline and --candidate name agents or models; use them with --by\n")
+		return exitUsage
+	case *by == "" && fs.NArg() != 2, *by != "" && fs.NArg() == 0:
 		fs.Usage()
 		return exitUsage
 	}
-	var sums [2]*report.Summary
-	for i, path := range fs.Args() {
-		s, err := reportSummary(path, env.redactor)
-		if err != nil {
-			fmt.Fprintf(env.stderr, "agenteval report compare: %v\n", err)
-			return exitUsage
+	opts := report.CompareOptions{Alpha: *alpha, MinPassRate: *minRate, Correction: *correction}
+	var cmp *report.Comparison
+	var err error
+	if *by != "" {
+		var res *report.Results
+		if res, err = reportResults(fs.Args(), env.redactor); err == nil {
+			names := res.VariantNames(*by)
+			if *baseName == "" && len(names) > 0 {
+				*baseName = names[0]
+			}
+			if *candName == "" {
+				for _, n := range names {
+					if n != *baseName {
+						*candName = n
+						break
+					}
+				}
+			}
+			if *candName == "" && len(names) > 0 {
+				err = fmt.Errorf("the results hold one %s (%s); nothing to compare it with", *by, strings.Join(names, ", "))
+			} else {
+				cmp, err = res.CompareBy(*by, *baseName, *candName, opts)
+			}
 		}
-		sums[i] = s
+	} else {
+		var res [2]*report.Results
+		for i, path := range fs.Args() {
+			if res[i], err = reportResults([]string{path}, env.redactor); err != nil {
+				break
+			}
+		}
+		if err == nil {
+			cmp, err = report.CompareResults(res[0], res[1], opts)
+		}
 	}
-	cmp, err := report.Compare(sums[0], sums[1], report.CompareOptions{Alpha: *alpha, MinPassRate: *minRate, Correction: *correction})
 	if err != nil {
 		fmt.Fprintf(env.stderr, "agenteval report compare: %v\n", err)
 		return exitUsage
@@ -157,10 +190,10 @@ func runReportCompare(env *cliEnv, args []string) int {
 	return exitOK
 }
 
-// reportSummary reads one results file, or the results folders under a
-// directory, into their summary.
-func reportSummary(path string, red *redact.Redactor) (*report.Summary, error) {
-	paths, err := resultsPaths([]string{path})
+// reportResults reads results files, or the results folders under
+// directories, as one set.
+func reportResults(args []string, red *redact.Redactor) (*report.Results, error) {
+	paths, err := resultsPaths(args)
 	if err != nil {
 		return nil, err
 	}
@@ -169,11 +202,7 @@ func reportSummary(path string, red *redact.Redactor) (*report.Summary, error) {
 		return nil, err
 	}
 	defer func() { _ = files.Close() }()
-	res, err := report.Read(files.Inputs, report.Options{Redactor: red})
-	if err != nil {
-		return nil, err
-	}
-	return res.Summary(), nil
+	return report.Read(files.Inputs, report.Options{Redactor: red})
 }
 
 // reportWriteJSON writes v as indented JSON.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -66,16 +67,24 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	budgetSpec := fs.String("budget", "", "stop starting jobs once a limit is reached: tokens=N, cost=USD, time=DURATION, comma-separated (tokens=200k,cost=5usd,time=30m); unstarted jobs are left for --resume")
 	pricesFile := fs.String("prices", "", "prices file (YAML/JSON, US dollars per million tokens) over the built-in table, for --budget cost=")
 	agentModelName := fs.String("agent-model", "", "the model the agent uses, to price its tokens (default: MODEL of --agent openai:MODEL)")
+	suiteFile := fs.String("suite", "", "run a suite (*.suite.yaml, or ghx's eval.config.yaml): every agent x model x selected scenario x repetition into one results file; its settings are the defaults of these flags")
+	var modes stringList
+	fs.Var(&modes, "mode", "with --suite: NAME=AGENT gives the agent NAME (a ghx mode) its spec, such as ghx=exec:./agent (repeatable)")
 	if code, ok := fs.parse(args); !ok {
 		return code
 	}
 	env.redactor.AddURL(*graphqlURL)
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return exitUsage
-	}
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(env.stderr, "agenteval run: "+format+"\n", a...)
+		return exitUsage
+	}
+	switch {
+	case *suiteFile != "" && fs.NArg() > 0:
+		return usageErr("--suite names the scenarios (scenarios.paths); give no PATH with it")
+	case *suiteFile == "" && len(modes) > 0:
+		return usageErr("--mode gives a suite's agent its spec; use it with --suite")
+	case *suiteFile == "" && fs.NArg() == 0:
+		fs.Usage()
 		return exitUsage
 	}
 	switch {
@@ -121,11 +130,20 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 			return &llm.Recorded{Model: m, Name: name, Cache: cache, Replay: *replay}
 		}
 	}
-	agent, err := env.kit.Agent(*agentSpec, runner.AgentOptions{Getenv: env.getenv, WrapModel: wrap})
-	if err != nil {
+	agentOpts := runner.AgentOptions{Getenv: env.getenv, WrapModel: wrap}
+	var suite *runSuite
+	var agent runner.Agent
+	paths := fs.Args()
+	if *suiteFile != "" {
+		if suite, err = loadRunSuite(env, fs, *suiteFile, modes, agentOpts); err != nil {
+			return usageErr("%v", err)
+		}
+		paths = suite.paths()
+		*agentSpec = "suite:" + *suiteFile
+	} else if agent, err = env.kit.Agent(*agentSpec, agentOpts); err != nil {
 		return usageErr("--agent: %v", err)
 	}
-	set, err := env.kit.Loader(scenario.Options{Strict: *strict}).LoadPaths(fs.Args()...)
+	set, err := env.kit.Loader(scenario.Options{Strict: *strict}).LoadPaths(paths...)
 	if set == nil {
 		return usageErr("%v", err)
 	}
@@ -139,9 +157,18 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "agenteval run: %d error(s) in the input; nothing ran\n", len(diags.Errors()))
 		return exitUsage
 	}
+	if suite != nil {
+		if files, err = suite.selectFiles(files); err != nil {
+			return usageErr("%v", err)
+		}
+	}
 	sources, err := runner.FileSources(files, runner.SourceOptions{Runs: *runs, Filters: filters, MaxJobs: *maxJobs})
 	if err != nil {
 		return usageErr("%v", err)
+	}
+	fileSources := sources
+	if suite != nil {
+		sources = runner.SuiteSources(suite.variants, sources)
 	}
 	// Run directories live in the results folder, under its lock: a run
 	// killed with -9 leaves them where the next run into the folder finds
@@ -154,6 +181,10 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	cfg := runner.Config{Agent: agent, Concurrency: *concurrency, Registries: env.kit.Registries, WorkDir: workDir, KeepDirs: *keepDirs,
 		EnvFallback: *envFallback, AllowCommands: *allowCommands, StrictMocks: *strict, Seed: *seed, Budget: budget}
+	if suite != nil {
+		cfg.Agent, cfg.Variants, cfg.ToolCategories = nil, suite.agents, suite.suite.ToolCategories
+		suite.applyTimeouts(files, &cfg)
+	}
 	if cfg.UserModel, err = buildModel(*userModel, env); err != nil {
 		return usageErr("--user-model: %v", err)
 	}
@@ -255,6 +286,9 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		Settings: map[string]string{"filters": strings.Join(filters, " & "), "runs": strconv.Itoa(*runs), "user-model": *userModel,
 			"judge-model": *judgeModel, "strict": strconv.FormatBool(*strict), "allow-commands": strconv.FormatBool(*allowCommands),
 			"env-fallback": *envFallback}}
+	if suite != nil {
+		maps.Copy(plan.Settings, suite.settings())
+	}
 	w, err := results.Open(resultsPath, plan, results.Options{Resume: *resume, Overwrite: *overwrite, Redactor: env.redactor})
 	switch {
 	case errors.Is(err, results.ErrExist):
@@ -283,7 +317,18 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	cfg.Results = w
 	pp := &runner.ProgressPrinter{W: env.stderr, Terminal: env.isTerminal, Every: 10000, Verbose: *verbose}
 	cfg.Progress = pp.Update
-	sum, runErr := runner.RunCounted(ctx, cfg, jobs, owned)
+	var sum runner.Summary
+	var runErr error
+	switch {
+	case suite == nil:
+		sum, runErr = runner.RunCounted(ctx, cfg, jobs, owned)
+	default:
+		var fm fixture.Manager
+		if mgr != nil {
+			fm = mgr
+		}
+		sum, runErr = suite.run(ctx, env, cfg, fileSources, jobs, owned, fm, fixtures)
+	}
 	for _, n := range sum.Notes {
 		fmt.Fprintf(env.stderr, "agenteval run: %s\n", n)
 	}

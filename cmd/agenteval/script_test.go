@@ -1,16 +1,28 @@
 package main
 
 import (
+	"context"
 	"os"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/agenteval/agenteval/examples"
+	"github.com/agenteval/agenteval/runner"
 )
 
 // TestMain lets the test binary be the agenteval command itself: for the
 // txtar scripts under testdata/script (testscript installs it as
 // "agenteval"), and for tests that start a real process to kill it.
 func TestMain(m *testing.M) {
+	if os.Getenv("AGENTEVAL_TEST_DEMO_AGENT") == "1" {
+		// The examples' deterministic agent behind the exec protocol, as
+		// examples/demo-agent serves it.
+		if err := runner.ServeExec(context.Background(), os.Stdin, os.Stdout, &examples.Agent{}); err != nil {
+			os.Exit(1)
+		}
+		return
+	}
 	if os.Getenv("AGENTEVAL_TEST_MAIN") == "1" {
 		main()
 		return

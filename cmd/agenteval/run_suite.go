@@ -1,0 +1,356 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"iter"
+	"maps"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agenteval/agenteval/fixture"
+	"github.com/agenteval/agenteval/matrix"
+	"github.com/agenteval/agenteval/results"
+	"github.com/agenteval/agenteval/runner"
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// runSuite is what `run --suite FILE` takes from the suite: its agents
+// built per model, the selection and what the runner needs besides flags.
+type runSuite struct {
+	file     string
+	suite    *scenario.Suite
+	variants []runner.Variant
+	agents   map[runner.Variant]runner.Agent
+}
+
+// loadRunSuite loads the suite (or ghx's eval.config.yaml) with the
+// --mode NAME=AGENT specs and makes its settings the defaults of the flags
+// the command line did not set, so a flag still wins over the file.
+func loadRunSuite(env *cliEnv, fs *flagSet, file string, modes []string, opts runner.AgentOptions) (*runSuite, error) {
+	specs := map[string]string{}
+	for _, m := range modes {
+		name, spec, ok := strings.Cut(m, "=")
+		if !ok || name == "" || spec == "" {
+			return nil, fmt.Errorf("--mode %q: want NAME=AGENT, such as --mode ghx=exec:./agent", m)
+		}
+		specs[name] = spec
+	}
+	s, f, err := env.kit.Loader(scenario.Options{}).LoadSuite(file, specs)
+	if f != nil {
+		for _, d := range f.Diagnostics {
+			fmt.Fprintln(env.stderr, d.String())
+		}
+	}
+	if err != nil {
+		if f != nil && f.Diagnostics.HasErrors() {
+			return nil, fmt.Errorf("--suite %s has %d error(s)", file, len(f.Diagnostics.Errors()))
+		}
+		return nil, fmt.Errorf("--suite: %w", err)
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["agent"] {
+		return nil, fmt.Errorf("--agent and --suite: the suite names its agents; give one of them (--mode NAME=AGENT sets a suite agent's spec)")
+	}
+	defaults := map[string]string{
+		"out":         s.Resolve(s.Output),
+		"runs":        strconv.Itoa(s.Repetitions),
+		"judge-model": s.JudgeModel,
+		"user-model":  s.UserModel,
+	}
+	if s.Concurrency > 0 {
+		defaults["concurrency"] = strconv.Itoa(s.Concurrency)
+	}
+	if s.Fixtures != nil {
+		m := s.Resolve(s.Fixtures.Manifest)
+		if _, err := os.Stat(m); err != nil && s.Fixtures.SeedIfMissing && !set["manifest"] {
+			return nil, fmt.Errorf("--suite: the fixture manifest %s does not exist (fixtures.seed_if_missing); seed it first with: agenteval fixture seed --manifest %s --seed-file FILE", m, m)
+		}
+		defaults["manifest"] = m
+		defaults["seed-file"] = s.Resolve(s.Fixtures.SeedFile)
+	}
+	for _, name := range slices.Sorted(maps.Keys(defaults)) {
+		if v := defaults[name]; v != "" && !set[name] {
+			if err := fs.Set(name, v); err != nil {
+				return nil, fmt.Errorf("--suite: %s: %w", name, err)
+			}
+		}
+	}
+	rs := &runSuite{file: file, suite: s, agents: map[runner.Variant]runner.Agent{}}
+	models := s.Models
+	if len(models) == 0 {
+		models = []scenario.SuiteModel{{}}
+	}
+	for _, a := range s.Agents {
+		for _, m := range models {
+			v := runner.Variant{Agent: a.Name, Model: m.ID}
+			agent, err := buildSuiteAgent(env, a, m, opts)
+			if err != nil {
+				return nil, fmt.Errorf("--suite: agent %s: %w", v, err)
+			}
+			rs.variants = append(rs.variants, v)
+			rs.agents[v] = agent
+		}
+	}
+	return rs, nil
+}
+
+// buildSuiteAgent builds one agent of a suite for one model: an openai
+// agent without a model takes the suite's; an exec agent's programs get
+// the suite's env with AGENTEVAL_AGENT, AGENTEVAL_MODEL and
+// AGENTEVAL_INSTRUCTIONS; a model agent sends the instructions as its
+// first system message.
+func buildSuiteAgent(env *cliEnv, a scenario.SuiteAgent, m scenario.SuiteModel, opts runner.AgentOptions) (runner.Agent, error) {
+	spec := a.Agent
+	if spec == "openai" || spec == "openai:" {
+		if m.ID == "" {
+			return nil, fmt.Errorf("%q names no model and the suite has no models; write openai:MODEL or add models", spec)
+		}
+		spec = "openai:" + m.ID
+	}
+	agent, err := env.kit.Agent(spec, opts)
+	if err != nil {
+		return nil, err
+	}
+	switch x := agent.(type) {
+	case *runner.ExecAgent:
+		for _, k := range slices.Sorted(maps.Keys(a.Env)) {
+			x.Env = append(x.Env, k+"="+a.Env[k])
+		}
+		x.Env = append(x.Env, "AGENTEVAL_AGENT="+a.Name, "AGENTEVAL_MODEL="+m.ID, "AGENTEVAL_INSTRUCTIONS="+a.Instructions)
+	case *runner.ModelAgent:
+		x.Instructions = a.Instructions
+	default:
+		if a.Instructions != "" || len(a.Env) > 0 {
+			fmt.Fprintf(env.stderr, "agenteval run: warning: agent %s (%s) takes no instructions or env; they are not used\n", a.Name, a.Agent)
+		}
+	}
+	return agent, nil
+}
+
+// paths returns the suite's scenario paths, resolved.
+func (rs *runSuite) paths() []string {
+	out := make([]string, len(rs.suite.Scenarios.Paths))
+	for i, p := range rs.suite.Scenarios.Paths {
+		out[i] = rs.suite.Resolve(p)
+	}
+	return out
+}
+
+// selectFiles keeps the scenario and matrix files the suite selects: those
+// of its set (a scenario-sets.json among the files), ids, tags, categories
+// and difficulties, each given one must hold. A matrix is judged by its
+// base scenario, or its own id.
+func (rs *runSuite) selectFiles(files []*scenario.File) ([]*scenario.File, error) {
+	sel := rs.suite.Scenarios
+	var setIDs []string
+	if sel.Set != "" {
+		found := false
+		for _, f := range files {
+			if f.Kind == scenario.KindScenarioSets {
+				if ids, ok := f.Sets[sel.Set]; ok {
+					setIDs, found = append(setIDs, ids...), true
+				}
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("--suite: no scenario-sets.json among the suite's paths has the set %q", sel.Set)
+		}
+	}
+	var out []*scenario.File
+	for _, f := range files {
+		s := f.Scenario
+		if f.Base != nil {
+			s = f.Base.Scenario
+		}
+		if s == nil || (f.Kind != scenario.KindScenario && f.Kind != scenario.KindGitHub && f.Kind != scenario.KindMatrix) {
+			out = append(out, f) // not a job source: FileSources leaves it out
+			continue
+		}
+		ids := []string{s.ID, f.ID}
+		switch {
+		case sel.Set != "" && !slices.ContainsFunc(ids, func(id string) bool { return slices.Contains(setIDs, id) }):
+		case len(sel.IDs) > 0 && !slices.ContainsFunc(ids, func(id string) bool { return slices.Contains(sel.IDs, id) }):
+		case len(sel.Tags) > 0 && !slices.ContainsFunc(s.Tags, func(t string) bool { return slices.Contains(sel.Tags, t) }):
+		case len(sel.Category) > 0 && (f.GitHub == nil || !slices.Contains(sel.Category, f.GitHub.Category)):
+		case len(sel.Difficulty) > 0 && (f.GitHub == nil || !slices.Contains(sel.Difficulty, f.GitHub.Difficulty)):
+		default:
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// applyTimeouts gives the suite's job timeout to scenarios that set none.
+func (rs *runSuite) applyTimeouts(files []*scenario.File, cfg *runner.Config) {
+	if d := rs.suite.Timeouts.Step.D(); d > 0 {
+		cfg.StepTimeout = d
+	}
+	job := rs.suite.Timeouts.Job.D()
+	if job <= 0 {
+		return
+	}
+	for _, f := range files {
+		for _, s := range []*scenario.Scenario{f.Scenario, baseScenario(f)} {
+			if s != nil && s.TimeoutMS == 0 {
+				s.TimeoutMS = int(job / time.Millisecond)
+			}
+		}
+	}
+}
+
+func baseScenario(f *scenario.File) *scenario.Scenario {
+	if f.Base != nil {
+		return f.Base.Scenario
+	}
+	return nil
+}
+
+// settings are the suite's part of the plan's settings: resume refuses
+// when they changed.
+func (rs *runSuite) settings() map[string]string {
+	var agents []string
+	for _, a := range rs.suite.Agents {
+		agents = append(agents, a.Name+"="+a.Agent)
+	}
+	var models []string
+	for _, m := range rs.suite.Models {
+		models = append(models, m.ID)
+	}
+	var cats []string
+	for _, c := range rs.suite.ToolCategories {
+		cats = append(cats, c.Name)
+	}
+	sel := rs.suite.Scenarios
+	return map[string]string{
+		"suite":      rs.file,
+		"agents":     strings.Join(agents, " "),
+		"models":     strings.Join(models, " "),
+		"selection":  fmt.Sprintf("set=%s ids=%s tags=%s category=%s difficulty=%s", sel.Set, strings.Join(sel.IDs, ","), strings.Join(sel.Tags, ","), strings.Join(sel.Category, ","), strings.Join(sel.Difficulty, ",")),
+		"warmup":     strconv.FormatBool(rs.suite.Warmup),
+		"timeouts":   fmt.Sprintf("step=%v job=%v", rs.suite.Timeouts.Step.D(), rs.suite.Timeouts.Job.D()),
+		"categories": strings.Join(cats, " "),
+	}
+}
+
+// warmup runs one uncounted session per agent and model, with the first
+// job of the run, before the counted jobs: start-up costs (a program's
+// first start, a cold cache) stay out of the numbers. Its results are
+// dropped.
+func (rs *runSuite) warmup(ctx context.Context, env *cliEnv, cfg runner.Config, sources []runner.Source) {
+	if !rs.suite.Warmup || len(sources) == 0 {
+		return
+	}
+	var first *runner.Source
+	for i := range sources {
+		if sources[i].Count > 0 {
+			first = &sources[i]
+			break
+		}
+	}
+	if first == nil {
+		return
+	}
+	inner := first.Jobs
+	one := runner.Source{Name: first.Name, Count: 1, Jobs: func(offset int64, _ matrix.Shard) iter.Seq2[matrix.Job, error] {
+		return func(yield func(matrix.Job, error) bool) {
+			for j, err := range inner(offset, matrix.Shard{}) {
+				j.Index = offset
+				yield(j, err)
+				return
+			}
+		}
+	}}
+	cfg.Results = discardSink{}
+	cfg.Progress, cfg.Skip, cfg.Budget = nil, nil, nil
+	jobs, _, err := runner.Combine(runner.SuiteSources(rs.variants, []runner.Source{one}), matrix.Shard{})
+	if err != nil {
+		return
+	}
+	start := time.Now()
+	sum, err := runner.Run(ctx, cfg, jobs)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "agenteval run: warm-up: %v\n", err)
+		return
+	}
+	fmt.Fprintf(env.stderr, "warm-up: %d uncounted session(s), one per agent and model, in %v\n", sum.Jobs, time.Since(start).Round(time.Millisecond))
+}
+
+// reseed returns the fixtures of the manifest to their seeded state
+// between two agents' jobs (fixtures.reseed_between_agents).
+func reseedBetweenAgents(ctx context.Context, env *cliEnv, mgr fixture.Manager, cfg *runner.FixtureConfig) error {
+	rep, err := mgr.Reset(ctx, cfg.Manifest)
+	if err != nil {
+		return err
+	}
+	if err := rep.Err(); err != nil {
+		return err
+	}
+	fmt.Fprintln(env.stderr, "fixtures reseeded before the next agent")
+	return nil
+}
+
+// discardSink drops results (the warm-up's).
+type discardSink struct{}
+
+func (discardSink) Write(*results.Job) error { return nil }
+
+// agentJobs returns the jobs of one agent of a suite run.
+func agentJobs(jobs func(yield func(matrix.Job, error) bool), agent string) func(yield func(matrix.Job, error) bool) {
+	return func(yield func(matrix.Job, error) bool) {
+		for j, err := range jobs {
+			if err == nil && j.Agent != agent {
+				continue
+			}
+			if !yield(j, err) {
+				return
+			}
+		}
+	}
+}
+
+// run runs the suite's jobs after the warm-up: in one run, or, when the
+// suite reseeds fixtures between agents, one agent after the other with
+// the fixtures reset in between (ghx's reseed_between_modes).
+func (rs *runSuite) run(ctx context.Context, env *cliEnv, cfg runner.Config, fileSources []runner.Source,
+	jobs func(yield func(matrix.Job, error) bool), owned int64, mgr fixture.Manager, fixtures *runner.FixtureConfig) (runner.Summary, error) {
+	reseed := rs.suite.Fixtures != nil && rs.suite.Fixtures.ReseedBetweenAgents && len(rs.suite.Agents) > 1
+	if reseed {
+		switch {
+		case mgr == nil || fixtures == nil || fixtures.Manifest == nil:
+			return runner.Summary{}, fmt.Errorf("the suite reseeds fixtures between agents (fixtures.reseed_between_agents), which needs a fixture manifest and a GitHub token (or --graphql-url); nothing ran")
+		case cfg.Budget != nil:
+			return runner.Summary{}, fmt.Errorf("--budget with fixtures.reseed_between_agents: the agents run one after the other, each on its own; drop one of them; nothing ran")
+		}
+	}
+	rs.warmup(ctx, env, cfg, fileSources)
+	if !reseed {
+		return runner.RunCounted(ctx, cfg, jobs, owned)
+	}
+	var total runner.Summary
+	start := time.Now()
+	for i, a := range rs.suite.Agents {
+		if i > 0 {
+			if err := reseedBetweenAgents(ctx, env, mgr, fixtures); err != nil {
+				return total, fmt.Errorf("before agent %s: %w", a.Name, err)
+			}
+		}
+		sum, err := runner.Run(ctx, cfg, agentJobs(jobs, a.Name))
+		total.Jobs += sum.Jobs
+		total.Completed += sum.Completed
+		total.Passed += sum.Passed
+		total.Skipped += sum.Skipped
+		total.Notes = append(total.Notes, sum.Notes...)
+		if err != nil {
+			total.Duration = time.Since(start)
+			return total, err
+		}
+	}
+	total.Duration = time.Since(start)
+	return total, nil
+}

@@ -1,0 +1,315 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agenteval/agenteval/internal/stats"
+)
+
+// VariantSummary is one agent × model of a suite's results: its success
+// with a Wilson interval, its rank, and its medians of effort per job.
+type VariantSummary struct {
+	Agent string `json:"agent"`
+	Model string `json:"model,omitempty"`
+	Counts
+	// Rank orders the variants by pass rate, then by the lower end of its
+	// interval (1 is the best); equal rates share a rank.
+	Rank int `json:"rank"`
+	// Median are medians per job (ghx's interpolation, stats.Median).
+	Median Efficiency `json:"median"`
+}
+
+// Efficiency holds one figure per effort metric.
+type Efficiency struct {
+	DurationMS float64 `json:"duration_ms"`
+	Tokens     float64 `json:"tokens"`
+	ToolCalls  float64 `json:"tool_calls"`
+	Turns      float64 `json:"turns"`
+}
+
+// Axes by which Compare's variants are split.
+const (
+	ByAgent = "agent"
+	ByModel = "model"
+)
+
+// variantLabel names a variant in labels: "agent × model", "agent", or "".
+func variantLabel(agent, model string) string {
+	switch {
+	case agent == "" && model == "":
+		return ""
+	case model == "":
+		return agent
+	case agent == "":
+		return model
+	}
+	return agent + " × " + model
+}
+
+type variantKey struct{ agent, model string }
+
+// variantSlots groups the recorded jobs by agent and model, in the order of
+// their first job.
+func (r *Results) variantSlots() ([]variantKey, map[variantKey][]slot) {
+	first := map[variantKey]int64{}
+	slots := map[variantKey][]slot{}
+	for _, c := range r.combos {
+		if c.agent == "" && c.model == "" {
+			continue
+		}
+		k := variantKey{c.agent, c.model}
+		if i, ok := first[k]; !ok || c.minIndex < i {
+			first[k] = c.minIndex
+		}
+		slots[k] = append(slots[k], c.slots...)
+	}
+	keys := make([]variantKey, 0, len(first))
+	for k := range first {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b variantKey) int { return cmp.Compare(first[a], first[b]) })
+	return keys, slots
+}
+
+func (r *Results) variants() []VariantSummary {
+	keys, slots := r.variantSlots()
+	if len(keys) == 0 {
+		return nil
+	}
+	out := make([]VariantSummary, 0, len(keys))
+	for _, k := range keys {
+		ss := slots[k]
+		completed, passed := 0, 0
+		for _, s := range ss {
+			if s.completed {
+				completed++
+			}
+			if s.passed {
+				passed++
+			}
+		}
+		out = append(out, VariantSummary{Agent: k.agent, Model: k.model, Counts: newCounts(len(ss), completed, passed), Median: medians(ss)})
+	}
+	order := make([]int, len(out))
+	for i := range order {
+		order[i] = i
+	}
+	better := func(a, b *VariantSummary) int {
+		return cmp.Or(cmp.Compare(b.PassRate, a.PassRate), cmp.Compare(b.PassInterval.Lower, a.PassInterval.Lower))
+	}
+	slices.SortStableFunc(order, func(i, j int) int { return better(&out[i], &out[j]) })
+	for pos, i := range order {
+		out[i].Rank = pos + 1
+		if pos > 0 && better(&out[order[pos-1]], &out[i]) == 0 {
+			out[i].Rank = out[order[pos-1]].Rank
+		}
+	}
+	return out
+}
+
+// metricValues are the per-job values of each effort metric.
+func metricValues(ss []slot) (dur, tokens, tools, turns []float64) {
+	for _, s := range ss {
+		dur = append(dur, s.dur)
+		tokens = append(tokens, float64(s.tokens))
+		tools = append(tools, float64(s.tools))
+		turns = append(turns, float64(s.turns))
+	}
+	return
+}
+
+func medians(ss []slot) Efficiency {
+	dur, tokens, tools, turns := metricValues(ss)
+	return Efficiency{DurationMS: stats.Median(dur), Tokens: stats.Median(tokens), ToolCalls: stats.Median(tools), Turns: stats.Median(turns)}
+}
+
+// EfficiencyRow compares one effort metric of the candidate with the
+// baseline over the matched combinations' jobs, as ghx's report does
+// (stats.CompareGroups, 1,000 resamples and 1,000 permutations, seed 42).
+type EfficiencyRow struct {
+	Metric          string  `json:"metric"`
+	BaselineMedian  float64 `json:"baseline_median"`
+	CandidateMedian float64 `json:"candidate_median"`
+	stats.GroupComparison
+	// Significant is true when the permutation test's p is below alpha and
+	// the interval of the reduction excludes 0.
+	Significant bool `json:"significant"`
+}
+
+// ghxReportOptions are ghx's report options for CompareGroups.
+var ghxReportOptions = stats.GroupOptions{Bootstrap: stats.BootstrapOptions{Resamples: 1000, Seed: 42},
+	Permutation: stats.PermutationOptions{Permutations: 1000, Seed: 42}}
+
+// efficiencyRows compares the candidate's jobs with the baseline's on
+// every effort metric both recorded.
+func efficiencyRows(base, cand []slot, alpha float64) []EfficiencyRow {
+	if len(base) == 0 || len(cand) == 0 {
+		return nil
+	}
+	bd, bt, bc, bn := metricValues(base)
+	cd, ct, cc, cn := metricValues(cand)
+	var out []EfficiencyRow
+	for _, m := range []struct {
+		name string
+		b, c []float64
+	}{{"duration_ms", bd, cd}, {"tokens", bt, ct}, {"tool_calls", bc, cc}, {"turns", bn, cn}} {
+		if allZero(m.b) && allZero(m.c) {
+			continue // not recorded by either side
+		}
+		g, err := stats.CompareGroups(m.c, m.b, ghxReportOptions)
+		if err != nil {
+			continue
+		}
+		out = append(out, EfficiencyRow{Metric: m.name, BaselineMedian: stats.Median(m.b), CandidateMedian: stats.Median(m.c), GroupComparison: g,
+			Significant: g.PValue < alpha && (g.CI95[0] > 0 || g.CI95[1] < 0)})
+	}
+	return out
+}
+
+func allZero(v []float64) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// VariantNames returns the agents (by ByAgent) or models (by ByModel) of
+// the results, in the order of their first job.
+func (r *Results) VariantNames(by string) []string {
+	keys, _ := r.variantSlots()
+	var out []string
+	for _, k := range keys {
+		v := k.agent
+		if by == ByModel {
+			v = k.model
+		}
+		if v != "" && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// CompareBy compares two agents (by ByAgent) or two models (by ByModel)
+// within one results set: the jobs of baseline and of candidate, their
+// combinations matched by scenario, combination and the other axis. It
+// tests success as Compare does and adds the efficiency comparison.
+func (r *Results) CompareBy(by, baseline, candidate string, opts CompareOptions) (*Comparison, error) {
+	if by != ByAgent && by != ByModel {
+		return nil, fmt.Errorf("compare: by %q; want %s or %s", by, ByAgent, ByModel)
+	}
+	names := r.VariantNames(by)
+	for _, n := range []string{baseline, candidate} {
+		if !slices.Contains(names, n) {
+			if len(names) == 0 {
+				return nil, fmt.Errorf("compare: the results hold no suite's %ss (run --suite records them)", by)
+			}
+			return nil, fmt.Errorf("compare: no %s %q in the results; they hold %s", by, n, strings.Join(names, ", "))
+		}
+	}
+	if baseline == candidate {
+		return nil, fmt.Errorf("compare: baseline and candidate are both %s %q", by, baseline)
+	}
+	sum := r.Summary()
+	b, bs := r.selectBy(sum, by, baseline)
+	c, cs := r.selectBy(sum, by, candidate)
+	cmp, err := Compare(b, c, opts)
+	if err != nil {
+		return nil, err
+	}
+	cmp.By, cmp.BaselineName, cmp.CandidateName = by, baseline, candidate
+	matched := map[string]bool{}
+	for _, row := range cmp.Rows {
+		matched[row.Key] = true
+	}
+	cmp.Efficiency = efficiencyRows(matchedSlots(bs, matched), matchedSlots(cs, matched), cmp.Alpha)
+	return cmp, nil
+}
+
+// CompareResults compares a candidate's results with a baseline's, as
+// Compare does, and adds the efficiency comparison over the matched
+// combinations' jobs.
+func CompareResults(baseline, candidate *Results, opts CompareOptions) (*Comparison, error) {
+	cmp, err := Compare(baseline.Summary(), candidate.Summary(), opts)
+	if err != nil {
+		return nil, err
+	}
+	matched := map[string]bool{}
+	for _, row := range cmp.Rows {
+		matched[row.Key] = true
+	}
+	all := func(r *Results) map[string][]slot {
+		out := map[string][]slot{}
+		for k, c := range r.combos {
+			out[k] = c.slots
+		}
+		return out
+	}
+	cmp.Efficiency = efficiencyRows(matchedSlots(all(baseline), matched), matchedSlots(all(candidate), matched), cmp.Alpha)
+	return cmp, nil
+}
+
+func matchedSlots(byKey map[string][]slot, matched map[string]bool) []slot {
+	keys := make([]string, 0, len(byKey))
+	for k := range byKey {
+		if matched[k] {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys) // a deterministic order: the bootstrap resamples by position
+	var out []slot
+	for _, k := range keys {
+		out = append(out, byKey[k]...)
+	}
+	return out
+}
+
+// selectBy returns the part of sum run by one agent or model, each
+// combination keyed without it so that the two parts match, and that
+// part's slots by the same keys.
+func (r *Results) selectBy(sum *Summary, by, value string) (*Summary, map[string][]slot) {
+	out := &Summary{K: sum.K, Agent: sum.Agent, RunIDs: sum.RunIDs, Sources: sum.Sources, Seed: sum.Seed}
+	slots := map[string][]slot{}
+	var runs, completed, passed int
+	for _, sc := range sum.Scenarios {
+		part := ScenarioSummary{ID: sc.ID, Name: sc.Name}
+		for _, c := range sc.Combinations {
+			this, other := c.Agent, c.Model
+			if by == ByModel {
+				this, other = c.Model, c.Agent
+			}
+			if this != value {
+				continue
+			}
+			key := c.Key
+			if i := strings.IndexByte(key, '/'); i >= 0 {
+				key = other + "|" + key[i+1:]
+			}
+			if rc := r.combos[c.Key]; rc != nil {
+				slots[key] = rc.slots
+			}
+			c.Key = key
+			c.Label = strings.TrimPrefix(strings.TrimPrefix(c.Label, variantLabel(c.Agent, c.Model)), " · ")
+			if by == ByAgent && c.Model != "" {
+				c.Label = strings.TrimSpace(c.Model + " " + c.Label)
+			} else if by == ByModel && c.Agent != "" {
+				c.Label = strings.TrimSpace(c.Agent + " " + c.Label)
+			}
+			if c.Label == "" {
+				c.Label = "-"
+			}
+			part.Combinations = append(part.Combinations, c)
+			runs, completed, passed = runs+c.Runs, completed+c.Completed, passed+c.Passed
+		}
+		if len(part.Combinations) > 0 {
+			out.Scenarios = append(out.Scenarios, part)
+		}
+	}
+	out.Totals = newCounts(runs, completed, passed)
+	return out, slots
+}

@@ -1,0 +1,133 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/results"
+)
+
+// suiteResults builds a suite's results: agents a (passes 9 of 10 runs per
+// scenario) and b (passes 2 of 10) on models m1 and m2, two scenarios; b
+// spends half the tokens and tool calls of a.
+func suiteResults(t *testing.T) *Results {
+	t.Helper()
+	lines := []string{planLine(t, results.Plan{RunID: "r", TotalJobs: 80, Agent: "suite:s"})}
+	var index int64
+	for _, agent := range []string{"a", "b"} {
+		for _, model := range []string{"m1", "m2"} {
+			for _, sc := range []string{"s1", "s2"} {
+				for run := 1; run <= 10; run++ {
+					j := simpleJob(sc, run, index, "fail")
+					index++
+					j.ID = fmt.Sprintf("%s@%s/%s", agent, model, j.ID)
+					j.Agent, j.Model = agent, model
+					tokens, tools := 100+run, 4
+					if agent == "b" {
+						tokens, tools = 50+run, 2
+					}
+					if (agent == "a" && run <= 9) || (agent == "b" && run <= 2) {
+						applyOutcome(&j, "pass")
+					}
+					j.Usage = llm.Usage{TotalTokens: tokens}
+					j.Efficiency = results.Efficiency{Turns: 1, ToolCalls: results.ToolCalls{Total: tools}}
+					lines = append(lines, jobLine(t, j))
+				}
+			}
+		}
+	}
+	r, err := Read([]Input{input("results.jsonl", lines...)}, Options{})
+	require.NoError(t, err)
+	return r
+}
+
+func TestSummaryRanksVariantsWithIntervals(t *testing.T) {
+	t.Parallel()
+	s := suiteResults(t).Summary()
+	require.Len(t, s.Variants, 4)
+	for i, want := range []struct {
+		agent, model string
+		rank, passed int
+	}{{"a", "m1", 1, 18}, {"a", "m2", 1, 18}, {"b", "m1", 3, 4}, {"b", "m2", 3, 4}} {
+		v := s.Variants[i]
+		assert.Equal(t, want.agent, v.Agent)
+		assert.Equal(t, want.model, v.Model)
+		assert.Equal(t, want.rank, v.Rank, "%s × %s", v.Agent, v.Model)
+		assert.Equal(t, want.passed, v.Passed)
+		assert.Equal(t, 20, v.Runs)
+		assert.Equal(t, Wilson(want.passed, 20), v.PassInterval)
+	}
+	assert.Equal(t, 105.5, s.Variants[0].Median.Tokens)
+	assert.Equal(t, 55.5, s.Variants[2].Median.Tokens)
+	assert.Equal(t, float64(2), s.Variants[2].Median.ToolCalls)
+	assert.Equal(t, "a × m1", s.Scenarios[0].Combinations[0].Label)
+
+	md := render(t, func(b *bytes.Buffer) error { return WriteMarkdown(b, s) })
+	assert.Contains(t, md, "## Agents\n\n| Rank | Agent | Model | Pass rate [95% CI] |")
+	assert.Contains(t, md, "| 3 | b | m2 | 20.0% (4/20) [")
+
+	html := render(t, func(b *bytes.Buffer) error { return WriteHTML(b, suiteResults(t), HTMLOptions{}) })
+	assert.Contains(t, html, `<section id="agents"><h2>Agents</h2>`)
+	assert.Contains(t, html, `<tr data-agent="b" data-model="m1" data-rank="3">`)
+	assert.Contains(t, html, `<span class="pn">agent</span>=<span class="pv">a</span>`)
+}
+
+func TestCompareByAgentAndModel(t *testing.T) {
+	t.Parallel()
+	r := suiteResults(t)
+	assert.Equal(t, []string{"a", "b"}, r.VariantNames(ByAgent))
+	assert.Equal(t, []string{"m1", "m2"}, r.VariantNames(ByModel))
+
+	c, err := r.CompareBy(ByAgent, "a", "b", CompareOptions{})
+	require.NoError(t, err)
+	assert.Len(t, c.Rows, 4, "scenario × model, matched across the agents")
+	assert.Empty(t, c.OnlyBaseline)
+	assert.True(t, c.Overall.Regression)
+	assert.True(t, c.Failed)
+	assert.Equal(t, 36, c.Baseline.Passed)
+	assert.Equal(t, 8, c.Candidate.Passed)
+	metrics := map[string]EfficiencyRow{}
+	for _, e := range c.Efficiency {
+		metrics[e.Metric] = e
+	}
+	tok := metrics["tokens"]
+	assert.Equal(t, 105.5, tok.BaselineMedian)
+	assert.Equal(t, 55.5, tok.CandidateMedian)
+	assert.InDelta(t, (1-55.5/105.5)*100, tok.ReductionPct, 1e-9, "ghx's reduction of the medians")
+	assert.True(t, tok.Significant)
+	assert.Greater(t, tok.CI95[0], 0.0)
+	assert.Equal(t, float64(50), metrics["tool_calls"].ReductionPct)
+	_, hasTurns := metrics["turns"]
+	assert.True(t, hasTurns)
+
+	again, err := r.CompareBy(ByAgent, "a", "b", CompareOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, c.Efficiency, again.Efficiency, "seeded: the same intervals every time")
+
+	c, err = r.CompareBy(ByModel, "m1", "m2", CompareOptions{})
+	require.NoError(t, err)
+	assert.False(t, c.Failed, "the models do not differ")
+	assert.Len(t, c.Rows, 4)
+
+	md := render(t, func(b *bytes.Buffer) error { return WriteComparisonMarkdown(b, c) })
+	assert.Contains(t, md, "By model: baseline `m1`, candidate `m2`.")
+	assert.Contains(t, md, "| tokens | 80.5 | 80.5 | 0.0% [")
+
+	for _, tc := range []struct{ by, a, b, want string }{
+		{"agents", "a", "b", `by "agents"; want agent or model`},
+		{ByAgent, "a", "c", `no agent "c" in the results; they hold a, b`},
+		{ByAgent, "a", "a", `baseline and candidate are both agent "a"`},
+	} {
+		_, err := r.CompareBy(tc.by, tc.a, tc.b, CompareOptions{})
+		assert.ErrorContains(t, err, tc.want)
+	}
+	plain, err := Read([]Input{input("r.jsonl", jobLine(t, simpleJob("s", 1, 0, "pass")))}, Options{})
+	require.NoError(t, err)
+	_, err = plain.CompareBy(ByAgent, "a", "b", CompareOptions{})
+	assert.ErrorContains(t, err, "the results hold no suite's agents")
+}
