@@ -21,6 +21,7 @@ type BudgetSummary struct {
 	// Limit, Used, Reached, Stopped and Unstarted are the budget record's.
 	Limit     results.Amounts `json:"limit"`
 	Used      results.Amounts `json:"used"`
+	Priced    bool            `json:"priced"`
 	Reached   []string        `json:"reached,omitempty"`
 	Stopped   bool            `json:"stopped"`
 	Unstarted int64           `json:"unstarted"`
@@ -35,7 +36,7 @@ func (r *Results) addBudget(input string, line []byte) error {
 	if err := json.Unmarshal(line, &b); err != nil {
 		return fmt.Errorf("malformed budget record skipped: %w", err)
 	}
-	s := BudgetSummary{Input: input, RunID: b.RunID, Limit: b.Limit, Used: b.Used, Reached: b.Reached, Stopped: b.Stopped, Unstarted: b.Unstarted}
+	s := BudgetSummary{Input: input, RunID: b.RunID, Limit: b.Limit, Used: b.Used, Priced: b.Priced, Reached: b.Reached, Stopped: b.Stopped, Unstarted: b.Unstarted}
 	for i := len(r.plans) - 1; i >= 0; i-- {
 		if p := r.plans[i]; p.input == input {
 			s.Estimate = p.plan.Estimate
@@ -88,7 +89,11 @@ func writeMarkdownBudgets(b *bufio.Writer, s *Summary) {
 			return v
 		}
 		fmt.Fprintf(b, "| %s | tokens | %s | %s | %d |\n", label, limit(bs.Limit.Tokens > 0, fmt.Sprintf("%d", bs.Limit.Tokens)), estTokens, bs.Used.Tokens)
-		fmt.Fprintf(b, "| | cost | %s | %s | $%.4f |\n", limit(bs.Limit.CostUSD > 0, fmt.Sprintf("$%.2f", bs.Limit.CostUSD)), estCost, bs.Used.CostUSD)
+		usedCost := "unknown"
+		if bs.Priced {
+			usedCost = fmt.Sprintf("$%.4f", bs.Used.CostUSD)
+		}
+		fmt.Fprintf(b, "| | cost | %s | %s | %s |\n", limit(bs.Limit.CostUSD > 0, fmt.Sprintf("$%.2f", bs.Limit.CostUSD)), estCost, usedCost)
 		fmt.Fprintf(b, "| | time | %s | %s | %s |\n", limit(bs.Limit.TimeMS > 0, msText(bs.Limit.TimeMS)), estTime, msText(bs.Used.TimeMS))
 	}
 	fmt.Fprintln(b)
@@ -123,7 +128,7 @@ func budgetLine(bs BudgetSummary) string {
 		}
 		parts = append(parts, p)
 	}
-	if bs.Limit.CostUSD > 0 || (est != nil && est.CostUSD != nil) {
+	if bs.Priced {
 		p := fmt.Sprintf("cost $%.4f", bs.Used.CostUSD)
 		if bs.Limit.CostUSD > 0 {
 			p += fmt.Sprintf(" of $%.2f", bs.Limit.CostUSD)

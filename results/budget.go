@@ -19,6 +19,9 @@ type Budget struct {
 	// Used is what this invocation's finished jobs used (resumed jobs that
 	// were already recorded are not counted).
 	Used Amounts `json:"used"`
+	// Priced is true when the agent model's price was known, so Used.CostUSD
+	// is the cost; false means the cost is unknown, not 0.
+	Priced bool `json:"priced"`
 	// Reached names the limits that were reached ("tokens", "cost",
 	// "time"); empty when the run ended within its budget.
 	Reached []string `json:"reached,omitempty"`

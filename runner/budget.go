@@ -130,6 +130,7 @@ func (s *budgetState) use(elapsed time.Duration) *BudgetUse {
 func (u *BudgetUse) Record(b *Budget, runID string, owned, ran int64) *results.Budget {
 	rec := &results.Budget{Record: results.RecordBudget, RunID: runID, Used: u.Used, Reached: u.Reached, Stopped: u.Stopped, Ended: time.Now().UTC()}
 	if b != nil {
+		rec.Priced = b.Cost != nil
 		rec.Limit = results.Amounts{Tokens: b.Tokens, CostUSD: b.CostUSD, TimeMS: float64(b.Time) / float64(time.Millisecond)}
 	}
 	if u.Stopped {

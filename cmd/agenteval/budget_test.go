@@ -94,7 +94,7 @@ func TestBudgetStopsThenResumeFinishes(t *testing.T) {
 	// tokens each) beside the limit and the use; the exec agent's model is
 	// not named, so its cost is unknown.
 	assert.Contains(t, md, "| 1 (stopped at its budget) | tokens | 500 | 13000 | 500 |")
-	assert.Contains(t, md, "| | cost | none | unknown | $0.0000 |")
+	assert.Contains(t, md, "| | cost | none | unknown | unknown |", "no price: the cost is unknown, never $0")
 	code, html, stderr := runCLI(t, "report", "--format", "html", results)
 	require.Equal(t, exitOK, code, stderr)
 	assert.Regexp(t, `<div class="warn budget">Run \S+ stopped at its budget \(tokens reached\): tokens 500 of 500 \(estimate 13000\), time \S+ \(estimate 50m0s\); 5 job\(s\) not started</div>`, html)
