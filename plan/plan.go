@@ -63,9 +63,10 @@ type Options struct {
 	AgentModel, UserModel, JudgeModel string
 	NoAgentModel, NoUserModel         bool
 	// JobAgentModel, when set, names the agent model of one job ("" for
-	// AgentModel): a run whose jobs use different models (a suite's agents
-	// × models) is priced job by job, one agent role per model.
-	JobAgentModel func(matrix.Job) string
+	// AgentModel, noModel for an agent that makes no paid calls, such as
+	// echo): a run whose jobs use different agents and models (a suite's
+	// agents × models) is priced job by job, one agent role per model.
+	JobAgentModel func(matrix.Job) (model string, noModel bool)
 	// Prices is the price table (default DefaultPrices()).
 	Prices Prices
 	// History holds past results to forecast from (nil: limits only).
@@ -122,7 +123,9 @@ type Calls struct {
 
 // Role is one role's calls, tokens and cost.
 type Role struct {
-	Role  string `json:"role"`
+	Role string `json:"role"`
+	// Agent names a suite's agent (the agent role of each agent × model).
+	Agent string `json:"agent,omitempty"`
 	Model string `json:"model,omitempty"`
 	Calls int64  `json:"calls"`
 	// Tokens forecast for the role's calls.
@@ -227,14 +230,16 @@ func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) 
 		} else {
 			p.Basis.LimitJobs++
 		}
-		model := o.AgentModel
+		model, noModel := o.AgentModel, o.NoAgentModel
 		if o.JobAgentModel != nil {
-			if m := o.JobAgentModel(j); m != "" {
-				model = m
+			if m, none := o.JobAgentModel(j); m != "" || none {
+				model, noModel = m, none
 			}
 		}
-		if o.NoAgentModel && model == "" {
+		akey := j.Agent + "\x00" + model // a suite's agents are roles of their own
+		if noModel {
 			js.tokens[0] = Tokens{} // the echo agent: no model, no tokens
+			akey = j.Agent + noModelKey
 		}
 		if o.NoUserModel {
 			js.tokens[1] = Tokens{} // the scripted user
@@ -242,11 +247,11 @@ func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) 
 		for r := range tokens {
 			tokens[r] = tokens[r].add(js.tokens[r])
 		}
-		a := agents[model]
+		a := agents[akey]
 		if a == nil {
-			a = &Role{Role: roleAgent, Model: model}
-			agents[model] = a
-			agentOrder = append(agentOrder, model)
+			a = &Role{Role: roleAgent, Agent: j.Agent, Model: model}
+			agents[akey] = a
+			agentOrder = append(agentOrder, akey)
 		}
 		a.Calls += js.calls.Agent
 		a.InputTokens += js.tokens[0].Input
@@ -277,16 +282,23 @@ func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) 
 	// time is at least the even share and at least the longest job.
 	p.WallMS = max(p.JobMS/float64(o.Concurrency), p.LongestJobMS)
 	if len(agentOrder) == 0 {
-		agentOrder, agents[o.AgentModel] = []string{o.AgentModel}, &Role{Role: roleAgent, Model: o.AgentModel}
+		k := "\x00" + o.AgentModel
+		if o.NoAgentModel {
+			k = noModelKey
+		}
+		agentOrder, agents[k] = []string{k}, &Role{Role: roleAgent, Model: o.AgentModel}
 	}
 	roles := make([]Role, 0, len(agentOrder)+2)
-	for _, m := range agentOrder {
-		roles = append(roles, *agents[m])
+	none := map[int]bool{} // roles that make no paid calls
+	for _, k := range agentOrder {
+		none[len(roles)] = strings.HasSuffix(k, noModelKey)
+		roles = append(roles, *agents[k])
 	}
+	none[len(roles)] = o.NoUserModel
 	roles = append(roles,
 		Role{Role: roleUser, Model: o.UserModel, Calls: p.Calls.User, InputTokens: tokens[1].Input, OutputTokens: tokens[1].Output},
 		Role{Role: roleJudge, Model: o.JudgeModel, Calls: p.Calls.Judge, InputTokens: tokens[2].Input, OutputTokens: tokens[2].Output})
-	p.price(&o, roles)
+	p.price(&o, roles, none)
 	if p.Basis.LimitJobs > 0 {
 		notes[fmt.Sprintf("%d job(s) forecast from limits: every conversation runs to max_turns and every step may take its whole timeout (an upper bound), with assumed tokens per call (agent %d+%d, judge %d+%d prompt+completion)",
 			p.Basis.LimitJobs, o.Assumed.Agent.Input, o.Assumed.Agent.Output, o.Assumed.Judge.Input, o.Assumed.Judge.Output)] = true
@@ -310,24 +322,27 @@ func addCalls(c *Calls, d Calls) {
 }
 
 // price prices the roles and fills the tokens and the cost.
-func (p *Plan) price(o *Options, roles []Role) {
+func (p *Plan) price(o *Options, roles []Role, none map[int]bool) {
 	known := true
 	var total float64
-	for _, role := range roles {
+	for i, role := range roles {
 		p.Tokens.Input += role.InputTokens
 		p.Tokens.Output += role.OutputTokens
-		none := (role.Role == roleAgent && o.NoAgentModel && role.Model == "") || (role.Role == roleUser && o.NoUserModel)
+		who := role.Role
+		if role.Agent != "" {
+			who += " " + role.Agent
+		}
 		switch {
-		case none || role.Calls == 0:
+		case none[i] || role.Calls == 0:
 			role.CostUSD = ptr(0.0)
 		case role.Model == "":
 			known = false
-			p.CostUnknown = append(p.CostUnknown, fmt.Sprintf("%s: the model is not known (name it to price its %d call(s))", role.Role, role.Calls))
+			p.CostUnknown = append(p.CostUnknown, fmt.Sprintf("%s: the model is not known (name it to price its %d call(s))", who, role.Calls))
 		default:
 			pr, ok := o.Prices.Lookup(role.Model)
 			if !ok {
 				known = false
-				p.CostUnknown = append(p.CostUnknown, fmt.Sprintf("%s: no price for model %q (give it in a prices file)", role.Role, role.Model))
+				p.CostUnknown = append(p.CostUnknown, fmt.Sprintf("%s: no price for model %q (give it in a prices file)", who, role.Model))
 				break
 			}
 			role.Price = &pr
@@ -346,6 +361,9 @@ func (p *Plan) price(o *Options, roles []Role) {
 func clampInt(v int64) int { return int(min(v, math.MaxInt)) }
 
 func ptr[T any](v T) *T { return &v }
+
+// noModelKey groups the jobs of agents that make no paid calls.
+const noModelKey = "\x00none"
 
 // jobKey splits a job id source/combination/run-N into its key
 // (source/combination) and source.

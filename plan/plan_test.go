@@ -186,11 +186,11 @@ func BenchmarkMakeMatrix(b *testing.B) {
 func TestJobAgentModelPricesEachJobByItsModel(t *testing.T) {
 	t.Parallel()
 	p := makePlan(t, 4, matrix.Shard{}, plan.Options{NoUserModel: true, JudgeModel: "gpt-4o-mini", AgentModel: "gpt-4o",
-		JobAgentModel: func(j matrix.Job) string {
+		JobAgentModel: func(j matrix.Job) (string, bool) {
 			if strings.HasSuffix(j.ID, "run-1") || strings.HasSuffix(j.ID, "run-2") {
-				return "gpt-4o-mini"
+				return "gpt-4o-mini", false
 			}
-			return "" // AgentModel
+			return "", false // AgentModel
 		}}, "testdata/talk.scenario.yaml")
 	require.Len(t, p.Roles, 4)
 	assert.Equal(t, "gpt-4o-mini", p.Roles[0].Model)

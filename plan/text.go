@@ -26,7 +26,11 @@ func (p *Plan) WriteText(w io.Writer) error {
 		if r.Price != nil {
 			price = fmt.Sprintf("%g/%g, %s (%s)", r.Price.Input, r.Price.Output, r.Price.AsOf, r.Price.Source)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\n", r.Role, model, r.Calls, r.InputTokens, r.OutputTokens, costText(r.CostUSD), price)
+		role := r.Role
+		if r.Agent != "" {
+			role += " " + r.Agent
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\n", role, model, r.Calls, r.InputTokens, r.OutputTokens, costText(r.CostUSD), price)
 	}
 	tw.Flush()
 	fmt.Fprintf(b, "\ntokens: %d (%d input, %d output)\n", p.Tokens.Total, p.Tokens.Input, p.Tokens.Output)

@@ -15,6 +15,7 @@ import (
 	"github.com/agenteval/agenteval/plan"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
+	"github.com/agenteval/agenteval/scenario"
 )
 
 // budgetKeys are the limits --budget takes.
@@ -196,10 +197,13 @@ func msDuration(ms float64) time.Duration {
 // runEstimate is the forecast a run with a budget stores in its plan
 // record, so that report can put it beside what the run used: plan's,
 // from the scenarios' limits, over the jobs of the run's shard.
-func runEstimate(ctx context.Context, env *cliEnv, jobs iter.Seq2[matrix.Job, error], agentSpec, agentModelFlag, userModel, judgeModel, pricesFile string, concurrency int) (*results.Estimate, error) {
+func runEstimate(ctx context.Context, env *cliEnv, jobs iter.Seq2[matrix.Job, error], suite *runSuite, files []*scenario.File, agentSpec, agentModelFlag, userModel, judgeModel, pricesFile string, concurrency int) (*results.Estimate, error) {
 	opts, err := planOptions(agentSpec, agentModelFlag, userModel, judgeModel, pricesFile, concurrency, env)
 	if err != nil {
 		return nil, err
+	}
+	if suite != nil {
+		suite.planOptions(files, &opts, agentModelFlag)
 	}
 	p, err := plan.Make(ctx, jobs, opts)
 	if err != nil {

@@ -30,7 +30,9 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 	strict := fs.Bool("strict", false, "unknown fields are errors")
 	pricesFile := fs.String("prices", "", "prices file (YAML/JSON: as_of, models: {NAME: {input_per_mtok, output_per_mtok}}) over the built-in table")
 	format := fs.String("format", "text", "output format: text or json (the shape of plan/plan.schema.json)")
-	var filters, history stringList
+	suiteFile := fs.String("suite", "", "forecast a suite (*.suite.yaml, or ghx's eval.config.yaml) as run --suite runs it: every agent x model x selected scenario x repetition")
+	var filters, history, modes stringList
+	fs.Var(&modes, "mode", "with --suite: NAME=AGENT gives the agent NAME (a ghx mode) its spec (repeatable)")
 	fs.Var(&filters, "filter", "matrix filter path=value (repeatable, ANDed)")
 	fs.Var(&history, "history", "past results to forecast from: a results.jsonl, or a DIR for every results folder under it (repeatable); without it, the scenarios' limits")
 	if code, ok := fs.parse(args); !ok {
@@ -41,7 +43,11 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 		return exitUsage
 	}
 	switch {
-	case fs.NArg() == 0:
+	case *suiteFile != "" && fs.NArg() > 0:
+		return usageErr("--suite names the scenarios (scenarios.paths); give no PATH with it")
+	case *suiteFile == "" && len(modes) > 0:
+		return usageErr("--mode gives a suite's agent its spec; use it with --suite")
+	case *suiteFile == "" && fs.NArg() == 0:
 		fs.Usage()
 		return exitUsage
 	case !fs.oneOf("format", *format, "text", "json"):
@@ -54,6 +60,16 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 	shard, err := cliShard(env, *shardSpec, *shardCount)
 	if err != nil {
 		return usageErr("%v", err)
+	}
+	paths := fs.Args()
+	var suite *runSuite
+	if *suiteFile != "" {
+		// The suite's settings (repetitions, models, concurrency) become the
+		// defaults of the flags not given, as for run.
+		if suite, err = loadRunSuite(env, fs, *suiteFile, modes, runner.AgentOptions{Getenv: env.getenv}); err != nil {
+			return usageErr("%v", err)
+		}
+		paths = suite.paths()
 	}
 	opts, err := planOptions(*agentSpec, *agentModelName, *userModel, *judgeModel, *pricesFile, *concurrency, env)
 	if err != nil {
@@ -77,7 +93,7 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 			}
 		}
 	}
-	set, err := env.kit.Loader(scenario.Options{Strict: *strict}).LoadPaths(fs.Args()...)
+	set, err := env.kit.Loader(scenario.Options{Strict: *strict}).LoadPaths(paths...)
 	if set == nil {
 		return usageErr("%v", err)
 	}
@@ -90,9 +106,19 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "agenteval plan: %d error(s) in the input; nothing forecast\n", len(set.Diagnostics.Errors()))
 		return exitUsage
 	}
-	sources, err := runner.FileSources(set.Files, runner.SourceOptions{Runs: *runs, Filters: filters, MaxJobs: *maxJobs})
+	files := set.Files
+	if suite != nil {
+		if files, err = suite.selectFiles(files); err != nil {
+			return usageErr("%v", err)
+		}
+	}
+	sources, err := runner.FileSources(files, runner.SourceOptions{Runs: *runs, Filters: filters, MaxJobs: *maxJobs})
 	if err != nil {
 		return usageErr("%v", err)
+	}
+	if suite != nil {
+		sources = runner.SuiteSources(suite.variants, sources)
+		suite.planOptions(files, &opts, *agentModelName)
 	}
 	jobs, _, err := runner.Combine(sources, shard)
 	if err != nil {
@@ -102,6 +128,9 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		fmt.Fprintf(env.stderr, "agenteval plan: %v\n", err)
 		return exitFail
+	}
+	if suite != nil && suite.suite.Warmup {
+		p.Notes = append(p.Notes, fmt.Sprintf("the suite's warm-up (one uncounted session for each of its %d agent x model) is not counted", len(suite.variants)))
 	}
 	if *format == "json" {
 		enc := json.NewEncoder(env.stdout)
@@ -154,4 +183,36 @@ func planOptions(agentSpec, agentModelFlag, userModel, judgeModel, pricesFile st
 		o.JudgeModel = m
 	}
 	return o, nil
+}
+
+// agentModel says which model each job of the suite runs with, for its
+// price: the job's model (an exec agent reads it, an openai agent without
+// one takes it), the model an openai:MODEL agent names, none for echo,
+// else the one --agent-model names.
+func (rs *runSuite) agentModel(fallback string) func(matrix.Job) (string, bool) {
+	specs := map[string]string{}
+	for _, a := range rs.suite.Agents {
+		specs[a.Name] = a.Agent
+	}
+	return func(j matrix.Job) (string, bool) {
+		spec := specs[j.Agent]
+		switch {
+		case spec == "echo":
+			return "", true
+		case strings.HasPrefix(spec, "openai:") && len(spec) > len("openai:"):
+			return strings.TrimPrefix(spec, "openai:"), false
+		case j.Model != "":
+			return j.Model, false
+		}
+		return fallback, false
+	}
+}
+
+// planOptions makes opts forecast the suite's jobs as run runs them: each
+// job priced by its agent's model, the suite's step and job timeouts.
+func (rs *runSuite) planOptions(files []*scenario.File, opts *plan.Options, agentModelFlag string) {
+	opts.JobAgentModel, opts.NoAgentModel = rs.agentModel(agentModelFlag), false
+	var rc runner.Config
+	rs.applyTimeouts(files, &rc)
+	opts.StepTimeout = rc.StepTimeout
 }

@@ -86,3 +86,44 @@ func TestPlanUsage(t *testing.T) {
 		assert.Contains(t, stderr, tc.want, tc.args)
 	}
 }
+
+// TestPlanSuite forecasts a suite as run --suite runs it: every agent ×
+// model × scenario × repetition, each agent priced by its own model (echo
+// by none), the suite's step timeout applied, its warm-up said.
+func TestPlanSuite(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	_, scen := writeUsageAgent(t, dir)
+	suite := filepath.Join(dir, "cmp.suite.yaml")
+	require.NoError(t, os.WriteFile(suite, []byte(`name: cmp
+agents:
+  - {name: base, agent: echo}
+  - {name: model, agent: openai}
+models:
+  - {id: gpt-4o-mini}
+  - {id: gpt-4o}
+scenarios:
+  paths: [`+filepath.Base(scen)+`]
+repetitions: 2
+warmup: true
+timeouts: {step: 30s}
+`), 0o644))
+	code, js, stderr := runCLI(t, "plan", "--format", "json", "--suite", suite)
+	require.Equal(t, exitOK, code, stderr)
+	var p plan.Plan
+	require.NoError(t, json.Unmarshal([]byte(js), &p))
+	assert.EqualValues(t, 2*2*2, p.Jobs, "2 agents × 2 models × 2 repetitions")
+	var got []string
+	for _, r := range p.Roles {
+		got = append(got, r.Role+" "+r.Agent+" "+r.Model)
+	}
+	assert.Equal(t, []string{"agent base ", "agent model gpt-4o-mini", "agent model gpt-4o", "user  ", "judge  "}, got)
+	require.NotNil(t, p.CostUSD, "every agent's model has a price: %v", p.CostUnknown)
+	assert.Zero(t, p.Roles[0].InputTokens, "echo makes no model calls")
+	assert.InDelta(t, 30_000, p.LongestJobMS, 1e-9, "the suite's step timeout")
+	assert.Contains(t, p.Notes, "the suite's warm-up (one uncounted session for each of its 4 agent x model) is not counted")
+
+	code, _, stderr = runCLI(t, "plan", "--suite", suite, scen)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "--suite names the scenarios")
+}

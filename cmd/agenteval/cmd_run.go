@@ -277,7 +277,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	var estimate *results.Estimate
 	if budget != nil {
-		if estimate, err = runEstimate(ctx, env, jobs, *agentSpec, *agentModelName, *userModel, *judgeModel, *pricesFile, *concurrency); err != nil {
+		if estimate, err = runEstimate(ctx, env, jobs, suite, files, *agentSpec, *agentModelName, *userModel, *judgeModel, *pricesFile, *concurrency); err != nil {
 			return usageErr("%v", err)
 		}
 	}

@@ -75,6 +75,9 @@ func loadRunSuite(env *cliEnv, fs *flagSet, file string, modes []string, opts ru
 		defaults["seed-file"] = s.Resolve(s.Fixtures.SeedFile)
 	}
 	for _, name := range slices.Sorted(maps.Keys(defaults)) {
+		if fs.Lookup(name) == nil {
+			continue // a command without the flag (plan has no --out)
+		}
 		if v := defaults[name]; v != "" && !set[name] {
 			if err := fs.Set(name, v); err != nil {
 				return nil, fmt.Errorf("--suite: %s: %w", name, err)
