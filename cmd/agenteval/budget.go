@@ -168,6 +168,9 @@ func endBudget(env *cliEnv, w *results.Writer, runID string, b *runner.Budget, u
 	if err := w.WriteBudget(rec); err != nil {
 		return false, err
 	}
+	if !use.Stopped {
+		fmt.Fprintf(env.stderr, "agenteval run: within its budget: used %s\n", formatUse(rec.Limit, rec.Used))
+	}
 	if use.Stopped {
 		fmt.Fprintf(env.stderr, "agenteval run: stopped at its budget (%s reached; used %s); %d job(s) not started: run again with --resume to finish them (the budget applies to each invocation)\n",
 			strings.Join(use.Reached, ", "), formatUse(rec.Limit, rec.Used), rec.Unstarted)

@@ -143,14 +143,18 @@ func TestBudgetFlagErrors(t *testing.T) {
 		{"--budget=cost=5usd --agent-model mystery-1", `no price for model "mystery-1": give its price in a --prices file`},
 		{"--budget=time=soon", "--budget time=soon: want a duration such as 30m"},
 		{"--budget=tokens=5,tokens=6", "--budget: tokens is given twice"},
-		{"--budget=", ""}, // an empty flag value is no budget
+		{"--budget=", ""},                        // an empty flag value is no budget
+		{"--budget=tokens=1M,time=1h", "within"}, // the echo agent reports no tokens
 	} {
 		t.Run(tc.args, func(t *testing.T) {
 			t.Parallel()
 			args := append([]string{"run", "--out", t.TempDir()}, strings.Fields(tc.args)...)
 			code, _, stderr := runCLI(t, append(args, scen)...)
-			if tc.want == "" {
+			if tc.want == "" || tc.want == "within" {
 				assert.Equal(t, exitOK, code, stderr)
+				if tc.want == "within" {
+					assert.Contains(t, stderr, "agenteval run: within its budget: used tokens 0 of 1000000, time ")
+				}
 				return
 			}
 			assert.Equal(t, exitUsage, code)
