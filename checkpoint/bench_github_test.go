@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/agenteval/agenteval/checkpoint"
-	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/internal/githubfake"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -17,9 +17,9 @@ import (
 func BenchmarkScore10FakeGitHub(b *testing.B) {
 	srv, repo, exec := fakeGitHub(b)
 	mixed, changes := seedPRs(repo)
-	mixed.AddCommit("Rename the variable as asked", githubtest.File{Path: "parser.go", Content: "package parser\n"})
-	changes.AddReview(githubtest.Review{Author: "agent", Body: "Consider an LRU.", State: "COMMENTED"})
-	repo.AddIssue(githubtest.Issue{Title: "Crash on start", State: "CLOSED", Labels: []string{"bug"}})
+	mixed.AddCommit("Rename the variable as asked", githubfake.File{Path: "parser.go", Content: "package parser\n"})
+	changes.AddReview(githubfake.Review{Author: "agent", Body: "Consider an LRU.", State: "COMMENTED"})
+	repo.AddIssue(githubfake.Issue{Title: "Crash on start", State: "CLOSED", Labels: []string{"bug"}})
 	pr := func(n int) map[string]any { return map[string]any{"owner": "acme", "name": "demo", "prNumber": n} }
 	cps := []scenario.Checkpoint{
 		{Task: "pr.commits.list", Input: pr(mixed.Number()), Condition: scenario.Condition{Type: "count_gte", Value: 2}},

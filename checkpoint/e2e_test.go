@@ -16,7 +16,7 @@ import (
 	"github.com/agenteval/agenteval/checkpoint"
 	"github.com/agenteval/agenteval/fixture"
 	"github.com/agenteval/agenteval/github"
-	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/internal/githubfake"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -41,11 +41,11 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // fakeGitHub starts a fake GitHub holding acme/demo and an executor for it.
-func fakeGitHub(t testing.TB) (*githubtest.Server, *githubtest.RepoBuilder, checkpoint.Executor) {
+func fakeGitHub(t testing.TB) (*githubfake.Server, *githubfake.RepoBuilder, checkpoint.Executor) {
 	t.Helper()
-	srv := githubtest.NewServer(t)
+	srv := githubfake.NewServer(t)
 	srv.RequireToken(e2eToken)
-	repo := srv.AddRepoWith("acme/demo", githubtest.RepoOptions{OwnerType: "Organization"})
+	repo := srv.AddRepoWith("acme/demo", githubfake.RepoOptions{OwnerType: "Organization"})
 	client := github.NewClient(github.Config{Token: e2eToken, GraphQLURL: srv.GraphQLURL(), Transport: srv.Client().Transport, MaxWait: -1})
 	exec := github.NewExecutor(client, github.ExecutorOptions{})
 	return srv, repo, exec
@@ -79,15 +79,15 @@ func loadBound(t testing.TB, name string, m *scenario.Manifest) *scenario.Scenar
 // seedPRs adds the two fixture pull requests: #1 with one commit and seven
 // review threads, four of them resolved (the mixed-threads recipe); #2 with
 // changes and no reviews.
-func seedPRs(repo *githubtest.RepoBuilder) (mixed, changes *githubtest.PullRequestBuilder) {
-	mixed = repo.AddPullRequest(githubtest.PullRequest{Title: "Refactor the parser", Head: "bench-fixture/pr-mixed-threads",
+func seedPRs(repo *githubfake.RepoBuilder) (mixed, changes *githubfake.PullRequestBuilder) {
+	mixed = repo.AddPullRequest(githubfake.PullRequest{Title: "Refactor the parser", Head: "bench-fixture/pr-mixed-threads",
 		Commits: []string{"Refactor the parser"}})
 	for i, resolved := range []bool{true, false, true, false, true, false, true} {
-		mixed.AddReviewThread(githubtest.ReviewThread{Path: "parser.go", Line: 10 + i, Resolved: resolved,
-			Comments: []githubtest.Comment{{Author: "reviewer", Body: "Please rename this variable."}}})
+		mixed.AddReviewThread(githubfake.ReviewThread{Path: "parser.go", Line: 10 + i, Resolved: resolved,
+			Comments: []githubfake.Comment{{Author: "reviewer", Body: "Please rename this variable."}}})
 	}
-	changes = repo.AddPullRequest(githubtest.PullRequest{Title: "Add a cache", Head: "bench-fixture/pr-changes",
-		Commits: []string{"Add a cache"}, Files: []githubtest.ChangedFile{{Path: "cache.go", Additions: 40}}})
+	changes = repo.AddPullRequest(githubfake.PullRequest{Title: "Add a cache", Head: "bench-fixture/pr-changes",
+		Commits: []string{"Add a cache"}, Files: []githubfake.ChangedFile{{Path: "cache.go", Additions: 40}}})
 	return mixed, changes
 }
 
@@ -102,8 +102,8 @@ func TestReferenceScenariosAgainstFakeGitHub(t *testing.T) {
 		m := manifest(mixed.Number(), changes.Number())
 		// The agent pushes a fix to the mixed-threads PR, leaves the
 		// threads alone, and comments on the other PR's changes.
-		mixed.AddCommit("Rename the variable as asked", githubtest.File{Path: "parser.go", Content: "package parser\n"})
-		changes.AddReview(githubtest.Review{Author: "agent", Body: "The cache never evicts; consider an LRU.", State: "COMMENTED"})
+		mixed.AddCommit("Rename the variable as asked", githubfake.File{Path: "parser.go", Content: "package parser\n"})
+		changes.AddReview(githubfake.Review{Author: "agent", Body: "The cache never evicts; consider an LRU.", State: "COMMENTED"})
 
 		for _, name := range []string{"pr-fix-mixed-threads-wf-001.json", "pr-review-comment-001.json"} {
 			s := loadBound(t, name, m)
@@ -139,12 +139,12 @@ func TestReferenceScenariosAgainstFakeGitHub(t *testing.T) {
 	t.Run("threads resolved by the agent", func(t *testing.T) {
 		t.Parallel()
 		_, repo, exec := fakeGitHub(t)
-		mixed := repo.AddPullRequest(githubtest.PullRequest{Head: "bench-fixture/pr-mixed-threads", Commits: []string{"Refactor"}})
+		mixed := repo.AddPullRequest(githubfake.PullRequest{Head: "bench-fixture/pr-mixed-threads", Commits: []string{"Refactor"}})
 		for i := range 3 {
-			mixed.AddReviewThread(githubtest.ReviewThread{Path: "parser.go", Line: i + 1, Resolved: true,
-				Comments: []githubtest.Comment{{Author: "reviewer", Body: "nit"}}})
+			mixed.AddReviewThread(githubfake.ReviewThread{Path: "parser.go", Line: i + 1, Resolved: true,
+				Comments: []githubfake.Comment{{Author: "reviewer", Body: "nit"}}})
 		}
-		mixed.AddCommit("Fix", githubtest.File{Path: "parser.go", Content: "x"})
+		mixed.AddCommit("Fix", githubfake.File{Path: "parser.go", Content: "x"})
 		s := loadBound(t, "pr-fix-mixed-threads-wf-001.json", manifest(mixed.Number(), mixed.Number()))
 		rep := checkpoint.Score(ctx, exec, s.Checkpoints)
 		assert.False(t, rep.Passed)
@@ -223,17 +223,17 @@ func TestGhxHeadFieldGTEAgainstFakeGitHub(t *testing.T) {
 		file string
 		// seed creates the fixture in the state the agent left it
 		// (done) or as seeded (!done) and returns the manifest entries.
-		seed func(repo *githubtest.RepoBuilder, done bool) map[string]scenario.FixtureResource
+		seed func(repo *githubfake.RepoBuilder, done bool) map[string]scenario.FixtureResource
 		// failing are the checkpoints that fail when the agent did nothing, with their message.
 		failing map[string]string
 	}{
 		{
 			file: "issue-triage-and-assign-wf-001.json",
-			seed: func(repo *githubtest.RepoBuilder, done bool) map[string]scenario.FixtureResource {
-				spec := githubtest.Issue{Title: "Latency under load", Labels: []string{"@ghx-dev/eval"}}
+			seed: func(repo *githubfake.RepoBuilder, done bool) map[string]scenario.FixtureResource {
+				spec := githubfake.Issue{Title: "Latency under load", Labels: []string{"@ghx-dev/eval"}}
 				if done {
 					spec.Labels = append(spec.Labels, "performance")
-					spec.Comments = []githubtest.Comment{{Body: "Priority: high. Next: profile the pool."}}
+					spec.Comments = []githubfake.Comment{{Body: "Priority: high. Next: profile the pool."}}
 				}
 				it := repo.AddIssue(spec)
 				return map[string]scenario.FixtureResource{"issue_for_triage": res("issue", it.Number(), nil)}
@@ -245,10 +245,10 @@ func TestGhxHeadFieldGTEAgainstFakeGitHub(t *testing.T) {
 		},
 		{
 			file: "issue-to-pr-lifecycle-wf-001.json",
-			seed: func(repo *githubtest.RepoBuilder, done bool) map[string]scenario.FixtureResource {
-				it := repo.AddIssue(githubtest.Issue{Title: "Pool monitoring"})
+			seed: func(repo *githubfake.RepoBuilder, done bool) map[string]scenario.FixtureResource {
+				it := repo.AddIssue(githubfake.Issue{Title: "Pool monitoring"})
 				if done {
-					pr := repo.AddPullRequest(githubtest.PullRequest{Title: "Monitor the pool", Head: "eval-fix", Commits: []string{"Add config"}})
+					pr := repo.AddPullRequest(githubfake.PullRequest{Title: "Monitor the pool", Head: "eval-fix", Commits: []string{"Add config"}})
 					it.LinkPullRequest(pr.Number())
 				}
 				return map[string]scenario.FixtureResource{"issue_with_branch": res("issue", it.Number(),
@@ -258,12 +258,12 @@ func TestGhxHeadFieldGTEAgainstFakeGitHub(t *testing.T) {
 		},
 		{
 			file: "pr-review-comment-001.json",
-			seed: func(repo *githubtest.RepoBuilder, done bool) map[string]scenario.FixtureResource {
-				pr := repo.AddPullRequest(githubtest.PullRequest{Title: "Helpers", Commits: []string{"Add helpers"}})
+			seed: func(repo *githubfake.RepoBuilder, done bool) map[string]scenario.FixtureResource {
+				pr := repo.AddPullRequest(githubfake.PullRequest{Title: "Helpers", Commits: []string{"Add helpers"}})
 				if done {
-					pr.AddReview(githubtest.Review{Body: "Please fix the typo.", State: "CHANGES_REQUESTED"})
-					pr.AddReviewThread(githubtest.ReviewThread{Path: "src/utils/helpers.ts", Line: 2,
-						Comments: []githubtest.Comment{{Body: "improt is a typo"}}})
+					pr.AddReview(githubfake.Review{Body: "Please fix the typo.", State: "CHANGES_REQUESTED"})
+					pr.AddReviewThread(githubfake.ReviewThread{Path: "src/utils/helpers.ts", Line: 2,
+						Comments: []githubfake.Comment{{Body: "improt is a typo"}}})
 				}
 				return map[string]scenario.FixtureResource{"pr_with_changes": res("pr", pr.Number(), nil)}
 			},

@@ -13,7 +13,7 @@ import (
 	"github.com/agenteval/agenteval/checkpoint"
 	"github.com/agenteval/agenteval/fixture"
 	"github.com/agenteval/agenteval/github"
-	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/internal/githubfake"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
@@ -44,7 +44,7 @@ func Run(ctx context.Context, opts Options) (runner.Summary, error) {
 	if log == nil {
 		log = io.Discard
 	}
-	gh := githubtest.NewServer(nil)
+	gh := githubfake.NewServer(nil)
 	defer gh.Close()
 	mgr, manifest, err := SeedGitHub(ctx, gh)
 	if err != nil {
@@ -108,7 +108,7 @@ func Run(ctx context.Context, opts Options) (runner.Summary, error) {
 // request with one resolved and one unresolved review thread) into gh with
 // package github's Manager, exactly as on a real repository, and returns the
 // manager and the manifest it wrote.
-func SeedGitHub(ctx context.Context, gh *githubtest.Server) (*github.Manager, *scenario.Manifest, error) {
+func SeedGitHub(ctx context.Context, gh *githubfake.Server) (*github.Manager, *scenario.Manifest, error) {
 	gh.AddRepo("acme/demo")
 	data, err := fs.ReadFile(Files, "fixtures/seed.yaml")
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 	"github.com/agenteval/agenteval/examples"
 	"github.com/agenteval/agenteval/fixture"
 	"github.com/agenteval/agenteval/github"
-	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/internal/githubfake"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
@@ -78,7 +78,7 @@ func TestRunAllExamples(t *testing.T) {
 // failing with a message that says why.
 func TestGitHubCheckpointFailsWhenTheAgentDoesNothing(t *testing.T) {
 	t.Parallel()
-	gh := githubtest.NewServer(t)
+	gh := githubfake.NewServer(t)
 	mgr, manifest, err := examples.SeedGitHub(t.Context(), gh)
 	require.NoError(t, err)
 	f, err := agenteval.New().Loader(scenario.Options{}).LoadFS(examples.Files, "github/pr-fix-typo-001.json")

@@ -2,7 +2,7 @@
 // connection (endpoints, token, retries), the checkpoint executor that runs
 // capability tasks after a session, and the fixture manager that seeds,
 // checks, resets and cleans up the fixtures scenarios run against. The
-// in-process fake GitHub for tests is githubtest.
+// in-process fake GitHub for tests is githubfake.
 //
 // # The client
 //

@@ -13,8 +13,7 @@ import (
 func ExampleNewExecutor() {
 	srv := githubtest.NewServer(nil) // in a test: githubtest.NewServer(t)
 	defer srv.Close()
-	pr := srv.AddRepo("acme/demo").AddPullRequest(githubtest.PullRequest{Title: "Fix crash", Head: "fix"})
-	pr.AddCommit("Address review")
+	srv.AddRepo("acme/demo", nil, []githubtest.PullRequest{{Title: "Fix crash", Head: "fix", Commits: []string{"Update fix", "Address review"}}})
 
 	client := github.NewClient(github.Config{GraphQLURL: srv.GraphQLURL(), Transport: srv.Client().Transport})
 	exec := github.NewExecutor(client, github.ExecutorOptions{})

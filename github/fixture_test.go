@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/github"
-	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/internal/githubfake"
 )
 
 // testToken is deliberately distinctive so leak checks can search for it.
@@ -46,7 +46,7 @@ func (b *syncBuffer) String() string {
 }
 
 type env struct {
-	srv  *githubtest.Server
+	srv  *githubfake.Server
 	exec *github.Executor
 	logs *syncBuffer
 }
@@ -55,7 +55,7 @@ type env struct {
 // sends it, logging at debug level into env.logs.
 func newEnv(t testing.TB, opts execOptions) *env {
 	t.Helper()
-	s := githubtest.NewServer(t)
+	s := githubfake.NewServer(t)
 	s.RequireToken(testToken)
 	logs := &syncBuffer{}
 	if opts.Logger == nil {
@@ -91,55 +91,55 @@ type seeded struct {
 //	   build (success), lint (failure, 1 annotation), ci/legacy (pending)
 //	release v1.0.0, workflow CI with one run (2 jobs, 1 artifact),
 //	organization project 1 and user project 1.
-func seed(t testing.TB, s *githubtest.Server) seeded {
+func seed(t testing.TB, s *githubfake.Server) seeded {
 	t.Helper()
 	org := s.AddOrganization("acme")
-	org.AddIssueType(githubtest.IssueType{Name: "Bug", Color: "red"})
-	org.AddIssueType(githubtest.IssueType{Name: "Feature", Color: "blue", Disabled: true})
+	org.AddIssueType(githubfake.IssueType{Name: "Bug", Color: "red"})
+	org.AddIssueType(githubfake.IssueType{Name: "Feature", Color: "blue", Disabled: true})
 	s.AddUser("alice")
-	r := s.AddRepoWith("acme/demo", githubtest.RepoOptions{Stars: 5, Forks: 2, Description: "demo"})
-	r.AddLabel(githubtest.Label{Name: "bug", Color: "d73a4a", Description: "Something isn't working", IsDefault: true})
-	r.AddLabel(githubtest.Label{Name: "enhancement", Color: "a2eeef"})
+	r := s.AddRepoWith("acme/demo", githubfake.RepoOptions{Stars: 5, Forks: 2, Description: "demo"})
+	r.AddLabel(githubfake.Label{Name: "bug", Color: "d73a4a", Description: "Something isn't working", IsDefault: true})
+	r.AddLabel(githubfake.Label{Name: "enhancement", Color: "a2eeef"})
 
-	i1 := r.AddIssue(githubtest.Issue{Title: "Crash on start", Body: "It crashes.", Author: "alice", Labels: []string{"bug"},
-		Comments: []githubtest.Comment{{Author: "bob", Body: "Confirmed."}, {Author: "alice", Body: "Thanks"}}})
-	r.AddIssue(githubtest.Issue{Title: "Write a regression test", State: "CLOSED"})
+	i1 := r.AddIssue(githubfake.Issue{Title: "Crash on start", Body: "It crashes.", Author: "alice", Labels: []string{"bug"},
+		Comments: []githubfake.Comment{{Author: "bob", Body: "Confirmed."}, {Author: "alice", Body: "Thanks"}}})
+	r.AddIssue(githubfake.Issue{Title: "Write a regression test", State: "CLOSED"})
 	i1.AddSubIssue(2).AddBlockedBy(2)
 
-	pr := r.AddPullRequest(githubtest.PullRequest{
+	pr := r.AddPullRequest(githubfake.PullRequest{
 		Title: "Fix crash", Body: "Fixes #1", Author: "alice", Head: "fix-crash", Labels: []string{"bug"},
 		Commits: []string{"Fix crash", "Add test"}, ReviewDecision: "CHANGES_REQUESTED",
-		Files: []githubtest.ChangedFile{{Path: "main.go", Additions: 10, Deletions: 2, Patch: "@@ -1,2 +1,10 @@\n-old\n+new\n"}},
+		Files: []githubfake.ChangedFile{{Path: "main.go", Additions: 10, Deletions: 2, Patch: "@@ -1,2 +1,10 @@\n-old\n+new\n"}},
 	})
 	i1.LinkPullRequest(pr.Number())
-	pr.AddReview(githubtest.Review{Author: "bob", Body: "Needs work", State: "CHANGES_REQUESTED"})
-	pr.AddReviewThread(githubtest.ReviewThread{Path: "main.go", Line: 3, Comments: []githubtest.Comment{{Author: "bob", Body: "Handle the nil case."}}})
-	pr.AddReviewThread(githubtest.ReviewThread{Path: "main.go", Line: 7, StartLine: 5, Comments: []githubtest.Comment{{Author: "bob", Body: "Rename this."}, {Author: "alice", Body: "Will do."}}})
-	pr.AddReviewThread(githubtest.ReviewThread{Path: "main.go", Line: 9, Resolved: true, ResolvedBy: "bob", Comments: []githubtest.Comment{{Author: "bob", Body: "Typo."}}})
-	pr.AddCheckRun(githubtest.CheckRun{Name: "build", Workflow: "CI", DetailsURL: "https://example.test/build"})
-	pr.AddCheckRun(githubtest.CheckRun{Name: "lint", Workflow: "CI", Conclusion: "FAILURE",
-		Annotations: []githubtest.Annotation{{Path: "main.go", StartLine: 4, EndLine: 4, Level: "FAILURE", Message: "unused variable"}}})
-	pr.AddStatus(githubtest.StatusContext{Context: "ci/legacy", State: "PENDING", TargetURL: "https://example.test/legacy"})
+	pr.AddReview(githubfake.Review{Author: "bob", Body: "Needs work", State: "CHANGES_REQUESTED"})
+	pr.AddReviewThread(githubfake.ReviewThread{Path: "main.go", Line: 3, Comments: []githubfake.Comment{{Author: "bob", Body: "Handle the nil case."}}})
+	pr.AddReviewThread(githubfake.ReviewThread{Path: "main.go", Line: 7, StartLine: 5, Comments: []githubfake.Comment{{Author: "bob", Body: "Rename this."}, {Author: "alice", Body: "Will do."}}})
+	pr.AddReviewThread(githubfake.ReviewThread{Path: "main.go", Line: 9, Resolved: true, ResolvedBy: "bob", Comments: []githubfake.Comment{{Author: "bob", Body: "Typo."}}})
+	pr.AddCheckRun(githubfake.CheckRun{Name: "build", Workflow: "CI", DetailsURL: "https://example.test/build"})
+	pr.AddCheckRun(githubfake.CheckRun{Name: "lint", Workflow: "CI", Conclusion: "FAILURE",
+		Annotations: []githubfake.Annotation{{Path: "main.go", StartLine: 4, EndLine: 4, Level: "FAILURE", Message: "unused variable"}}})
+	pr.AddStatus(githubfake.StatusContext{Context: "ci/legacy", State: "PENDING", TargetURL: "https://example.test/legacy"})
 
-	relID := r.AddRelease(githubtest.Release{TagName: "v1.0.0", Name: "First", Latest: true})
-	r.AddRelease(githubtest.Release{TagName: "v1.1.0-rc1", Name: "RC", Prerelease: true})
+	relID := r.AddRelease(githubfake.Release{TagName: "v1.0.0", Name: "First", Latest: true})
+	r.AddRelease(githubfake.Release{TagName: "v1.1.0-rc1", Name: "RC", Prerelease: true})
 
-	wf := r.AddWorkflow(githubtest.Workflow{Name: "CI", Path: ".github/workflows/ci.yml"})
-	r.AddWorkflow(githubtest.Workflow{Name: "Release", Path: ".github/workflows/release.yml", State: "disabled_manually"})
-	run := r.AddWorkflowRun(githubtest.WorkflowRun{WorkflowID: wf, HeadBranch: "fix-crash", Event: "pull_request", Conclusion: "failure",
-		Jobs: []githubtest.Job{
+	wf := r.AddWorkflow(githubfake.Workflow{Name: "CI", Path: ".github/workflows/ci.yml"})
+	r.AddWorkflow(githubfake.Workflow{Name: "Release", Path: ".github/workflows/release.yml", State: "disabled_manually"})
+	run := r.AddWorkflowRun(githubfake.WorkflowRun{WorkflowID: wf, HeadBranch: "fix-crash", Event: "pull_request", Conclusion: "failure",
+		Jobs: []githubfake.Job{
 			{Name: "build", Conclusion: "success", Log: "compiling\nwarning: deprecated API\nok\n"},
 			{Name: "test", Conclusion: "failure", Log: "running\nError: nil pointer\nerror: exit 1\nWARN flaky\n"},
 		},
-		Artifacts: []githubtest.Artifact{{Name: "coverage", SizeInBytes: 1234}},
+		Artifacts: []githubfake.Artifact{{Name: "coverage", SizeInBytes: 1234}},
 	})
 
-	proj := org.AddProject(githubtest.Project{Title: "Roadmap", ShortDescription: "Next", Public: true,
-		Fields: []githubtest.ProjectField{{Name: "Status", DataType: "SINGLE_SELECT", Options: []string{"Todo", "Done"}}, {Name: "Estimate", DataType: "NUMBER"}}})
+	proj := org.AddProject(githubfake.Project{Title: "Roadmap", ShortDescription: "Next", Public: true,
+		Fields: []githubfake.ProjectField{{Name: "Status", DataType: "SINGLE_SELECT", Options: []string{"Todo", "Done"}}, {Name: "Estimate", DataType: "NUMBER"}}})
 	proj.AddIssue("acme/demo", 1)
 	proj.AddPullRequest("acme/demo", 3)
 	proj.AddDraft("Think about it", "")
-	s.AddUser("alice").AddProject(githubtest.Project{Title: "Personal"})
+	s.AddUser("alice").AddProject(githubfake.Project{Title: "Personal"})
 
 	return seeded{runID: run.ID, workflowID: wf, releaseID: relID, prHead: "fix-crash", jobID: run.Jobs[0].ID, failJobID: run.Jobs[1].ID}
 }

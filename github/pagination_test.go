@@ -5,27 +5,27 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/internal/githubfake"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // bigPR builds acme/big with PR #1 holding 230 commits and 250 review
 // threads (every third one resolved), and 150 labels.
-func bigPR(t testing.TB, s *githubtest.Server) {
+func bigPR(t testing.TB, s *githubfake.Server) {
 	t.Helper()
 	r := s.AddRepo("acme/big")
 	msgs := make([]string, 230)
 	for i := range msgs {
 		msgs[i] = fmt.Sprintf("commit %03d", i)
 	}
-	pr := r.AddPullRequest(githubtest.PullRequest{Title: "Huge", Head: "huge", Commits: msgs})
+	pr := r.AddPullRequest(githubfake.PullRequest{Title: "Huge", Head: "huge", Commits: msgs})
 	for i := 0; i < 250; i++ {
-		pr.AddReviewThread(githubtest.ReviewThread{Path: "big.go", Line: i + 1, Resolved: i%3 == 0,
-			Comments: []githubtest.Comment{{Author: "rev", Body: fmt.Sprintf("thread %03d", i)}}})
+		pr.AddReviewThread(githubfake.ReviewThread{Path: "big.go", Line: i + 1, Resolved: i%3 == 0,
+			Comments: []githubfake.Comment{{Author: "rev", Body: fmt.Sprintf("thread %03d", i)}}})
 	}
 	for i := 0; i < 150; i++ {
-		r.AddLabel(githubtest.Label{Name: fmt.Sprintf("label-%03d", i)})
+		r.AddLabel(githubfake.Label{Name: fmt.Sprintf("label-%03d", i)})
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/internal/githubfake"
 	"github.com/agenteval/agenteval/internal/httpretry"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,10 +27,10 @@ func (f *fakeSleeper) sleep(ctx context.Context, d time.Duration) error {
 	return ctx.Err()
 }
 
-func newLimitedEnv(t *testing.T, maxWait time.Duration, sleep func(context.Context, time.Duration) error) (*githubtest.Server, *Executor) {
+func newLimitedEnv(t *testing.T, maxWait time.Duration, sleep func(context.Context, time.Duration) error) (*githubfake.Server, *Executor) {
 	t.Helper()
-	s := githubtest.NewServer(t)
-	s.AddRepo("acme/demo").AddWorkflow(githubtest.Workflow{Name: "CI", Path: ".github/workflows/ci.yml"})
+	s := githubfake.NewServer(t)
+	s.AddRepo("acme/demo").AddWorkflow(githubfake.Workflow{Name: "CI", Path: ".github/workflows/ci.yml"})
 	return s, NewExecutor(NewClient(Config{GraphQLURL: s.GraphQLURL(), Transport: s.Client().Transport, MaxWait: maxWait, sleep: sleep}), ExecutorOptions{})
 }
 
@@ -41,13 +41,13 @@ func TestRateLimitWaitThenSuccess(t *testing.T) {
 	tests := []struct {
 		name     string
 		task     string
-		limit    githubtest.RateLimit
+		limit    githubfake.RateLimit
 		resetIn  time.Duration
 		min, max time.Duration
 	}{
-		{"primary 403 graphql", "repo.view", githubtest.RateLimit{Requests: 1}, 30 * time.Second, 28 * time.Second, 31 * time.Second},
-		{"primary 403 rest", "workflow.list", githubtest.RateLimit{Requests: 2}, 20 * time.Second, 18 * time.Second, 21 * time.Second},
-		{"429 retry-after", "repo.view", githubtest.RateLimit{Requests: 1, Status: http.StatusTooManyRequests, RetryAfter: 7 * time.Second}, time.Hour, 7 * time.Second, 7 * time.Second},
+		{"primary 403 graphql", "repo.view", githubfake.RateLimit{Requests: 1}, 30 * time.Second, 28 * time.Second, 31 * time.Second},
+		{"primary 403 rest", "workflow.list", githubfake.RateLimit{Requests: 2}, 20 * time.Second, 18 * time.Second, 21 * time.Second},
+		{"429 retry-after", "repo.view", githubfake.RateLimit{Requests: 1, Status: http.StatusTooManyRequests, RetryAfter: 7 * time.Second}, time.Hour, 7 * time.Second, 7 * time.Second},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -74,7 +74,7 @@ func TestRateLimitBeyondMaxWait(t *testing.T) {
 	fs := &fakeSleeper{}
 	s, ex := newLimitedEnv(t, 10*time.Second, fs.sleep)
 	reset := time.Now().Add(time.Hour)
-	s.SimulateRateLimit(githubtest.RateLimit{Requests: 5, Reset: reset})
+	s.SimulateRateLimit(githubfake.RateLimit{Requests: 5, Reset: reset})
 	_, err := ex.Execute(context.Background(), "repo.view", demo)
 	require.ErrorIs(t, err, ErrRateLimited)
 	var rl *RateLimitError
@@ -90,7 +90,7 @@ func TestRateLimitRetriesBounded(t *testing.T) {
 	t.Parallel()
 	fs := &fakeSleeper{}
 	s, ex := newLimitedEnv(t, time.Minute, fs.sleep)
-	s.SimulateRateLimit(githubtest.RateLimit{Requests: 100, RetryAfter: time.Second})
+	s.SimulateRateLimit(githubfake.RateLimit{Requests: 100, RetryAfter: time.Second})
 	_, err := ex.Execute(context.Background(), "repo.view", demo)
 	require.ErrorIs(t, err, ErrRateLimited)
 	assert.Len(t, fs.waits, 4, "the client's five attempts in all")
@@ -100,7 +100,7 @@ func TestRateLimitRetriesBounded(t *testing.T) {
 func TestRateLimitWaitCancelled(t *testing.T) {
 	t.Parallel()
 	s, ex := newLimitedEnv(t, time.Minute, httpretry.Sleep)
-	s.SimulateRateLimit(githubtest.RateLimit{Requests: 1, RetryAfter: 30 * time.Second})
+	s.SimulateRateLimit(githubfake.RateLimit{Requests: 1, RetryAfter: 30 * time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -113,7 +113,7 @@ func TestRateLimitWaitCancelled(t *testing.T) {
 func TestRateLimitRealWait(t *testing.T) {
 	t.Parallel()
 	s, ex := newLimitedEnv(t, time.Minute, httpretry.Sleep)
-	s.SimulateRateLimit(githubtest.RateLimit{Requests: 1, Status: http.StatusTooManyRequests, RetryAfter: time.Second})
+	s.SimulateRateLimit(githubfake.RateLimit{Requests: 1, Status: http.StatusTooManyRequests, RetryAfter: time.Second})
 	start := time.Now()
 	_, err := ex.Execute(context.Background(), "repo.view", demo)
 	require.NoError(t, err)

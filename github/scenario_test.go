@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/internal/githubfake"
 	"github.com/shurcooL/githubv4"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -80,7 +80,7 @@ func passes(t *testing.T, cp refCheckpoint, data any) bool {
 
 // agentClient is what an agent's own GitHub calls look like: githubv4
 // mutations against the fake.
-func agentClient(s *githubtest.Server) *githubv4.Client {
+func agentClient(s *githubfake.Server) *githubv4.Client {
 	hc := s.Client()
 	hc.Transport = bearer{token: testToken, next: hc.Transport}
 	return githubv4.NewEnterpriseClient(s.GraphQLURL(), hc)
@@ -88,16 +88,16 @@ func agentClient(s *githubtest.Server) *githubv4.Client {
 
 // mixedThreadsPR builds acme/demo with PR #7 carrying 7 review threads, 4 of
 // them resolved (the legacy "mixed threads" fixture).
-func mixedThreadsPR(t *testing.T, s *githubtest.Server) *githubtest.PullRequestBuilder {
+func mixedThreadsPR(t *testing.T, s *githubfake.Server) *githubfake.PullRequestBuilder {
 	r := s.AddRepo("acme/demo")
 	for i := 1; i <= 6; i++ {
-		r.AddIssue(githubtest.Issue{Title: fmt.Sprintf("issue %d", i)})
+		r.AddIssue(githubfake.Issue{Title: fmt.Sprintf("issue %d", i)})
 	}
-	pr := r.AddPullRequest(githubtest.PullRequest{Title: "Add parser", Head: "bench-fixture/pr-mixed-threads-7", Author: "fixture-bot"})
+	pr := r.AddPullRequest(githubfake.PullRequest{Title: "Add parser", Head: "bench-fixture/pr-mixed-threads-7", Author: "fixture-bot"})
 	require.Equal(t, 7, pr.Number())
 	for i := 0; i < 7; i++ {
-		pr.AddReviewThread(githubtest.ReviewThread{Path: "parser.go", Line: 10 + i, Resolved: i < 4,
-			Comments: []githubtest.Comment{{Author: "reviewer", Body: fmt.Sprintf("comment %d", i)}}})
+		pr.AddReviewThread(githubfake.ReviewThread{Path: "parser.go", Line: 10 + i, Resolved: i < 4,
+			Comments: []githubfake.Comment{{Author: "reviewer", Body: fmt.Sprintf("comment %d", i)}}})
 	}
 	return pr
 }
@@ -107,10 +107,10 @@ func TestReferenceScenarioMixedThreads(t *testing.T) {
 	cps := loadCheckpoints(t, "pr-fix-mixed-threads-wf-001.json")
 	tests := []struct {
 		name  string
-		agent func(t *testing.T, s *githubtest.Server, pr *githubtest.PullRequestBuilder)
+		agent func(t *testing.T, s *githubfake.Server, pr *githubfake.PullRequestBuilder)
 		want  map[string]bool
 	}{
-		{"agent pushed a fix and left threads open", func(t *testing.T, s *githubtest.Server, pr *githubtest.PullRequestBuilder) {
+		{"agent pushed a fix and left threads open", func(t *testing.T, s *githubfake.Server, pr *githubfake.PullRequestBuilder) {
 			var m struct {
 				CreateCommitOnBranch struct {
 					Commit struct{ Oid string }
@@ -129,7 +129,7 @@ func TestReferenceScenarioMixedThreads(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, m.CreateCommitOnBranch.Commit.Oid, 40)
 		}, map[string]bool{"new-commit-pushed": true, "threads-not-resolved": true}},
-		{"agent did nothing but resolve every thread", func(t *testing.T, s *githubtest.Server, pr *githubtest.PullRequestBuilder) {
+		{"agent did nothing but resolve every thread", func(t *testing.T, s *githubfake.Server, pr *githubfake.PullRequestBuilder) {
 			snap, ok := s.PullRequest("acme/demo", 7)
 			require.True(t, ok)
 			for _, th := range snap.ReviewThreads {
@@ -170,10 +170,10 @@ func TestReferenceScenarioReviewComment(t *testing.T) {
 			e := newEnv(t, execOptions{})
 			r := e.srv.AddRepo("acme/demo")
 			for i := 1; i <= 6; i++ {
-				r.AddIssue(githubtest.Issue{Title: fmt.Sprintf("issue %d", i)})
+				r.AddIssue(githubfake.Issue{Title: fmt.Sprintf("issue %d", i)})
 			}
-			pr := r.AddPullRequest(githubtest.PullRequest{Title: "Add feature", Head: "feature",
-				Files: []githubtest.ChangedFile{{Path: "feature.go", Additions: 3, Patch: "@@ -0,0 +1,3 @@\n+a\n+b\n+c\n"}}})
+			pr := r.AddPullRequest(githubfake.PullRequest{Title: "Add feature", Head: "feature",
+				Files: []githubfake.ChangedFile{{Path: "feature.go", Additions: 3, Patch: "@@ -0,0 +1,3 @@\n+a\n+b\n+c\n"}}})
 			if did {
 				var m struct {
 					AddPullRequestReview struct {

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/agenteval/agenteval/github"
-	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/internal/githubfake"
 	"github.com/stretchr/testify/require"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
@@ -68,10 +68,10 @@ func TestQueriesValidAgainstGitHubSchema(t *testing.T) {
 		t.Skipf("GitHub schema not found at %s; set AGENTEVAL_GITHUB_SCHEMA to run this test", fullSchemaPath())
 	}
 	require.NoError(t, err)
-	schema, err := githubtest.LoadSchema(string(sdl))
+	schema, err := githubfake.LoadSchema(string(sdl))
 	require.NoError(t, err)
 
-	s := githubtest.NewServer(t)
+	s := githubfake.NewServer(t)
 	sd := seed(t, s)
 	rec := &recorder{next: s.Client().Transport}
 	exec := github.NewExecutor(github.NewClient(github.Config{GraphQLURL: s.GraphQLURL(), Transport: rec}), github.ExecutorOptions{})

@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/checkpoint"
-	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/internal/githubfake"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -182,7 +182,7 @@ judgment: {strategy: all_pass}
 // is incomplete, not failed.
 func TestCheckpointRefusedIsIncomplete(t *testing.T) {
 	t.Parallel()
-	gh := githubtest.NewServer(t)
+	gh := githubfake.NewServer(t)
 	gh.AddOrganization("acme")
 	gh.AddRepo("acme/demo")
 	exec := github.NewExecutor(github.NewClient(github.Config{GraphQLURL: gh.GraphQLURL(), Transport: gh.Client().Transport, MaxWait: -1}), github.ExecutorOptions{})
@@ -193,7 +193,7 @@ func TestCheckpointRefusedIsIncomplete(t *testing.T) {
 	res := runOne(t, cfg, s)
 	require.True(t, res.Passed, res.Explain())
 
-	gh.SimulateRateLimit(githubtest.RateLimit{Requests: 10, Reset: time.Now().Add(time.Hour)})
+	gh.SimulateRateLimit(githubfake.RateLimit{Requests: 10, Reset: time.Now().Add(time.Hour)})
 	res = runOne(t, cfg, s)
 	assert.False(t, res.Completed)
 	assert.False(t, res.Passed)

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/fixture"
-	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/internal/githubfake"
 )
 
 const fixtureCLISeed = `seed_id: cli-1
@@ -45,7 +45,7 @@ func runFixtureCLI(t *testing.T, token string, args ...string) (code int, stdout
 }
 
 func TestFixtureCommand(t *testing.T) {
-	srv := githubtest.NewServer(t)
+	srv := githubfake.NewServer(t)
 	srv.RequireToken("cli-secret")
 	srv.AddRepo("acme/fixtures")
 	dir := t.TempDir()
@@ -72,7 +72,7 @@ func TestFixtureCommand(t *testing.T) {
 	assert.Equal(t, "status", rep.Op)
 	assert.True(t, rep.Clean())
 
-	srv.Repo("acme/fixtures").Commit(m.Fixtures["pr_with_changes"].Branch, "agent", githubtest.File{Path: "b.txt", Content: "b"})
+	srv.Repo("acme/fixtures").Commit(m.Fixtures["pr_with_changes"].Branch, "agent", githubfake.File{Path: "b.txt", Content: "b"})
 	code, stdout, _ = runFixtureCLI(t, "cli-secret", "status", "--manifest", manifest, url)
 	assert.Equal(t, exitFail, code)
 	assert.Contains(t, stdout, "drift: head is")

@@ -13,7 +13,7 @@ import (
 
 	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/examples/plugins"
-	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/internal/githubfake"
 )
 
 // runCLIKit runs the CLI in-process on kit, as a host program that builds
@@ -55,8 +55,8 @@ func TestPluginsReachEveryCommand(t *testing.T) {
 	assert.Equal(t, exitFail, code, "without the plugins the file is invalid")
 	assert.Contains(t, stderr, "3 error(s)")
 
-	gh := githubtest.NewServer(t)
-	gh.AddRepo("acme/widgets").AddIssue(githubtest.Issue{Title: "App crashes on start"})
+	gh := githubfake.NewServer(t)
+	gh.AddRepo("acme/widgets").AddIssue(githubfake.Issue{Title: "App crashes on start"})
 	out := filepath.Join(dir, "out")
 	code, _, stderr = runCLIKit(t, kit, "run", "--agent", "shout", "--graphql-url", gh.GraphQLURL(), "--out", out, file)
 	require.Equal(t, exitOK, code, stderr)

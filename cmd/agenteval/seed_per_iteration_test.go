@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/fixture"
-	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/internal/githubfake"
 )
 
 // TestRunGhxHeadWithSeedPerIteration runs ghx's eval scenarios as its
@@ -28,7 +28,7 @@ import (
 // ghxGitHub is a fake GitHub holding the fixtures ghx's scenarios need,
 // seeded with `agenteval fixture seed` from testdata/ghx/seed.yaml.
 type ghxGitHub struct {
-	srv                 *githubtest.Server
+	srv                 *githubfake.Server
 	vars                map[string]string // the environment: a token
 	url, seed, manifest string            // --graphql-url=..., the seed file, the manifest written
 }
@@ -36,7 +36,7 @@ type ghxGitHub struct {
 func seedGhxGitHub(t *testing.T, dir string) ghxGitHub {
 	t.Helper()
 	const token = "ghp_ghxFixturesTest"
-	g := ghxGitHub{srv: githubtest.NewServer(t), vars: map[string]string{"GH_TOKEN": token},
+	g := ghxGitHub{srv: githubfake.NewServer(t), vars: map[string]string{"GH_TOKEN": token},
 		seed: filepath.Join("testdata", "ghx", "seed.yaml"), manifest: filepath.Join(dir, "latest.json")}
 	g.srv.RequireToken(token)
 	g.srv.AddRepo("acme/fixtures")

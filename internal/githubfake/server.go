@@ -1,4 +1,4 @@
-package githubtest
+package githubfake
 
 import (
 	"context"

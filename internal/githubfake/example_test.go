@@ -1,24 +1,24 @@
-package githubtest_test
+package githubfake_test
 
 import (
 	"context"
 	"fmt"
 
-	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/internal/githubfake"
 	"github.com/shurcooL/githubv4"
 )
 
 // Example seeds a pull request with review threads, lets a client resolve
 // one through the real githubv4 client, and inspects the result.
 func Example() {
-	srv := githubtest.NewServer(nil) // in a test: githubtest.NewServer(t)
+	srv := githubfake.NewServer(nil) // in a test: githubfake.NewServer(t)
 	defer srv.Close()
 
 	repo := srv.AddRepo("acme/demo")
-	pr := repo.AddPullRequest(githubtest.PullRequest{Title: "Add parser", Head: "parser"})
-	threadID := pr.AddReviewThread(githubtest.ReviewThread{
+	pr := repo.AddPullRequest(githubfake.PullRequest{Title: "Add parser", Head: "parser"})
+	threadID := pr.AddReviewThread(githubfake.ReviewThread{
 		Path: "parser.go", Line: 12,
-		Comments: []githubtest.Comment{{Author: "reviewer", Body: "Handle EOF."}},
+		Comments: []githubfake.Comment{{Author: "reviewer", Body: "Handle EOF."}},
 	})
 
 	client := githubv4.NewEnterpriseClient(srv.GraphQLURL(), srv.Client())

@@ -1,4 +1,4 @@
-package githubtest_test
+package githubfake_test
 
 import (
 	"context"
@@ -7,20 +7,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/internal/githubfake"
 	"github.com/shurcooL/githubv4"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-func client(s *githubtest.Server) *githubv4.Client {
+func client(s *githubfake.Server) *githubv4.Client {
 	return githubv4.NewEnterpriseClient(s.GraphQLURL(), s.Client())
 }
 
 func str(s string) *githubv4.String { v := githubv4.String(s); return &v }
 
 // repoIDs reads the ids a fixture manager needs before mutating.
-func repoIDs(t *testing.T, s *githubtest.Server) (repoID, mainRefID, mainOID string) {
+func repoIDs(t *testing.T, s *githubfake.Server) (repoID, mainRefID, mainOID string) {
 	t.Helper()
 	var q struct {
 		Repository struct {
@@ -37,7 +37,7 @@ func repoIDs(t *testing.T, s *githubtest.Server) (repoID, mainRefID, mainOID str
 
 func TestRefMutations(t *testing.T) {
 	t.Parallel()
-	s := githubtest.NewServer(t)
+	s := githubfake.NewServer(t)
 	s.AddRepo("acme/demo")
 	ctx := context.Background()
 	c := client(s)
@@ -108,11 +108,11 @@ func TestRefMutations(t *testing.T) {
 
 func TestPullRequestMutations(t *testing.T) {
 	t.Parallel()
-	s := githubtest.NewServer(t)
+	s := githubfake.NewServer(t)
 	r := s.AddRepo("acme/demo")
 	r.AddBranch("empty", "main")
 	r.AddBranch("feature", "main")
-	r.Commit("feature", "Feature work", githubtest.File{Path: "f.go", Content: "package f\n"})
+	r.Commit("feature", "Feature work", githubfake.File{Path: "f.go", Content: "package f\n"})
 	ctx := context.Background()
 	c := client(s)
 	repoID, _, _ := repoIDs(t, s)
@@ -217,7 +217,7 @@ func TestPullRequestMutations(t *testing.T) {
 
 func TestIssueAndLabelMutations(t *testing.T) {
 	t.Parallel()
-	s := githubtest.NewServer(t)
+	s := githubfake.NewServer(t)
 	s.AddRepo("acme/demo")
 	ctx := context.Background()
 	c := client(s)
@@ -341,8 +341,8 @@ func (tt tokenTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // and resolves one as the author, as the mixed-threads fixture needs.
 func TestSecondIdentity(t *testing.T) {
 	t.Parallel()
-	s := githubtest.NewServer(t)
-	pr := s.AddRepo("acme/demo").AddPullRequest(githubtest.PullRequest{Title: "p", Head: "h"})
+	s := githubfake.NewServer(t)
+	pr := s.AddRepo("acme/demo").AddPullRequest(githubfake.PullRequest{Title: "p", Head: "h"})
 	s.RequireToken("author-token")
 	s.AddToken("reviewer-token", "review-bot")
 	as := func(token string) *githubv4.Client {
@@ -381,12 +381,12 @@ func TestSecondIdentity(t *testing.T) {
 
 func TestMergeReopenUpdateDelete(t *testing.T) {
 	t.Parallel()
-	s := githubtest.NewServer(t)
+	s := githubfake.NewServer(t)
 	r := s.AddRepo("acme/demo")
-	issue := r.AddIssue(githubtest.Issue{Title: "i"})
-	commentID := issue.AddComment(githubtest.Comment{Body: "drop me"})
-	pr := r.AddPullRequest(githubtest.PullRequest{Title: "p", Head: "h", Commits: []string{"one", "two"}})
-	pr.AddReviewThread(githubtest.ReviewThread{Path: "a", Line: 1, Comments: []githubtest.Comment{{Body: "x"}}})
+	issue := r.AddIssue(githubfake.Issue{Title: "i"})
+	commentID := issue.AddComment(githubfake.Comment{Body: "drop me"})
+	pr := r.AddPullRequest(githubfake.PullRequest{Title: "p", Head: "h", Commits: []string{"one", "two"}})
+	pr.AddReviewThread(githubfake.ReviewThread{Path: "a", Line: 1, Comments: []githubfake.Comment{{Body: "x"}}})
 	ctx := context.Background()
 	c := client(s)
 

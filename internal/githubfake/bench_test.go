@@ -1,4 +1,4 @@
-package githubtest_test
+package githubfake_test
 
 import (
 	"bytes"
@@ -7,16 +7,16 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/internal/githubfake"
 )
 
 // BenchmarkQuery measures one validated, executed query over HTTP: a pull
 // request with its review threads, as checkpoint tasks read it.
 func BenchmarkQuery(b *testing.B) {
-	s := githubtest.NewServer(b)
-	pr := s.AddRepo("acme/demo").AddPullRequest(githubtest.PullRequest{Title: "p", Head: "h"})
+	s := githubfake.NewServer(b)
+	pr := s.AddRepo("acme/demo").AddPullRequest(githubfake.PullRequest{Title: "p", Head: "h"})
 	for i := 0; i < 20; i++ {
-		pr.AddReviewThread(githubtest.ReviewThread{Path: "a.go", Line: i + 1, Comments: []githubtest.Comment{{Author: "rev", Body: "x"}}})
+		pr.AddReviewThread(githubfake.ReviewThread{Path: "a.go", Line: i + 1, Comments: []githubfake.Comment{{Author: "rev", Body: "x"}}})
 	}
 	body, _ := json.Marshal(map[string]any{
 		"query":     `query($o:String!,$n:String!,$p:Int!){repository(owner:$o,name:$n){pullRequest(number:$p){reviewThreads(first:100){nodes{id isResolved comments(first:20){nodes{body author{login}}}} pageInfo{hasNextPage endCursor}}}}}`,

@@ -1,11 +1,11 @@
-package githubtest
+package githubfake
 
 import (
 	_ "embed"
 	"fmt"
 	"sync"
 
-	"github.com/agenteval/agenteval/github/githubtest/internal/schemaprune"
+	"github.com/agenteval/agenteval/internal/githubfake/internal/schemaprune"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 

@@ -1,4 +1,4 @@
-package githubtest_test
+package githubfake_test
 
 import (
 	"bytes"
@@ -10,8 +10,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/agenteval/agenteval/github/githubtest"
-	"github.com/agenteval/agenteval/github/githubtest/internal/schemaprune"
+	"github.com/agenteval/agenteval/internal/githubfake"
+	"github.com/agenteval/agenteval/internal/githubfake/internal/schemaprune"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -26,7 +26,7 @@ type gqlResp struct {
 }
 
 // post sends one GraphQL request and decodes the answer.
-func post(t *testing.T, s *githubtest.Server, query string, vars map[string]any) gqlResp {
+func post(t *testing.T, s *githubfake.Server, query string, vars map[string]any) gqlResp {
 	t.Helper()
 	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
 	require.NoError(t, err)
@@ -42,7 +42,7 @@ func post(t *testing.T, s *githubtest.Server, query string, vars map[string]any)
 }
 
 // rawJSON sends a query and returns the exact response text.
-func rawJSON(t *testing.T, s *githubtest.Server, query string) string {
+func rawJSON(t *testing.T, s *githubfake.Server, query string) string {
 	t.Helper()
 	body, _ := json.Marshal(map[string]any{"query": query})
 	resp, err := s.Client().Post(s.GraphQLURL(), "application/json", bytes.NewReader(body))
@@ -53,13 +53,13 @@ func rawJSON(t *testing.T, s *githubtest.Server, query string) string {
 	return string(bytes.TrimSpace(raw))
 }
 
-func demo(t *testing.T) (*githubtest.Server, *githubtest.PullRequestBuilder) {
-	s := githubtest.NewServer(t)
+func demo(t *testing.T) (*githubfake.Server, *githubfake.PullRequestBuilder) {
+	s := githubfake.NewServer(t)
 	r := s.AddRepo("acme/demo")
-	r.AddLabel(githubtest.Label{Name: "bug"})
-	r.AddIssue(githubtest.Issue{Title: "First", Labels: []string{"bug"}})
-	pr := r.AddPullRequest(githubtest.PullRequest{Title: "Fix", Head: "fix", Commits: []string{"one", "two"}})
-	pr.AddReviewThread(githubtest.ReviewThread{Path: "a.go", Line: 1, Comments: []githubtest.Comment{{Author: "rev", Body: "x"}}})
+	r.AddLabel(githubfake.Label{Name: "bug"})
+	r.AddIssue(githubfake.Issue{Title: "First", Labels: []string{"bug"}})
+	pr := r.AddPullRequest(githubfake.PullRequest{Title: "Fix", Head: "fix", Commits: []string{"one", "two"}})
+	pr.AddReviewThread(githubfake.ReviewThread{Path: "a.go", Line: 1, Comments: []githubfake.Comment{{Author: "rev", Body: "x"}}})
 	return s, pr
 }
 
@@ -146,10 +146,10 @@ func TestFragmentsAliasesDirectives(t *testing.T) {
 
 func TestConnections(t *testing.T) {
 	t.Parallel()
-	s := githubtest.NewServer(t)
+	s := githubfake.NewServer(t)
 	r := s.AddRepo("acme/many")
 	for i := 0; i < 5; i++ {
-		r.AddIssue(githubtest.Issue{Title: string(rune('a' + i))})
+		r.AddIssue(githubfake.Issue{Title: string(rune('a' + i))})
 	}
 	titles := func(d gqlResp) []any {
 		var out []any
@@ -242,7 +242,7 @@ func TestConcurrentUse(t *testing.T) {
 		}()
 		go func() {
 			defer wg.Done()
-			pr.AddReviewThread(githubtest.ReviewThread{Path: "b.go", Line: 2, Comments: []githubtest.Comment{{Body: "y"}}})
+			pr.AddReviewThread(githubfake.ReviewThread{Path: "b.go", Line: 2, Comments: []githubfake.Comment{{Body: "y"}}})
 			_, _ = s.PullRequest("acme/demo", 2)
 		}()
 	}
@@ -261,14 +261,14 @@ func TestConcurrentUse(t *testing.T) {
 // honour, and that unmodelled filters are refused rather than ignored.
 func TestArguments(t *testing.T) {
 	t.Parallel()
-	s := githubtest.NewServer(t)
+	s := githubfake.NewServer(t)
 	r := s.AddRepo("acme/args")
-	r.AddLabel(githubtest.Label{Name: "zeta"})
-	r.AddLabel(githubtest.Label{Name: "alpha"})
-	r.AddIssue(githubtest.Issue{Title: "by alice", Author: "alice", Labels: []string{"zeta"}})
-	r.AddIssue(githubtest.Issue{Title: "by bob", Author: "bob", State: "CLOSED", StateReason: "DUPLICATE"})
-	pr := r.AddPullRequest(githubtest.PullRequest{Title: "p", Head: "h"})
-	pr.AddReviewThread(githubtest.ReviewThread{Path: "a", Line: 1, Comments: []githubtest.Comment{{Body: "one"}, {Body: "two"}, {Body: "three"}}})
+	r.AddLabel(githubfake.Label{Name: "zeta"})
+	r.AddLabel(githubfake.Label{Name: "alpha"})
+	r.AddIssue(githubfake.Issue{Title: "by alice", Author: "alice", Labels: []string{"zeta"}})
+	r.AddIssue(githubfake.Issue{Title: "by bob", Author: "bob", State: "CLOSED", StateReason: "DUPLICATE"})
+	pr := r.AddPullRequest(githubfake.PullRequest{Title: "p", Head: "h"})
+	pr.AddReviewThread(githubfake.ReviewThread{Path: "a", Line: 1, Comments: []githubfake.Comment{{Body: "one"}, {Body: "two"}, {Body: "three"}}})
 
 	d := post(t, s, `{repository(owner:"acme",name:"args"){
 	  labels(first:10, orderBy:{field:NAME, direction:ASC}){nodes{name}}
@@ -293,10 +293,10 @@ func TestArguments(t *testing.T) {
 // gives the same answer when its commits touch an explicitly given file.
 func TestChangedFilesStable(t *testing.T) {
 	t.Parallel()
-	s := githubtest.NewServer(t)
-	pr := s.AddRepo("acme/demo").AddPullRequest(githubtest.PullRequest{Title: "p", Head: "h",
-		Files: []githubtest.ChangedFile{{Path: "a.go", Additions: 2, Patch: "@@ -1 +1,2 @@\n+x\n+y\n"}}})
-	pr.AddCommit("more", githubtest.File{Path: "a.go", Content: "z\n"})
+	s := githubfake.NewServer(t)
+	pr := s.AddRepo("acme/demo").AddPullRequest(githubfake.PullRequest{Title: "p", Head: "h",
+		Files: []githubfake.ChangedFile{{Path: "a.go", Additions: 2, Patch: "@@ -1 +1,2 @@\n+x\n+y\n"}}})
+	pr.AddCommit("more", githubfake.File{Path: "a.go", Content: "z\n"})
 	q := `{repository(owner:"acme",name:"demo"){pullRequest(number:1){files(first:5){nodes{path additions}}}}}`
 	first := rawJSON(t, s, q)
 	assert.Equal(t, first, rawJSON(t, s, q))

@@ -1,4 +1,4 @@
-package githubtest
+package githubfake
 
 // The types in this file describe state: builders take them as input and
 // accessors return them as snapshots. Fields documented as "set by the

@@ -20,7 +20,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/agenteval/agenteval/github/githubtest/internal/schemaprune"
+	"github.com/agenteval/agenteval/internal/githubfake/internal/schemaprune"
 )
 
 func main() {

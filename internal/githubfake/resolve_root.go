@@ -1,4 +1,4 @@
-package githubtest
+package githubfake
 
 import (
 	"strings"
@@ -62,9 +62,9 @@ func (queryRoot) resolve(ec *execCtx, field string, args map[string]any) (any, e
 	case "rateLimit":
 		return rateLimitInfo{reset: st.clock.Add(time.Hour)}, nil
 	case "__schema", "__type":
-		// Clients of the fake read the schema from githubtest.Schema();
+		// Clients of the fake read the schema from githubfake.Schema();
 		// answering introspection would mean serving the whole meta-model.
-		return nil, &fieldError{typ: "UNSUPPORTED", msg: "githubtest does not answer introspection queries; use githubtest.Schema()"}
+		return nil, &fieldError{typ: "UNSUPPORTED", msg: "githubtest does not answer introspection queries; use githubfake.Schema()"}
 	}
 	return nil, unserved("Query", field)
 }

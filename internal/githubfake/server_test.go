@@ -1,4 +1,4 @@
-package githubtest_test
+package githubfake_test
 
 import (
 	"encoding/json"
@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agenteval/agenteval/github/githubtest"
+	"github.com/agenteval/agenteval/internal/githubfake"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -31,7 +31,7 @@ func get(t *testing.T, c *http.Client, url string, header ...string) (*http.Resp
 
 func TestRequireToken(t *testing.T) {
 	t.Parallel()
-	s := githubtest.NewServer(t)
+	s := githubfake.NewServer(t)
 	s.AddRepo("acme/demo")
 	s.RequireToken("s3cret")
 	c := s.Client()
@@ -52,10 +52,10 @@ func TestRequireToken(t *testing.T) {
 
 func TestSimulateRateLimit(t *testing.T) {
 	t.Parallel()
-	s := githubtest.NewServer(t)
+	s := githubfake.NewServer(t)
 	s.AddRepo("acme/demo")
 	reset := time.Now().Add(90 * time.Second)
-	s.SimulateRateLimit(githubtest.RateLimit{Requests: 2, Status: http.StatusTooManyRequests, Reset: reset, RetryAfter: 1500 * time.Millisecond})
+	s.SimulateRateLimit(githubfake.RateLimit{Requests: 2, Status: http.StatusTooManyRequests, Reset: reset, RetryAfter: 1500 * time.Millisecond})
 	for i := 0; i < 2; i++ {
 		resp, body := get(t, s.Client(), s.URL+"/repos/acme/demo/actions/runs")
 		assert.Equal(t, http.StatusTooManyRequests, resp.StatusCode)
@@ -76,15 +76,15 @@ func TestSimulateRateLimit(t *testing.T) {
 
 func TestRESTEndpoints(t *testing.T) {
 	t.Parallel()
-	s := githubtest.NewServer(t)
+	s := githubfake.NewServer(t)
 	r := s.AddRepo("acme/demo")
-	pr := r.AddPullRequest(githubtest.PullRequest{Title: "p", Head: "h"})
-	pr.AddCommit("add", githubtest.File{Path: "x.txt", Content: "a\nb\n"})
+	pr := r.AddPullRequest(githubfake.PullRequest{Title: "p", Head: "h"})
+	pr.AddCommit("add", githubfake.File{Path: "x.txt", Content: "a\nb\n"})
 	var wfs []int64
 	for i := 0; i < 3; i++ {
-		wfs = append(wfs, r.AddWorkflow(githubtest.Workflow{Name: "W" + strconv.Itoa(i), Path: ".github/workflows/w" + strconv.Itoa(i) + ".yml"}))
+		wfs = append(wfs, r.AddWorkflow(githubfake.Workflow{Name: "W" + strconv.Itoa(i), Path: ".github/workflows/w" + strconv.Itoa(i) + ".yml"}))
 	}
-	run := r.AddWorkflowRun(githubtest.WorkflowRun{WorkflowID: wfs[0], Jobs: []githubtest.Job{{Name: "j", Log: "line\n"}}})
+	run := r.AddWorkflowRun(githubfake.WorkflowRun{WorkflowID: wfs[0], Jobs: []githubfake.Job{{Name: "j", Log: "line\n"}}})
 	c := s.Client()
 
 	_, diff := get(t, c, s.URL+"/repos/acme/demo/pulls/1", "Accept", "application/vnd.github.diff")

@@ -1,4 +1,4 @@
-package githubtest
+package githubfake
 
 // The pruned schema is generated from GitHub's published schema, which lives
 // outside the module (../../../shared/github relative to this directory).
