@@ -154,7 +154,7 @@ func Compare(baseline, candidate *Summary, opts CompareOptions) (*Comparison, er
 			seen[c.Key] = true
 			row := ComparisonRow{Key: c.Key, Scenario: sc.ID, Label: c.Label, Baseline: b.Counts, Candidate: c.Counts,
 				Delta:  c.PassRate - b.PassRate,
-				PValue: FisherLess(b.Passed, b.Runs-b.Passed, c.Passed, c.Runs-c.Passed)}
+				PValue: stats.FisherLess(b.Passed, b.Runs-b.Passed, c.Passed, c.Runs-c.Passed)}
 			cmp.Rows = append(cmp.Rows, row)
 			strata = append(strata, stats.Table2x2{Succ1: b.Passed, Fail1: b.Runs - b.Passed, Succ2: c.Passed, Fail2: c.Runs - c.Passed})
 			bt[0], bt[1], bt[2] = bt[0]+b.Runs, bt[1]+b.Completed, bt[2]+b.Passed
@@ -177,7 +177,7 @@ func Compare(baseline, candidate *Summary, opts CompareOptions) (*Comparison, er
 		ps[i] = r.PValue
 	}
 	if opts.Correction == CorrectionHolm {
-		ps = Holm(ps)
+		ps = stats.Holm(ps)
 	}
 	for i := range cmp.Rows {
 		r := &cmp.Rows[i]

@@ -36,24 +36,6 @@ func ExampleRead() {
 	// missing [{3 3}], duplicates 1
 }
 
-func ExampleWilson() {
-	for _, c := range [][2]int{{0, 10}, {7, 10}, {10, 10}} {
-		iv := report.Wilson(c[0], c[1])
-		fmt.Printf("%d/%d: [%.4f, %.4f]\n", c[0], c[1], iv.Lower, iv.Upper)
-	}
-	// Output:
-	// 0/10: [0.0000, 0.2775]
-	// 7/10: [0.3968, 0.8922]
-	// 10/10: [0.7225, 1.0000]
-}
-
-func ExampleFisherLess() {
-	// Baseline 10/10 passed, candidate 5/10: is the drop significant?
-	fmt.Printf("p = %.4f\n", report.FisherLess(10, 0, 5, 5))
-	// Output:
-	// p = 0.0163
-}
-
 func ExampleWriteMarkdown() {
 	results := `{"record":"plan","run_id":"r1","total_jobs":2}
 {"record":"job","id":"s/-/run-1","index":0,"scenario":"s","run":1,"completed":true,"passed":true,"duration_ms":500}

@@ -117,7 +117,7 @@ func TestJUnitStructure(t *testing.T) {
 		assert.Equal(t, "2026-11-21T12:00:00", suite.Timestamp)
 		assert.Contains(t, suite.Properties, xunitProperty{"scenario", scenario})
 		for p, v := range c.Params {
-			assert.Contains(t, suite.Properties, xunitProperty{p, ValueString(v)}, "the combination's parameters are the suite's properties")
+			assert.Contains(t, suite.Properties, xunitProperty{p, valueString(v)}, "the combination's parameters are the suite's properties")
 		}
 		failures, errs := 0, 0
 		var caseTime float64

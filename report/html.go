@@ -23,14 +23,14 @@ type HTMLOptions struct {
 	// evaluation messages and transcripts (DefaultMaxFailingJobs when 0);
 	// the rest are counted.
 	MaxFailingJobs int
-	// MaxTurnBytes truncates each transcript message (DefaultMaxTurnBytes when 0).
+	// MaxTurnBytes truncates each transcript message (defaultMaxTurnBytes when 0).
 	MaxTurnBytes int
 }
 
 // Defaults for HTMLOptions.
 const (
 	DefaultMaxFailingJobs = 50
-	DefaultMaxTurnBytes   = 8 << 10
+	defaultMaxTurnBytes   = 8 << 10
 )
 
 // WriteHTML writes one self-contained HTML page: inline CSS and SVG, no
@@ -50,7 +50,7 @@ func WriteHTML(w io.Writer, r *Results, opts HTMLOptions) error {
 		opts.MaxFailingJobs = DefaultMaxFailingJobs
 	}
 	if opts.MaxTurnBytes <= 0 {
-		opts.MaxTurnBytes = DefaultMaxTurnBytes
+		opts.MaxTurnBytes = defaultMaxTurnBytes
 	}
 	tmpl, err := template.New("report").Funcs(template.FuncMap{
 		"pct":      pct,
@@ -81,7 +81,7 @@ func WriteHTML(w io.Writer, r *Results, opts HTMLOptions) error {
 		data.Scenarios = append(data.Scenarios, hs)
 		namings[hs.ID] = &hs.Naming
 	}
-	for j, err := range r.FailingJobs() {
+	for j, err := range r.failingJobs() {
 		if err != nil {
 			return fmt.Errorf("write html: %w", err)
 		}
@@ -228,7 +228,7 @@ func newHTMLJob(j *results.Job, n *htmlNaming) htmlJob {
 		hj.Params = n.label(&CombinationSummary{Params: j.Params})
 	} else {
 		for _, p := range sortedPaths(j.Params) {
-			hj.Params = append(hj.Params, htmlParam{Name: p, Path: p, Value: ValueString(j.Params[p])})
+			hj.Params = append(hj.Params, htmlParam{Name: p, Path: p, Value: valueString(j.Params[p])})
 		}
 	}
 	for _, e := range j.Evaluations {

@@ -32,7 +32,7 @@ func newMatrixOrder(combos []*CombinationSummary) matrixOrder {
 				first[p] = i
 				o.paths = append(o.paths, p)
 			}
-			if s := ValueString(v); !slices.Contains(o.values[p], s) {
+			if s := valueString(v); !slices.Contains(o.values[p], s) {
 				o.values[p] = append(o.values[p], s)
 			}
 		}
@@ -40,7 +40,7 @@ func newMatrixOrder(combos []*CombinationSummary) matrixOrder {
 			for _, p := range o.paths {
 				a, aok := prev.Params[p]
 				b, bok := c.Params[p]
-				if aok != bok || (aok && ValueString(a) != ValueString(b)) {
+				if aok != bok || (aok && valueString(a) != valueString(b)) {
 					changes[p]++
 				}
 			}
@@ -162,7 +162,7 @@ func (n *htmlNaming) label(c *CombinationSummary) []htmlParam {
 	var out []htmlParam
 	for _, p := range n.order.paths {
 		if v, ok := c.Params[p]; ok && n.varies[p] {
-			out = append(out, htmlParam{Name: n.name(p), Path: p, Value: ValueString(v)})
+			out = append(out, htmlParam{Name: n.name(p), Path: p, Value: valueString(v)})
 		}
 	}
 	return out
@@ -280,7 +280,7 @@ func newHTMLHeat(matrix string, combos []*CombinationSummary, n *htmlNaming) *ht
 		if !rok || !cok {
 			return
 		}
-		cell := &t.Rows[slices.Index(o.values[rowP], ValueString(rv))].Cells[slices.Index(h.Cols, ValueString(cv))]
+		cell := &t.Rows[slices.Index(o.values[rowP], valueString(rv))].Cells[slices.Index(h.Cols, valueString(cv))]
 		cell.Counts = newCounts(cell.Counts.Runs+c.Runs, cell.Counts.Completed+c.Completed, cell.Counts.Passed+c.Passed)
 		t.Counts = newCounts(t.Counts.Runs+c.Runs, t.Counts.Completed+c.Completed, t.Counts.Passed+c.Passed)
 	}
@@ -299,7 +299,7 @@ func newHTMLHeat(matrix string, combos []*CombinationSummary, n *htmlNaming) *ht
 				v, ok := c.Params[p]
 				s := "(not set)"
 				if ok {
-					s = ValueString(v)
+					s = valueString(v)
 				}
 				key.WriteString(s)
 				key.WriteByte(0)

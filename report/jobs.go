@@ -22,7 +22,7 @@ func (r *Results) Jobs() iter.Seq2[*results.Job, error] {
 }
 
 // FailingJobs is like Jobs but yields only jobs that did not pass.
-func (r *Results) FailingJobs() iter.Seq2[*results.Job, error] {
+func (r *Results) failingJobs() iter.Seq2[*results.Job, error] {
 	return r.jobs(func(s *slot) bool { return !s.passed })
 }
 

@@ -95,7 +95,7 @@ func writeJUnitSuite(enc *xml.Encoder, rd *jobReader, s *Summary, sc *ScenarioSu
 		}
 	}
 	for _, p := range sortedPaths(cs.Params) {
-		props = append(props, junitProperty{Name: p, Value: ValueString(cs.Params[p])})
+		props = append(props, junitProperty{Name: p, Value: valueString(cs.Params[p])})
 	}
 	if err := enc.EncodeElement(junitProperties{Properties: props}, xml.StartElement{Name: xml.Name{Local: "properties"}}); err != nil {
 		return err
@@ -187,7 +187,7 @@ func encodeText(enc *xml.Encoder, name, text string, attrs ...xml.Attr) error {
 // junitCase builds one job's testcase.
 func junitCase(j *results.Job, scenario string) junitTestCase {
 	name := strings.TrimPrefix(strings.TrimPrefix(j.ID, scenario+"/"), "-/")
-	if label := ParamsLabel(j.Params); label != "-" {
+	if label := paramsLabel(j.Params); label != "-" {
 		name += " (" + label + ")"
 	}
 	tc := junitTestCase{Name: name, Classname: scenario, Time: seconds(j.DurationMS), SystemOut: jobFacts(j)}

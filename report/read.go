@@ -20,10 +20,10 @@ import (
 const (
 	// DefaultK is the k for which pass@k and pass^k are singled out.
 	DefaultK = 3
-	// DefaultMaxKList is how many k values (1..MaxKList) the pass@k lists hold.
-	DefaultMaxKList = 10
-	// DefaultMaxWarnings caps the warnings kept.
-	DefaultMaxWarnings = 20
+	// defaultMaxKList is how many k values (1..MaxKList) the pass@k lists hold.
+	defaultMaxKList = 10
+	// defaultMaxWarnings caps the warnings kept.
+	defaultMaxWarnings = 20
 	// maxRun bounds run numbers to what a slot stores.
 	maxRun = 1<<31 - 1
 )
@@ -32,13 +32,13 @@ const (
 type Options struct {
 	// K is the k singled out for pass@k and pass^k (DefaultK when 0).
 	K int
-	// MaxKList bounds the k = 1..runs lists of pass@k and pass^k (DefaultMaxKList when 0).
+	// MaxKList bounds the k = 1..runs lists of pass@k and pass^k (defaultMaxKList when 0).
 	MaxKList int
 	// MaxLineBytes is the longest line read; longer lines are skipped with
 	// a warning (results.DefaultMaxLineBytes when 0).
 	MaxLineBytes int
 	// MaxWarnings caps the warnings kept; the rest are only counted
-	// (DefaultMaxWarnings when 0).
+	// (defaultMaxWarnings when 0).
 	MaxWarnings int
 	// Redactor masks secrets in every line before it is read, so none
 	// reaches a report (nil: redact.FromEnvironment(os.Environ())).
@@ -50,13 +50,13 @@ func (o Options) withDefaults() Options {
 		o.K = DefaultK
 	}
 	if o.MaxKList <= 0 {
-		o.MaxKList = DefaultMaxKList
+		o.MaxKList = defaultMaxKList
 	}
 	if o.MaxLineBytes <= 0 {
 		o.MaxLineBytes = results.DefaultMaxLineBytes
 	}
 	if o.MaxWarnings <= 0 {
-		o.MaxWarnings = DefaultMaxWarnings
+		o.MaxWarnings = defaultMaxWarnings
 	}
 	if o.Redactor == nil {
 		o.Redactor = redact.FromEnvironment(os.Environ())
@@ -401,13 +401,4 @@ func (r *Results) TotalJobs() int64 {
 		return 0
 	}
 	return r.plans[0].plan.TotalJobs
-}
-
-// Plans returns the plan records read, in input order.
-func (r *Results) Plans() []results.Plan {
-	out := make([]results.Plan, len(r.plans))
-	for i, p := range r.plans {
-		out[i] = p.plan
-	}
-	return out
 }

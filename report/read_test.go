@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/stats"
 	"github.com/agenteval/agenteval/redact"
 	"github.com/agenteval/agenteval/results"
 )
@@ -32,7 +33,7 @@ func TestReadMergesShards(t *testing.T) {
 	assert.Equal(t, "greet", greet.ID)
 	// The resumed, completed record for run 5 wins over both incomplete ones.
 	assert.Equal(t, Counts{Runs: 5, Completed: 5, Passed: 3, Failed: 2, Incomplete: 0,
-		PassRate: 0.6, PassInterval: Wilson(3, 5), CompletionRate: 1, CompletionInterval: Wilson(5, 5)}, greet.Counts)
+		PassRate: 0.6, PassInterval: stats.Wilson(3, 5), CompletionRate: 1, CompletionInterval: stats.Wilson(5, 5)}, greet.Counts)
 	assert.Equal(t, 6, greet.Attempts, "the winning record of run 5 took 2 attempts")
 	assert.Equal(t, Tokens{Prompt: 500, Completion: 100, Total: 600}, greet.Tokens)
 	assert.Equal(t, []ReasonCount{{"goal_reached", 3}, {"max_turns", 2}}, greet.TerminationReasons)

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agenteval/agenteval/internal/stats"
 )
 
 // Summary is the computed report: every number the renderers show. Field
@@ -70,8 +72,8 @@ func newCounts(runs, completed, passed int) Counts {
 	return Counts{
 		Runs: runs, Completed: completed, Passed: passed,
 		Failed: completed - passed, Incomplete: runs - completed,
-		PassRate: Rate(passed, runs), PassInterval: Wilson(passed, runs),
-		CompletionRate: Rate(completed, runs), CompletionInterval: Wilson(completed, runs),
+		PassRate: stats.Rate(passed, runs), PassInterval: stats.Wilson(passed, runs),
+		CompletionRate: stats.Rate(completed, runs), CompletionInterval: stats.Wilson(completed, runs),
 	}
 }
 
@@ -260,7 +262,7 @@ func (r *Results) scenarioSummary(g *scenarioGroup) ScenarioSummary {
 				vals = map[string]*[3]int{}
 				params[path] = vals
 			}
-			key := ValueString(v)
+			key := valueString(v)
 			cnt := vals[key]
 			if cnt == nil {
 				cnt = &[3]int{}
@@ -307,7 +309,7 @@ func (r *Results) combinationSummary(c *combo) (CombinationSummary, []float64) {
 		durs = append(durs, s.dur)
 	}
 	cs := CombinationSummary{Key: c.key, Combination: c.combination, Matrix: c.matrix,
-		Label: ParamsLabel(c.params), Params: c.params, Agent: c.agent, Model: c.model}
+		Label: paramsLabel(c.params), Params: c.params, Agent: c.agent, Model: c.model}
 	if v := variantLabel(c.agent, c.model); v != "" {
 		if cs.Label == "-" || cs.Label == "" {
 			cs.Label = v
@@ -320,12 +322,12 @@ func (r *Results) combinationSummary(c *combo) (CombinationSummary, []float64) {
 	n, p := c.t.runs, c.t.passed
 	cs.PassK = []KValue{}
 	for k := 1; k <= min(n, r.opts.MaxKList); k++ {
-		at, _ := PassAtK(n, p, k)
-		hat, _ := PassHatK(n, p, k)
+		at, _ := stats.PassAtK(n, p, k)
+		hat, _ := stats.PassHatK(n, p, k)
 		cs.PassK = append(cs.PassK, KValue{K: k, PassAtK: at, PassHatK: hat})
 	}
-	if at, ok := PassAtK(n, p, r.opts.K); ok {
-		hat, _ := PassHatK(n, p, r.opts.K)
+	if at, ok := stats.PassAtK(n, p, r.opts.K); ok {
+		hat, _ := stats.PassHatK(n, p, r.opts.K)
 		cs.Chosen = &KValue{K: r.opts.K, PassAtK: at, PassHatK: hat}
 	}
 	return cs, durs
@@ -341,9 +343,9 @@ func statsOf(t *tally, durs []float64) Stats {
 		st.Durations.Total += d
 	}
 	if len(durs) > 0 {
-		st.Durations.P50 = Percentile(durs, 50)
-		st.Durations.P90 = Percentile(durs, 90)
-		st.Durations.P99 = Percentile(durs, 99)
+		st.Durations.P50 = stats.Percentile(durs, 50)
+		st.Durations.P90 = stats.Percentile(durs, 90)
+		st.Durations.P99 = stats.Percentile(durs, 99)
 		st.Durations.Max = durs[len(durs)-1]
 	}
 	for reason, n := range t.terms {
@@ -358,7 +360,7 @@ func statsOf(t *tally, durs []float64) Stats {
 		if c.failed > 0 || c.errored > 0 {
 			st.FailingEvaluations = append(st.FailingEvaluations, EvaluationFailures{
 				Type: k.Type, Description: k.Description, Jobs: c.jobs, Failed: c.failed, Errored: c.errored,
-				FailRate: Rate(c.failed, c.jobs)})
+				FailRate: stats.Rate(c.failed, c.jobs)})
 		}
 	}
 	slices.SortFunc(st.FailingEvaluations, func(a, b EvaluationFailures) int {
@@ -371,9 +373,9 @@ func statsOf(t *tally, durs []float64) Stats {
 	return st
 }
 
-// ValueString renders a parameter value: strings as they are, anything
+// valueString renders a parameter value: strings as they are, anything
 // else as compact JSON.
-func ValueString(v any) string {
+func valueString(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
@@ -384,9 +386,9 @@ func ValueString(v any) string {
 	return string(b)
 }
 
-// ParamsLabel renders parameters as "path=value, ..." sorted by path, or "-"
+// paramsLabel renders parameters as "path=value, ..." sorted by path, or "-"
 // when there are none.
-func ParamsLabel(params map[string]any) string {
+func paramsLabel(params map[string]any) string {
 	if len(params) == 0 {
 		return "-"
 	}
@@ -397,7 +399,7 @@ func ParamsLabel(params map[string]any) string {
 		}
 		b.WriteString(p)
 		b.WriteByte('=')
-		b.WriteString(ValueString(params[p]))
+		b.WriteString(valueString(params[p]))
 	}
 	return b.String()
 }

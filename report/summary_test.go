@@ -81,15 +81,15 @@ func TestSummaryEmpty(t *testing.T) {
 	require.NoError(t, err)
 	s := r.Summary()
 	assert.Equal(t, 0, s.Totals.Runs)
-	assert.Equal(t, Interval{0, 1}, s.Totals.PassInterval)
+	assert.Equal(t, Interval{Lower: 0, Upper: 1}, s.Totals.PassInterval)
 	assert.Empty(t, s.Scenarios)
 	assert.Empty(t, s.Missing)
 }
 
 func TestParamsLabelAndValues(t *testing.T) {
 	t.Parallel()
-	assert.Equal(t, "-", ParamsLabel(nil))
-	assert.Equal(t, `a=x, b=3, c={"k":[1,true]}`, ParamsLabel(map[string]any{"c": map[string]any{"k": []any{1, true}}, "b": 3, "a": "x"}))
+	assert.Equal(t, "-", paramsLabel(nil))
+	assert.Equal(t, `a=x, b=3, c={"k":[1,true]}`, paramsLabel(map[string]any{"c": map[string]any{"k": []any{1, true}}, "b": 3, "a": "x"}))
 	assert.Equal(t, -1, compareValues("2", "10"), "numbers sort numerically")
 	assert.Equal(t, -1, compareValues("10", "9x"), "otherwise as strings")
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/stats"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/results"
 )
@@ -60,7 +61,7 @@ func TestSummaryRanksVariantsWithIntervals(t *testing.T) {
 		assert.Equal(t, want.rank, v.Rank, "%s × %s", v.Agent, v.Model)
 		assert.Equal(t, want.passed, v.Passed)
 		assert.Equal(t, 20, v.Runs)
-		assert.Equal(t, Wilson(want.passed, 20), v.PassInterval)
+		assert.Equal(t, stats.Wilson(want.passed, 20), v.PassInterval)
 	}
 	assert.Equal(t, 105.5, s.Variants[0].Median.Tokens)
 	assert.Equal(t, 55.5, s.Variants[2].Median.Tokens)

@@ -49,3 +49,20 @@ func ExampleBootstrapCI() {
 	fmt.Printf("median %v ms, 95%% interval [%v, %v]\n", iv.PointEstimate, iv.Lower, iv.Upper)
 	// Output: median 1691.665 ms, 95% interval [1523.4, 1999.99]
 }
+func ExampleWilson() {
+	for _, c := range [][2]int{{0, 10}, {7, 10}, {10, 10}} {
+		iv := stats.Wilson(c[0], c[1])
+		fmt.Printf("%d/%d: [%.4f, %.4f]\n", c[0], c[1], iv.Lower, iv.Upper)
+	}
+	// Output:
+	// 0/10: [0.0000, 0.2775]
+	// 7/10: [0.3968, 0.8922]
+	// 10/10: [0.7225, 1.0000]
+}
+
+func ExampleFisherLess() {
+	// Baseline 10/10 passed, candidate 5/10: is the drop significant?
+	fmt.Printf("p = %.4f\n", stats.FisherLess(10, 0, 5, 5))
+	// Output:
+	// p = 0.0163
+}
