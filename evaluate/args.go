@@ -12,24 +12,24 @@ import (
 	"github.com/agenteval/agenteval/internal/jsonvalue"
 )
 
-// ArgsMatch says how an expected action's arguments compare with an actual
+// argsMode says how an expected action's arguments compare with an actual
 // call's.
-type ArgsMatch string
+type argsMode string
 
 const (
-	// ArgsExact: the arguments are deeply equal.
-	ArgsExact ArgsMatch = "exact"
-	// ArgsPartial: every expected argument is present and matches; actual
+	// argsExact: the arguments are deeply equal.
+	argsExact argsMode = "exact"
+	// argsPartial: every expected argument is present and matches; actual
 	// arguments not mentioned are ignored. Nested objects compare the same
 	// way; lists must have the same length and match element by element.
-	ArgsPartial ArgsMatch = "partial"
-	// ArgsIgnore: arguments are not compared.
-	ArgsIgnore ArgsMatch = "ignore"
+	argsPartial argsMode = "partial"
+	// argsIgnore: arguments are not compared.
+	argsIgnore argsMode = "ignore"
 )
 
-func parseArgsMatch(s string) (ArgsMatch, error) {
-	switch m := ArgsMatch(s); m {
-	case ArgsExact, ArgsPartial, ArgsIgnore:
+func parseArgsMatch(s string) (argsMode, error) {
+	switch m := argsMode(s); m {
+	case argsExact, argsPartial, argsIgnore:
 		return m, nil
 	}
 	return "", fmt.Errorf("args_match %q is not exact, partial or ignore", s)
@@ -38,11 +38,11 @@ func parseArgsMatch(s string) (ArgsMatch, error) {
 // argsMatch compares expected with actual arguments under mode. When they
 // differ it returns the first difference, for messages: `args.title: want
 // "x", got "y"`.
-func argsMatch(mode ArgsMatch, expected, actual map[string]any) (bool, string) {
+func argsMatch(mode argsMode, expected, actual map[string]any) (bool, string) {
 	switch mode {
-	case ArgsIgnore:
+	case argsIgnore:
 		return true, ""
-	case ArgsExact:
+	case argsExact:
 		return matchValue("args", expected, actual, false)
 	}
 	return matchValue("args", expected, actual, true)

@@ -5,18 +5,18 @@ package evaluate
 // values, registered exactly as a host registers its own.
 func Builtins() []*Kind {
 	return []*Kind{
-		StringContainsKind(),
-		RegexMatchKind(),
-		LLMJudgeKind(),
-		TrajectoryContainsActionKind(),
-		ExecutionTimeKind(),
-		FileExistsKind(),
-		FileContainsKind(),
-		CommandExitCodeIsKind(),
-		ConversationLengthKind(),
-		ConversationFlowKind(),
-		UserSatisfactionKind(),
-		ContextRetentionKind(),
-		TrajectoryMatchKind(),
+		stringContainsKind(),
+		regexMatchKind(),
+		llmJudgeKind(),
+		trajectoryContainsActionKind(),
+		executionTimeKind(),
+		fileExistsKind(),
+		fileContainsKind(),
+		commandExitCodeIsKind(),
+		conversationLengthKind(),
+		conversationFlowKind(),
+		userSatisfactionKind(),
+		contextRetentionKind(),
+		trajectoryMatchKind(),
 	}
 }

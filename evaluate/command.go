@@ -12,7 +12,7 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// CommandExitCodeIsKind returns the command_exit_code_is evaluation type.
+// commandExitCodeIsKind returns the command_exit_code_is evaluation type.
 //
 // The evaluation runs command with `sh -c` in the run's directory and
 // passes when it exits with expected_code (default 0). The score is 1 on a
@@ -31,7 +31,7 @@ import (
 // run without a directory fails, because the command would otherwise run
 // wherever the runner happens to be. The last 4 KiB of combined output are
 // kept in Details.
-func CommandExitCodeIsKind() *Kind {
+func commandExitCodeIsKind() *Kind {
 	return NewKind("command_exit_code_is",
 		"A command run in the run's directory exits with the expected code (runs only when commands are allowed).",
 		newCommandExitCode)
@@ -47,7 +47,7 @@ const defaultCommandTimeout = 30 * time.Second
 // maxCommandOutput is how much of a command's output a Result keeps.
 const maxCommandOutput = 4 << 10
 
-// commandExitCode is the evaluator of CommandExitCodeIsKind; its semantics are documented there.
+// commandExitCode is the evaluator of commandExitCodeIsKind; its semantics are documented there.
 type commandExitCode struct {
 	command  string
 	expected int

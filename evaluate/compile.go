@@ -87,7 +87,7 @@ func Compile(reg *Registry, s *scenario.Scenario) (*Compiled, error) {
 				errs = append(errs, &CompileError{Scope: scope, Step: step, Index: i, Type: e.Type, Err: err})
 				continue
 			}
-			c.needs = c.needs.Or(NeedsOf(ev))
+			c.needs = c.needs.or(NeedsOf(ev))
 			checks = append(checks, &Check{Scope: scope, Step: step, Index: i, Evaluation: e, Evaluator: ev})
 		}
 		return checks

@@ -9,7 +9,7 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// ContextRetentionKind returns the context_retention evaluation type.
+// contextRetentionKind returns the context_retention evaluation type.
 //
 // The evaluation checks that the agent still uses what the user told it
 // several turns later. For each fact of test_memory_of:
@@ -27,11 +27,11 @@ import (
 // Score = facts retained / facts. Pass: score ≥ memory_accuracy_threshold
 // (default 0.8). Matching is literal, so list facts as the words the user
 // says ("Berlin", "order 1234"), not as descriptions ("the user's city").
-func ContextRetentionKind() *Kind {
+func contextRetentionKind() *Kind {
 	return conversational(NewKind("context_retention", "The agent remembers facts given earlier in a conversation.", newContextRetention))
 }
 
-// contextRetention is the evaluator of ContextRetentionKind; its semantics are documented there.
+// contextRetention is the evaluator of contextRetentionKind; its semantics are documented there.
 type contextRetention struct {
 	facts     []string
 	norm      []string

@@ -9,7 +9,7 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// ConversationFlowKind returns the conversation_flow evaluation type.
+// conversationFlowKind returns the conversation_flow evaluation type.
 //
 // The evaluation looks for each required pattern in the conversation
 // (up to the turn under evaluation, for a turn evaluation) with keyword
@@ -38,11 +38,11 @@ import (
 // Score = patterns found / patterns required (1 when none are required).
 // Pass: score ≥ flow_quality_threshold (default 0.7). Details say where
 // each pattern was found.
-func ConversationFlowKind() *Kind {
+func conversationFlowKind() *Kind {
 	return conversational(NewKind("conversation_flow", "Required dialogue patterns occur in a conversation.", newConversationFlow))
 }
 
-// conversationFlow is the evaluator of ConversationFlowKind; its semantics are documented there.
+// conversationFlow is the evaluator of conversationFlowKind; its semantics are documented there.
 type conversationFlow struct {
 	patterns  []string
 	threshold float64

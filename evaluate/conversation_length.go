@@ -9,7 +9,7 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// ConversationLengthKind returns the conversation_length evaluation type.
+// conversationLengthKind returns the conversation_length evaluation type.
 //
 // The evaluation counts a conversation's turns, n, as the number of
 // agent (assistant) turns, the unit of max_turns. For a turn evaluation it
@@ -23,11 +23,11 @@ import (
 // falling linearly to 0 at twice it (or at 0 turns).
 //
 // A step that is not a conversation fails with a message saying so.
-func ConversationLengthKind() *Kind {
+func conversationLengthKind() *Kind {
 	return conversational(NewKind("conversation_length", "A conversation's number of turns lies within bounds.", newConversationLength))
 }
 
-// conversationLength is the evaluator of ConversationLengthKind; its semantics are documented there.
+// conversationLength is the evaluator of conversationLengthKind; its semantics are documented there.
 type conversationLength struct {
 	min, max, optimal int
 	rng               []int

@@ -24,9 +24,9 @@ func (e *PanicError) Error() string {
 	return fmt.Sprintf("evaluator %s panicked: %v", e.Type, e.Value)
 }
 
-// ErrBadInput is wrapped by errors about an Input that names no step or
+// errBadInput is wrapped by errors about an Input that names no step or
 // turn of its trace; it is a bug in the caller, not in the agent.
-var ErrBadInput = errors.New("evaluate: bad input")
+var errBadInput = errors.New("evaluate: bad input")
 
 // described wraps an evaluator with what the file says about it, so every
 // Result carries it, and makes the evaluator safe to call: the Input is
@@ -98,22 +98,22 @@ func (d *described) finish(r Result, in Input, err error) Result {
 func (in Input) check() error {
 	switch {
 	case in.Trace == nil:
-		return fmt.Errorf("%w: no trace", ErrBadInput)
+		return fmt.Errorf("%w: no trace", errBadInput)
 	case in.Step < 0 || in.Step >= len(in.Trace.Steps):
-		return fmt.Errorf("%w: step %d is not in a trace of %d steps", ErrBadInput, in.Step, len(in.Trace.Steps))
+		return fmt.Errorf("%w: step %d is not in a trace of %d steps", errBadInput, in.Step, len(in.Trace.Steps))
 	}
 	switch in.Scope {
 	case ScopeStep, ScopeFinal:
 	case ScopeTurn:
 		turns := in.Trace.Steps[in.Step].Turns
 		if in.Turn < 0 || in.Turn >= len(turns) {
-			return fmt.Errorf("%w: turn %d is not in a conversation of %d turns", ErrBadInput, in.Turn, len(turns))
+			return fmt.Errorf("%w: turn %d is not in a conversation of %d turns", errBadInput, in.Turn, len(turns))
 		}
 		if turns[in.Turn].Role != roleAssistant {
-			return fmt.Errorf("%w: turn %d is a %s turn; turn evaluations judge assistant turns", ErrBadInput, in.Turn, turns[in.Turn].Role)
+			return fmt.Errorf("%w: turn %d is a %s turn; turn evaluations judge assistant turns", errBadInput, in.Turn, turns[in.Turn].Role)
 		}
 	default:
-		return fmt.Errorf("%w: unknown scope %q", ErrBadInput, in.Scope)
+		return fmt.Errorf("%w: unknown scope %q", errBadInput, in.Scope)
 	}
 	return nil
 }

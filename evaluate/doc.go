@@ -11,19 +11,19 @@
 // The built-ins, each documented on its constructor (what it reads, what
 // passes, how the score is computed):
 //
-//   - string_contains: [StringContainsKind]
-//   - regex_match: [RegexMatchKind]
-//   - llm_judge: [LLMJudgeKind]
-//   - trajectory_contains_action: [TrajectoryContainsActionKind]
-//   - trajectory_match: [TrajectoryMatchKind]
-//   - execution_time: [ExecutionTimeKind]
-//   - file_exists: [FileExistsKind]
-//   - file_contains: [FileContainsKind]
-//   - command_exit_code_is: [CommandExitCodeIsKind]
-//   - conversation_length: [ConversationLengthKind]
-//   - conversation_flow: [ConversationFlowKind]
-//   - user_satisfaction: [UserSatisfactionKind]
-//   - context_retention: [ContextRetentionKind]
+//   - string_contains: [stringContainsKind]
+//   - regex_match: [regexMatchKind]
+//   - llm_judge: [llmJudgeKind]
+//   - trajectory_contains_action: [trajectoryContainsActionKind]
+//   - trajectory_match: [trajectoryMatchKind]
+//   - execution_time: [executionTimeKind]
+//   - file_exists: [fileExistsKind]
+//   - file_contains: [fileContainsKind]
+//   - command_exit_code_is: [commandExitCodeIsKind]
+//   - conversation_length: [conversationLengthKind]
+//   - conversation_flow: [conversationFlowKind]
+//   - user_satisfaction: [userSatisfactionKind]
+//   - context_retention: [contextRetentionKind]
 //
 // Text checks read [Input.Text], trajectory checks [Input.Actions] and the
 // judge [Input.Evidence], so a host's evaluator can read the same evidence

@@ -11,7 +11,7 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// ExecutionTimeKind returns the execution_time evaluation type.
+// executionTimeKind returns the execution_time evaluation type.
 //
 // The evaluation checks the agent's own time: StepTrace.Duration for a step
 // or a conversation's end, the turn's Duration for a turn evaluation. It
@@ -28,13 +28,13 @@ import (
 //
 // A step with neither a duration nor a start time has no timing; the check
 // then cannot judge and returns an error.
-func ExecutionTimeKind() *Kind {
+func executionTimeKind() *Kind {
 	return NewKind("execution_time",
 		"The agent's own time for the step lies within bounds; the score falls with distance from the target.",
 		newExecutionTime)
 }
 
-// executionTime is the evaluator of ExecutionTimeKind; its semantics are documented there.
+// executionTime is the evaluator of executionTimeKind; its semantics are documented there.
 type executionTime struct {
 	min, max, target *float64
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// FileContainsKind returns the file_contains evaluation type.
+// fileContainsKind returns the file_contains evaluation type.
 //
 // The evaluation passes when the file at path inside the run's directory
 // (confined as for file_exists) contains value. Files compare
@@ -19,7 +19,7 @@ import (
 // read. A missing file, a run without a directory or a symbolic link
 // leading outside the directory fail the check. The score is 1 on a pass
 // and 0 otherwise.
-func FileContainsKind() *Kind {
+func fileContainsKind() *Kind {
 	return NewKind("file_contains", "A file inside the run's directory contains a value.", newFileContains)
 }
 
@@ -28,7 +28,7 @@ func FileContainsKind() *Kind {
 // that writes a huge file must not exhaust the runner's memory.
 const maxFileRead = 16 << 20
 
-// fileContains is the evaluator of FileContainsKind; its semantics are documented there.
+// fileContains is the evaluator of fileContainsKind; its semantics are documented there.
 type fileContains struct {
 	path      string
 	value     string

@@ -8,7 +8,7 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// FileExistsKind returns the file_exists evaluation type.
+// fileExistsKind returns the file_exists evaluation type.
 //
 // The evaluation passes when path names a regular file (or a symbolic link to
 // one inside the directory) in the run's directory, Trace.Dir. Paths are
@@ -18,11 +18,11 @@ import (
 // without a directory fails with a message saying so. A directory at path
 // fails: the check is about files. The score is 1 on a pass and 0
 // otherwise.
-func FileExistsKind() *Kind {
+func fileExistsKind() *Kind {
 	return NewKind("file_exists", "A file exists inside the run's directory.", newFileExists)
 }
 
-// fileExists is the evaluator of FileExistsKind; its semantics are documented there.
+// fileExists is the evaluator of fileExistsKind; its semantics are documented there.
 type fileExists struct {
 	path string
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// LLMJudgeKind returns the llm_judge evaluation type.
+// llmJudgeKind returns the llm_judge evaluation type.
 //
 // The evaluation asks Env.Judge (package judge) the evaluation's prompt about the
 // step's evidence (see [Input.Evidence], plus the names of up to 100 files
@@ -27,11 +27,11 @@ import (
 // saying that no judge model is configured; a failed model call is an
 // error too. Neither is a verdict about the agent. expected, capabilities,
 // temperature and json_schema are checked when the scenario is compiled.
-func LLMJudgeKind() *Kind {
+func llmJudgeKind() *Kind {
 	return NewKind("llm_judge", "A model judges the step against a question, an expected answer and optional capabilities.", newLLMJudge)
 }
 
-// llmJudge is the evaluator of LLMJudgeKind; its semantics are documented there.
+// llmJudge is the evaluator of llmJudgeKind; its semantics are documented there.
 type llmJudge struct {
 	in judge.Input
 }

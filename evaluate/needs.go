@@ -15,7 +15,7 @@ type Needs struct {
 }
 
 // Or returns the needs of both.
-func (n Needs) Or(o Needs) Needs {
+func (n Needs) or(o Needs) Needs {
 	return Needs{Dir: n.Dir || o.Dir, Commands: n.Commands || o.Commands, Judge: n.Judge || o.Judge}
 }
 

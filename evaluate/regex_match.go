@@ -9,7 +9,7 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// RegexMatchKind returns the regex_match evaluation type.
+// regexMatchKind returns the regex_match evaluation type.
 //
 // The evaluation passes when the evidence text (see [Input.Text]) has a match
 // of pattern anywhere in it. Patterns use Go's RE2 syntax; they match
@@ -18,13 +18,13 @@ import (
 // RE2 cannot express (look-around, back-references) is rejected when the
 // scenario is compiled, with the compiler's message. The score is 1 on a
 // match and 0 otherwise; Details carry the matched text and its offset.
-func RegexMatchKind() *Kind {
+func regexMatchKind() *Kind {
 	return NewKind("regex_match",
 		"The reply (or stdout, or transcript) matches a regular expression (RE2); case-insensitive unless case_sensitive is true.",
 		newRegexMatch)
 }
 
-// regexMatch is the evaluator of RegexMatchKind; its semantics are documented there.
+// regexMatch is the evaluator of regexMatchKind; its semantics are documented there.
 type regexMatch struct {
 	pattern   string
 	re        *regexp.Regexp

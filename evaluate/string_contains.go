@@ -9,20 +9,20 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// StringContainsKind returns the string_contains evaluation type.
+// stringContainsKind returns the string_contains evaluation type.
 //
 // The evaluation passes when the evidence text (see [Input.Text]) contains
 // value as a substring, compared case-insensitively (Unicode simple case
 // folding) unless case_sensitive is true. The score is 1 on a pass and 0
 // otherwise. An empty value is rejected when the scenario is compiled,
 // because it would match everything.
-func StringContainsKind() *Kind {
+func stringContainsKind() *Kind {
 	return NewKind("string_contains",
 		"The reply (or a code step's stdout, or a conversation's transcript) contains a value; case-insensitive unless case_sensitive is true.",
 		newStringContains)
 }
 
-// stringContains is the evaluator of StringContainsKind; its semantics are documented there.
+// stringContains is the evaluator of stringContainsKind; its semantics are documented there.
 type stringContains struct {
 	value     string
 	sensitive bool

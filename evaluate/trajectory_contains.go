@@ -9,23 +9,23 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// TrajectoryContainsActionKind returns the trajectory_contains_action evaluation type.
+// trajectoryContainsActionKind returns the trajectory_contains_action evaluation type.
 //
 // The evaluation passes when the step's actions (see [Input.Actions]:
 // this step's only, or this turn's for a turn evaluation) include one named
 // action. Names compare ignoring case, underscores and hyphens, as in
 // ElizaOS, so LIST_ISSUES matches listIssues. When args is given, the
-// action must also match it partially (see [ArgsPartial]; numbers compare
+// action must also match it partially (see [argsPartial]; numbers compare
 // by value). A call that returned an error still counts: the check asks
 // whether the agent chose the action, and the message says that it failed.
 // The score is 1 on a pass and 0 otherwise.
-func TrajectoryContainsActionKind() *Kind {
+func trajectoryContainsActionKind() *Kind {
 	return NewKind("trajectory_contains_action",
 		"The step's actions include the named action, optionally with matching arguments.",
 		newTrajectoryContains)
 }
 
-// trajectoryContains is the evaluator of TrajectoryContainsActionKind; its semantics are documented there.
+// trajectoryContains is the evaluator of trajectoryContainsActionKind; its semantics are documented there.
 type trajectoryContains struct {
 	action string
 	norm   string
@@ -54,7 +54,7 @@ func (e *trajectoryContains) Evaluate(_ context.Context, in Input) (Result, erro
 			continue
 		}
 		if e.args != nil {
-			if ok, why := argsMatch(ArgsPartial, e.args, a.Args); !ok {
+			if ok, why := argsMatch(argsPartial, e.args, a.Args); !ok {
 				if firstDiff == "" {
 					firstDiff = fmt.Sprintf("action %d (%s) %s", i+1, a.Name, why)
 				}

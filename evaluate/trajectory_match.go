@@ -8,13 +8,13 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// TrajectoryMatchKind returns the trajectory_match evaluation type.
+// trajectoryMatchKind returns the trajectory_match evaluation type.
 //
 // The evaluation compares the step's actions (see [Input.Actions]) with an
 // expected list. An expected action matches an actual one when their names
 // are equal ignoring case, underscores and hyphens and their arguments
 // match under the action's args_match, else the evaluation's (default
-// ignore; see [ArgsMatch]).
+// ignore; see [argsMatch]).
 //
 //   - strict passes when the lists have the same length and the i-th
 //     actions match; score = matching positions / the longer length.
@@ -29,7 +29,7 @@ import (
 //     score = found expected / expected.
 //
 // The message names the first mismatch.
-func TrajectoryMatchKind() *Kind {
+func trajectoryMatchKind() *Kind {
 	return NewKind("trajectory_match",
 		"The step's actions match an expected list: strict order, unordered, subset or superset, with arguments compared exactly, partially or not at all.",
 		newTrajectoryMatch)
@@ -43,7 +43,7 @@ const (
 	modeSuperset  = "superset"
 )
 
-// trajectoryMatch is the evaluator of TrajectoryMatchKind; its semantics are documented there.
+// trajectoryMatch is the evaluator of trajectoryMatchKind; its semantics are documented there.
 type trajectoryMatch struct {
 	mode     string
 	expected []expectedAction
@@ -53,7 +53,7 @@ type expectedAction struct {
 	name string
 	norm string
 	args map[string]any
-	mode ArgsMatch
+	mode argsMode
 }
 
 func newTrajectoryMatch(p *scenario.TrajectoryMatch) (Evaluator, error) {
@@ -69,7 +69,7 @@ func newTrajectoryMatch(p *scenario.TrajectoryMatch) (Evaluator, error) {
 	default:
 		return nil, fmt.Errorf("mode %q is not strict, unordered, subset or superset", p.Mode)
 	}
-	def := ArgsIgnore
+	def := argsIgnore
 	if p.ArgsMatch != "" {
 		m, err := parseArgsMatch(p.ArgsMatch)
 		if err != nil {

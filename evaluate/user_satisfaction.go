@@ -10,7 +10,7 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// UserSatisfactionKind returns the user_satisfaction evaluation type.
+// userSatisfactionKind returns the user_satisfaction evaluation type.
 //
 // The evaluation scores how satisfied the user is, from the user's own
 // turns only (the agent calling its answer "great" says nothing about the
@@ -32,7 +32,7 @@ import (
 //
 // Pass: score ≥ satisfaction_threshold (default 0.7). An explicit 0 is
 // honoured.
-func UserSatisfactionKind() *Kind {
+func userSatisfactionKind() *Kind {
 	return conversational(NewKind("user_satisfaction", "The simulated user ends satisfied, by keywords, sentiment or a model's judgement.", newUserSatisfaction))
 }
 
@@ -44,7 +44,7 @@ var (
 		"does not work", "didn't work", "still broken", "annoying", "terrible", "disappointed"}
 )
 
-// userSatisfaction is the evaluator of UserSatisfactionKind; its semantics are documented there.
+// userSatisfaction is the evaluator of userSatisfactionKind; its semantics are documented there.
 type userSatisfaction struct {
 	method    string
 	threshold float64

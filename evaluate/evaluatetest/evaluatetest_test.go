@@ -87,7 +87,7 @@ func TestCheckFindsViolations(t *testing.T) {
 	assert.Contains(t, err.Error(), "New accepted malformed parameters")
 	assert.Contains(t, err.Error(), "New returned neither an evaluator nor an error")
 
-	clash := evaluate.StringContainsKind()
+	clash := evaluate.Builtins()[0] // string_contains
 	err = evaluatetest.Check(clash, nil)
 	assert.ErrorContains(t, err, "does not register next to the built-ins")
 }
