@@ -9,14 +9,14 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agenteval/agenteval/scenario"
+	"github.com/agenteval/agenteval/internal/confine"
 )
 
 // confinedPath validates a file check's path when the scenario is compiled:
 // relative, without "..", in slash or OS form. It returns the path cleaned,
 // in OS form.
 func confinedPath(p string) (string, error) {
-	if err := scenario.ConfinedPath(p); err != nil {
+	if err := confine.Path(p); err != nil {
 		return "", err
 	}
 	c := filepath.Clean(filepath.FromSlash(strings.ReplaceAll(p, `\`, "/")))

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agenteval/agenteval/internal/confine"
 	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -154,7 +155,7 @@ func prepareLocal(_ context.Context, req WorkspaceRequest) (Workspace, error) {
 
 // confined joins name under dir, refusing absolute paths and .. escapes.
 func confined(dir, name string) (string, error) {
-	if err := scenario.ConfinedPath(name); err != nil {
+	if err := confine.Path(name); err != nil {
 		return "", err
 	}
 	p := filepath.Join(dir, filepath.FromSlash(name))

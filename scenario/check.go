@@ -1,13 +1,13 @@
 package scenario
 
 import (
-	"fmt"
 	"path"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/agenteval/agenteval/internal/confine"
 	"github.com/agenteval/agenteval/internal/textdist"
 )
 
@@ -45,7 +45,7 @@ func (l *Loader) checkScenario(f *File, s *Scenario, github bool) {
 			}
 		}
 	}
-	s.Evaluations(func(p Path, e *Evaluation) {
+	s.evaluations(func(p Path, e *Evaluation) {
 		fp := evalPath(p)
 		inConversation := len(p) > 3 && p[2].Key == "conversation"
 		if t := f.gen.vocab.evals[e.Type]; t != nil && t.Conversation && !inConversation && s.Run[p[1].Index].Conversation == nil {
@@ -68,7 +68,7 @@ func (l *Loader) checkScenario(f *File, s *Scenario, github bool) {
 	}
 	checks += len(s.Checkpoints)
 	if es := s.Environment.Setup; es != nil && es.WorkingDirectory != "" {
-		if err := ConfinedPath(es.WorkingDirectory); err != nil {
+		if err := confine.Path(es.WorkingDirectory); err != nil {
 			f.addf(Path{}.Key("environment").Key("setup").Key("workingDirectory"), Error, "path", "%v", err)
 		}
 	}
@@ -145,7 +145,7 @@ func checkVirtualFS(f *File, p Path, vfs map[string]string) {
 	files := make(map[string]string, len(names)) // cleaned path -> key
 	var kept []string
 	for _, name := range names {
-		if err := ConfinedPath(name); err != nil {
+		if err := confine.Path(name); err != nil {
 			f.addKeyf(p.Key(name), Error, "path", "%v", err)
 			continue
 		}
@@ -194,35 +194,14 @@ func (l *Loader) checkParams(f *File, p Path, e *Evaluation) {
 			f.addf(p.Key("min_turns"), Error, "range", "min_turns %d is above max_turns %d", v.MinTurns, v.MaxTurns)
 		}
 	case *FileExists:
-		if err := ConfinedPath(v.Path); err != nil {
+		if err := confine.Path(v.Path); err != nil {
 			f.addf(p.Key("path"), Error, "path", "%v", err)
 		}
 	case *FileContains:
-		if err := ConfinedPath(v.Path); err != nil {
+		if err := confine.Path(v.Path); err != nil {
 			f.addf(p.Key("path"), Error, "path", "%v", err)
 		}
 	}
-}
-
-// ConfinedPath reports an error when name would leave the run's directory:
-// an absolute path or one that climbs out with "..".
-func ConfinedPath(name string) error {
-	slashed := strings.ReplaceAll(name, `\`, "/")
-	switch {
-	case name == "":
-		return fmt.Errorf("path is empty")
-	case strings.HasPrefix(slashed, "/") || isDriveLetter(slashed):
-		return fmt.Errorf("path %q is absolute; paths are relative to the run's directory", name)
-	}
-	if c := path.Clean(slashed); c == ".." || strings.HasPrefix(c, "../") {
-		return fmt.Errorf("path %q leaves the run's directory", name)
-	}
-	return nil
-}
-
-// isDriveLetter reports whether p starts with a Windows drive (C: or c:/).
-func isDriveLetter(p string) bool {
-	return len(p) > 1 && p[1] == ':' && (p[0]|0x20) >= 'a' && (p[0]|0x20) <= 'z' && (len(p) == 2 || p[2] == '/')
 }
 
 func checkMatrix(f *File) {

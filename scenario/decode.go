@@ -34,7 +34,7 @@ func (l *Loader) DecodeEvaluation(data any) (Evaluation, error) {
 		}
 	}
 	f.Diagnostics = l.finish(f.Diagnostics)
-	return e, f.Diagnostics.Err()
+	return e, f.Diagnostics.err()
 }
 
 // DecodeCondition turns one checkpoint condition given as data into a
@@ -55,7 +55,7 @@ func (l *Loader) DecodeCondition(data any) (Condition, error) {
 		}
 	}
 	f.Diagnostics = l.finish(f.Diagnostics)
-	return c, f.Diagnostics.Err()
+	return c, f.Diagnostics.err()
 }
 
 // fragment reads data, named name in diagnostics, into a File of its own;

@@ -10,14 +10,14 @@ import (
 
 // Documented defaults of the agent scenario format.
 const (
-	DefaultTimeoutPerTurnMS  = 30000
-	DefaultTotalTimeoutMS    = 300000
-	DefaultSimulatorModel    = "TEXT_LARGE"
-	DefaultSimulatorTemp     = 0.7
-	DefaultSimulatorTokens   = 200
-	DefaultKnowledgeLevel    = "intermediate"
-	DefaultTerminationThresh = 0.8
-	DefaultWeightedThreshold = 0.5
+	defaultTimeoutPerTurnMS  = 30000
+	defaultTotalTimeoutMS    = 300000
+	defaultSimulatorModel    = "TEXT_LARGE"
+	defaultSimulatorTemp     = 0.7
+	defaultSimulatorTokens   = 200
+	defaultKnowledgeLevel    = "intermediate"
+	defaultTerminationThresh = 0.8
+	defaultWeightedThreshold = 0.5
 )
 
 // SetDefaults fills every documented default that is absent, so that what
@@ -35,7 +35,7 @@ func (s *Scenario) SetDefaults(fileName string) {
 		s.Judgment.Strategy = "all_pass"
 	}
 	if s.Judgment.Strategy == "weighted" {
-		setDefault(&s.Judgment.Threshold, DefaultWeightedThreshold)
+		setDefault(&s.Judgment.Threshold, defaultWeightedThreshold)
 	}
 	for i := range s.Run {
 		c := s.Run[i].Conversation
@@ -43,28 +43,28 @@ func (s *Scenario) SetDefaults(fileName string) {
 			continue
 		}
 		if c.TimeoutPerTurnMS == 0 {
-			c.TimeoutPerTurnMS = DefaultTimeoutPerTurnMS
+			c.TimeoutPerTurnMS = defaultTimeoutPerTurnMS
 		}
 		if c.TotalTimeoutMS == 0 {
-			c.TotalTimeoutMS = DefaultTotalTimeoutMS
+			c.TotalTimeoutMS = defaultTotalTimeoutMS
 		}
 		if c.UserSimulator == nil {
 			c.UserSimulator = &UserSimulator{}
 		}
 		u := c.UserSimulator
 		if u.ModelType == "" {
-			u.ModelType = DefaultSimulatorModel
+			u.ModelType = defaultSimulatorModel
 		}
-		setDefault(&u.Temperature, DefaultSimulatorTemp)
+		setDefault(&u.Temperature, defaultSimulatorTemp)
 		if u.MaxTokens == 0 {
-			u.MaxTokens = DefaultSimulatorTokens
+			u.MaxTokens = defaultSimulatorTokens
 		}
 		if u.KnowledgeLevel == "" {
-			u.KnowledgeLevel = DefaultKnowledgeLevel
+			u.KnowledgeLevel = defaultKnowledgeLevel
 		}
 		for j := range c.TerminationConditions {
 			if t := c.TerminationConditions[j].LLMJudge; t != nil {
-				setDefault(&t.Threshold, DefaultTerminationThresh)
+				setDefault(&t.Threshold, defaultTerminationThresh)
 			}
 		}
 		if c.DebugOptions == nil {
@@ -91,7 +91,7 @@ func IDFromFileName(name string) string {
 
 // Evaluations calls fn for every evaluation of the scenario with its path:
 // step evaluations, then each conversation's turn and final evaluations.
-func (s *Scenario) Evaluations(fn func(p Path, e *Evaluation)) {
+func (s *Scenario) evaluations(fn func(p Path, e *Evaluation)) {
 	run := Path{}.Key("run")
 	for i := range s.Run {
 		step := &s.Run[i]
@@ -112,7 +112,7 @@ func (s *Scenario) Evaluations(fn func(p Path, e *Evaluation)) {
 }
 
 func (l *Loader) decodeEvaluations(f *File, s *Scenario, _ Path) {
-	s.Evaluations(func(p Path, e *Evaluation) { l.decodeEvaluation(f, e, p) })
+	s.evaluations(func(p Path, e *Evaluation) { l.decodeEvaluation(f, e, p) })
 }
 
 func (l *Loader) decodeEvaluation(f *File, e *Evaluation, p Path) {

@@ -113,7 +113,7 @@ func (ds Diagnostics) Warnings() Diagnostics {
 }
 
 // Err returns ds as an error when it holds an error, and nil otherwise.
-func (ds Diagnostics) Err() error {
+func (ds Diagnostics) err() error {
 	if ds.HasErrors() {
 		return ds
 	}

@@ -42,7 +42,7 @@ func (s *Set) Matrices() []*File {
 // LoadPaths loads what agenteval validate and run are given: each path a
 // file, or a directory whose .yaml, .yml and .json files are loaded. The
 // files get their run ids ([AssignIDs]) and, for several paths, the checks
-// across files ([CheckSet]). A path that cannot be read is an error and
+// across files ([checkSet]). A path that cannot be read is an error and
 // the Set is nil; otherwise the error, when not nil, is the Set's
 // Diagnostics, which hold an error.
 func (l *Loader) LoadPaths(paths ...string) (*Set, error) {
@@ -66,12 +66,12 @@ func (l *Loader) LoadPaths(paths ...string) (*Set, error) {
 		set.Diagnostics = append(set.Diagnostics, f.Diagnostics...)
 	}
 	if len(paths) > 1 {
-		set.Diagnostics = append(set.Diagnostics, CheckSet(set.Files)...)
+		set.Diagnostics = append(set.Diagnostics, checkSet(set.Files)...)
 	} else {
 		AssignIDs(set.Files) // a directory's were; a file's base may lie elsewhere
 	}
 	set.Diagnostics = set.Diagnostics.Sort()
-	return set, set.Diagnostics.Err()
+	return set, set.Diagnostics.err()
 }
 
 // LoadDir loads every .yaml, .yml and .json file below dir on disk.
@@ -129,17 +129,17 @@ func (l *Loader) loadTree(fsys fs.FS, dir string) (*Set, error) {
 		set.Files = append(set.Files, f)
 		set.Diagnostics = append(set.Diagnostics, f.Diagnostics...)
 	}
-	set.Diagnostics = append(set.Diagnostics, CheckSet(set.Files)...)
+	set.Diagnostics = append(set.Diagnostics, checkSet(set.Files)...)
 	set.Diagnostics = l.finish(set.Diagnostics)
-	return set, set.Diagnostics.Err()
+	return set, set.Diagnostics.err()
 }
 
-// CheckSet finds problems across files: two scenarios with one id. It
+// checkSet finds problems across files: two scenarios with one id. It
 // first gives the files their ids with [AssignIDs], so that two files of one
 // name in different directories are not taken for one scenario. (A
 // scenario-sets file is checked when it is loaded, against the scenarios in
 // its own directory, as ghx looks its members up.)
-func CheckSet(files []*File) Diagnostics {
+func checkSet(files []*File) Diagnostics {
 	AssignIDs(files)
 	var out Diagnostics
 	ids := map[string]*File{}

@@ -568,7 +568,7 @@ func findKey(m *yaml.Node, name string, depth int) (k, v *yaml.Node) {
 
 // PathOf turns JSON-pointer-like tokens into a Path, reading the document's
 // data to tell sequence indexes from mapping keys.
-func (d *Document) PathOf(tokens []string) Path {
+func (d *Document) pathOf(tokens []string) Path {
 	var p Path
 	cur := d.Value
 	for _, t := range tokens {

@@ -15,8 +15,8 @@ import (
 // on the files' paths, so the same inputs give the same ids on every run
 // (resume and shard merges rely on that), whatever order they come in, and
 // calling it again on more files recomputes every derived id from scratch.
-// CheckSet calls it first; call it yourself before compiling or running
-// files that CheckSet does not see.
+// checkSet calls it first; call it yourself before compiling or running
+// files that checkSet does not see.
 func AssignIDs(files []*File) {
 	var all []*File
 	for _, f := range files {

@@ -194,7 +194,7 @@ func (l *Loader) load(fsys fs.FS, name string, data []byte, withBase bool) (*Fil
 		f.ID = fileID(f)
 	}
 	f.Diagnostics = l.finish(f.Diagnostics)
-	return f, f.Diagnostics.Err()
+	return f, f.Diagnostics.err()
 }
 
 // finish applies strictness and sorts.
@@ -222,7 +222,7 @@ func (l *Loader) LoadValue(kind Kind, name string, value any) (*File, error) {
 	f.Doc.Value = plain
 	l.decode(f)
 	f.Diagnostics = l.finish(f.Diagnostics)
-	return f, f.Diagnostics.Err()
+	return f, f.Diagnostics.err()
 }
 
 // plainValue returns v in the form a Document holds (map[string]any, []any,
@@ -366,7 +366,7 @@ func (l *Loader) validateAt(f *File, cs *compiledSchema, sch *jsonschema.Schema,
 	loc = slices.Clone(loc)
 	ve, ok := err.(*jsonschema.ValidationError)
 	if !ok {
-		f.addf(f.Doc.PathOf(loc), Error, "schema", "%v", err)
+		f.addf(f.Doc.pathOf(loc), Error, "schema", "%v", err)
 		return
 	}
 	f.Diagnostics = append(f.Diagnostics, schemaDiagnostics(f.Doc, cs.doc, loc, ve)...)
@@ -401,7 +401,7 @@ func (g *generation) schema(k Kind) *compiledSchema {
 		delete(ev, "allOf")
 	}
 	c := jsonschema.NewCompiler()
-	url := SchemaBaseURL + k.String() + ".schema.json"
+	url := schemaBaseURL + k.String() + ".schema.json"
 	if err := c.AddResource(url, doc); err != nil {
 		cs.err = err
 		return cs

@@ -12,8 +12,8 @@ import (
 	"github.com/invopop/jsonschema"
 )
 
-// SchemaBaseURL is the base of every generated schema's $id.
-const SchemaBaseURL = "https://github.com/agenteval/agenteval/schemas/"
+// schemaBaseURL is the base of every generated schema's $id.
+const schemaBaseURL = "https://github.com/agenteval/agenteval/schemas/"
 
 // commentsJSON holds the doc comments of this package's types and fields,
 // extracted by `go generate` (go/parser needs the source, which a consumer's
@@ -120,7 +120,7 @@ func schemaFor(k Kind, v *vocab, comments map[string]string) (*jsonschema.Schema
 	default:
 		return nil, fmt.Errorf("scenario: no schema for kind %v", k)
 	}
-	s.ID = jsonschema.ID(SchemaBaseURL + k.String() + ".schema.json")
+	s.ID = jsonschema.ID(schemaBaseURL + k.String() + ".schema.json")
 	if s.Definitions == nil {
 		s.Definitions = jsonschema.Definitions{}
 	}

@@ -39,7 +39,7 @@ func schemaDiagnostics(doc *Document, schemaDoc map[string]any, prefix []string,
 		if len(prefix) > 0 {
 			loc = append(slices.Clip(prefix), loc...)
 		}
-		p := doc.PathOf(loc)
+		p := doc.pathOf(loc)
 		switch k := e.ErrorKind.(type) {
 		case *kind.OneOf, *kind.AnyOf:
 			// A union of different JSON types (name-or-object, number-or-string):

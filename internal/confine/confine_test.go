@@ -1,18 +1,18 @@
-package scenario_test
+package confine_test
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/agenteval/agenteval/scenario"
+	"github.com/agenteval/agenteval/internal/confine"
 )
 
-func TestConfinedPath(t *testing.T) {
+func TestPath(t *testing.T) {
 	t.Parallel()
 	ok := []string{"a.txt", "dir/a.txt", "./a", "a/../b", "a:b.txt", "x/..", `dir\file`, "..a", "a/..b"}
 	for _, p := range ok {
-		assert.NoError(t, scenario.ConfinedPath(p), p)
+		assert.NoError(t, confine.Path(p), p)
 	}
 	bad := map[string]string{
 		"":            "path is empty",
@@ -26,6 +26,6 @@ func TestConfinedPath(t *testing.T) {
 		`..\a`:        `path "..\\a" leaves the run's directory`,
 	}
 	for p, want := range bad {
-		assert.EqualError(t, scenario.ConfinedPath(p), want, p)
+		assert.EqualError(t, confine.Path(p), want, p)
 	}
 }
