@@ -57,8 +57,8 @@ type Reply struct {
 // MockCaller answers an agent's calls to mocked services: *Mocks in
 // process, or the exec protocol's bridge in an external agent (ServeExec).
 type MockCaller interface {
-	// Call returns the mock's response, a *MockError, or an error wrapping
-	// ErrNoMock when no mock answers service.method.
+	// Call returns the mock's response, a *mockError, or an error wrapping
+	// errNoMock when no mock answers service.method.
 	Call(ctx context.Context, service, method string, args ...any) (any, error)
 }
 
@@ -123,9 +123,9 @@ type AgentOptions struct {
 // Agents holds agent types by name (agenteval.Kit's Agents).
 type Agents = registry.Registry[*AgentType]
 
-// NewAgents returns a registry holding the built-in agent types: echo,
+// newAgents returns a registry holding the built-in agent types: echo,
 // exec:COMMAND and openai:MODEL.
-func NewAgents() *Agents {
+func newAgents() *Agents {
 	r := registry.New("agent", func(t *AgentType) string { return t.Name }, func(t *AgentType) error {
 		if t.New == nil {
 			return errors.New("an agent type needs New")
@@ -135,7 +135,7 @@ func NewAgents() *Agents {
 	err := r.Register(
 		&AgentType{Name: "echo", Doc: "replies with the input (a pipeline baseline)", New: func(string, AgentOptions) (Agent, error) { return Echo(), nil }},
 		&AgentType{Name: "exec", Doc: "exec:COMMAND runs a program speaking the JSON-lines agent protocol", New: func(arg string, _ AgentOptions) (Agent, error) {
-			return NewExecAgent(arg)
+			return newExecAgent(arg)
 		}},
 		&AgentType{Name: "openai", Doc: "openai:MODEL talks to an OpenAI-compatible chat endpoint (OPENAI_BASE_URL, OPENAI_API_KEY); a scenario's character.llm.model, temperature and max_tokens override MODEL and the sampling",
 			New: newOpenAIAgentFromSpec},

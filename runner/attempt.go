@@ -13,8 +13,8 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// ErrTimeout marks a step, turn or run that exceeded its time.
-var ErrTimeout = errors.New("timed out")
+// errTimeout marks a step, turn or run that exceeded its time.
+var errTimeout = errors.New("timed out")
 
 // attempt runs one attempt of a job: environment, session, steps with their
 // evaluations, checkpoints, verdict.
@@ -26,7 +26,7 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 	if s.TimeoutMS > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, time.Duration(s.TimeoutMS)*time.Millisecond,
-			fmt.Errorf("scenario timeout of %d ms: %w", s.TimeoutMS, ErrTimeout))
+			fmt.Errorf("scenario timeout of %d ms: %w", s.TimeoutMS, errTimeout))
 		defer cancel()
 	}
 	fail := func(format string, args ...any) *results.Job {
@@ -75,7 +75,7 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 	if s.Setup != nil {
 		mockList = s.Setup.Mocks
 	}
-	mocks := NewMocks(mockList, seed)
+	mocks := newMocks(mockList, seed)
 	// The trace is the worker's, reused job after job: nothing keeps it
 	// past the attempt (transcripts copy its turns).
 	trace := &w.trace
@@ -142,7 +142,7 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 			res.TerminationReasons = append(res.TerminationReasons, st.TerminationReason)
 		}
 	}
-	if calls := mocks.Calls(); len(calls) > 0 {
+	if calls := mocks.recordedCalls(); len(calls) > 0 {
 		res.MockCalls = calls
 	}
 	if completed && len(s.Checkpoints) > 0 {
@@ -209,7 +209,7 @@ func (r *run) runStep(ctx context.Context, s *scenario.Scenario, step *scenario.
 		st.Kind = "code"
 		st.Input = step.Code
 		t0 := time.Now()
-		cctx, cancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("code step timeout of %v: %w", timeout, ErrTimeout))
+		cctx, cancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("code step timeout of %v: %w", timeout, errTimeout))
 		defer cancel()
 		out, err := ws.RunCode(cctx, step.Lang, step.Code)
 		st.Duration = time.Since(t0)
@@ -250,7 +250,7 @@ func (r *run) decide(s *scenario.Scenario, res *results.Job, mocks *Mocks, w *wo
 	}
 	res.Passed, res.Score, res.Reason = d.Passed, d.Score, d.Reason
 	if r.cfg.StrictMocks {
-		if un := mocks.Unmatched(); len(un) > 0 {
+		if un := mocks.unmatchedCalls(); len(un) > 0 {
 			res.Passed = false
 			res.Reason = fmt.Sprintf("strict mocks: %d call(s) no mock answered, first %s.%s", len(un), un[0].Service, un[0].Method)
 		}

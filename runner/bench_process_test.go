@@ -36,7 +36,7 @@ func BenchmarkExecAgentJob(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Setenv("AGENTEVAL_TEST_AGENT", "1")
-	agent, err := NewExecAgent(exe)
+	agent, err := newExecAgent(exe)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func BenchmarkExecAgentJobPersistent(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	agent, err := NewExecAgent("AGENTEVAL_TEST_AGENT=serve exec " + exe)
+	agent, err := newExecAgent("AGENTEVAL_TEST_AGENT=serve exec " + exe)
 	if err != nil {
 		b.Fatal(err)
 	}

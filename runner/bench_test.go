@@ -97,7 +97,7 @@ func BenchmarkRunEchoPeakMemory(b *testing.B) {
 // BenchmarkResumeSkip is the cost of skipping recorded matrix jobs on
 // --resume: each is built, its id looked up, and passed over (10^5 a loop).
 func BenchmarkResumeSkip(b *testing.B) {
-	src, err := MatrixSource(shardCostMatrix(b), SourceOptions{MaxJobs: -1})
+	src, err := matrixSource(shardCostMatrix(b), SourceOptions{MaxJobs: -1})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -186,7 +186,7 @@ func (c *callCtx) init(parent context.Context, d time.Duration) {
 }
 
 // timeoutCause is the cause of a call that ran out of its time d.
-func timeoutCause(d time.Duration) error { return fmt.Errorf("%v: %w", d, ErrTimeout) }
+func timeoutCause(d time.Duration) error { return fmt.Errorf("%v: %w", d, errTimeout) }
 
 func (c *callCtx) ctx() context.Context {
 	c.mu.Lock()

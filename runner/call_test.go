@@ -57,7 +57,7 @@ func TestCallTimeout(t *testing.T) {
 	defer close(release)
 	start := time.Now()
 	_, err = callTimeout(ctx, &w, 20*time.Millisecond, func(context.Context) (int, error) { <-release; return 1, nil })
-	require.ErrorIs(t, err, ErrTimeout)
+	require.ErrorIs(t, err, errTimeout)
 	assert.Contains(t, err.Error(), "20ms: timed out")
 	assert.Less(t, time.Since(start), time.Minute)
 	assert.Nil(t, w.caller, "the abandoned call keeps its caller")
@@ -69,8 +69,8 @@ func TestCallTimeout(t *testing.T) {
 		seen <- context.Cause(ctx)
 		return 0, ctx.Err()
 	})
-	require.ErrorIs(t, err, ErrTimeout)
-	require.ErrorIs(t, <-seen, ErrTimeout)
+	require.ErrorIs(t, err, errTimeout)
+	require.ErrorIs(t, <-seen, errTimeout)
 
 	// An error with the context still alive is the call's own.
 	boom := errors.New("boom")
@@ -116,9 +116,9 @@ func TestCallCtxAfterAbandon(t *testing.T) {
 		got <- context.Cause(ctx)
 		return 0, nil
 	})
-	require.ErrorIs(t, err, ErrTimeout)
+	require.ErrorIs(t, err, errTimeout)
 	close(proceed)
-	assert.ErrorIs(t, <-got, ErrTimeout)
+	assert.ErrorIs(t, <-got, errTimeout)
 }
 
 func TestCallInstant(t *testing.T) {

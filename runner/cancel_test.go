@@ -35,7 +35,7 @@ func TestCancelDuringResumeStopsSkippingAndJoins(t *testing.T) {
 	isRecorded := func(i int) bool { return i%11 != 10 } // one hole in eleven
 	for i := range total {
 		if isRecorded(i) {
-			require.NoError(t, w.Write(&results.Job{ID: JobID(s.ID, "", i+1), Index: int64(i), Scenario: s.ID, Run: i + 1, Completed: true, Passed: true}))
+			require.NoError(t, w.Write(&results.Job{ID: jobID(s.ID, "", i+1), Index: int64(i), Scenario: s.ID, Run: i + 1, Completed: true, Passed: true}))
 		}
 	}
 	require.NoError(t, w.Close())
@@ -99,7 +99,7 @@ func shardCostMatrix(t testing.TB) *scenario.File {
 // jobs would allocate millions of times. (Not parallel: AllocsPerRun
 // counts the whole process's allocations.)
 func TestShardCostsTheShardNotTheRun(t *testing.T) {
-	src, err := MatrixSource(shardCostMatrix(t), SourceOptions{MaxJobs: -1})
+	src, err := matrixSource(shardCostMatrix(t), SourceOptions{MaxJobs: -1})
 	require.NoError(t, err)
 	require.EqualValues(t, 1_000_000, src.Count)
 	s := loadScenario(t, "echo.scenario.yaml")
@@ -128,7 +128,7 @@ func TestShardedSourcesMatchTheWholeRun(t *testing.T) {
 	t.Parallel()
 	s := loadScenario(t, "echo.scenario.yaml")
 	f := shardCostMatrix(t)
-	filtered, err := MatrixSource(f, SourceOptions{Filters: []string{"name=v3 topic-3"}, MaxJobs: -1})
+	filtered, err := matrixSource(f, SourceOptions{Filters: []string{"name=v3 topic-3"}, MaxJobs: -1})
 	require.NoError(t, err)
 	require.EqualValues(t, 10_000, filtered.Count)
 	small := []Source{ScenarioSource("a", s, 7), filtered, ScenarioSource("b", s, 5)}

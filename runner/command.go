@@ -10,15 +10,15 @@ import (
 
 var lookPath = exec.LookPath
 
-// MaxCodeOutput is how much of each of a code step's stdout and stderr is
+// maxCodeOutput is how much of each of a code step's stdout and stderr is
 // kept; the rest is read and dropped, and the step's result says so.
-const MaxCodeOutput = 1 << 20
+const maxCodeOutput = 1 << 20
 
 // runCommand runs name flag arg in dir, in its own process group: when ctx
 // ends the whole group is killed, and when the command exits whatever it
 // left running is killed too, so that nothing outlives the step.
 func runCommand(ctx context.Context, dir, name, flag, arg string) (CodeResult, error) {
-	stdout, stderr := newHeadBuffer(MaxCodeOutput), newHeadBuffer(MaxCodeOutput)
+	stdout, stderr := newHeadBuffer(maxCodeOutput), newHeadBuffer(maxCodeOutput)
 	rep, err := proc.Run(ctx, proc.Spec{Path: name, Args: []string{flag, arg}, Dir: dir, Stdout: stdout, Stderr: stderr})
 	res := CodeResult{Stdout: stdout.String(), Stderr: stderr.String(), ExitCode: rep.ExitCode}
 	if err != nil {
@@ -29,7 +29,7 @@ func runCommand(ctx context.Context, dir, name, flag, arg string) (CodeResult, e
 		buf  *headBuffer
 	}{{"stdout", stdout}, {"stderr", stderr}} {
 		if b.buf.dropped > 0 {
-			res.Notes = append(res.Notes, fmt.Sprintf("code step %s: kept the first %d bytes of %d", b.name, MaxCodeOutput, MaxCodeOutput+b.buf.dropped))
+			res.Notes = append(res.Notes, fmt.Sprintf("code step %s: kept the first %d bytes of %d", b.name, maxCodeOutput, maxCodeOutput+b.buf.dropped))
 		}
 	}
 	if ctx.Err() != nil && !rep.Exited {

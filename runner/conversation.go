@@ -15,8 +15,8 @@ import (
 
 // Termination reasons recorded in results.
 const (
-	ReasonMaxTurns     = "max_turns_reached"
-	ReasonTotalTimeout = "total_timeout"
+	reasonMaxTurns     = "max_turns_reached"
+	reasonTotalTimeout = "total_timeout"
 )
 
 // defaultFirstMessage opens a conversation whose step has no input.
@@ -52,7 +52,7 @@ func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario
 	if total <= 0 {
 		total = defaultTotalTimeout
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, total, fmt.Errorf("conversation total_timeout_ms %d: %w", conv.TotalTimeoutMS, ErrTimeout))
+	ctx, cancel := context.WithTimeoutCause(ctx, total, fmt.Errorf("conversation total_timeout_ms %d: %w", conv.TotalTimeoutMS, errTimeout))
 	defer cancel()
 	perTurn := time.Duration(conv.TimeoutPerTurnMS) * time.Millisecond
 	if perTurn <= 0 {
@@ -73,7 +73,7 @@ func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario
 		st.Duration += d
 		if err != nil {
 			if ctx.Err() != nil {
-				st.TerminationReason = ReasonTotalTimeout
+				st.TerminationReason = reasonTotalTimeout
 			}
 			convErr = fmt.Errorf("turn %d: %w", turn, err)
 			break
@@ -88,14 +88,14 @@ func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario
 			break
 		}
 		if turn >= conv.MaxTurns {
-			st.TerminationReason = ReasonMaxTurns
+			st.TerminationReason = reasonMaxTurns
 			break
 		}
 		t1 := time.Now()
 		next, usage, err := sim.next(ctx, st.Turns, turn)
 		if err != nil {
 			if ctx.Err() != nil {
-				st.TerminationReason = ReasonTotalTimeout
+				st.TerminationReason = reasonTotalTimeout
 			}
 			convErr = fmt.Errorf("user simulator at turn %d: %w", turn, err)
 			break

@@ -72,7 +72,7 @@ func TestConversationTerminations(t *testing.T) {
 		wantReason  string
 		wantTurns   int // messages in the transcript
 	}{
-		{"max turns", "", []string{"Try again.", "Try once more.", "And again.", "Still?"}, []string{"no luck", "nope", "still no"}, nil, ReasonMaxTurns, 8},
+		{"max turns", "", []string{"Try again.", "Try once more.", "And again.", "Still?"}, []string{"no luck", "nope", "still no"}, nil, reasonMaxTurns, 8},
 		{"user satisfied (default keywords)", "      termination_conditions:\n        - type: user_expresses_satisfaction\n",
 			[]string{"Run go mod tidy.", "ok"}, []string{"Thanks, that solves it!"}, nil, "user_expresses_satisfaction", 3},
 		{"agent provides solution (keywords)", "      termination_conditions:\n        - type: agent_provides_solution\n          keywords: [\"fixed version\"]\n",

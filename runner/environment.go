@@ -68,9 +68,9 @@ type CodeResult struct {
 // Environments holds environment types by name (agenteval.Kit's Environments).
 type Environments = registry.Registry[*EnvironmentType]
 
-// NewEnvironments returns a registry holding the environment types of the
+// newEnvironments returns a registry holding the environment types of the
 // agent scenario format: local, with its provider, and e2b, without one.
-func NewEnvironments() *Environments {
+func newEnvironments() *Environments {
 	r := registry.New("environment type", func(t *EnvironmentType) string { return t.Name }, nil)
 	err := r.Register(
 		&EnvironmentType{Name: "local", Doc: "a fresh directory on this machine, made only when the scenario needs one", Prepare: prepareLocal},
@@ -209,8 +209,8 @@ var interpreters = map[string][2]string{
 	"node": {"node", "-e"}, "javascript": {"node", "-e"}, "js": {"node", "-e"},
 }
 
-// ErrNoInterpreter is returned when a code step's interpreter is not installed.
-var ErrNoInterpreter = errors.New("interpreter not found")
+// errNoInterpreter is returned when a code step's interpreter is not installed.
+var errNoInterpreter = errors.New("interpreter not found")
 
 func (w *localWorkspace) RunCode(ctx context.Context, lang, code string) (CodeResult, error) {
 	in, ok := interpreters[lang]
@@ -218,7 +218,7 @@ func (w *localWorkspace) RunCode(ctx context.Context, lang, code string) (CodeRe
 		return CodeResult{}, fmt.Errorf("code step: unknown lang %q (want sh, bash, python3 or node)", lang)
 	}
 	if _, err := lookPath(in[0]); err != nil {
-		return CodeResult{}, fmt.Errorf("code step: %s is needed for lang %q: %w", in[0], lang, ErrNoInterpreter)
+		return CodeResult{}, fmt.Errorf("code step: %s is needed for lang %q: %w", in[0], lang, errNoInterpreter)
 	}
 	return runCommand(ctx, w.Dir(), in[0], in[1], code)
 }

@@ -18,15 +18,15 @@ import (
 
 // Defaults of the exec protocol's bounds.
 const (
-	DefaultMaxLineBytes  = 4 << 20
-	DefaultMaxReplyBytes = 8 << 20
+	defaultMaxLineBytes  = 4 << 20
+	defaultMaxReplyBytes = 8 << 20
 )
 
 // execCloseGrace is how long a session's program has to exit by itself
 // once its stdin is closed.
 const execCloseGrace = 2 * time.Second
 
-// ExecAgent runs an external program as the agent, in any language: the
+// execProgramAgent runs an external program as the agent, in any language: the
 // runner starts COMMAND with sh -c and speaks JSON lines with it, on its
 // stdin and stdout. The protocol, versioned, with its bounds and the life
 // of the processes, is documented in one place: docs/exec-protocol.md.
@@ -51,24 +51,24 @@ const execCloseGrace = 2 * time.Second
 // Examples: examples/agents/python and examples/agents/node are kits that
 // make an agent in those languages a function; ServeExec serves the
 // protocol for an Agent written in Go.
-type ExecAgent struct {
+type execProgramAgent struct {
 	command string
 	// Env are further environment variables (KEY=VALUE) of the agent's
 	// programs, after the process's own (a suite agent's env, model and
 	// instructions).
 	Env []string
-	// MaxLineBytes bounds one protocol line from the agent (0: DefaultMaxLineBytes).
+	// MaxLineBytes bounds one protocol line from the agent (0: defaultMaxLineBytes).
 	MaxLineBytes int
-	// MaxReplyBytes bounds the lines of one reply together (0: DefaultMaxReplyBytes).
+	// MaxReplyBytes bounds the lines of one reply together (0: defaultMaxReplyBytes).
 	MaxReplyBytes int
 }
 
-// NewExecAgent returns an agent that runs command with sh -c.
-func NewExecAgent(command string) (*ExecAgent, error) {
+// newExecAgent returns an agent that runs command with sh -c.
+func newExecAgent(command string) (*execProgramAgent, error) {
 	if strings.TrimSpace(command) == "" {
 		return nil, errors.New("exec agent: give a command, as in exec:./my-agent or exec:python3 agent.py")
 	}
-	return &ExecAgent{command: command}, nil
+	return &execProgramAgent{command: command}, nil
 }
 
 type execLine struct {
@@ -95,9 +95,9 @@ type execLine struct {
 }
 
 // NewSession starts the program for one session and ends it with the
-// session. Within a run (Run, Test) an ExecAgent serves its sessions from
+// session. Within a run (Run, Test) an execProgramAgent serves its sessions from
 // a pool instead, which keeps programs that announce many sessions.
-func (a *ExecAgent) NewSession(ctx context.Context, cfg SessionConfig) (Session, error) {
+func (a *execProgramAgent) NewSession(ctx context.Context, cfg SessionConfig) (Session, error) {
 	w, err := a.startWorker(cfg, cfg.Dir, true)
 	if err != nil {
 		return nil, err
@@ -110,10 +110,10 @@ func (a *ExecAgent) NewSession(ctx context.Context, cfg SessionConfig) (Session,
 	return s, nil
 }
 
-func (a *ExecAgent) newExecSession(w *execWorker, pool *execPool, cfg SessionConfig) *execSession {
+func (a *execProgramAgent) newExecSession(w *execWorker, pool *execPool, cfg SessionConfig) *execSession {
 	maxReply := a.MaxReplyBytes
 	if maxReply <= 0 {
-		maxReply = DefaultMaxReplyBytes
+		maxReply = defaultMaxReplyBytes
 	}
 	return &execSession{w: w, pool: pool, cfg: cfg, maxReply: maxReply, mark: w.stderr.written()}
 }
@@ -416,11 +416,11 @@ func (s *execSession) answerMock(ctx context.Context, l execLine) error {
 	out := execLine{Type: "mock_result", ID: l.ID}
 	if err != nil {
 		code, message := "MOCK_ERROR", err.Error()
-		var me *MockError
+		var me *mockError
 		switch {
 		case errors.As(err, &me):
 			code, message = me.Code, me.Message
-		case errors.Is(err, ErrNoMock):
+		case errors.Is(err, errNoMock):
 			code = "NO_MOCK"
 		}
 		b, _ := json.Marshal(map[string]any{"code": code, "message": message})

@@ -102,7 +102,7 @@ run:
 judgment: {strategy: all_pass}
 `))
 	require.NoError(t, err)
-	agent, err := BuildAgent(NewAgents(), "exec:"+exe, AgentOptions{})
+	agent, err := BuildAgent(newAgents(), "exec:"+exe, AgentOptions{})
 	require.NoError(t, err)
 	res := runOne(t, Config{Agent: agent}, f.Scenario)
 	require.Len(t, res.Evaluations, 3)
@@ -117,9 +117,9 @@ judgment: {strategy: all_pass}
 
 func TestExecAgentNeedsCommand(t *testing.T) {
 	t.Parallel()
-	_, err := BuildAgent(NewAgents(), "exec:", AgentOptions{})
+	_, err := BuildAgent(newAgents(), "exec:", AgentOptions{})
 	assert.ErrorContains(t, err, "give a command")
-	_, err = BuildAgent(NewAgents(), "ecko", AgentOptions{})
+	_, err = BuildAgent(newAgents(), "ecko", AgentOptions{})
 	assert.ErrorContains(t, err, `did you mean "echo"`)
 }
 

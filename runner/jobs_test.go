@@ -180,7 +180,7 @@ func TestUnregisteredEnvironmentIsAnError(t *testing.T) {
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, "no provider registered")
 	assert.Contains(t, res.Error, "never falls back silently")
-	_, err := provider(NewEnvironments(), "e2b")
+	_, err := provider(newEnvironments(), "e2b")
 	assert.ErrorContains(t, err, `environment type "e2b" has no provider registered (registered: local)`)
 }
 

@@ -18,19 +18,19 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// ErrNoMock is returned by Mocks.Call when no mock matches the call; the
+// errNoMock is returned by Mocks.Call when no mock matches the call; the
 // agent should then use the real service (or fail, in a sealed test).
-var ErrNoMock = errors.New("no mock matches the call")
+var errNoMock = errors.New("no mock matches the call")
 
-// MockError is the error a mock with `error:` returns.
-type MockError struct {
+// mockError is the error a mock with `error:` returns.
+type mockError struct {
 	Code    string
 	Message string
 	Status  int
 }
 
 // Error formats the mock error as "code: message".
-func (e *MockError) Error() string { return e.Code + ": " + e.Message }
+func (e *mockError) Error() string { return e.Code + ": " + e.Message }
 
 // Mocks answers an agent's service calls from a scenario's setup.mocks. The
 // first mock in file order whose service, method and `when` conditions match
@@ -45,22 +45,22 @@ type Mocks struct {
 	calls []results.MockCall
 }
 
-// NewMocks returns the mock engine of one run.
-func NewMocks(mocks []scenario.Mock, seed int64) *Mocks {
+// newMocks returns the mock engine of one run.
+func newMocks(mocks []scenario.Mock, seed int64) *Mocks {
 	return &Mocks{mocks: mocks, seed: seed}
 }
 
 // Calls returns the calls recorded so far.
-func (m *Mocks) Calls() []results.MockCall {
+func (m *Mocks) recordedCalls() []results.MockCall {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return append([]results.MockCall(nil), m.calls...)
 }
 
 // Unmatched returns the recorded calls no mock answered.
-func (m *Mocks) Unmatched() []results.MockCall {
+func (m *Mocks) unmatchedCalls() []results.MockCall {
 	var out []results.MockCall
-	for _, c := range m.Calls() {
+	for _, c := range m.recordedCalls() {
 		if c.Mock < 0 {
 			out = append(out, c)
 		}
@@ -69,10 +69,10 @@ func (m *Mocks) Unmatched() []results.MockCall {
 }
 
 // Len reports how many mocks the run has.
-func (m *Mocks) Len() int { return len(m.mocks) }
+func (m *Mocks) size() int { return len(m.mocks) }
 
 // Call asks the mocks to answer service.method(args...). It returns
-// ErrNoMock when none matches, a *MockError for error mocks, or the
+// errNoMock when none matches, a *mockError for error mocks, or the
 // response. A delay honours ctx.
 func (m *Mocks) Call(ctx context.Context, service, method string, args ...any) (any, error) {
 	call := mockCall{args: args, input: callInput(args), at: time.Now()}
@@ -98,8 +98,8 @@ func (m *Mocks) Call(ctx context.Context, service, method string, args ...any) (
 		m.record(service, method, args, i, err)
 		return res, err
 	}
-	m.record(service, method, args, -1, ErrNoMock)
-	return nil, fmt.Errorf("%s.%s: %w", service, method, ErrNoMock)
+	m.record(service, method, args, -1, errNoMock)
+	return nil, fmt.Errorf("%s.%s: %w", service, method, errNoMock)
 }
 
 func (m *Mocks) draw(p float64) bool {
@@ -123,7 +123,7 @@ func (m *Mocks) record(service, method string, args []any, idx int, err error) {
 
 func (m *Mocks) answer(mk *scenario.Mock, c *mockCall) (any, error) {
 	if mk.Error != nil {
-		return nil, &MockError{Code: mk.Error.Code, Message: mk.Error.Message, Status: mk.Error.Status}
+		return nil, &mockError{Code: mk.Error.Code, Message: mk.Error.Message, Status: mk.Error.Status}
 	}
 	if mk.ResponseFn != "" {
 		text := c.render(mk.ResponseFn)

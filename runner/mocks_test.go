@@ -43,7 +43,7 @@ func TestMocksMatching(t *testing.T) {
 		{"text template", "greet", []any{map[string]any{"name": "Ada"}}, "hello Ada", ""},
 		{"unmatched", "nothing", nil, nil, "no mock matches"},
 	}
-	m := NewMocks(mocks, 1)
+	m := newMocks(mocks, 1)
 	for _, tc := range tests {
 		got, err := m.Call(context.Background(), "github", tc.method, tc.args...)
 		if tc.err != "" {
@@ -54,12 +54,12 @@ func TestMocksMatching(t *testing.T) {
 		require.NoError(t, err, tc.name)
 		assert.Equal(t, tc.want, got, tc.name)
 	}
-	var me *MockError
+	var me *mockError
 	_, err := m.Call(context.Background(), "github", "fail")
 	require.ErrorAs(t, err, &me)
 	assert.Equal(t, 429, me.Status)
-	assert.Len(t, m.Unmatched(), 1)
-	assert.Len(t, m.Calls(), len(tests)+1)
+	assert.Len(t, m.unmatchedCalls(), 1)
+	assert.Len(t, m.recordedCalls(), len(tests)+1)
 }
 
 func TestMockProbabilityIsSeeded(t *testing.T) {
@@ -69,7 +69,7 @@ func TestMockProbabilityIsSeeded(t *testing.T) {
 		{Service: "s", Method: "m", Response: "fallback"},
 	}
 	draw := func(seed int64) []any {
-		m := NewMocks(mocks, seed)
+		m := newMocks(mocks, seed)
 		var out []any
 		for range 64 {
 			v, err := m.Call(context.Background(), "s", "m")
@@ -87,14 +87,14 @@ func TestMockProbabilityIsSeeded(t *testing.T) {
 		}
 	}
 	assert.InDelta(t, 32, mocked, 16, "probability 0.5 applies about half the time")
-	never := NewMocks([]scenario.Mock{{Service: "s", Method: "m", Metadata: &scenario.MockMetadata{Probability: f64(0)}}}, 1)
+	never := newMocks([]scenario.Mock{{Service: "s", Method: "m", Metadata: &scenario.MockMetadata{Probability: f64(0)}}}, 1)
 	_, err := never.Call(context.Background(), "s", "m")
-	assert.ErrorIs(t, err, ErrNoMock, "probability 0 never applies")
+	assert.ErrorIs(t, err, errNoMock, "probability 0 never applies")
 }
 
 func TestMockDelayIsCancellable(t *testing.T) {
 	t.Parallel()
-	m := NewMocks([]scenario.Mock{{Service: "s", Method: "slow", Response: 1, Metadata: &scenario.MockMetadata{Delay: 60_000}}}, 1)
+	m := newMocks([]scenario.Mock{{Service: "s", Method: "slow", Response: 1, Metadata: &scenario.MockMetadata{Delay: 60_000}}}, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -141,7 +141,7 @@ func FuzzMockTemplates(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, tmpl string) {
-		m := NewMocks([]scenario.Mock{
+		m := newMocks([]scenario.Mock{
 			{Service: "s", Method: "m", When: &scenario.MockWhen{Matcher: tmpl}, ResponseFn: tmpl},
 			{Service: "s", Method: "m", ResponseFn: tmpl},
 		}, 1)

@@ -48,9 +48,9 @@ judgment: {strategy: all_pass}
 	return f.Scenario
 }
 
-func execAgent(t *testing.T, command string) *ExecAgent {
+func execAgent(t *testing.T, command string) *execProgramAgent {
 	t.Helper()
-	a, err := NewExecAgent(command)
+	a, err := newExecAgent(command)
 	require.NoError(t, err)
 	return a
 }
@@ -156,7 +156,7 @@ func TestExecAgentLineBound(t *testing.T) {
 	res := runOne(t, Config{Agent: agent}, inputScenario(t, "30s"))
 	assert.Less(t, time.Since(start), 20*time.Second)
 	assert.False(t, res.Completed)
-	assert.Contains(t, res.Error, fmt.Sprintf("more than %d bytes without a newline (MaxLineBytes)", DefaultMaxLineBytes))
+	assert.Contains(t, res.Error, fmt.Sprintf("more than %d bytes without a newline (MaxLineBytes)", defaultMaxLineBytes))
 	proctest.RequireGone(t, marker, 10*time.Second)
 }
 
@@ -212,5 +212,5 @@ func TestCodeStepOutputIsBounded(t *testing.T) {
 	res := runOne(t, Config{Agent: Echo(), AllowCommands: true, KeepTranscripts: true},
 		codeScenario(t, "echo started; head -c 3000000 /dev/zero | tr '\\\\0' x", "20s"))
 	assert.True(t, res.Passed, res.Explain())
-	assert.Contains(t, strings.Join(res.Notes, "\n"), fmt.Sprintf("step 0: code step stdout: kept the first %d bytes of 3000008", MaxCodeOutput))
+	assert.Contains(t, strings.Join(res.Notes, "\n"), fmt.Sprintf("step 0: code step stdout: kept the first %d bytes of 3000008", maxCodeOutput))
 }

@@ -32,9 +32,9 @@ func NewRegistries() *Registries {
 		Strategies:   judge.NewRegistry(),
 		Conditions:   checkpoint.NewRegistry(scorers),
 		Scorers:      scorers,
-		Terminations: NewTerminations(),
-		Agents:       NewAgents(),
-		Environments: NewEnvironments(),
+		Terminations: newTerminations(),
+		Agents:       newAgents(),
+		Environments: newEnvironments(),
 	}
 }
 

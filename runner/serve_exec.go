@@ -149,9 +149,9 @@ func (b *mockBridge) Call(ctx context.Context, service, method string, args ...a
 			var e struct{ Code, Message string }
 			_ = json.Unmarshal(l.Error, &e)
 			if e.Code == "NO_MOCK" {
-				return nil, fmt.Errorf("%s.%s: %w", service, method, ErrNoMock)
+				return nil, fmt.Errorf("%s.%s: %w", service, method, errNoMock)
 			}
-			return nil, &MockError{Code: e.Code, Message: e.Message}
+			return nil, &mockError{Code: e.Code, Message: e.Message}
 		}
 		var v any
 		if len(l.Result) > 0 {

@@ -32,7 +32,7 @@ func ScenarioSource(name string, s *scenario.Scenario, runs int) Source {
 	return Source{Name: name, Count: int64(runs), prefix: s.ID + "/-", Jobs: func(offset int64, sh matrix.Shard) iter.Seq2[matrix.Job, error] {
 		return func(yield func(matrix.Job, error) bool) {
 			for i := range positions(sh, offset, int64(runs)) {
-				j := matrix.Job{ID: JobID(s.ID, "", int(i)+1), Index: offset + i, ScenarioID: s.ID,
+				j := matrix.Job{ID: jobID(s.ID, "", int(i)+1), Index: offset + i, ScenarioID: s.ID,
 					Combination: matrix.SingleCombination, Run: int(i) + 1, Scenario: s}
 				if !yield(j, nil) {
 					return
@@ -43,7 +43,7 @@ func ScenarioSource(name string, s *scenario.Scenario, runs int) Source {
 }
 
 // JobID formats scenario/combination/run-N; an empty combination is "-".
-func JobID(scenarioID, combination string, run int) string {
+func jobID(scenarioID, combination string, run int) string {
 	if combination == "" {
 		combination = "-"
 	}

@@ -37,7 +37,7 @@ func FileSources(files []*scenario.File, opts SourceOptions) ([]Source, error) {
 		var prefix string
 		switch {
 		case f.Matrix != nil:
-			s, err := MatrixSource(f, opts)
+			s, err := matrixSource(f, opts)
 			if err != nil {
 				return nil, err
 			}
@@ -71,11 +71,11 @@ func FileSources(files []*scenario.File, opts SourceOptions) ([]Source, error) {
 	return out, nil
 }
 
-// MatrixSource compiles a matrix file into a lazily expanded source. Its
+// matrixSource compiles a matrix file into a lazily expanded source. Its
 // jobs are numbered by their position in the filtered expansion; a shard
 // reaches its own positions by arithmetic (matrix.Plan.Select), so it costs
 // its jobs, not the whole matrix.
-func MatrixSource(f *scenario.File, opts SourceOptions) (Source, error) {
+func matrixSource(f *scenario.File, opts SourceOptions) (Source, error) {
 	fs, err := matrix.ParseFilters(opts.Filters)
 	if err != nil {
 		return Source{}, err

@@ -34,10 +34,10 @@ type TerminationType struct {
 // Terminations holds termination types by name (agenteval.Kit's Terminations).
 type Terminations = registry.Registry[*TerminationType]
 
-// NewTerminations returns a registry holding the seven termination types
+// newTerminations returns a registry holding the seven termination types
 // of the agent scenario format, registered exactly as a host registers its
 // own.
-func NewTerminations() *Terminations {
+func newTerminations() *Terminations {
 	r := registry.New("termination type", func(t *TerminationType) string { return t.Name }, func(t *TerminationType) error {
 		switch t.Speaker {
 		case "", speakerUser, speakerAssistant:
@@ -60,7 +60,7 @@ func builtinTerminations() []*TerminationType {
 	ts := []*TerminationType{
 		// The conversation loop ends every conversation at max_turns; the
 		// condition only says so.
-		{Name: ReasonMaxTurns, Doc: "ends the conversation after max_turns agent turns (always in force)", Holds: func([]evaluate.Turn) bool { return false }},
+		{Name: reasonMaxTurns, Doc: "ends the conversation after max_turns agent turns (always in force)", Holds: func([]evaluate.Turn) bool { return false }},
 		{Name: "user_expresses_satisfaction", Speaker: speakerUser, Keywords: []string{"thank you", "thanks", "that helps", "that solves", "perfect", "great, that", "problem solved", "that works"}},
 		{Name: "agent_provides_solution", Speaker: speakerAssistant, Keywords: []string{"here's how", "here is how", "the solution", "to fix this", "you can fix", "steps:", "try this"}},
 		{Name: "conversation_stuck", Doc: "holds when a speaker repeats their previous message", Holds: stuck},
