@@ -64,10 +64,10 @@
 //
 // # Agents
 //
-// An Agent starts Sessions. Echo replies with the input; execProgramAgent runs any
+// An Agent starts Sessions. Echo replies with the input; ExecAgent runs any
 // program speaking the JSON-lines protocol of docs/exec-protocol.md, and
 // keeps a program that announces many sessions for the whole run (ServeExec
-// serves that protocol for an Agent written in Go); modelAgent puts a chat
+// serves that protocol for an Agent written in Go); ModelAgent puts a chat
 // model under test, offering the scenario's mocks as tools. Agents is the
 // registry the CLI's --agent flag reads. Test runs jobs as subtests of a Go
 // test.

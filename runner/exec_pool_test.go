@@ -217,7 +217,7 @@ func TestExecPoolEndsWithACancelledRun(t *testing.T) {
 	assert.Empty(t, proctest.Alive(t, marker), "no process outlives the run")
 }
 
-// A Runner's pool serves execProgramAgent's sessions run one by one by its
+// A Runner's pool serves ExecAgent's sessions run one by one by its
 // caller (agentevaltest does), and Close ends its programs.
 func TestExecPoolInRunner(t *testing.T) {
 	marker := "agenteval-pool-runner-" + proctest.SleepArg()

@@ -12,11 +12,11 @@ import (
 	"github.com/agenteval/agenteval/llm"
 )
 
-// modelAgent is an agent under test backed by a chat model (an
+// ModelAgent is an agent under test backed by a chat model (an
 // OpenAI-compatible endpoint, or any llm.Model). The scenario's mocks are
 // offered to the model as tools named service__method; each tool call is
 // answered by the mocks and recorded as an action.
-type modelAgent struct {
+type ModelAgent struct {
 	model llm.Model
 	// MaxToolRounds bounds tool-call rounds per message (default 8).
 	MaxToolRounds int
@@ -26,7 +26,7 @@ type modelAgent struct {
 }
 
 // newModelAgent returns an agent that talks to model.
-func newModelAgent(model llm.Model) *modelAgent { return &modelAgent{model: model, MaxToolRounds: 8} }
+func newModelAgent(model llm.Model) *ModelAgent { return &ModelAgent{model: model, MaxToolRounds: 8} }
 
 // newOpenAIAgentFromSpec builds the openai:MODEL agent. The base URL comes
 // from OPENAI_BASE_URL and the key from OPENAI_API_KEY.
@@ -53,7 +53,7 @@ func newOpenAIAgentFromSpec(model string, opts AgentOptions) (Agent, error) {
 // sampling (see scenario.Character.Sampling): a character that names
 // llm.model is answered by that model, whatever model the agent was built
 // with, so a matrix over character.llm.model compares models.
-func (a *modelAgent) NewSession(_ context.Context, cfg SessionConfig) (Session, error) {
+func (a *ModelAgent) NewSession(_ context.Context, cfg SessionConfig) (Session, error) {
 	s := &modelSession{agent: a, cfg: cfg}
 	if a.Instructions != "" {
 		s.history = append(s.history, llm.Message{Role: llm.RoleSystem, Content: a.Instructions})
@@ -108,7 +108,7 @@ func toolName(service, method string) string {
 }
 
 type modelSession struct {
-	agent       *modelAgent
+	agent       *ModelAgent
 	cfg         SessionConfig
 	history     []llm.Message
 	tools       []llm.Tool

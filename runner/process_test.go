@@ -48,7 +48,7 @@ judgment: {strategy: all_pass}
 	return f.Scenario
 }
 
-func execAgent(t *testing.T, command string) *execProgramAgent {
+func execAgent(t *testing.T, command string) *ExecAgent {
 	t.Helper()
 	a, err := newExecAgent(command)
 	require.NoError(t, err)
