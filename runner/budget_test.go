@@ -126,3 +126,20 @@ func BenchmarkRunEchoBudget(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "jobs/s")
 }
+
+// BenchmarkBudgetPerJob is what a budget costs each job: the check before
+// it starts and the accounting when it ends (all three limits set).
+func BenchmarkBudgetPerJob(b *testing.B) {
+	s := newBudgetState(&Budget{Tokens: 1 << 62, CostUSD: 1e12, Cost: func(u llm.Usage) float64 { return float64(u.TotalTokens) * 1e-6 }, Time: time.Hour})
+	defer s.use(0)
+	u := llm.Usage{PromptTokens: 60, CompletionTokens: 40, TotalTokens: 100}
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if s.over() {
+				b.Fatal("over")
+			}
+			s.add(u)
+		}
+	})
+}
