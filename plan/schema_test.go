@@ -45,6 +45,9 @@ func TestSchemaUpToDate(t *testing.T) {
 	want, err := os.ReadFile("plan.schema.json")
 	require.NoError(t, err)
 	require.Equal(t, string(want), string(got), "plan.schema.json is stale: go test ./plan -run TestSchemaUpToDate -update")
+	if !*update {
+		require.Equal(t, string(want), string(plan.Schema()), "Schema returns the embedded file")
+	}
 }
 
 // TestPlanJSONMatchesItsSchema: what Make produces, with known and unknown

@@ -62,7 +62,13 @@ func TestPlanJSONAndHistory(t *testing.T) {
 
 func TestPlanUsage(t *testing.T) {
 	t.Parallel()
-	code, out, _ := runCLI(t, "plan", "-h")
+	code, out, stderr := runCLI(t, "schema", "plan")
+	require.Equal(t, exitOK, code, stderr)
+	assert.JSONEq(t, string(plan.Schema()), out)
+	code, _, stderr = runCLI(t, "schema", "plna")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, `did you mean "plan"?`)
+	code, out, _ = runCLI(t, "plan", "-h")
 	assert.Equal(t, exitOK, code)
 	assert.Contains(t, out, "usage: agenteval plan")
 	assert.Contains(t, out, "-history")

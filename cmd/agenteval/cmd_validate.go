@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval/fixture"
+	"github.com/agenteval/agenteval/plan"
 	"github.com/agenteval/agenteval/internal/textdist"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/scenario"
@@ -156,7 +157,7 @@ func runValidate(_ context.Context, env *cliEnv, args []string) int {
 }
 
 func runSchema(_ context.Context, env *cliEnv, args []string) int {
-	fs := newFlags(env, "schema", "scenario|eval|matrix|manifest|sets|suite|eval-config|seed")
+	fs := newFlags(env, "schema", "scenario|eval|matrix|manifest|sets|suite|eval-config|seed|plan  (plan: the JSON agenteval plan --format json prints)")
 	if code, ok := fs.parse(args); !ok {
 		return code
 	}
@@ -164,8 +165,12 @@ func runSchema(_ context.Context, env *cliEnv, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	if fs.Arg(0) == "seed" {
+	switch fs.Arg(0) {
+	case "seed":
 		_, _ = env.stdout.Write(fixture.SeedSchema())
+		return exitOK
+	case "plan":
+		_, _ = env.stdout.Write(plan.Schema())
 		return exitOK
 	}
 	k, err := scenario.ParseKind(fs.Arg(0))
@@ -174,7 +179,7 @@ func runSchema(_ context.Context, env *cliEnv, args []string) int {
 		for _, k := range scenario.SchemaKinds() {
 			kinds = append(kinds, k.String())
 		}
-		kinds = append(kinds, "seed")
+		kinds = append(kinds, "seed", "plan")
 		fmt.Fprintf(env.stderr, "agenteval schema: unknown document kind %q; want one of %s%s\n", fs.Arg(0), strings.Join(kinds, ", "), didYouMean(fs.Arg(0), kinds))
 		return exitUsage
 	}

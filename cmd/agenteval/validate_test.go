@@ -269,7 +269,7 @@ func TestSchemaUsage(t *testing.T) {
 	code, stdout, stderr = cli(t, "schema", "scenaro")
 	assert.Equal(t, exitUsage, code)
 	assert.Empty(t, stdout)
-	assert.Equal(t, `agenteval schema: unknown document kind "scenaro"; want one of scenario, eval, matrix, manifest, sets, suite, eval-config, seed (did you mean "scenario"?)`+"\n", stderr)
+	assert.Equal(t, `agenteval schema: unknown document kind "scenaro"; want one of scenario, eval, matrix, manifest, sets, suite, eval-config, seed, plan (did you mean "scenario"?)`+"\n", stderr)
 
 	code, _, _ = cli(t, "schema", "scenario", "eval")
 	assert.Equal(t, exitUsage, code)
