@@ -8,8 +8,9 @@ import (
 	"slices"
 	"strings"
 
-	"sigs.k8s.io/yaml"
+	"go.yaml.in/yaml/v3"
 
+	"github.com/agenteval/agenteval/internal/textdist"
 	"github.com/agenteval/agenteval/llm"
 )
 
@@ -97,19 +98,6 @@ func (p Prices) Lookup(model string) (Price, bool) {
 	return p[best], true
 }
 
-// pricesFile is the prices file: a date and the models' prices.
-type pricesFile struct {
-	AsOf   string                `json:"as_of"`
-	Models map[string]priceEntry `json:"models"`
-}
-
-type priceEntry struct {
-	Input  *float64 `json:"input_per_mtok"`
-	Output *float64 `json:"output_per_mtok"`
-	AsOf   string   `json:"as_of"`
-	Source string   `json:"source"`
-}
-
 // ParsePrices reads a prices file (YAML or JSON):
 //
 //	as_of: "2026-11-01"            # when the prices were taken
@@ -117,45 +105,124 @@ type priceEntry struct {
 //	  gpt-4o-mini: {input_per_mtok: 0.15, output_per_mtok: 0.60}
 //	  my-model:    {input_per_mtok: 1, output_per_mtok: 2, as_of: "2026-10-01"}
 //
-// Prices are US dollars per million tokens. Unknown fields, a negative or
-// missing price and a model without a name are errors. name labels the
-// file in errors and becomes each price's Source.
+// Prices are US dollars per million tokens. Unknown fields (with the
+// nearest known name), duplicate keys, a negative, missing or non-numeric
+// price and a model without a name are errors, each at name:LINE:COL with
+// its field path. name labels the file in errors and becomes each price's
+// Source.
 func ParsePrices(name string, data []byte) (Prices, error) {
-	var f pricesFile
-	if err := yaml.UnmarshalStrict(data, &f); err != nil {
-		return nil, fmt.Errorf("%s: %w (want as_of and models: {NAME: {input_per_mtok, output_per_mtok}})", name, err)
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if len(f.Models) == 0 {
+	fail := func(n *yaml.Node, path, format string, a ...any) error {
+		return fmt.Errorf("%s:%d:%d: %s: %s", name, n.Line, n.Column, path, fmt.Sprintf(format, a...))
+	}
+	if len(doc.Content) == 0 {
+		return nil, fmt.Errorf("%s is empty: want as_of and models: {NAME: {input_per_mtok: N, output_per_mtok: N}}", name)
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return nil, fail(root, "(file)", "want a mapping with as_of and models")
+	}
+	var asOf string
+	var models *yaml.Node
+	err := eachKey(root, "", []string{"as_of", "models"}, fail, func(key string, v *yaml.Node) error {
+		switch key {
+		case "as_of":
+			return v.Decode(&asOf)
+		default:
+			if v.Kind != yaml.MappingNode {
+				return fail(v, "models", "want a mapping of model names to prices")
+			}
+			models = v
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if models == nil || len(models.Content) == 0 {
 		return nil, fmt.Errorf("%s: no models: want models: {NAME: {input_per_mtok: N, output_per_mtok: N}}", name)
 	}
 	out := Prices{}
 	var errs []error
-	for _, m := range slices.Sorted(maps.Keys(f.Models)) {
-		e := f.Models[m]
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(models.Content); i += 2 {
+		k, v := models.Content[i], models.Content[i+1]
+		m := k.Value
+		path := "models." + m
 		switch {
 		case strings.TrimSpace(m) == "":
-			errs = append(errs, fmt.Errorf("%s: models: a model without a name", name))
+			errs = append(errs, fail(k, "models", "a model without a name"))
 			continue
-		case e.Input == nil || e.Output == nil:
-			errs = append(errs, fmt.Errorf("%s: models.%s: give both input_per_mtok and output_per_mtok (US dollars per million tokens)", name, m))
+		case seen[m]:
+			errs = append(errs, fail(k, path, "the model is given twice"))
 			continue
-		case !finiteNonNegative(*e.Input) || !finiteNonNegative(*e.Output):
-			errs = append(errs, fmt.Errorf("%s: models.%s: prices must be zero or more US dollars per million tokens (input_per_mtok %v, output_per_mtok %v)", name, m, *e.Input, *e.Output))
+		case v.Kind != yaml.MappingNode:
+			errs = append(errs, fail(v, path, "want {input_per_mtok: N, output_per_mtok: N}"))
 			continue
 		}
-		pr := Price{Input: *e.Input, Output: *e.Output, AsOf: e.AsOf, Source: e.Source}
-		if pr.AsOf == "" {
-			pr.AsOf = f.AsOf
+		seen[m] = true
+		var in, outp *float64
+		pr := Price{AsOf: asOf, Source: name}
+		err := eachKey(v, path+".", []string{"input_per_mtok", "output_per_mtok", "as_of", "source"}, fail, func(key string, n *yaml.Node) error {
+			switch key {
+			case "as_of":
+				return n.Decode(&pr.AsOf)
+			case "source":
+				return n.Decode(&pr.Source)
+			}
+			var f float64
+			if n.Kind != yaml.ScalarNode || n.Decode(&f) != nil || !finiteNonNegative(f) {
+				return fail(n, path+"."+key, "want a price of zero or more US dollars per million tokens, got %q", n.Value)
+			}
+			if key == "input_per_mtok" {
+				in = &f
+			} else {
+				outp = &f
+			}
+			return nil
+		})
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+			continue
+		case in == nil || outp == nil:
+			errs = append(errs, fail(v, path, "give both input_per_mtok and output_per_mtok (US dollars per million tokens)"))
+			continue
 		}
-		if pr.Source == "" {
-			pr.Source = name
-		}
+		pr.Input, pr.Output = *in, *outp
 		out[m] = pr
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 	return out, nil
+}
+
+// eachKey calls f for each key of mapping n, refusing a key not in known
+// (with the nearest known one) or given twice.
+func eachKey(n *yaml.Node, prefix string, known []string, fail func(*yaml.Node, string, string, ...any) error, f func(string, *yaml.Node) error) error {
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch {
+		case !slices.Contains(known, k.Value):
+			hint := ""
+			if s := textdist.Suggest(k.Value, known); s != "" {
+				hint = fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			return fail(k, prefix+k.Value, "unknown field%s; want %s", hint, strings.Join(known, ", "))
+		case seen[k.Value]:
+			return fail(k, prefix+k.Value, "given twice")
+		}
+		seen[k.Value] = true
+		if err := f(k.Value, v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func finiteNonNegative(f float64) bool { return f >= 0 && !math.IsInf(f, 0) && !math.IsNaN(f) }

@@ -45,11 +45,19 @@ func TestParsePrices(t *testing.T) {
 
 	for _, tc := range []struct{ in, want string }{
 		{"models: {}", "no models"},
-		{"models:\n  m: {input_per_mtok: 1}", "models.m: give both input_per_mtok and output_per_mtok"},
-		{"models:\n  m: {input_per_mtok: -1, output_per_mtok: 1}", "models.m: prices must be zero or more"},
-		{"models:\n  m: {input: 1, output: 1}", `unknown field "input"`},
-		{"currency: EUR\nmodels:\n  m: {input_per_mtok: 1, output_per_mtok: 1}", `unknown field "currency"`},
-		{"[1, 2]", "prices.yaml"},
+		{"", "prices.yaml is empty"},
+		{"models:\n  m: {input_per_mtok: 1}", "prices.yaml:2:6: models.m: give both input_per_mtok and output_per_mtok"},
+		{"models:\n  m: {input_per_mtok: -1, output_per_mtok: 1}", `prices.yaml:2:23: models.m.input_per_mtok: want a price of zero or more US dollars per million tokens, got "-1"`},
+		{"models:\n  m: {input_per_mtok: cheap, output_per_mtok: 1}", `models.m.input_per_mtok: want a price of zero or more US dollars per million tokens, got "cheap"`},
+		{"models:\n  m: {input: 1, output: 1}", `prices.yaml:2:7: models.m.input: unknown field (did you mean "input_per_mtok"?)`},
+		{"currency: EUR\nmodels:\n  m: {input_per_mtok: 1, output_per_mtok: 1}", "prices.yaml:1:1: currency: unknown field; want as_of, models"},
+		{"modles:\n  m: {input_per_mtok: 1, output_per_mtok: 1}", `modles: unknown field (did you mean "models"?)`},
+		{"models:\n  m: {input_per_mtok: 1, output_per_mtok: 1}\n  m: {input_per_mtok: 2, output_per_mtok: 2}", "prices.yaml:3:3: models.m: the model is given twice"},
+		{"models:\n  m: {input_per_mtok: 1, input_per_mtok: 2, output_per_mtok: 1}", "models.m.input_per_mtok: given twice"},
+		{"models:\n  m: 5", "prices.yaml:2:6: models.m: want {input_per_mtok: N, output_per_mtok: N}"},
+		{"[1, 2]", "prices.yaml:1:1: (file): want a mapping"},
+		{"models: [a]", "models: want a mapping of model names to prices"},
+		{"{", "prices.yaml: yaml:"},
 	} {
 		_, err := ParsePrices("prices.yaml", []byte(tc.in))
 		require.Error(t, err, tc.in)

@@ -83,7 +83,7 @@ func TestPlanUsage(t *testing.T) {
 		{[]string{"plan", "--shard", "4/3", "testdata/run/echo.scenario.yaml"}, "shard"},
 		{[]string{"plan", "--history", "testdata/run/echo.scenario.yaml", "testdata/run/echo.scenario.yaml"}, "--history: testdata/run/echo.scenario.yaml holds no results record"},
 		{[]string{"plan", "--history", "nope.jsonl", "testdata/run/echo.scenario.yaml"}, "--history: open nope.jsonl"},
-		{[]string{"plan", "--prices", bad, "testdata/run/echo.scenario.yaml"}, "models.m: prices must be zero or more"},
+		{[]string{"plan", "--prices", bad, "testdata/run/echo.scenario.yaml"}, "prices.yaml:2:23: models.m.input_per_mtok: want a price of zero or more US dollars per million tokens"},
 		{[]string{"plan", "testdata/run-bad/bad.scenario.yaml"}, "nothing forecast"},
 		{[]string{"plan", "--concurrency", "0", "testdata/run/echo.scenario.yaml"}, "--concurrency 0"},
 	} {
