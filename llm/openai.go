@@ -20,15 +20,15 @@ import (
 
 // Defaults of [OpenAIConfig].
 const (
-	DefaultOpenAIBaseURL = "https://api.openai.com/v1"
-	DefaultAPIKeyEnv     = "OPENAI_API_KEY"
-	// BaseURLEnv names the environment variable that supplies the base URL
+	defaultOpenAIBaseURL = "https://api.openai.com/v1"
+	defaultAPIKeyEnv     = "OPENAI_API_KEY"
+	// baseURLEnv names the environment variable that supplies the base URL
 	// when OpenAIConfig.BaseURL is empty, as in OpenAI's own SDKs.
-	BaseURLEnv        = "OPENAI_BASE_URL"
-	DefaultTimeout    = 60 * time.Second
-	DefaultMaxRetries = 3
-	DefaultBackoff    = 500 * time.Millisecond
-	DefaultMaxBackoff = 30 * time.Second
+	baseURLEnv        = "OPENAI_BASE_URL"
+	defaultTimeout    = 60 * time.Second
+	defaultMaxRetries = 3
+	defaultBackoff    = 500 * time.Millisecond
+	defaultMaxBackoff = 30 * time.Second
 )
 
 // maxErrorBody bounds how much of an error response is read, so a proxy that
@@ -43,7 +43,7 @@ const (
 // OpenAIConfig configures [NewOpenAI]. Only Model is required.
 type OpenAIConfig struct {
 	// BaseURL is the API root, for example "http://localhost:11434/v1".
-	// Empty means $OPENAI_BASE_URL, else DefaultOpenAIBaseURL.
+	// Empty means $OPENAI_BASE_URL, else defaultOpenAIBaseURL.
 	BaseURL string
 	// APIKey is sent as a bearer token. Empty means the environment
 	// variable named by APIKeyEnv; if that is empty too, no Authorization
@@ -55,16 +55,16 @@ type OpenAIConfig struct {
 	// Model is the model name sent with every request.
 	Model string
 	// Timeout bounds each HTTP attempt, not the whole call with its retries;
-	// the caller's context bounds that. Zero means DefaultTimeout.
+	// the caller's context bounds that. Zero means defaultTimeout.
 	Timeout time.Duration
 	// MaxRetries is how many times a failed attempt is repeated (429, 408,
-	// 5xx, transport errors, attempt timeouts). Zero means DefaultMaxRetries;
+	// 5xx, transport errors, attempt timeouts). Zero means defaultMaxRetries;
 	// a negative value disables retries, for callers that want to fail fast.
 	MaxRetries int
 	// Backoff is the first retry's base wait; later waits double, up to
 	// MaxBackoff, with jitter. A server's Retry-After is honoured when it is
 	// longer, but never beyond MaxBackoff, so that one header cannot stall a
-	// whole evaluation. Zero means DefaultBackoff / DefaultMaxBackoff.
+	// whole evaluation. Zero means defaultBackoff / defaultMaxBackoff.
 	Backoff    time.Duration
 	MaxBackoff time.Duration
 	// HTTPClient sends the requests; nil means a client without its own
@@ -105,10 +105,10 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	}
 	base := cfg.BaseURL
 	if base == "" {
-		base = os.Getenv(BaseURLEnv)
+		base = os.Getenv(baseURLEnv)
 	}
 	if base == "" {
-		base = DefaultOpenAIBaseURL
+		base = defaultOpenAIBaseURL
 	}
 	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
 		return nil, fmt.Errorf("llm: base URL %q must start with http:// or https://", base)
@@ -117,7 +117,7 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	if key == "" {
 		env := cfg.APIKeyEnv
 		if env == "" {
-			env = DefaultAPIKeyEnv
+			env = defaultAPIKeyEnv
 		}
 		key = os.Getenv(env)
 	}
@@ -136,11 +136,11 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	retries := cfg.MaxRetries
 	switch {
 	case retries == 0:
-		retries = DefaultMaxRetries
+		retries = defaultMaxRetries
 	case retries < 0:
 		retries = 0
 	}
-	backoff := orDefault(cfg.Backoff, DefaultBackoff)
+	backoff := orDefault(cfg.Backoff, defaultBackoff)
 	client := http.Client{}
 	if cfg.HTTPClient != nil {
 		client = *cfg.HTTPClient
@@ -154,9 +154,9 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 		Base:     backoff,
 		// A server's Retry-After is honoured up to MaxBackoff, never
 		// beyond it, so that one header cannot stall a whole evaluation.
-		MaxWait:        max(orDefault(cfg.MaxBackoff, DefaultMaxBackoff), backoff),
+		MaxWait:        max(orDefault(cfg.MaxBackoff, defaultMaxBackoff), backoff),
 		ClampWait:      true,
-		AttemptTimeout: orDefault(cfg.Timeout, DefaultTimeout),
+		AttemptTimeout: orDefault(cfg.Timeout, defaultTimeout),
 		Classify:       m.classify,
 		OnRetry:        cfg.OnRetry,
 	}}

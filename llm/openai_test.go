@@ -311,7 +311,7 @@ func TestNewOpenAIEnvironment(t *testing.T) {
 	// Not parallel: it sets environment variables.
 	srv := llmtest.NewServer(t)
 	srv.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Text("ok") })
-	t.Setenv(llm.BaseURLEnv, srv.URL)
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
 	t.Setenv("MY_KEY", "from-env")
 
 	m, err := llm.NewOpenAI(llm.OpenAIConfig{Model: "m", APIKeyEnv: "MY_KEY"})
@@ -321,7 +321,7 @@ func TestNewOpenAIEnvironment(t *testing.T) {
 	assert.Equal(t, "Bearer from-env", srv.Requests()[0].Header.Get("Authorization"))
 	assert.Equal(t, "m", m.Name())
 
-	t.Setenv(llm.DefaultAPIKeyEnv, "")
+	t.Setenv("OPENAI_API_KEY", "")
 	m, err = llm.NewOpenAI(llm.OpenAIConfig{Model: "m"})
 	require.NoError(t, err)
 	_, err = m.Complete(context.Background(), llm.Request{Messages: userMsg("x")})
