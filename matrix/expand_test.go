@@ -113,29 +113,29 @@ func mustSingleAxis(t *testing.T, param, values string) string {
 
 func TestJobsShareOnlyWhatTheyDoNotOverride(t *testing.T) {
 	p := compileText(t, twoAxes, Options{})
-	before, err := json.Marshal(p.Base())
+	before, err := json.Marshal(p.base)
 	require.NoError(t, err)
 	jobs := collect(t, p)
-	after, err := json.Marshal(p.Base())
+	after, err := json.Marshal(p.base)
 	require.NoError(t, err)
 	assert.JSONEq(t, string(before), string(after), "expansion must not modify the base")
 
 	j0, j1 := jobs[0], jobs[1]
 	// Untouched parts are shared with the base...
-	assert.Same(t, p.Base().Run[0].Evaluations[0].Params, j0.Scenario.Run[0].Evaluations[0].Params)
-	assert.Same(t, p.Base().Setup, j0.Scenario.Setup)
+	assert.Same(t, p.base.Run[0].Evaluations[0].Params, j0.Scenario.Run[0].Evaluations[0].Params)
+	assert.Same(t, p.base.Setup, j0.Scenario.Setup)
 	// ...while every container on an overridden path is the job's own.
-	assert.NotSame(t, p.Base(), j0.Scenario)
-	assert.NotSame(t, &p.Base().Run[0], &j0.Scenario.Run[0])
+	assert.NotSame(t, p.base, j0.Scenario)
+	assert.NotSame(t, &p.base.Run[0], &j0.Scenario.Run[0])
 	assert.NotSame(t, &j0.Scenario.Run[0], &j1.Scenario.Run[0])
-	assert.NotSame(t, j0.Scenario.Run[1].Conversation, p.Base().Run[1].Conversation)
+	assert.NotSame(t, j0.Scenario.Run[1].Conversation, p.base.Run[1].Conversation)
 	assert.NotSame(t, j0.Scenario.Run[1].Conversation, j1.Scenario.Run[1].Conversation)
 	// Overridden containers of one job can be written without another job noticing.
 	j0.Scenario.Run[1].Conversation.MaxTurns = 99
 	j0.Scenario.Name = "changed"
 	assert.Equal(t, 2, j1.Scenario.Run[1].Conversation.MaxTurns)
 	assert.Equal(t, "A", j1.Scenario.Name)
-	assert.Equal(t, 3, p.Base().Run[1].Conversation.MaxTurns)
+	assert.Equal(t, 3, p.base.Run[1].Conversation.MaxTurns)
 }
 
 // TestJobsConcurrentReaders runs with -race: jobs are read on other
@@ -167,10 +167,10 @@ func TestSweepFixtureMatchesLoader(t *testing.T) {
 	l, f := loadMatrix(t, readFixture(t, "testdata/sweep.matrix.yaml"))
 	p, diags := Compile(f, Options{})
 	require.False(t, diags.HasErrors(), "%v", diags)
-	before, err := json.Marshal(p.Base())
+	before, err := json.Marshal(p.base)
 	require.NoError(t, err)
 	defer func() {
-		after, err := json.Marshal(p.Base())
+		after, err := json.Marshal(p.base)
 		require.NoError(t, err)
 		assert.JSONEq(t, string(before), string(after), "expansion must not modify the base")
 	}()
@@ -248,7 +248,7 @@ func TestCountCapAndOverflow(t *testing.T) {
 	}
 	assert.Len(t, collect(t, small.WithMaxJobs(12)), 12)
 	assert.Len(t, collect(t, small.WithMaxJobs(0)), 12, "0 is no cap")
-	assert.Equal(t, int64(0), small.WithMaxJobs(-1).MaxJobs())
+	assert.Equal(t, int64(0), small.WithMaxJobs(-1).maxJobs)
 }
 
 func TestJobsStopsEarly(t *testing.T) {
@@ -300,7 +300,7 @@ func TestSingle(t *testing.T) {
 	jobs = collect(t, q)
 	require.Len(t, jobs, 1)
 	assert.Equal(t, "base/-/run-2", jobs[0].ID)
-	assert.Equal(t, 1, Single(f.Scenario, 0).Runs())
+	assert.Equal(t, 1, Single(f.Scenario, 0).runs)
 }
 
 func TestParamsDoNotAlias(t *testing.T) {

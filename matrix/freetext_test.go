@@ -33,9 +33,9 @@ func TestFreeTextSlots(t *testing.T) {
 	} {
 		sp, err := ParsePath(path)
 		require.NoError(t, err, path)
-		steps, err := newResolver().resolve(reflect.ValueOf(p.Base()), sp)
+		steps, err := newResolver().resolve(reflect.ValueOf(p.base), sp)
 		require.NoError(t, err, path)
-		assert.Equal(t, want, freeTextSlot(reflect.ValueOf(p.Base()), steps), path)
+		assert.Equal(t, want, freeTextSlot(reflect.ValueOf(p.base), steps), path)
 	}
 }
 

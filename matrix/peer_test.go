@@ -73,7 +73,7 @@ func TestGitHubBase(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, "pr-review-comment-001", j.ScenarioID)
 		assert.Equal(t, j.Params[0].Value, j.Scenario.Run[0].Input)
-		assert.Equal(t, p.Base().Checkpoints, j.Scenario.Checkpoints)
+		assert.Equal(t, p.base.Checkpoints, j.Scenario.Checkpoints)
 		n++
 	}
 	assert.Equal(t, 12, n)

@@ -97,17 +97,6 @@ type Job struct {
 	Scenario *scenario.Scenario
 }
 
-// ScenarioID returns the base scenario's id. The first part of job ids is
-// the matrix file's id instead (see Job.ID).
-func (p *Plan) ScenarioID() string { return p.scenarioID }
-
-// Base returns the base scenario with defaults applied. It is shared by
-// every job; do not modify it.
-func (p *Plan) Base() *scenario.Scenario { return p.base }
-
-// Runs returns the number of runs per combination.
-func (p *Plan) Runs() int { return p.runs }
-
 // Parameters returns the axes' paths in canonical form, in axis order.
 func (p *Plan) Parameters() []string {
 	out := make([]string, len(p.axes))
@@ -116,23 +105,6 @@ func (p *Plan) Parameters() []string {
 	}
 	return out
 }
-
-// Values returns the values of the axis at i, as plain YAML data, in the
-// order the matrix gives them. They are shared; do not modify them.
-func (p *Plan) Values(i int) []any { return slices.Clip(p.axes[i].values) }
-
-// Filters returns the plan's filters.
-func (p *Plan) Filters() []Filter { return slices.Clip(p.filters) }
-
-// Shard returns the plan's shard.
-func (p *Plan) Shard() Shard { return p.shard.norm() }
-
-// MaxJobs returns the cap on the selected jobs; 0 means none.
-func (p *Plan) MaxJobs() int64 { return p.maxJobs }
-
-// Combinations returns the number of combinations before filters, or -1
-// when the matrix has more jobs than an int64 can number.
-func (p *Plan) Combinations() int64 { return p.combos }
 
 // Total returns the number of jobs the filters select, before sharding.
 // It never expands the matrix; ErrOverflow when the number does not fit.

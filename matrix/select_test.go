@@ -144,7 +144,7 @@ func TestFilters(t *testing.T) {
 	n, err := q.Count()
 	require.NoError(t, err)
 	assert.Equal(t, int64(4), n)
-	assert.Len(t, q.Filters(), 1)
+	assert.Len(t, q.filters, 1)
 }
 
 func mustPath(t *testing.T, s string) scenario.Path {
