@@ -19,8 +19,8 @@ import (
 const (
 	// DefaultGraphQLURL is GitHub's GraphQL endpoint.
 	DefaultGraphQLURL = "https://api.github.com/graphql"
-	// DefaultRESTURL is GitHub's REST API root.
-	DefaultRESTURL = "https://api.github.com"
+	// defaultRESTURL is GitHub's REST API root.
+	defaultRESTURL = "https://api.github.com"
 )
 
 // secondaryLimitWait is GitHub's advice for a secondary rate limit that
@@ -40,7 +40,7 @@ type Config struct {
 	// https://HOST/api/graphql for GitHub Enterprise Server).
 	GraphQLURL string
 	// RESTURL is the REST API root; empty derives it from GraphQLURL
-	// (HOST/api/v3 for GitHub Enterprise Server, DefaultRESTURL for GitHub).
+	// (HOST/api/v3 for GitHub Enterprise Server, defaultRESTURL for GitHub).
 	RESTURL string
 	// Transport sends the requests (nil: http.DefaultTransport); the client
 	// adds the token and the retries around it.
@@ -84,7 +84,7 @@ func NewClient(cfg Config) *Client {
 	}
 	rest := strings.TrimRight(cfg.RESTURL, "/")
 	if rest == "" {
-		rest = RESTURLFor(cfg.GraphQLURL)
+		rest = rESTURLFor(cfg.GraphQLURL)
 	}
 	logger := cfg.Logger
 	if logger == nil {
@@ -127,14 +127,14 @@ func NewClient(cfg Config) *Client {
 	return c
 }
 
-// RESTURLFor derives the REST API root from a GraphQL endpoint:
+// rESTURLFor derives the REST API root from a GraphQL endpoint:
 // https://HOST/api/v3 for GitHub Enterprise Server's https://HOST/api/graphql,
 // the endpoint's root for one ending in /graphql (githubtest), and
-// DefaultRESTURL for GitHub's and anything else.
-func RESTURLFor(graphqlURL string) string {
+// defaultRESTURL for GitHub's and anything else.
+func rESTURLFor(graphqlURL string) string {
 	u := strings.TrimRight(graphqlURL, "/")
 	if u == "" || u == DefaultGraphQLURL {
-		return DefaultRESTURL
+		return defaultRESTURL
 	}
 	if base, ok := strings.CutSuffix(u, "/api/graphql"); ok {
 		return base + "/api/v3"
@@ -142,7 +142,7 @@ func RESTURLFor(graphqlURL string) string {
 	if base, ok := strings.CutSuffix(u, "/graphql"); ok {
 		return base
 	}
-	return DefaultRESTURL
+	return defaultRESTURL
 }
 
 // bearer adds the token to every request.

@@ -9,16 +9,16 @@ import (
 	"github.com/shurcooL/githubv4"
 )
 
-// DefaultMaxPages is ExecutorOptions.MaxPages when it is zero.
+// defaultMaxPages is ExecutorOptions.MaxPages when it is zero.
 const (
-	DefaultMaxPages = 50
+	defaultMaxPages = 50
 	pageSize        = 100
 )
 
 // ExecutorOptions tune an Executor. The zero value is the default.
 type ExecutorOptions struct {
 	// MaxPages caps how many pages (of up to 100 items) one task fetches
-	// when paginating; DefaultMaxPages if zero. A list cut short by the cap
+	// when paginating; defaultMaxPages if zero. A list cut short by the cap
 	// reports pageInfo.hasNextPage true.
 	MaxPages int
 	// DownloadClient fetches the storage URLs GitHub redirects log
@@ -48,7 +48,7 @@ func NewExecutor(c *Client, opts ExecutorOptions) *Executor {
 	client.Transport = capturing{next: c.http.Transport}
 	maxPages := opts.MaxPages
 	if maxPages <= 0 {
-		maxPages = DefaultMaxPages
+		maxPages = defaultMaxPages
 	}
 	noFollow := client
 	noFollow.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }

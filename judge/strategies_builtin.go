@@ -10,16 +10,16 @@ const (
 	weightedName     = "weighted"
 )
 
-// DefaultWeightedThreshold is the weighted strategy's pass mark when
+// defaultWeightedThreshold is the weighted strategy's pass mark when
 // Options.Threshold is nil: more than nothing is not enough, half the weight
 // is, matching majority_pass for equal weights except that exactly half
 // passes here.
-const DefaultWeightedThreshold = 0.5
+const defaultWeightedThreshold = 0.5
 
 // Builtins returns new values of the four built-in strategies: all_pass,
 // any_pass, majority_pass and weighted (which passes when the passed
 // outcomes' share of the total weight reaches Options.Threshold,
-// DefaultWeightedThreshold when unset).
+// defaultWeightedThreshold when unset).
 func Builtins() []*Strategy {
 	return []*Strategy{
 		{Name: allPassName, Doc: "Passes when every evaluation passes.", Decide: guarded(allPassName, decideAllPass)},
@@ -106,7 +106,7 @@ func decideMajorityPass(outcomes []Outcome, _ Options) Decision {
 }
 
 func decideWeighted(outcomes []Outcome, opts Options) Decision {
-	t := DefaultWeightedThreshold
+	t := defaultWeightedThreshold
 	if opts.Threshold != nil {
 		t = *opts.Threshold
 	}

@@ -40,7 +40,7 @@ func (o Outcome) weight() float64 {
 // Options parameterise a strategy.
 type Options struct {
 	// Threshold is the weighted strategy's pass mark, a fraction of the
-	// total weight in [0, 1]. nil means DefaultWeightedThreshold.
+	// total weight in [0, 1]. nil means defaultWeightedThreshold.
 	Threshold *float64
 }
 
