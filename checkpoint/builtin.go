@@ -247,7 +247,7 @@ func describeValue(v any) string {
 	if v == nil {
 		return "none"
 	}
-	p, err := Normalize(v)
+	p, err := normalize(v)
 	if err != nil {
 		return fmt.Sprintf("%T", v)
 	}

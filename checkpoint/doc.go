@@ -10,7 +10,7 @@
 //
 // NewRegistry holds the eight built-in condition types; a host registers its
 // custom scorers (and its own condition types, if it likes) on the same
-// registry. The built-ins work on plain JSON data (see Normalize):
+// registry. The built-ins work on plain JSON data (see normalize):
 //
 //   - The list rule: a result is a list when it is an array, or an object
 //     with an "items" array (what list capabilities return, {items,

@@ -15,7 +15,7 @@ import (
 // detail says what was observed and, when the check fails, why (for example
 // "count is 1, want >= 2"). err is for a check that could not be made (a
 // malformed condition, a scorer that failed), not for a check that failed.
-// data is plain JSON (see Normalize).
+// data is plain JSON (see normalize).
 type CheckFunc func(ctx context.Context, data any, cond scenario.Condition) (passed bool, detail string, err error)
 
 // ConditionType is a condition type: a plugin value, registered in a
@@ -121,7 +121,7 @@ func Describe(reg *Registry, cond scenario.Condition) string {
 	return t.Describe(cond)
 }
 
-// Check validates cond, normalizes data (see Normalize) and decides cond
+// Check validates cond, normalizes data (see normalize) and decides cond
 // over it with the types reg holds. A panic in the condition or a custom
 // scorer is returned as a *PanicError.
 func Check(ctx context.Context, reg *Registry, data any, cond scenario.Condition) (passed bool, detail string, err error) {
@@ -129,7 +129,7 @@ func Check(ctx context.Context, reg *Registry, data any, cond scenario.Condition
 		return false, "", err
 	}
 	t, _ := reg.Lookup(cond.Type)
-	plain, err := Normalize(data)
+	plain, err := normalize(data)
 	if err != nil {
 		return false, "", err
 	}

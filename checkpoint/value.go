@@ -17,13 +17,13 @@ import (
 // ({items, pageInfo}), "nodes" is a raw GraphQL connection.
 var listKeys = [...]string{"items", "nodes"}
 
-// Normalize returns data as plain JSON values (map[string]any, []any, string,
+// normalize returns data as plain JSON values (map[string]any, []any, string,
 // bool, nil and numbers) so that conditions can walk it. Data that already is
 // plain (numbers of any Go numeric type and json.Number included) is
 // returned as is, without copying; anything else (structs, typed slices and
 // maps, named types) is round-tripped through encoding/json, with numbers
 // decoded as json.Number. It fails only when data cannot be encoded as JSON.
-func Normalize(data any) (any, error) {
+func normalize(data any) (any, error) {
 	if isPlain(data, 0) {
 		return data, nil
 	}

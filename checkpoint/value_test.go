@@ -36,12 +36,12 @@ func TestNormalize(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := Normalize(tc.in)
+			got, err := normalize(tc.in)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, got)
 		})
 	}
-	_, err := Normalize(obj("ch", make(chan int)))
+	_, err := normalize(obj("ch", make(chan int)))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "not JSON data")
 }
