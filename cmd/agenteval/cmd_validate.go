@@ -12,9 +12,9 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval/fixture"
-	"github.com/agenteval/agenteval/plan"
 	"github.com/agenteval/agenteval/internal/textdist"
 	"github.com/agenteval/agenteval/matrix"
+	"github.com/agenteval/agenteval/plan"
 	"github.com/agenteval/agenteval/scenario"
 )
 
