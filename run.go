@@ -97,7 +97,12 @@ func (k *Kit) Runner(cfg RunConfig) (*runner.Runner, error) {
 // Shard, MaxJobs), lazily, and how many jobs the whole run has: see
 // runner.FileSources and runner.Combine.
 func (k *Kit) Jobs(cfg RunConfig, files ...*scenario.File) (iter.Seq2[matrix.Job, error], int64, error) {
-	sources, err := runner.FileSources(files, runner.SourceOptions{Runs: cfg.Runs, Filters: cfg.Filters, MaxJobs: cfg.MaxJobs})
+	return k.jobs(cfg, nil, files)
+}
+
+// jobs is Jobs whose matrices yield the jobs skip names as headers only.
+func (k *Kit) jobs(cfg RunConfig, skip func(string) bool, files []*scenario.File) (iter.Seq2[matrix.Job, error], int64, error) {
+	sources, err := runner.FileSources(files, runner.SourceOptions{Runs: cfg.Runs, Filters: cfg.Filters, MaxJobs: cfg.MaxJobs, Skip: skip})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -112,7 +117,14 @@ func (k *Kit) Run(ctx context.Context, cfg RunConfig, files ...*scenario.File) (
 	if cfg.Agent == nil {
 		return runner.Summary{}, runner.ErrNoAgent
 	}
-	jobs, total, err := k.Jobs(cfg, files...)
+	// recorded is what a resumed results file holds, known once it is
+	// open: the sources skip those jobs before building their scenarios.
+	var recorded map[string]bool
+	var skip func(string) bool
+	if cfg.Resume {
+		skip = func(id string) bool { return recorded[id] }
+	}
+	jobs, total, err := k.jobs(cfg, skip, files)
 	if err != nil {
 		return runner.Summary{}, err
 	}
@@ -140,6 +152,7 @@ func (k *Kit) Run(ctx context.Context, cfg RunConfig, files ...*scenario.File) (
 		return runner.Summary{}, err
 	}
 	if done := w.Recorded(); done != nil {
+		recorded = done
 		rc.Skip = func(id string) bool { return done[id] }
 		owned -= int64(len(done))
 	}

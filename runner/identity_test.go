@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -66,4 +68,94 @@ func TestFileSourcesRefuseSharedJobIDs(t *testing.T) {
 	scenario.AssignIDs(files)
 	_, err = FileSources(files, SourceOptions{})
 	require.NoError(t, err)
+}
+
+// On resume a matrix yields the jobs the run skips as headers: the same
+// ids and indexes, no scenario built; the others are built as always. (A
+// plain scenario's jobs share its one scenario: nothing to save there.)
+func TestSkippedMatrixJobsAreNotBuilt(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{
+		"base.scenario.yaml": {Data: []byte(identityBase)},
+		"m.matrix.yaml":      {Data: []byte("name: m\nbase_scenario: base.scenario.yaml\nruns_per_combination: 2\nmatrix:\n  - parameter: name\n    values: [A, B, C]\n")},
+	}
+	set, err := scenario.NewLoader(NewRegistries(), scenario.Options{}).LoadDirFS(fsys, ".")
+	require.NoError(t, err)
+	collect := func(opts SourceOptions, sh matrix.Shard) []matrix.Job {
+		sources, err := FileSources(set.Files, opts)
+		require.NoError(t, err)
+		jobs, _, err := Combine(sources, sh)
+		require.NoError(t, err)
+		var out []matrix.Job
+		for j, err := range jobs {
+			require.NoError(t, err)
+			out = append(out, j)
+		}
+		return out
+	}
+	for _, sh := range []matrix.Shard{{}, {Index: 2, Count: 3}} {
+		all := collect(SourceOptions{}, sh)
+		skipped := map[string]bool{}
+		for i, j := range all {
+			if i%2 == 0 {
+				skipped[j.ID] = true
+			}
+		}
+		got := collect(SourceOptions{Skip: func(id string) bool { return skipped[id] }}, sh)
+		require.Len(t, got, len(all))
+		for i, j := range got {
+			assert.Equal(t, all[i].ID, j.ID)
+			assert.Equal(t, all[i].Index, j.Index)
+			if skipped[j.ID] && j.Matrix != "" {
+				assert.Nil(t, j.Scenario, "%s is skipped: not built", j.ID)
+			} else {
+				require.NotNil(t, j.Scenario, j.ID)
+				assert.Equal(t, all[i].Scenario.Name, j.Scenario.Name)
+			}
+		}
+	}
+}
+
+// BenchmarkResumeSkipsRecordedMatrixJobs walks a 10^4-job matrix whose
+// jobs are all recorded: by header (Skip) or building every scenario.
+func BenchmarkResumeSkipsRecordedMatrixJobs(b *testing.B) {
+	values := make([]string, 1000)
+	for i := range values {
+		values[i] = fmt.Sprintf("v%d", i)
+	}
+	fsys := fstest.MapFS{
+		"base.scenario.yaml": {Data: []byte(identityBase)},
+		"m.matrix.yaml":      {Data: []byte("name: m\nbase_scenario: base.scenario.yaml\nruns_per_combination: 10\nmatrix:\n  - parameter: run[0].input\n    values: [" + strings.Join(values, ", ") + "]\n")},
+	}
+	set, err := scenario.NewLoader(NewRegistries(), scenario.Options{}).LoadDirFS(fsys, ".")
+	require.NoError(b, err)
+	var m *scenario.File
+	for _, f := range set.Files {
+		if f.Matrix != nil {
+			m = f
+		}
+	}
+	all := func(string) bool { return true }
+	for _, bc := range []struct {
+		name string
+		skip func(string) bool
+	}{{"build", nil}, {"header", all}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				src, err := matrixSource(m, SourceOptions{Skip: bc.skip})
+				require.NoError(b, err)
+				n := 0
+				for j, err := range src.Jobs(0, matrix.Shard{}) {
+					if err != nil || (bc.skip == nil) == (j.Scenario == nil) {
+						b.Fatal(err)
+					}
+					n++
+				}
+				if n != 10_000 {
+					b.Fatal(n)
+				}
+			}
+		})
+	}
 }

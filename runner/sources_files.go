@@ -20,6 +20,11 @@ type SourceOptions struct {
 	Filters []string
 	// MaxJobs refuses a run with more jobs (0 means no cap).
 	MaxJobs int64
+	// Skip, when set, names the jobs the run will skip (resume, with
+	// Config.Skip): a matrix yields those as headers, their Scenario nil,
+	// without building their scenarios, so that skipping what a results
+	// file holds costs no expansion.
+	Skip func(id string) bool
 }
 
 // FileSources turns loaded files into job sources: each scenario runs
@@ -112,7 +117,14 @@ func matrixSource(f *scenario.File, opts SourceOptions) (Source, error) {
 				}
 			}
 			i := offset + first
-			for j, err := range sel.Jobs(context.Background()) {
+			jobs := sel.Jobs
+			if opts.Skip != nil {
+				jobs = sel.Headers // build the scenarios of the jobs that run only
+			}
+			for j, err := range jobs(context.Background()) {
+				if err == nil && opts.Skip != nil && !opts.Skip(j.ID) {
+					j.Scenario, err = plan.Materialize(j.Index)
+				}
 				if err != nil {
 					yield(matrix.Job{}, err)
 					return

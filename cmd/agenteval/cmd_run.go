@@ -162,7 +162,14 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 			return usageErr("%v", err)
 		}
 	}
-	sources, err := runner.FileSources(files, runner.SourceOptions{Runs: *runs, Filters: filters, MaxJobs: *maxJobs})
+	// recorded is the resumed file's jobs, known once it is open: the
+	// sources skip them by id before building their scenarios.
+	var recorded map[string]bool
+	srcOpts := runner.SourceOptions{Runs: *runs, Filters: filters, MaxJobs: *maxJobs}
+	if *resume {
+		srcOpts.Skip = func(id string) bool { return recorded[id] }
+	}
+	sources, err := runner.FileSources(files, srcOpts)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -306,6 +313,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	owned := shard.Size(total)
 	if done := w.Recorded(); done != nil {
+		recorded = done
 		cfg.Skip = func(id string) bool { return done[id] }
 		owned -= int64(len(done))
 	}
