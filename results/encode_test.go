@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -108,4 +109,29 @@ func TestCountsKeepTheirOrder(t *testing.T) {
 	assert.Nil(t, j.C)
 	assert.Error(t, json.Unmarshal([]byte(`{"c":[1]}`), &j))
 	assert.Error(t, json.Unmarshal([]byte(`{"c":{"a":"x"}}`), &j))
+}
+
+// FuzzCounts decodes arbitrary JSON as counts: it never panics, and what
+// it decodes encodes back to the same counts.
+func FuzzCounts(f *testing.F) {
+	for _, s := range []string{`{"ghx":1,"bash":2}`, `null`, `{}`, `{"a":-1,"a":2}`, `[1]`, `{"\u00e9":3}`, `{"x":1.5}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		var c Counts
+		if json.Unmarshal([]byte(doc), &c) != nil {
+			return
+		}
+		b, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var again Counts
+		if err := json.Unmarshal(b, &again); err != nil {
+			t.Fatalf("%s encodes as %s, which does not decode: %v", doc, b, err)
+		}
+		if len(c) != len(again) || (len(c) > 0 && !slices.Equal(c, again)) {
+			t.Fatalf("%s: %v, then %v", doc, c, again)
+		}
+	})
 }

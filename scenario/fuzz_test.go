@@ -17,6 +17,7 @@ import (
 // the same bytes are tried as every kind of document.
 var fuzzNames = []string{
 	"a.scenario.yaml", "a.matrix.yaml", "scenario-sets.json", "pr-fix-001.json", "manifest.json", "notes.yaml",
+	"a.suite.yaml", "eval.config.yaml",
 }
 
 // oddInputs are corner cases of YAML and of the formats, tried as every kind.
@@ -139,6 +140,9 @@ func FuzzLoad(f *testing.F) {
 			}
 			if err == nil && (file.Kind == scenario.KindScenario || file.Kind == scenario.KindGitHub) && file.Scenario == nil {
 				t.Fatalf("%s loaded without errors but has no scenario", file.Kind)
+			}
+			if err == nil && ((file.Kind == scenario.KindSuite && file.Suite == nil) || (file.Kind == scenario.KindEvalConfig && file.EvalConfig == nil)) {
+				t.Fatalf("%s loaded without errors but has no suite", file.Kind)
 			}
 		}
 		// As a matrix below the root, whose base may be looked for above it.

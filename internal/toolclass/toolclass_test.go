@@ -144,3 +144,18 @@ func FuzzClassify(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkClassify(b *testing.B) {
+	c, err := New([]Category{{Name: "search", Tools: []string{"Grep"}, Prefixes: []string{"search_"}, Commands: []string{`^\s*(rg|grep)\b`}}})
+	require.NoError(b, err)
+	calls := []struct {
+		name string
+		args map[string]any
+	}{{"bash", map[string]any{"command": "gh pr view 1"}}, {"bash", map[string]any{"command": "ls -la"}}, {"Read", nil}, {"mcp__github__get_pr", nil}, {"Grep", nil}, {"custom", nil}}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, k := range calls {
+			_ = c.Index(k.name, k.args)
+		}
+	}
+}
