@@ -141,16 +141,16 @@ func writeMarkdownVariants(b *bufio.Writer, s *Summary) {
 		return
 	}
 	fmt.Fprintf(b, "## Agents\n\n")
-	fmt.Fprintf(b, "| Rank | Agent | Model | Pass rate [95%% CI] | Completed | Median time | Median tokens | Median tool calls | Median turns |\n")
-	fmt.Fprintf(b, "| ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |\n")
+	fmt.Fprintf(b, "| Rank | Agent | Model | Pass rate [95%% CI] | Completed | Median time | Median tokens | Median tool calls | Median turns | Tool calls by category |\n")
+	fmt.Fprintf(b, "| ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n")
 	for _, v := range s.Variants {
 		model := v.Model
 		if model == "" {
 			model = "-"
 		}
-		fmt.Fprintf(b, "| %d | %s | %s | %s | %d/%d | %s | %s | %s | %s |\n", v.Rank, mdCell(v.Agent), mdCell(model),
+		fmt.Fprintf(b, "| %d | %s | %s | %s | %d/%d | %s | %s | %s | %s | %s |\n", v.Rank, mdCell(v.Agent), mdCell(model),
 			rateText(v.Passed, v.Runs, v.PassRate, v.PassInterval), v.Completed, v.Runs, msText(v.Median.DurationMS),
-			numText(v.Median.Tokens), numText(v.Median.ToolCalls), numText(v.Median.Turns))
+			numText(v.Median.Tokens), numText(v.Median.ToolCalls), numText(v.Median.Turns), mdCell(categoriesText(v.ToolCalls)))
 	}
 	fmt.Fprintln(b)
 }
@@ -158,4 +158,16 @@ func writeMarkdownVariants(b *bufio.Writer, s *Summary) {
 // numText prints a count-like figure: whole numbers without decimals.
 func numText(x float64) string {
 	return strconv.FormatFloat(x, 'f', -1, 64)
+}
+
+// categoriesText prints tool calls by category: "ghx 12 · bash 3", or "-".
+func categoriesText(cs []CategoryCount) string {
+	if len(cs) == 0 {
+		return "-"
+	}
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = c.Category + " " + strconv.Itoa(c.Calls)
+	}
+	return strings.Join(parts, " · ")
 }

@@ -50,8 +50,9 @@ type lineRecord struct {
 	Efficiency struct {
 		Turns     int `json:"turns"`
 		ToolCalls struct {
-			Total  int `json:"total"`
-			Failed int `json:"failed"`
+			Total      int            `json:"total"`
+			Failed     int            `json:"failed"`
+			ByCategory results.Counts `json:"by_category"`
 		} `json:"tool_calls"`
 	} `json:"efficiency"`
 }

@@ -27,6 +27,8 @@ type tally struct {
 	total                   int64
 	terms                   map[string]int
 	evals                   map[evalKey]*evalCount
+	// tools counts tool calls by category (a suite's efficiency records).
+	tools map[string]int
 }
 
 // add adds (sign 1) or removes (sign −1) one job record.
@@ -42,6 +44,15 @@ func (t *tally) add(rec *lineRecord, sign int, scratch map[evalKey]uint8) {
 	t.prompt += int64(sign * rec.Usage.PromptTokens)
 	t.completion += int64(sign * rec.Usage.CompletionTokens)
 	t.total += int64(sign * rec.Usage.TotalTokens)
+	for _, c := range rec.Efficiency.ToolCalls.ByCategory {
+		if t.tools == nil {
+			t.tools = map[string]int{}
+		}
+		t.tools[c.Name] += sign * c.N
+		if t.tools[c.Name] == 0 {
+			delete(t.tools, c.Name)
+		}
+	}
 	for _, reason := range rec.TerminationReasons {
 		if t.terms == nil {
 			t.terms = map[string]int{}
@@ -97,6 +108,12 @@ func (t *tally) merge(o *tally) {
 	t.prompt += o.prompt
 	t.completion += o.completion
 	t.total += o.total
+	for k, v := range o.tools {
+		if t.tools == nil {
+			t.tools = map[string]int{}
+		}
+		t.tools[k] += v
+	}
 	for k, v := range o.terms {
 		if t.terms == nil {
 			t.terms = map[string]int{}

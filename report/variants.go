@@ -20,6 +20,16 @@ type VariantSummary struct {
 	Rank int `json:"rank"`
 	// Median are medians per job (ghx's interpolation, stats.Median).
 	Median Efficiency `json:"median"`
+	// ToolCalls totals the variant's tool calls by category: ghx's
+	// categories in ghx's order, then the suite's own by name; categories
+	// without calls left out.
+	ToolCalls []CategoryCount `json:"tool_calls,omitempty"`
+}
+
+// CategoryCount is the number of tool calls of one category.
+type CategoryCount struct {
+	Category string `json:"category"`
+	Calls    int    `json:"calls"`
 }
 
 // Efficiency holds one figure per effort metric.
@@ -54,8 +64,15 @@ type variantKey struct{ agent, model string }
 // variantSlots groups the recorded jobs by agent and model, in the order of
 // their first job.
 func (r *Results) variantSlots() ([]variantKey, map[variantKey][]slot) {
+	keys, slots, _ := r.variantGroups()
+	return keys, slots
+}
+
+// variantGroups is variantSlots with each variant's tool calls by category.
+func (r *Results) variantGroups() ([]variantKey, map[variantKey][]slot, map[variantKey]map[string]int) {
 	first := map[variantKey]int64{}
 	slots := map[variantKey][]slot{}
+	tools := map[variantKey]map[string]int{}
 	for _, c := range r.combos {
 		if c.agent == "" && c.model == "" {
 			continue
@@ -65,17 +82,49 @@ func (r *Results) variantSlots() ([]variantKey, map[variantKey][]slot) {
 			first[k] = c.minIndex
 		}
 		slots[k] = append(slots[k], c.slots...)
+		for cat, n := range c.t.tools {
+			if tools[k] == nil {
+				tools[k] = map[string]int{}
+			}
+			tools[k][cat] += n
+		}
 	}
 	keys := make([]variantKey, 0, len(first))
 	for k := range first {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b variantKey) int { return cmp.Compare(first[a], first[b]) })
-	return keys, slots
+	return keys, slots, tools
+}
+
+// ghxCategories are ghx's tool-call categories in its report order.
+var ghxCategories = []string{"ghx", "mcp", "gh_cli", "bash", "file_ops", "other"}
+
+// categoryCounts orders counts by category: ghx's first, in its order,
+// then the others by name.
+func categoryCounts(m map[string]int) []CategoryCount {
+	names := make([]string, 0, len(m))
+	for k, n := range m {
+		if n != 0 {
+			names = append(names, k)
+		}
+	}
+	rank := func(s string) int {
+		if i := slices.Index(ghxCategories, s); i >= 0 {
+			return i
+		}
+		return len(ghxCategories)
+	}
+	slices.SortFunc(names, func(a, b string) int { return cmp.Or(cmp.Compare(rank(a), rank(b)), strings.Compare(a, b)) })
+	out := make([]CategoryCount, len(names))
+	for i, n := range names {
+		out[i] = CategoryCount{Category: n, Calls: m[n]}
+	}
+	return out
 }
 
 func (r *Results) variants() []VariantSummary {
-	keys, slots := r.variantSlots()
+	keys, slots, tools := r.variantGroups()
 	if len(keys) == 0 {
 		return nil
 	}
@@ -91,7 +140,8 @@ func (r *Results) variants() []VariantSummary {
 				passed++
 			}
 		}
-		out = append(out, VariantSummary{Agent: k.agent, Model: k.model, Counts: newCounts(len(ss), completed, passed), Median: medians(ss)})
+		out = append(out, VariantSummary{Agent: k.agent, Model: k.model, Counts: newCounts(len(ss), completed, passed), Median: medians(ss),
+			ToolCalls: categoryCounts(tools[k])})
 	}
 	order := make([]int, len(out))
 	for i := range order {

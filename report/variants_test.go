@@ -36,7 +36,8 @@ func suiteResults(t *testing.T) *Results {
 						applyOutcome(&j, "pass")
 					}
 					j.Usage = llm.Usage{TotalTokens: tokens}
-					j.Efficiency = results.Efficiency{Turns: 1, ToolCalls: results.ToolCalls{Total: tools}}
+					j.Efficiency = results.Efficiency{Turns: 1, ToolCalls: results.ToolCalls{Total: tools,
+						ByCategory: results.Counts{{Name: "search", N: 1}, {Name: "bash", N: tools - 1}}}}
 					lines = append(lines, jobLine(t, j))
 				}
 			}
@@ -67,15 +68,19 @@ func TestSummaryRanksVariantsWithIntervals(t *testing.T) {
 	assert.Equal(t, 55.5, s.Variants[2].Median.Tokens)
 	assert.Equal(t, float64(2), s.Variants[2].Median.ToolCalls)
 	assert.Equal(t, "a × m1", s.Scenarios[0].Combinations[0].Label)
+	assert.Equal(t, []CategoryCount{{Category: "bash", Calls: 60}, {Category: "search", Calls: 20}}, s.Variants[0].ToolCalls, "ghx's categories first, then the suite's")
+	assert.Equal(t, []CategoryCount{{Category: "bash", Calls: 20}, {Category: "search", Calls: 20}}, s.Variants[3].ToolCalls)
 
 	md := render(t, func(b *bytes.Buffer) error { return WriteMarkdown(b, s) })
 	assert.Contains(t, md, "## Agents\n\n| Rank | Agent | Model | Pass rate [95% CI] |")
 	assert.Contains(t, md, "| 3 | b | m2 | 20.0% (4/20) [")
+	assert.Contains(t, md, "| bash 20 · search 20 |")
 
 	html := render(t, func(b *bytes.Buffer) error { return WriteHTML(b, suiteResults(t), HTMLOptions{}) })
 	assert.Contains(t, html, `<section id="agents"><h2>Agents</h2>`)
 	assert.Contains(t, html, `<tr data-agent="b" data-model="m1" data-rank="3">`)
 	assert.Contains(t, html, `<span class="pn">agent</span>=<span class="pv">a</span>`)
+	assert.Contains(t, html, `<td data-label="Tool calls by category">bash 60 · search 20</td>`)
 }
 
 func TestCompareByAgentAndModel(t *testing.T) {

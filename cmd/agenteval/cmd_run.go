@@ -234,6 +234,15 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		gh = github.NewClient(github.Config{Token: token, GraphQLURL: *graphqlURL, Timeout: 60 * time.Second})
 		mgr = github.NewManager(gh, github.ManagerConfig{})
 	}
+	if suite != nil {
+		var fm fixture.Manager
+		if mgr != nil {
+			fm = mgr
+		}
+		if err := suite.seedMissingManifest(ctx, env, fm, *manifest, *seedFile); err != nil {
+			return usageErr("%v", err)
+		}
+	}
 	if *manifest != "" {
 		m, err := fixture.LoadManifest(*manifest)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"iter"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,11 +68,7 @@ func loadRunSuite(env *cliEnv, fs *flagSet, file string, modes []string, opts ru
 		defaults["concurrency"] = strconv.Itoa(s.Concurrency)
 	}
 	if s.Fixtures != nil {
-		m := s.Resolve(s.Fixtures.Manifest)
-		if _, err := os.Stat(m); err != nil && s.Fixtures.SeedIfMissing && !set["manifest"] {
-			return nil, fmt.Errorf("--suite: the fixture manifest %s does not exist (fixtures.seed_if_missing); seed it first with: agenteval fixture seed --manifest %s --seed-file FILE", m, m)
-		}
-		defaults["manifest"] = m
+		defaults["manifest"] = s.Resolve(s.Fixtures.Manifest)
 		defaults["seed-file"] = s.Resolve(s.Fixtures.SeedFile)
 	}
 	for _, name := range slices.Sorted(maps.Keys(defaults)) {
@@ -356,4 +353,45 @@ func (rs *runSuite) run(ctx context.Context, env *cliEnv, cfg runner.Config, fil
 	}
 	total.Duration = time.Since(start)
 	return total, nil
+}
+
+// seedMissingManifest seeds the fixtures and writes the manifest when the
+// suite asks for it (fixtures.seed_if_missing) and the manifest does not
+// exist yet, as `agenteval fixture seed` would.
+func (rs *runSuite) seedMissingManifest(ctx context.Context, env *cliEnv, mgr fixture.Manager, manifest, seedFile string) error {
+	f := rs.suite.Fixtures
+	if f == nil || !f.SeedIfMissing || manifest == "" {
+		return nil
+	}
+	if _, err := os.Stat(manifest); err == nil {
+		return nil
+	}
+	switch {
+	case seedFile == "":
+		return fmt.Errorf("the fixture manifest %s does not exist and the suite seeds it if missing (fixtures.seed_if_missing), which needs a seed file (fixtures.seed_file or --seed-file)", manifest)
+	case mgr == nil:
+		return fmt.Errorf("the fixture manifest %s does not exist and the suite seeds it if missing (fixtures.seed_if_missing), which needs GITHUB_TOKEN or GH_TOKEN (or --graphql-url)", manifest)
+	}
+	sf, err := fixture.LoadSeedFile(seedFile)
+	if err != nil {
+		return err
+	}
+	if f.Repo != "" {
+		sf.Repo = f.Repo
+	}
+	m, rep, err := mgr.Seed(ctx, sf)
+	if err == nil && rep != nil {
+		err = rep.Err()
+	}
+	if err != nil {
+		return fmt.Errorf("seeding the missing fixture manifest %s: %w", manifest, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(manifest), 0o755); err != nil {
+		return err
+	}
+	if err := fixture.WriteManifest(manifest, m); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stderr, "seeded the missing fixture manifest %s (%d fixtures)\n", manifest, len(m.Fixtures))
+	return nil
 }

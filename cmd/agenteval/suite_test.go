@@ -237,10 +237,20 @@ func TestRunGhxConfigWithModes(t *testing.T) {
 	require.NoError(t, os.CopyFS(dir, os.DirFS("../../testdata/corpus/ghx-f128993/packages/eval")))
 	cfg := filepath.Join(dir, "config", "eval.config.yaml")
 	g := seedGhxGitHub(t, dir)
-	args := []string{"run", "--suite", cfg, "--mode", "baseline=echo", "--mode", "mcp=echo", "--mode", "ghx=echo", "--runs", "1",
-		"--manifest", g.manifest, "--seed-file", g.seed, g.url}
+	g.srv.AddRepo("aryeko/ghx-bench-fixtures") // the configuration's fixtures.repo, which seeding uses
+	args := []string{"run", "--suite", cfg, "--mode", "baseline=echo", "--mode", "mcp=echo", "--mode", "ghx=echo", "--runs", "1"}
 	code, _, stderr := runCLIEnv(t, g.vars, args...)
+	require.Equal(t, exitUsage, code, stderr)
+	assert.Contains(t, stderr, "fixtures/latest.json does not exist and the suite seeds it if missing (fixtures.seed_if_missing), which needs a seed file")
+
+	// ghx's manifest (fixtures/latest.json beside config/) is missing:
+	// seed_if_missing seeds it from the seed file, then the run uses it.
+	args = append(args, "--seed-file", g.seed, g.url)
+	code, _, stderr = runCLIEnv(t, g.vars, args...)
 	require.Equal(t, exitFail, code, stderr)
+	assert.Contains(t, stderr, "seeded the missing fixture manifest")
+	_, err := os.Stat(filepath.Join(dir, "fixtures", "latest.json"))
+	require.NoError(t, err)
 	assert.Contains(t, stderr, "warm-up: 3 uncounted session(s)")
 	assert.Equal(t, 2, strings.Count(stderr, "fixtures reseeded before the next agent"), stderr)
 	jobs := readSuiteJobs(t, filepath.Join(dir, "results", "results.jsonl"))
