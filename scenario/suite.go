@@ -227,6 +227,50 @@ func (l *Loader) suiteOf(name string, f *File, err error, specs map[string]strin
 	return s, f, nil
 }
 
+// Select keeps the scenario and matrix files the suite selects: those
+// of its set (a scenario-sets.json among the files), ids, tags, categories
+// and difficulties, each given one must hold. A matrix is judged by its
+// base scenario, or its own id.
+func (s *Suite) Select(files []*File) ([]*File, error) {
+	sel := s.Scenarios
+	var setIDs []string
+	if sel.Set != "" {
+		found := false
+		for _, f := range files {
+			if f.Kind == KindScenarioSets {
+				if ids, ok := f.Sets[sel.Set]; ok {
+					setIDs, found = append(setIDs, ids...), true
+				}
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("no scenario-sets.json among the suite's paths has the set %q", sel.Set)
+		}
+	}
+	var out []*File
+	for _, f := range files {
+		sc := f.Scenario
+		if f.Base != nil {
+			sc = f.Base.Scenario
+		}
+		if sc == nil || (f.Kind != KindScenario && f.Kind != KindGitHub && f.Kind != KindMatrix) {
+			out = append(out, f) // not a job source: FileSources leaves it out
+			continue
+		}
+		ids := []string{sc.ID, f.ID}
+		switch {
+		case sel.Set != "" && !slices.ContainsFunc(ids, func(id string) bool { return slices.Contains(setIDs, id) }):
+		case len(sel.IDs) > 0 && !slices.ContainsFunc(ids, func(id string) bool { return slices.Contains(sel.IDs, id) }):
+		case len(sel.Tags) > 0 && !slices.ContainsFunc(sc.Tags, func(t string) bool { return slices.Contains(sel.Tags, t) }):
+		case len(sel.Category) > 0 && (f.GitHub == nil || !slices.Contains(sel.Category, f.GitHub.Category)):
+		case len(sel.Difficulty) > 0 && (f.GitHub == nil || !slices.Contains(sel.Difficulty, f.GitHub.Difficulty)):
+		default:
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
 // SetDefaults fills what the file leaves out.
 func (s *Suite) SetDefaults() {
 	if s.Repetitions == 0 {

@@ -92,3 +92,36 @@ func TestLoadSuiteRefusesOtherFiles(t *testing.T) {
 	assert.Equal(t, scenario.KindSuite, f.Kind, "a file nothing tells apart is read as a suite")
 	assert.Contains(t, err.Error(), "agents")
 }
+
+func TestSuiteSelect(t *testing.T) {
+	t.Parallel()
+	set, err := defaultLoader().LoadPaths("../testdata/corpus/ghx-f128993/packages/eval/scenarios")
+	require.NoError(t, err)
+	ids := func(files []*scenario.File) []string {
+		var out []string
+		for _, f := range files {
+			if f.Scenario != nil {
+				out = append(out, f.Scenario.ID)
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		sel  scenario.SuiteScenarios
+		want []string
+	}{
+		{scenario.SuiteScenarios{}, []string{"issue-close-with-context-wf-001", "issue-to-pr-lifecycle-wf-001", "issue-triage-and-assign-wf-001", "pr-reply-threads-wf-001", "pr-review-comment-001"}},
+		{scenario.SuiteScenarios{Set: "pr-only"}, []string{"pr-reply-threads-wf-001", "pr-review-comment-001"}},
+		{scenario.SuiteScenarios{Set: "full", IDs: []string{"pr-review-comment-001", "issue-to-pr-lifecycle-wf-001"}}, []string{"issue-to-pr-lifecycle-wf-001", "pr-review-comment-001"}},
+		{scenario.SuiteScenarios{Tags: []string{"triage", "request-changes"}}, []string{"issue-triage-and-assign-wf-001", "pr-review-comment-001"}},
+		{scenario.SuiteScenarios{Category: scenario.StringList{"issue"}, Difficulty: scenario.StringList{"intermediate"}}, []string{"issue-close-with-context-wf-001", "issue-triage-and-assign-wf-001"}},
+		{scenario.SuiteScenarios{Difficulty: scenario.StringList{"basic", "advanced"}}, []string{"issue-to-pr-lifecycle-wf-001", "pr-review-comment-001"}},
+	} {
+		s := &scenario.Suite{Scenarios: tc.sel}
+		got, err := s.Select(set.Files)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, ids(got), "%+v", tc.sel)
+	}
+	_, err = (&scenario.Suite{Scenarios: scenario.SuiteScenarios{Set: "nightly"}}).Select(set.Files)
+	assert.EqualError(t, err, `no scenario-sets.json among the suite's paths has the set "nightly"`)
+}

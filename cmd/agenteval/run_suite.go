@@ -81,56 +81,14 @@ func loadRunSuite(env *cliEnv, fs *flagSet, file string, modes []string, opts ru
 			}
 		}
 	}
-	rs := &runSuite{file: file, suite: s, agents: map[runner.Variant]runner.Agent{}}
-	models := s.Models
-	if len(models) == 0 {
-		models = []scenario.SuiteModel{{}}
-	}
-	for _, a := range s.Agents {
-		for _, m := range models {
-			v := runner.Variant{Agent: a.Name, Model: m.ID}
-			agent, err := buildSuiteAgent(env, a, m, opts)
-			if err != nil {
-				return nil, fmt.Errorf("--suite: agent %s: %w", v, err)
-			}
-			rs.variants = append(rs.variants, v)
-			rs.agents[v] = agent
-		}
-	}
-	return rs, nil
-}
-
-// buildSuiteAgent builds one agent of a suite for one model: an openai
-// agent without a model takes the suite's; an exec agent's programs get
-// the suite's env with AGENTEVAL_AGENT, AGENTEVAL_MODEL and
-// AGENTEVAL_INSTRUCTIONS; a model agent sends the instructions as its
-// first system message.
-func buildSuiteAgent(env *cliEnv, a scenario.SuiteAgent, m scenario.SuiteModel, opts runner.AgentOptions) (runner.Agent, error) {
-	spec := a.Agent
-	if spec == "openai" || spec == "openai:" {
-		if m.ID == "" {
-			return nil, fmt.Errorf("%q names no model and the suite has no models; write openai:MODEL or add models", spec)
-		}
-		spec = "openai:" + m.ID
-	}
-	agent, err := env.kit.Agent(spec, opts)
+	variants, agents, ignored, err := env.kit.SuiteAgents(s, opts)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("--suite: %w", err)
 	}
-	switch x := agent.(type) {
-	case *runner.ExecAgent:
-		for _, k := range slices.Sorted(maps.Keys(a.Env)) {
-			x.Env = append(x.Env, k+"="+a.Env[k])
-		}
-		x.Env = append(x.Env, "AGENTEVAL_AGENT="+a.Name, "AGENTEVAL_MODEL="+m.ID, "AGENTEVAL_INSTRUCTIONS="+a.Instructions)
-	case *runner.ModelAgent:
-		x.Instructions = a.Instructions
-	default:
-		if a.Instructions != "" || len(a.Env) > 0 {
-			fmt.Fprintf(env.stderr, "agenteval run: warning: agent %s (%s) takes no instructions or env; they are not used\n", a.Name, a.Agent)
-		}
+	for _, name := range ignored {
+		fmt.Fprintf(env.stderr, "agenteval run: warning: agent %s takes no instructions or env; they are not used\n", name)
 	}
-	return agent, nil
+	return &runSuite{file: file, suite: s, variants: variants, agents: agents}, nil
 }
 
 // paths returns the suite's scenario paths, resolved.
@@ -142,46 +100,11 @@ func (rs *runSuite) paths() []string {
 	return out
 }
 
-// selectFiles keeps the scenario and matrix files the suite selects: those
-// of its set (a scenario-sets.json among the files), ids, tags, categories
-// and difficulties, each given one must hold. A matrix is judged by its
-// base scenario, or its own id.
+// selectFiles keeps the files the suite selects (scenario.Suite.Select).
 func (rs *runSuite) selectFiles(files []*scenario.File) ([]*scenario.File, error) {
-	sel := rs.suite.Scenarios
-	var setIDs []string
-	if sel.Set != "" {
-		found := false
-		for _, f := range files {
-			if f.Kind == scenario.KindScenarioSets {
-				if ids, ok := f.Sets[sel.Set]; ok {
-					setIDs, found = append(setIDs, ids...), true
-				}
-			}
-		}
-		if !found {
-			return nil, fmt.Errorf("--suite: no scenario-sets.json among the suite's paths has the set %q", sel.Set)
-		}
-	}
-	var out []*scenario.File
-	for _, f := range files {
-		s := f.Scenario
-		if f.Base != nil {
-			s = f.Base.Scenario
-		}
-		if s == nil || (f.Kind != scenario.KindScenario && f.Kind != scenario.KindGitHub && f.Kind != scenario.KindMatrix) {
-			out = append(out, f) // not a job source: FileSources leaves it out
-			continue
-		}
-		ids := []string{s.ID, f.ID}
-		switch {
-		case sel.Set != "" && !slices.ContainsFunc(ids, func(id string) bool { return slices.Contains(setIDs, id) }):
-		case len(sel.IDs) > 0 && !slices.ContainsFunc(ids, func(id string) bool { return slices.Contains(sel.IDs, id) }):
-		case len(sel.Tags) > 0 && !slices.ContainsFunc(s.Tags, func(t string) bool { return slices.Contains(sel.Tags, t) }):
-		case len(sel.Category) > 0 && (f.GitHub == nil || !slices.Contains(sel.Category, f.GitHub.Category)):
-		case len(sel.Difficulty) > 0 && (f.GitHub == nil || !slices.Contains(sel.Difficulty, f.GitHub.Difficulty)):
-		default:
-			out = append(out, f)
-		}
+	out, err := rs.suite.Select(files)
+	if err != nil {
+		return nil, fmt.Errorf("--suite: %w", err)
 	}
 	return out, nil
 }

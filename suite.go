@@ -1,0 +1,70 @@
+package agenteval
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/agenteval/agenteval/runner"
+	"github.com/agenteval/agenteval/scenario"
+)
+
+// SuiteAgents builds a suite's agents, one per agent × model (one per agent
+// when the suite names no models), with the agent types the kit holds:
+// an `openai` spec without a model takes the suite's model; an exec agent's
+// programs get the suite agent's env with AGENTEVAL_AGENT, AGENTEVAL_MODEL
+// and AGENTEVAL_INSTRUCTIONS; a model agent sends the instructions as its
+// first system message. The variants are in the suite's order, agent-major:
+// pass them to runner.SuiteSources and the agents to runner.Config.Variants.
+// ignored lists the agents of another type given instructions or env,
+// which they cannot take.
+func (k *Kit) SuiteAgents(s *scenario.Suite, opts runner.AgentOptions) (variants []runner.Variant, agents map[runner.Variant]Agent, ignored []string, err error) {
+	models := s.Models
+	if len(models) == 0 {
+		models = []scenario.SuiteModel{{}}
+	}
+	agents = map[runner.Variant]Agent{}
+	for _, a := range s.Agents {
+		for _, m := range models {
+			v := runner.Variant{Agent: a.Name, Model: m.ID}
+			agent, used, err := k.suiteAgent(a, m, opts)
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("agent %s: %w", v, err)
+			}
+			if !used && (a.Instructions != "" || len(a.Env) > 0) && !slices.Contains(ignored, a.Name) {
+				ignored = append(ignored, a.Name)
+			}
+			variants = append(variants, v)
+			agents[v] = agent
+		}
+	}
+	return variants, agents, ignored, nil
+}
+
+// suiteAgent builds one agent of a suite for one model; used says whether
+// the agent takes instructions and env.
+func (k *Kit) suiteAgent(a scenario.SuiteAgent, m scenario.SuiteModel, opts runner.AgentOptions) (Agent, bool, error) {
+	spec := a.Agent
+	if spec == "openai" || spec == "openai:" {
+		if m.ID == "" {
+			return nil, false, fmt.Errorf("%q names no model and the suite has no models; write openai:MODEL or add models", spec)
+		}
+		spec = "openai:" + m.ID
+	}
+	agent, err := k.Agent(spec, opts)
+	if err != nil {
+		return nil, false, err
+	}
+	switch x := agent.(type) {
+	case *runner.ExecAgent:
+		for _, key := range slices.Sorted(maps.Keys(a.Env)) {
+			x.Env = append(x.Env, key+"="+a.Env[key])
+		}
+		x.Env = append(x.Env, "AGENTEVAL_AGENT="+a.Name, "AGENTEVAL_MODEL="+m.ID, "AGENTEVAL_INSTRUCTIONS="+a.Instructions)
+		return agent, true, nil
+	case *runner.ModelAgent:
+		x.Instructions = a.Instructions
+		return agent, len(a.Env) == 0, nil
+	}
+	return agent, false, nil
+}
