@@ -122,6 +122,14 @@ func TestCompareByAgentAndModel(t *testing.T) {
 
 	md := render(t, func(b *bytes.Buffer) error { return WriteComparisonMarkdown(b, c) })
 	assert.Contains(t, md, "By model: baseline `m1`, candidate `m2`.")
+	byAgent, err := r.CompareBy(ByAgent, "a", "b", CompareOptions{})
+	require.NoError(t, err)
+	html := render(t, func(b *bytes.Buffer) error { return WriteComparisonHTML(b, byAgent) })
+	assert.Contains(t, html, "<style>")
+	assert.Contains(t, html, `<section id="verdict" data-failed="true">`)
+	assert.Contains(t, html, `<tr data-metric="tokens" data-significant="true">`)
+	assert.Contains(t, html, `<div class="meta">By agent: baseline <code>a</code>, candidate <code>b</code>`)
+	assert.Contains(t, html, "Regression overall")
 	assert.Contains(t, md, "| tokens | 80.5 | 80.5 | 0.0% [")
 
 	for _, tc := range []struct{ by, a, b, want string }{

@@ -93,20 +93,20 @@ func runReport(_ context.Context, env *cliEnv, args []string) int {
 // on a significant regression (overall or in a combination) or a pass rate
 // under --min-pass-rate.
 func runReportCompare(env *cliEnv, args []string) int {
-	fs := newFlags(env, "report compare", "[--min-pass-rate R] [--alpha A] [--correction holm|none] [--format md|json] [--out FILE] BASELINE CANDIDATE\n(each a results file, or a DIR standing for the results.jsonl of every results folder under it, such as the shards of a run)\n   or: agenteval report compare --by agent|model [--baseline NAME] [--candidate NAME] [flags] RESULTS...  (two agents or models of one suite's results)")
+	fs := newFlags(env, "report compare", "[--min-pass-rate R] [--alpha A] [--correction holm|none] [--format md|json|html] [--out FILE] BASELINE CANDIDATE\n(each a results file, or a DIR standing for the results.jsonl of every results folder under it, such as the shards of a run)\n   or: agenteval report compare --by agent|model [--baseline NAME] [--candidate NAME] [flags] RESULTS...  (two agents or models of one suite's results)")
 	by := fs.String("by", "", "compare two agents (agent) or two models (model) within one suite's results")
 	baseName := fs.String("baseline", "", "with --by: the baseline agent or model (default: the first of the results)")
 	candName := fs.String("candidate", "", "with --by: the candidate agent or model (default: the second of the results)")
 	minRate := fs.Float64("min-pass-rate", 0, "fail when the candidate's overall pass rate is below R (0..1)")
 	alpha := fs.Float64("alpha", 0.05, "significance level of the one-sided tests: overall (stratified) and per combination (Fisher exact)")
 	correction := fs.String("correction", report.CorrectionHolm, "multiple-comparison correction: holm or none")
-	format := fs.String("format", "md", "output format: md or json")
+	format := fs.String("format", "md", "output format: md, json or html (one page)")
 	out := fs.String("out", "", "write to FILE instead of stdout")
 	if code, ok := fs.parse(args); !ok {
 		return code
 	}
 	switch {
-	case !fs.oneOf("format", *format, "md", "json"):
+	case !fs.oneOf("format", *format, "md", "json", "html"):
 		return exitUsage
 	case !fs.oneOf("correction", *correction, report.CorrectionHolm, report.CorrectionNone):
 		return exitUsage
@@ -165,6 +165,9 @@ func runReportCompare(env *cliEnv, args []string) int {
 	err = reportWriteOutput(env, *out, func(w io.Writer) error {
 		if *format == "json" {
 			return reportWriteJSON(w, cmp)
+		}
+		if *format == "html" {
+			return report.WriteComparisonHTML(w, cmp)
 		}
 		return report.WriteComparisonMarkdown(w, cmp)
 	})

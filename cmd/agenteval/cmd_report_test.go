@@ -136,7 +136,7 @@ func TestReportUsageErrors(t *testing.T) {
 		{"bad format", []string{"report", "--format", "pdf", res}, `agenteval report: --format "pdf": want md, html, junit, json`},
 		{"bad k", []string{"report", "--k", "0", res}, "agenteval report: --k 0: want at least 1"},
 		{"compare bad correction", []string{"report", "compare", "--correction", "bonferroni", res, res}, `--correction "bonferroni": want holm, none`},
-		{"compare bad format", []string{"report", "compare", "--format", "html", res, res}, `--format "html": want md, json`},
+		{"compare bad format", []string{"report", "compare", "--format", "junit", res, res}, `--format "junit": want md, json, html`},
 		{"missing file", []string{"report", filepath.Join(dir, "nope.jsonl")}, "no such file"},
 		{"conflicting plans", []string{"report", res, other}, "conflicting plans"},
 		{"compare needs two files", []string{"report", "compare", res}, "usage: agenteval report compare"},
