@@ -85,14 +85,14 @@ func TestParseShard(t *testing.T) {
 	assert.Equal(t, int64(7), Shard{}.Size(7))
 	for in, want := range map[string]string{
 		"2":    `shard "2": want i/n, such as 2/5 for the second of five parts`,
-		"a/5":  `shard "a/5": "a" is not a whole number`,
-		"1/b":  `shard "1/b": "b" is not a whole number`,
+		"a/5":  `shard "a/5": "a" is not a whole number written with digits only (no sign, no leading zero)`,
+		"1/b":  `shard "1/b": "b" is not a whole number written with digits only (no sign, no leading zero)`,
 		"1/0":  `shard "1/0": the number of shards must be at least 1`,
 		"0/3":  `shard "0/3": the shard number must be between 1 and 3 (shards count from 1)`,
 		"4/3":  `shard "4/3": the shard number must be between 1 and 3 (shards count from 1)`,
-		"-1/3": `shard "-1/3": "-1" is not a whole number`,
-		"02/5": `shard "02/5": "02" is not a whole number`,
-		"+2/5": `shard "+2/5": "+2" is not a whole number`,
+		"-1/3": `shard "-1/3": "-1" is not a whole number written with digits only (no sign, no leading zero)`,
+		"02/5": `shard "02/5": "02" is not a whole number written with digits only (no sign, no leading zero)`,
+		"+2/5": `shard "+2/5": "+2" is not a whole number written with digits only (no sign, no leading zero)`,
 	} {
 		_, err := ParseShard(in)
 		assert.EqualError(t, err, want, in)

@@ -71,11 +71,11 @@ func ParseShard(text string) (Shard, error) {
 	}
 	i, err := atoi(is)
 	if err != nil {
-		return Shard{}, fmt.Errorf("shard %q: %q is not a whole number", text, is)
+		return Shard{}, fmt.Errorf("shard %q: %q is not a whole number written with digits only (no sign, no leading zero)", text, is)
 	}
 	n, err := atoi(ns)
 	if err != nil {
-		return Shard{}, fmt.Errorf("shard %q: %q is not a whole number", text, ns)
+		return Shard{}, fmt.Errorf("shard %q: %q is not a whole number written with digits only (no sign, no leading zero)", text, ns)
 	}
 	if n < 1 {
 		return Shard{}, fmt.Errorf("shard %q: the number of shards must be at least 1", text)
