@@ -3,8 +3,10 @@
 // it: [New] returns a [Kit] holding every registry (evaluation types,
 // judgment strategies, condition types and scorers, termination, agent and
 // environment types) with the built-ins registered; a host registers its
-// own on it, and the kit's loader, schema and runner all see them. The work
-// happens in the sub-packages, which read like the data flow:
+// own on it, and the kit's loader, schema and runner all see them;
+// [Kit.Run] runs files with a [RunConfig] whose zero value with an Agent is
+// valid. The work happens in the sub-packages, which read like the data
+// flow:
 //
 //   - scenario: the schema. Go types for agent scenarios (*.scenario.yaml),
 //     GitHub eval scenarios (ghx JSON), matrices and fixture manifests;
@@ -27,8 +29,11 @@
 //     judge share.
 //   - judge: the LLM judge and the judgment strategies.
 //   - runner: agents and sessions, environments, mocks, conversations with a
-//     simulated user, jobs at scale, JSONL results, resume, shards, progress,
-//     and go test embedding.
+//     simulated user, jobs at scale, resume, shards, progress.
+//   - results: the results record (plan and job records), written safely
+//     (folder lock, resume check, redaction) and read as a stream.
+//   - agentevaltest: the go test helper: each job a subtest, failures at the
+//     caller's line; a host test needs no other import.
 //   - report: statistics over results (Wilson intervals, pass@k, pass^k,
 //     flakiness, per-parameter rates), comparisons, and JUnit, Markdown, JSON
 //     and HTML output.
