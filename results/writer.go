@@ -8,21 +8,40 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/agenteval/agenteval/redact"
 )
 
 // Writer appends records to a results file, one JSON object per line.
-// Each record is written (and reaches the OS) as soon as it is given; fsync
-// happens in groups (every SyncEvery records or SyncInterval, whichever
-// comes first), so a crash loses at most the last group, which --resume runs
-// again. It is not safe for concurrent use: Run calls Write from one goroutine.
+// Each record reaches the OS as soon as the writer's own goroutine gets to
+// it: records given while it writes are written together, in one system
+// call, right after (group commit; a run of cheap jobs makes one write per
+// group, not one per record). fsync happens in groups too (every SyncEvery
+// records or SyncInterval, whichever comes first), so a crash loses at most
+// the last group, which --resume runs again. A failed write is returned by
+// the next Write, Sync or Close. It is not safe for concurrent use: Run
+// calls Write from one goroutine.
 type Writer struct {
-	f        *os.File
-	buf      bytes.Buffer
-	enc      *json.Encoder
-	line     []byte
+	f    *os.File
+	buf  bytes.Buffer
+	enc  *json.Encoder
+	line []byte
+	// mu guards pending (lines given, not yet written), spare (the other
+	// buffer), given/written (lines counted both sides) and werr (the first
+	// failed write); moved signals each write done.
+	mu      sync.Mutex
+	moved   *sync.Cond
+	pending []byte
+	spare   []byte
+	given   int64
+	written int64
+	werr    error
+	// wake tells the flusher goroutine there are lines; flushed is closed
+	// when it ends. unsynced and lastSync belong to it.
+	wake     chan struct{}
+	flushed  chan struct{}
 	unsynced int
 	lastSync time.Time
 	// SyncEvery and SyncInterval set the group size and age that trigger
@@ -67,10 +86,12 @@ func createJSONL(path string, resume bool, lock *dirLock) (*Writer, error) {
 		return nil, err
 	}
 	w := &Writer{f: f, lock: lock, lastSync: time.Now(), SyncEvery: 1000, SyncInterval: time.Second, Redactor: redact.FromEnvironment(os.Environ()),
-		syncReq: make(chan struct{}, 1), syncDone: make(chan error, 1)}
+		syncReq: make(chan struct{}, 1), syncDone: make(chan error, 1), wake: make(chan struct{}, 1), flushed: make(chan struct{})}
+	w.moved = sync.NewCond(&w.mu)
 	w.enc = json.NewEncoder(&w.buf)
 	w.enc.SetEscapeHTML(false)
 	go w.syncLoop()
+	go w.flushLoop()
 	return w, nil
 }
 
@@ -127,11 +148,64 @@ func (w *Writer) writeValue(v any) error {
 	return w.writeLine(w.buf.Bytes())
 }
 
+// maxPending bounds the lines waiting for the flusher: past it, Write
+// waits (a disk slower than the jobs holds the run back rather than fill
+// memory).
+const maxPending = 1 << 20
+
+// writeLine hands one line to the flusher.
 func (w *Writer) writeLine(line []byte) error {
-	if _, err := w.f.Write(w.Redactor.JSON(line)); err != nil {
+	line = w.Redactor.JSON(line)
+	w.mu.Lock()
+	for len(w.pending) >= maxPending && w.werr == nil {
+		w.moved.Wait()
+	}
+	if err := w.werr; err != nil {
+		w.mu.Unlock()
 		return err
 	}
-	w.unsynced++
+	w.pending = append(w.pending, line...)
+	w.given++
+	w.mu.Unlock()
+	select {
+	case w.wake <- struct{}{}:
+	default: // the flusher is awake already; it takes these lines too
+	}
+	return nil
+}
+
+// flushLoop writes what writeLine gave, a group at a time, until Close
+// closes wake, and asks for fsyncs as they fall due.
+func (w *Writer) flushLoop() {
+	defer close(w.flushed)
+	for range w.wake {
+		w.flushPending()
+	}
+	w.flushPending()
+}
+
+func (w *Writer) flushPending() {
+	w.mu.Lock()
+	buf, n := w.pending, w.given-w.written
+	if len(buf) == 0 {
+		w.mu.Unlock()
+		return
+	}
+	w.pending, w.spare = w.spare[:0], nil // the two buffers swap: Write fills one while this one is written
+	w.mu.Unlock()
+	_, err := w.f.Write(buf)
+	w.mu.Lock()
+	if err != nil && w.werr == nil {
+		w.werr = err
+	}
+	w.spare = buf[:0]
+	w.written += n
+	w.moved.Broadcast()
+	w.mu.Unlock()
+	if err != nil {
+		return
+	}
+	w.unsynced += int(n)
 	if w.unsynced >= w.SyncEvery || time.Since(w.lastSync) >= w.SyncInterval {
 		w.unsynced = 0
 		w.lastSync = time.Now()
@@ -140,7 +214,21 @@ func (w *Writer) writeLine(line []byte) error {
 		default: // a sync is already pending; it will cover these records too
 		}
 	}
-	return nil
+}
+
+// drain waits until every line given so far is written, and returns the
+// first failed write.
+func (w *Writer) drain() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for w.written < w.given && w.werr == nil {
+		select {
+		case w.wake <- struct{}{}:
+		default:
+		}
+		w.moved.Wait()
+	}
+	return w.werr
 }
 
 // syncLoop fsyncs the file whenever asked, until Close.
@@ -159,8 +247,9 @@ func (w *Writer) Sync() error {
 	if w == nil || w.closed {
 		return errWriterClosed
 	}
-	w.unsynced = 0
-	w.lastSync = time.Now()
+	if err := w.drain(); err != nil {
+		return err
+	}
 	return w.f.Sync()
 }
 
@@ -181,8 +270,15 @@ func (w *Writer) Close() error {
 }
 
 func (w *Writer) close() error {
+	close(w.wake)
+	<-w.flushed
+	w.mu.Lock()
+	err := w.werr
+	w.mu.Unlock()
 	close(w.syncReq)
-	err := <-w.syncDone
+	if serr := <-w.syncDone; err == nil {
+		err = serr
+	}
 	if serr := w.f.Sync(); err == nil {
 		err = serr
 	}

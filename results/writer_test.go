@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -72,4 +73,51 @@ func TestWriterMasksSecrets(t *testing.T) {
 	for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
 		assert.True(t, json.Valid(line), "%s", line)
 	}
+}
+
+// TestWriterGroupCommit: records given faster than the disk takes them are
+// written in groups and all reach the file, in order, by Sync and by
+// Close; Sync writes what is pending before it syncs.
+func TestWriterGroupCommit(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "results.jsonl")
+	w, err := Open(path, &Plan{RunID: "g"}, Options{})
+	require.NoError(t, err)
+	w.SyncEvery = 7
+	count := func() int {
+		b, err := os.ReadFile(path)
+		require.NoError(t, err)
+		return bytes.Count(b, []byte("\n"))
+	}
+	for i := range 500 {
+		require.NoError(t, w.Write(&Job{ID: fmt.Sprintf("s/-/run-%d", i+1), Scenario: "s", Run: i + 1}))
+	}
+	require.NoError(t, w.Sync())
+	assert.Equal(t, 501, count(), "the plan and every record, once Sync returns")
+	for i := 500; i < 1000; i++ {
+		require.NoError(t, w.Write(&Job{ID: fmt.Sprintf("s/-/run-%d", i+1), Scenario: "s", Run: i + 1}))
+	}
+	require.NoError(t, w.Close())
+	require.Equal(t, 1001, count())
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	for i, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n"))[1:] {
+		var j Job
+		require.NoError(t, json.Unmarshal(line, &j))
+		assert.Equal(t, i+1, j.Run, "records keep the order they were given in")
+	}
+}
+
+// TestWriterReportsAFailedWrite: a write that fails on the flusher comes
+// back from the next Write, or from Sync or Close.
+func TestWriterReportsAFailedWrite(t *testing.T) {
+	t.Parallel()
+	w, err := Open(filepath.Join(t.TempDir(), "results.jsonl"), &Plan{RunID: "f"}, Options{})
+	require.NoError(t, err)
+	require.NoError(t, w.drain())
+	require.NoError(t, w.f.Close()) // the disk goes away
+	_ = w.Write(&Job{ID: "s/-/run-1", Scenario: "s", Run: 1})
+	assert.ErrorIs(t, w.Sync(), os.ErrClosed)
+	assert.ErrorIs(t, w.Write(&Job{ID: "s/-/run-2", Scenario: "s", Run: 2}), os.ErrClosed)
+	assert.ErrorIs(t, w.Close(), os.ErrClosed)
 }
