@@ -69,8 +69,8 @@ func WriteJUnit(w io.Writer, r *Results) error {
 // writeJUnitSuite writes one combination's testsuite.
 func writeJUnitSuite(enc *xml.Encoder, rd *jobReader, s *Summary, sc *ScenarioSummary, cs *CombinationSummary, c *combo) error {
 	name := sc.ID
-	if len(cs.Params) > 0 {
-		name += " (" + cs.Label + ")"
+	if len(cs.Params) > 0 || cs.Agent != "" || cs.Model != "" {
+		name += " (" + cs.Label + ")" // a suite's combinations differ by agent and model too
 	}
 	suite := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: []xml.Attr{
 		attr("name", name),
@@ -89,6 +89,7 @@ func writeJUnitSuite(enc *xml.Encoder, rd *jobReader, s *Summary, sc *ScenarioSu
 	props := []junitProperty{{Name: "scenario", Value: sc.ID}}
 	for _, p := range []junitProperty{{Name: "scenario_name", Value: sc.Name},
 		{Name: "run_id", Value: strings.Join(s.RunIDs, ",")}, {Name: "agent", Value: s.Agent},
+		{Name: "suite_agent", Value: cs.Agent}, {Name: "model", Value: cs.Model},
 		{Name: "matrix", Value: cs.Matrix}, {Name: "combination", Value: strings.TrimPrefix(cs.Combination, "-")}} {
 		if p.Value != "" {
 			props = append(props, p)

@@ -76,6 +76,13 @@ func TestSummaryRanksVariantsWithIntervals(t *testing.T) {
 	assert.Contains(t, md, "| 3 | b | m2 | 20.0% (4/20) [")
 	assert.Contains(t, md, "| bash 20 · search 20 |")
 
+	junit := render(t, func(b *bytes.Buffer) error { return WriteJUnit(b, suiteResults(t)) })
+	assert.Contains(t, junit, `<testsuite name="s1 (a × m1)"`, "each agent × model its own testsuite")
+	assert.Contains(t, junit, `<testsuite name="s1 (b × m2)"`)
+	assert.Contains(t, junit, `<property name="suite_agent" value="b"></property>`)
+	checkJUnitSchema(t, junit)
+	checkConsumerCounts(t, junit, s)
+
 	html := render(t, func(b *bytes.Buffer) error { return WriteHTML(b, suiteResults(t), HTMLOptions{}) })
 	assert.Contains(t, html, `<section id="agents"><h2>Agents</h2>`)
 	assert.Contains(t, html, `<tr data-agent="b" data-model="m1" data-rank="3">`)
