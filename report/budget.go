@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -93,7 +94,7 @@ func writeMarkdownBudgets(b *bufio.Writer, s *Summary) {
 		if bs.Priced {
 			usedCost = fmt.Sprintf("$%.4f", bs.Used.CostUSD)
 		}
-		fmt.Fprintf(b, "| | cost | %s | %s | %s |\n", limit(bs.Limit.CostUSD > 0, fmt.Sprintf("$%.2f", bs.Limit.CostUSD)), estCost, usedCost)
+		fmt.Fprintf(b, "| | cost | %s | %s | %s |\n", limit(bs.Limit.CostUSD > 0, "$"+strconv.FormatFloat(bs.Limit.CostUSD, 'f', -1, 64)), estCost, usedCost)
 		fmt.Fprintf(b, "| | time | %s | %s | %s |\n", limit(bs.Limit.TimeMS > 0, msText(bs.Limit.TimeMS)), estTime, msText(bs.Used.TimeMS))
 	}
 	fmt.Fprintln(b)
@@ -131,7 +132,7 @@ func budgetLine(bs BudgetSummary) string {
 	if bs.Priced {
 		p := fmt.Sprintf("cost $%.4f", bs.Used.CostUSD)
 		if bs.Limit.CostUSD > 0 {
-			p += fmt.Sprintf(" of $%.2f", bs.Limit.CostUSD)
+			p += " of $" + strconv.FormatFloat(bs.Limit.CostUSD, 'f', -1, 64)
 		}
 		if est != nil && est.CostUSD != nil {
 			p += fmt.Sprintf(" (estimate $%.4f)", *est.CostUSD)

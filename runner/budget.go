@@ -5,7 +5,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/results"
 )
 
@@ -22,8 +21,9 @@ type Budget struct {
 	Tokens int64
 	// CostUSD bounds their cost in US dollars, priced by Cost.
 	CostUSD float64
-	// Cost prices one job's usage in US dollars; required with CostUSD.
-	Cost func(llm.Usage) float64
+	// Cost prices one finished job in US dollars (its Usage, priced by the
+	// model its Agent and Model say it ran with); required with CostUSD.
+	Cost func(*results.Job) float64
 	// Time bounds the run's wall time.
 	Time time.Duration
 }
@@ -78,10 +78,11 @@ func (s *budgetState) over() bool {
 }
 
 // add counts a finished job's usage.
-func (s *budgetState) add(u llm.Usage) {
+func (s *budgetState) add(j *results.Job) {
 	if s == nil {
 		return
 	}
+	u := j.Usage
 	n := int64(u.TotalTokens)
 	if n == 0 {
 		n = int64(u.PromptTokens) + int64(u.CompletionTokens)
@@ -90,7 +91,7 @@ func (s *budgetState) add(u llm.Usage) {
 		s.reached.Or(limitTokens)
 	}
 	if s.b.Cost != nil {
-		c := s.b.Cost(u)
+		c := s.b.Cost(j)
 		if c > 0 && !math.IsInf(c, 0) && !math.IsNaN(c) {
 			if total := s.costNano.Add(int64(math.Round(c * 1e9))); s.b.CostUSD > 0 && float64(total) >= s.b.CostUSD*1e9 {
 				s.reached.Or(limitCost)

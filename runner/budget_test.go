@@ -11,6 +11,7 @@ import (
 
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/matrix"
+	"github.com/agenteval/agenteval/results"
 )
 
 // usageAgent echoes and reports a fixed 100 tokens (60 in, 40 out) per reply.
@@ -24,7 +25,7 @@ func usageAgent(calls *atomic.Int64) Agent {
 func TestBudgetStopsStartingJobs(t *testing.T) {
 	t.Parallel()
 	s := loadScenario(t, "echo.scenario.yaml")
-	perToken := func(u llm.Usage) float64 { return float64(u.TotalTokens) * 0.001 } // $0.10 a job
+	perToken := func(j *results.Job) float64 { return float64(j.Usage.TotalTokens) * 0.001 } // $0.10 a job
 	for _, tc := range []struct {
 		name    string
 		budget  Budget
@@ -117,7 +118,7 @@ func BenchmarkRunEchoBudget(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	budget := &Budget{Tokens: 1 << 62, CostUSD: 1e9, Cost: func(u llm.Usage) float64 { return float64(u.TotalTokens) * 1e-6 }, Time: time.Hour}
+	budget := &Budget{Tokens: 1 << 62, CostUSD: 1e9, Cost: func(j *results.Job) float64 { return float64(j.Usage.TotalTokens) * 1e-6 }, Time: time.Hour}
 	b.ResetTimer()
 	start := time.Now()
 	sum, err := Run(b.Context(), Config{Agent: Echo(), Results: newJSONDiscard(), Budget: budget}, jobs)
@@ -130,9 +131,9 @@ func BenchmarkRunEchoBudget(b *testing.B) {
 // BenchmarkBudgetPerJob is what a budget costs each job: the check before
 // it starts and the accounting when it ends (all three limits set).
 func BenchmarkBudgetPerJob(b *testing.B) {
-	s := newBudgetState(&Budget{Tokens: 1 << 62, CostUSD: 1e12, Cost: func(u llm.Usage) float64 { return float64(u.TotalTokens) * 1e-6 }, Time: time.Hour})
+	s := newBudgetState(&Budget{Tokens: 1 << 62, CostUSD: 1e12, Cost: func(j *results.Job) float64 { return float64(j.Usage.TotalTokens) * 1e-6 }, Time: time.Hour})
 	defer s.use(0)
-	u := llm.Usage{PromptTokens: 60, CompletionTokens: 40, TotalTokens: 100}
+	u := &results.Job{Usage: llm.Usage{PromptTokens: 60, CompletionTokens: 40, TotalTokens: 100}}
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {

@@ -260,7 +260,7 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[matrix.Job, error], total 
 				// Interrupted, not judged: leave it for --resume rather than record a failure.
 				return
 			}
-			budget.add(res.Usage)
+			budget.add(res)
 			resCh <- res
 		}
 	}

@@ -127,35 +127,67 @@ func loadPrices(file string, read func(string) ([]byte, error)) (plan.Prices, er
 }
 
 // runBudget builds run's budget from its flags (nil without --budget). A
-// cost limit needs the agent model's price.
-func runBudget(spec, pricesFile, agentSpec, agentModelFlag string) (*runner.Budget, error) {
+// cost limit needs the agent model's price; with a suite each agent ×
+// model's, checked by runSuite.priceBudget once the suite is loaded.
+func runBudget(spec, pricesFile, agentSpec, agentModelFlag string, suite bool) (*runner.Budget, plan.Prices, error) {
+	prices, err := loadPrices(pricesFile, os.ReadFile)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--prices: %w", err)
+	}
 	if spec == "" {
-		if pricesFile != "" {
-			if _, err := loadPrices(pricesFile, os.ReadFile); err != nil {
-				return nil, fmt.Errorf("--prices: %w", err)
-			}
-		}
-		return nil, nil
+		return nil, prices, nil
 	}
 	b, err := parseBudget(spec)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	prices, err := loadPrices(pricesFile, os.ReadFile)
-	if err != nil {
-		return nil, fmt.Errorf("--prices: %w", err)
+	if suite {
+		return &b, prices, nil
 	}
 	model := agentModel(agentSpec, agentModelFlag)
 	pr, known := prices.Lookup(model)
 	switch {
 	case known:
-		b.Cost = pr.Cost
+		b.Cost = func(j *results.Job) float64 { return pr.Cost(j.Usage) }
 	case b.CostUSD > 0 && model == "":
-		return nil, fmt.Errorf("--budget cost=%gusd: the agent's model is not known, so its tokens cannot be priced: name it with --agent-model NAME", b.CostUSD)
+		return nil, nil, fmt.Errorf("--budget cost=%gusd: the agent's model is not known, so its tokens cannot be priced: name it with --agent-model NAME", b.CostUSD)
 	case b.CostUSD > 0:
-		return nil, fmt.Errorf("--budget cost=%gusd: no price for model %q: give its price in a --prices file (models: {%s: {input_per_mtok: N, output_per_mtok: N}})", b.CostUSD, model, model)
+		return nil, nil, fmt.Errorf("--budget cost=%gusd: no price for model %q: give its price in a --prices file (models: {%s: {input_per_mtok: N, output_per_mtok: N}})", b.CostUSD, model, model)
 	}
-	return &b, nil
+	return &b, prices, nil
+}
+
+// priceBudget prices each job of the suite by its agent × model: the
+// model its agent uses (see agentModel), nothing for echo. A cost limit
+// with an agent × model whose price is unknown is refused.
+func (rs *runSuite) priceBudget(b *runner.Budget, prices plan.Prices, agentModelFlag string) error {
+	if b == nil {
+		return nil
+	}
+	modelOf := rs.agentModel(agentModelFlag)
+	priced := map[runner.Variant]plan.Price{}
+	for _, v := range rs.variants {
+		model, none := modelOf(matrix.Job{Agent: v.Agent, Model: v.Model})
+		if none {
+			priced[v] = plan.Price{}
+			continue
+		}
+		pr, ok := prices.Lookup(model)
+		switch {
+		case ok:
+			priced[v] = pr
+		case b.CostUSD > 0 && model == "":
+			return fmt.Errorf("--budget cost=%gusd: the model of the suite's agent %s is not known, so its tokens cannot be priced: give the suite models or name it with --agent-model NAME", b.CostUSD, v)
+		case b.CostUSD > 0:
+			return fmt.Errorf("--budget cost=%gusd: no price for model %q (the suite's agent %s): give its price in a --prices file", b.CostUSD, model, v)
+		default:
+			return nil // no cost limit: the use is recorded unpriced
+		}
+	}
+	b.Cost = func(j *results.Job) float64 {
+		return priced[runner.Variant{Agent: j.Agent, Model: j.Model}].Cost(j.Usage)
+	}
+	return nil
 }
 
 // endBudget records what a run with a budget used and says whether it
@@ -185,7 +217,7 @@ func formatUse(limit, used results.Amounts) string {
 		parts = append(parts, fmt.Sprintf("tokens %d of %d", used.Tokens, limit.Tokens))
 	}
 	if limit.CostUSD > 0 {
-		parts = append(parts, fmt.Sprintf("cost $%.4f of $%.2f", used.CostUSD, limit.CostUSD))
+		parts = append(parts, fmt.Sprintf("cost $%.4f of $%s", used.CostUSD, strconv.FormatFloat(limit.CostUSD, 'f', -1, 64)))
 	}
 	if limit.TimeMS > 0 {
 		parts = append(parts, fmt.Sprintf("time %v of %v", msDuration(used.TimeMS), msDuration(limit.TimeMS)))

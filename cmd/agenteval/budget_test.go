@@ -175,7 +175,7 @@ func TestBudgetCostWithPricesFile(t *testing.T) {
 		"--runs", "10", "--out", out, "--budget", "cost=0.5usd,time=1h", scen)
 	require.Equal(t, exitFail, code, stderr)
 	assert.Contains(t, stderr, "4 job(s)")
-	assert.Contains(t, stderr, "stopped at its budget (cost reached; used cost $0.6400 of $0.50, time ") // no token limit: tokens not listed
+	assert.Contains(t, stderr, "stopped at its budget (cost reached; used cost $0.6400 of $0.5, time ") // no token limit: tokens not listed
 	assert.Contains(t, stderr, "6 job(s) not started")
 }
 
@@ -213,4 +213,36 @@ func FuzzParseBudget(f *testing.F) {
 		assert.GreaterOrEqual(t, b.CostUSD, 0.0)
 		assert.GreaterOrEqual(t, int64(b.Time), int64(0))
 	})
+}
+
+// TestBudgetCostInASuite prices each job of a suite by its own agent ×
+// model, and refuses a cost limit when one of them has no price.
+func TestBudgetCostInASuite(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	agent, scen := writeUsageAgent(t, dir)
+	write := func(name, models string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(`name: s
+agents:
+  - {name: bot, agent: "exec:`+agent+`"}
+  - {name: base, agent: echo}
+models: [`+models+`]
+scenarios: {paths: [`+filepath.Base(scen)+`]}
+repetitions: 6
+`), 0o644))
+		return p
+	}
+	// gpt-4o-mini: 60 prompt tokens at $0.15/M and 40 completion at $0.60/M,
+	// $0.000033 a bot job; echo's jobs cost nothing. 3 bot jobs stay under
+	// $0.0001, the 4th reaches it.
+	out := filepath.Join(dir, "out")
+	code, _, stderr := runCLI(t, "run", "--suite", write("one.suite.yaml", "{id: gpt-4o-mini}"), "--concurrency", "1", "--out", out, "--budget", "cost=0.0001usd")
+	require.Equal(t, exitFail, code, stderr)
+	assert.Contains(t, stderr, "stopped at its budget (cost reached; used cost $0.0001 of $0.0001); 8 job(s) not started")
+	assert.Contains(t, stderr, "4 job(s)")
+
+	code, _, stderr = runCLI(t, "run", "--suite", write("two.suite.yaml", "{id: gpt-4o-mini}, {id: house-model}"), "--out", filepath.Join(dir, "out2"), "--budget", "cost=1usd")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, `--budget cost=1usd: no price for model "house-model" (the suite's agent bot × house-model): give its price in a --prices file`)
 }

@@ -115,7 +115,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	if *replay && *record == "" {
 		return usageErr("--replay needs --record DIR")
 	}
-	budget, err := runBudget(*budgetSpec, *pricesFile, *agentSpec, *agentModelName)
+	budget, prices, err := runBudget(*budgetSpec, *pricesFile, *agentSpec, *agentModelName, *suiteFile != "")
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -140,6 +140,9 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		}
 		paths = suite.paths()
 		*agentSpec = "suite:" + *suiteFile
+		if err := suite.priceBudget(budget, prices, *agentModelName); err != nil {
+			return usageErr("%v", err)
+		}
 	} else if agent, err = env.kit.Agent(*agentSpec, agentOpts); err != nil {
 		return usageErr("--agent: %v", err)
 	}
