@@ -371,6 +371,9 @@ func isJSONNumber(s string) bool {
 // appendFloat formats like encoding/json: shortest representation, 'e'
 // notation only for very small or large magnitudes.
 func appendFloat(b []byte, f float64) []byte {
+	if f == math.Trunc(f) && f > -1e15 && f < 1e15 && !math.Signbit(f) {
+		return strconv.AppendInt(b, int64(f), 10) // scores and weights: 0, 1 (what 'f' writes, faster)
+	}
 	abs := math.Abs(f)
 	fmtByte := byte('f')
 	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {

@@ -135,3 +135,21 @@ func FuzzCounts(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAppendFloat checks scores, weights and durations against
+// encoding/json, the integral fast path included.
+func FuzzAppendFloat(f *testing.F) {
+	for _, x := range []float64{0, 1, -1, 0.5, 1e15, -1e15, 999999999999999, 1e21, 1e-7, math.Copysign(0, -1), 12.75} {
+		f.Add(x)
+	}
+	f.Fuzz(func(t *testing.T, x float64) {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return
+		}
+		want, err := json.Marshal(x)
+		require.NoError(t, err)
+		if got := appendFloat(nil, x); !bytes.Equal(want, got) {
+			t.Fatalf("appendFloat(%v) = %s, encoding/json gives %s", x, got, want)
+		}
+	})
+}
