@@ -75,6 +75,9 @@ func TestClassifierOwnCategories(t *testing.T) {
 }
 
 func TestClassifyDoesNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful under the race detector (sync.Pool drops items at random)")
+	}
 	c, err := New([]Category{{Name: "search", Tools: []string{"Grep"}, Commands: []string{`^rg\b`}}})
 	require.NoError(t, err)
 	args := map[string]any{"command": "  /usr/bin/gh pr view 1"}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package toolclass
+
+const raceEnabled = false
