@@ -153,3 +153,41 @@ func FuzzAppendFloat(f *testing.F) {
 		}
 	})
 }
+
+// benchJob is a typical echo-workload record (three passing checks, the
+// usage and efficiency blocks), the record every job of a big run writes.
+func benchJob() *Job {
+	return &Job{ID: "examples/simple-test/c-44b05dbc1c5d0f7e/run-1", Scenario: "examples/test-github-issues", Run: 1, Attempts: 1,
+		Completed: true, Passed: true, Score: 1, Reason: "all 3 evaluations passed", Strategy: "all_pass",
+		Evaluations: []Evaluation{{Type: "string_contains", Passed: true, Score: 1, Message: `found "topic-"`, Weight: 1},
+			{Type: "regex_match", Passed: true, Score: 1, Message: "matched", Weight: 1},
+			{Type: "string_contains", Passed: true, Score: 1, Message: `found "Question"`, Weight: 1}}}
+}
+
+// BenchmarkEncodeJob compares the hand-written encoder with encoding/json
+// on the same record: the measurement behind keeping the hand encoder.
+func BenchmarkEncodeJob(b *testing.B) {
+	job := benchJob()
+	b.Run("hand", func(b *testing.B) {
+		b.ReportAllocs()
+		var buf []byte
+		for b.Loop() {
+			var err error
+			if buf, err = AppendJob(buf[:0], job); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		for b.Loop() {
+			buf.Reset()
+			if err := enc.Encode(job); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
