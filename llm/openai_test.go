@@ -258,7 +258,10 @@ func TestOpenAICancelWhileWaitingToRetry(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.RateLimited(10 * time.Second) })
 	m := newOpenAI(t, srv, func(c *llm.OpenAIConfig) { c.MaxBackoff = time.Minute })
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	// The deadline must come after the first 429 has arrived (a loaded
+	// machine took over 50 ms to answer it) and long before the 10 s the
+	// server asks to wait: the call must end at the deadline, not after it.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	start := time.Now()
 	_, err := m.Complete(ctx, llm.Request{Messages: userMsg("x")})
@@ -266,7 +269,7 @@ func TestOpenAICancelWhileWaitingToRetry(t *testing.T) {
 	var apiErr *llm.APIError
 	require.ErrorAs(t, err, &apiErr, "the last API error stays reachable")
 	assert.Equal(t, http.StatusTooManyRequests, apiErr.StatusCode)
-	assert.Less(t, time.Since(start), 2*time.Second)
+	assert.Less(t, time.Since(start), 8*time.Second, "the wait for Retry-After (10 s) was cut short by the deadline")
 }
 
 func TestOpenAIMalformedResponses(t *testing.T) {
