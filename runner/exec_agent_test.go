@@ -11,7 +11,9 @@ import (
 	"os"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -240,4 +242,46 @@ func FuzzExecLineEncoding(f *testing.F) {
 		require.NoError(t, err)
 		same(t, appendEndLine(nil, text), want)
 	})
+}
+
+// A program serving sessions must not outlive a runner that died while the
+// agent waited for a mock result: once the input ends, the pending mock
+// call fails and ServeExec returns (before, the call waited forever and
+// the program stayed behind after a killed run).
+func TestServeExecEndsWhenInputEndsDuringAMockCall(t *testing.T) {
+	t.Parallel()
+	calling := make(chan struct{})
+	var callErr error
+	agent := AgentFunc(func(ctx context.Context, cfg SessionConfig, msg string) (Reply, error) {
+		close(calling)
+		_, callErr = cfg.Mocks.Call(ctx, "weather", "forecast")
+		return Reply{}, callErr
+	})
+	r, w := io.Pipe()
+	done := make(chan error, 1)
+	var out strings.Builder
+	go func() { done <- ServeExec(context.Background(), r, &syncWriter{w: &out}, agent) }()
+	_, err := io.WriteString(w, `{"type":"start","protocol":1,"job":"a"}`+"\n"+`{"type":"message","id":1,"text":"hi"}`+"\n")
+	require.NoError(t, err)
+	<-calling
+	require.NoError(t, w.Close()) // the runner is gone: no mock result will come
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("ServeExec still waits for a mock result after its input ended")
+	}
+	assert.ErrorIs(t, callErr, errInputEnded)
+}
+
+// syncWriter serialises writes for a test reading what ServeExec wrote.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }

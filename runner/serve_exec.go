@@ -23,7 +23,7 @@ func ServeExec(ctx context.Context, r io.Reader, w io.Writer, agent Agent) error
 	in := bufio.NewScanner(r)
 	in.Buffer(make([]byte, 64<<10), 16<<20)
 	out := &lineWriter{enc: json.NewEncoder(w)}
-	bridge := &mockBridge{out: out, pending: map[int64]chan execLine{}}
+	bridge := &mockBridge{out: out, pending: map[int64]chan execLine{}, inputEnded: make(chan struct{})}
 	messages := make(chan execLine, 1)
 	readErr := make(chan error, 1)
 	done := make(chan struct{})
@@ -33,6 +33,11 @@ func ServeExec(ctx context.Context, r io.Reader, w io.Writer, agent Agent) error
 	}
 	go func() {
 		defer close(messages)
+		// A mock result can only arrive on the input: once it ends (the
+		// runner exited or was killed), a pending mock call must fail, or
+		// the agent would wait for it forever and the program outlive its
+		// runner.
+		defer close(bridge.inputEnded)
 		for in.Scan() {
 			var l execLine
 			if err := json.Unmarshal(in.Bytes(), &l); err != nil {
@@ -109,12 +114,19 @@ func (w *lineWriter) write(l execLine) error {
 	return w.enc.Encode(l)
 }
 
+// errInputEnded fails a mock call whose result can no longer arrive: the
+// runner closed the protocol input (it exited or was killed).
+var errInputEnded = errors.New("exec protocol: the input ended before the mock result came")
+
 // mockBridge forwards mock calls to the runner over the protocol.
 type mockBridge struct {
 	out     *lineWriter
 	next    atomic.Int64
 	mu      sync.Mutex
 	pending map[int64]chan execLine
+	// inputEnded is closed when the protocol input ends: no mock result
+	// can come after it.
+	inputEnded chan struct{}
 }
 
 func (b *mockBridge) deliver(l execLine) {
@@ -141,24 +153,31 @@ func (b *mockBridge) Call(ctx context.Context, service, method string, args ...a
 	if err := b.out.write(execLine{Type: "mock", ID: id, Service: service, Method: method, Args: raw}); err != nil {
 		return nil, err
 	}
+	var l execLine
 	select {
 	case <-ctx.Done():
 		return nil, ctx.Err()
-	case l := <-ch:
-		if len(l.Error) > 0 {
-			var e struct{ Code, Message string }
-			_ = json.Unmarshal(l.Error, &e)
-			if e.Code == "NO_MOCK" {
-				return nil, fmt.Errorf("%s.%s: %w", service, method, errNoMock)
-			}
-			return nil, &mockError{Code: e.Code, Message: e.Message}
+	case l = <-ch:
+	case <-b.inputEnded:
+		select {
+		case l = <-ch: // delivered just before the input ended
+		default:
+			return nil, fmt.Errorf("%s.%s: %w", service, method, errInputEnded)
 		}
-		var v any
-		if len(l.Result) > 0 {
-			if err := json.Unmarshal(l.Result, &v); err != nil {
-				return nil, err
-			}
-		}
-		return v, nil
 	}
+	if len(l.Error) > 0 {
+		var e struct{ Code, Message string }
+		_ = json.Unmarshal(l.Error, &e)
+		if e.Code == "NO_MOCK" {
+			return nil, fmt.Errorf("%s.%s: %w", service, method, errNoMock)
+		}
+		return nil, &mockError{Code: e.Code, Message: e.Message}
+	}
+	var v any
+	if len(l.Result) > 0 {
+		if err := json.Unmarshal(l.Result, &v); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
 }
