@@ -23,7 +23,7 @@ func TestRunRecordsEfficiency(t *testing.T) {
 	agent := AgentFunc(func(_ context.Context, _ SessionConfig, msg string) (Reply, error) {
 		return Reply{Text: msg, Actions: []evaluate.Action{
 			{Name: "bash", Args: map[string]any{"command": "gh pr view 1"}},
-			{Name: "bash", Args: map[string]any{"command": "rg TODO"}},
+			{Name: "bash", Args: map[string]any{"command": "rg needle"}},
 			{Name: "ghx.pr.view", Error: "not found"},
 			{Name: "Read"},
 			{Name: "mcp__github__get_pr"},
