@@ -42,14 +42,13 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "agenteval plan: "+format+"\n", a...)
 		return exitUsage
 	}
-	switch {
-	case *suiteFile != "" && fs.NArg() > 0:
-		return usageErr("--suite names the scenarios (scenarios.paths); give no PATH with it")
-	case *suiteFile == "" && len(modes) > 0:
-		return usageErr("--mode gives a suite's agent its spec; use it with --suite")
-	case *suiteFile == "" && fs.NArg() == 0:
+	if msg, usage := suiteArgs(*suiteFile, fs.NArg(), len(modes)); usage {
 		fs.Usage()
 		return exitUsage
+	} else if msg != "" {
+		return usageErr("%s", msg)
+	}
+	switch {
 	case !fs.oneOf("format", *format, "text", "json"):
 		return exitUsage
 	case *concurrency < 1:

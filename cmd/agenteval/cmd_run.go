@@ -78,14 +78,11 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "agenteval run: "+format+"\n", a...)
 		return exitUsage
 	}
-	switch {
-	case *suiteFile != "" && fs.NArg() > 0:
-		return usageErr("--suite names the scenarios (scenarios.paths); give no PATH with it")
-	case *suiteFile == "" && len(modes) > 0:
-		return usageErr("--mode gives a suite's agent its spec; use it with --suite")
-	case *suiteFile == "" && fs.NArg() == 0:
+	if msg, usage := suiteArgs(*suiteFile, fs.NArg(), len(modes)); usage {
 		fs.Usage()
 		return exitUsage
+	} else if msg != "" {
+		return usageErr("%s", msg)
 	}
 	switch {
 	case *concurrency < 1:
@@ -461,4 +458,19 @@ func warnUnrunnable(env *cliEnv, cfg runner.Config, files []*scenario.File) {
 			fmt.Fprintf(env.stderr, "%s: warning: its jobs will be recorded incomplete: %s\n", f.Name, why)
 		}
 	}
+}
+
+// suiteArgs checks how a verb that takes scenarios either as PATHs or from
+// a suite (run, plan) was given them: the message for a wrong combination,
+// or usage true when neither was given.
+func suiteArgs(suiteFile string, paths, modes int) (msg string, usage bool) {
+	switch {
+	case suiteFile != "" && paths > 0:
+		return "--suite names the scenarios (scenarios.paths); give no PATH with it", false
+	case suiteFile == "" && modes > 0:
+		return "--mode gives a suite's agent its spec; use it with --suite", false
+	case suiteFile == "" && paths == 0:
+		return "", true
+	}
+	return "", false
 }
