@@ -59,7 +59,7 @@ type CompileError struct {
 	Index int
 	// Type is its evaluation type.
 	Type string
-	// Err is the cause, a *registry.UnknownError or the kind's validation error.
+	// Err is the cause, a *registry.Error or the kind's validation error.
 	Err error
 }
 

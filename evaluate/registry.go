@@ -43,7 +43,7 @@ func (k *Kind) Type() scenario.EvaluationType {
 // nil (the kind's zero parameters with their defaults) or the pointer the
 // kind's NewParams returns, as the loader fills it
 // (scenario.Loader.DecodeEvaluation decodes one). An unknown type is a
-// *registry.UnknownError.
+// *registry.Error.
 func Build(reg *Registry, e scenario.Evaluation) (Evaluator, error) {
 	k, err := reg.Get(e.Type)
 	if err != nil {

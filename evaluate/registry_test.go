@@ -157,7 +157,7 @@ func TestBuild(t *testing.T) {
 	t.Parallel()
 	reg := evaluate.NewRegistry()
 	_, err := evaluate.Build(reg, scenario.Evaluation{Type: "nope"})
-	var unknown *registry.UnknownError
+	var unknown *registry.Error
 	require.ErrorAs(t, err, &unknown)
 	assert.Equal(t, "nope", unknown.Name)
 	assert.Contains(t, unknown.Known, "string_contains")

@@ -28,7 +28,7 @@ func NewRegistry() *Registry {
 // Decide applies the strategy reg holds under name, after the rules every
 // strategy shares: no outcomes never pass, and a failed critical outcome
 // fails the decision whatever the strategy says. An unknown name is a
-// *registry.UnknownError that suggests the name likely meant.
+// *registry.Error that suggests the name likely meant.
 func Decide(reg *Registry, name string, outcomes []Outcome, opts Options) (Decision, error) {
 	s, err := reg.Get(name)
 	if err != nil {

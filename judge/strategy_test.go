@@ -184,7 +184,7 @@ func TestStrategiesLookupSuggests(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := reg.Get(tt.name)
-			var unknown *registry.UnknownError
+			var unknown *registry.Error
 			require.True(t, errors.As(err, &unknown))
 			assert.Equal(t, tt.suggestion, unknown.Suggestion)
 			assert.Equal(t, reg.Names(), unknown.Known)

@@ -32,7 +32,8 @@ var (
 	// ErrInvalid: the plugin is nil, has no name, or lacks what its kind
 	// requires (an evaluation type without New, say).
 	ErrInvalid = errors.New("invalid plugin")
-	// ErrUnknown: no plugin of that name is registered (see [UnknownError]).
+	// ErrUnknown: no plugin of that name is registered ([Registry.Get],
+	// [Registry.Replace]).
 	ErrUnknown = errors.New("unknown")
 )
 
@@ -57,17 +58,39 @@ func New[T any](what string, name func(T) string, check func(T) error) *Registry
 	return &Registry[T]{what: what, name: name, check: check, byName: map[string]T{}}
 }
 
-// Error is a refused registration: which plugin and why (wrapping
-// ErrDuplicate or ErrInvalid).
+// Error is the registry's one error: a refused registration (wrapping
+// ErrDuplicate, ErrInvalid, or ErrUnknown from Replace), or a name
+// [Registry.Get] does not know (ErrUnknown, with Suggestion and Known).
 type Error struct {
-	// What is the kind of plugin, Name the name it gave.
+	// What is the kind of plugin, Name the name given or asked for.
 	What, Name string
 	// Err is the reason.
 	Err error
+	// Suggestion is, for an unknown name, the registered name most likely
+	// meant, or "".
+	Suggestion string
+	// Known lists, for an unknown name, the registered names, sorted.
+	Known []string
+
+	lookup bool // from Get: a name asked for, not a registration
 }
 
-// Error says which plugin was refused and why.
+// Error says which plugin was refused and why, or, for an unknown name,
+// suggests what was likely meant and lists the choices.
 func (e *Error) Error() string {
+	if e.lookup {
+		var b strings.Builder
+		fmt.Fprintf(&b, "unknown %s %q", e.What, e.Name)
+		if e.Suggestion != "" {
+			fmt.Fprintf(&b, "; did you mean %q?", e.Suggestion)
+		}
+		if len(e.Known) == 0 {
+			b.WriteString(" (none is registered)")
+		} else {
+			fmt.Fprintf(&b, " (known: %s)", strings.Join(e.Known, ", "))
+		}
+		return b.String()
+	}
 	if e.Name == "" {
 		return fmt.Sprintf("registering a %s: %v", e.What, e.Err)
 	}
@@ -152,8 +175,8 @@ func (r *Registry[T]) Lookup(name string) (T, bool) {
 	return p, ok
 }
 
-// Get returns the plugin registered under name, or an *[UnknownError]
-// that suggests the name most likely meant.
+// Get returns the plugin registered under name, or an *[Error] wrapping
+// ErrUnknown that suggests the name most likely meant.
 func (r *Registry[T]) Get(name string) (T, error) {
 	if p, ok := r.Lookup(name); ok {
 		return p, nil
@@ -164,7 +187,7 @@ func (r *Registry[T]) Get(name string) (T, error) {
 	if r != nil {
 		what = r.what
 	}
-	return zero, &UnknownError{What: what, Name: name, Suggestion: textdist.Suggest(name, known), Known: known}
+	return zero, &Error{What: what, Name: name, Err: ErrUnknown, Suggestion: textdist.Suggest(name, known), Known: known, lookup: true}
 }
 
 // Names returns the registered names, sorted.
@@ -203,33 +226,3 @@ func (r *Registry[T]) Version() uint64 {
 	}
 	return r.version.Load()
 }
-
-// UnknownError is returned by [Registry.Get] for a name nothing is
-// registered under.
-type UnknownError struct {
-	// What is the kind of plugin and Name the name asked for.
-	What, Name string
-	// Suggestion is the registered name most likely meant, or "".
-	Suggestion string
-	// Known lists the registered names, sorted.
-	Known []string
-}
-
-// Error names what was asked for, suggests what was likely meant and lists
-// the choices.
-func (e *UnknownError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "unknown %s %q", e.What, e.Name)
-	if e.Suggestion != "" {
-		fmt.Fprintf(&b, "; did you mean %q?", e.Suggestion)
-	}
-	if len(e.Known) == 0 {
-		b.WriteString(" (none is registered)")
-	} else {
-		fmt.Fprintf(&b, " (known: %s)", strings.Join(e.Known, ", "))
-	}
-	return b.String()
-}
-
-// Unwrap returns ErrUnknown.
-func (e *UnknownError) Unwrap() error { return ErrUnknown }

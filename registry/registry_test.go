@@ -94,7 +94,7 @@ func TestGetSuggests(t *testing.T) {
 	r := newRegistry()
 	require.NoError(t, r.Register(&plugin{Name: "majority_pass", Run: run}, &plugin{Name: "all_pass", Run: run}))
 	_, err := r.Get("majorty_pass")
-	var unknown *registry.UnknownError
+	var unknown *registry.Error
 	require.ErrorAs(t, err, &unknown)
 	assert.ErrorIs(t, err, registry.ErrUnknown)
 	assert.Equal(t, "majority_pass", unknown.Suggestion)
