@@ -108,7 +108,7 @@ func Run(ctx context.Context, opts Options) (runner.Summary, error) {
 // request with one resolved and one unresolved review thread) into gh with
 // package github's Manager, exactly as on a real repository, and returns the
 // manager and the manifest it wrote.
-func SeedGitHub(ctx context.Context, gh *githubfake.Server) (*github.Manager, *scenario.Manifest, error) {
+func SeedGitHub(ctx context.Context, gh *githubfake.Server) (fixture.Manager, *scenario.Manifest, error) {
 	gh.AddRepo("acme/demo")
 	data, err := fs.ReadFile(Files, "fixtures/seed.yaml")
 	if err != nil {

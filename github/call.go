@@ -33,9 +33,11 @@ func (c *call) query(ctx context.Context, q any, vars map[string]any) error {
 // classify maps a failed request to a typed error. what names the object a
 // REST 404 is about.
 func (c *call) classify(ctx context.Context, err error, capt *capture, what string) error {
-	var rl *RateLimitError
-	if errors.As(err, &rl) {
-		return fmt.Errorf("%s: %w", c.task, rl)
+	var ge *Error
+	if errors.As(err, &ge) && ge.Kind == ErrRateLimited {
+		rl := *ge
+		rl.Task = c.task
+		return &rl
 	}
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return fmt.Errorf("%s: %w", c.task, ctxErr)
@@ -44,26 +46,26 @@ func (c *call) classify(ctx context.Context, err error, capt *capture, what stri
 	if len(gqlErrs) > 0 {
 		for _, ge := range gqlErrs {
 			if ge.Type == "NOT_FOUND" {
-				return &NotFoundError{Task: c.task, Message: ge.Message}
+				return &Error{Kind: ErrNotFound, Task: c.task, Message: ge.Message}
 			}
 		}
 		msgs := make([]string, len(gqlErrs))
 		for i, ge := range gqlErrs {
 			msgs[i] = ge.Message
 		}
-		return &APIError{Task: c.task, Status: status, Type: gqlErrs[0].Type, Message: strings.Join(msgs, "; ")}
+		return &Error{Task: c.task, Status: status, Type: gqlErrs[0].Type, Message: strings.Join(msgs, "; ")}
 	}
 	if status == http.StatusNotFound {
 		if what == "" {
 			what = "the requested resource"
 		}
-		return &NotFoundError{Task: c.task, Message: what + " (HTTP 404)"}
+		return &Error{Kind: ErrNotFound, Task: c.task, Message: what + " (HTTP 404)"}
 	}
 	if status >= 300 || status != 0 && message != "" {
 		if message == "" {
 			message = http.StatusText(status)
 		}
-		return &APIError{Task: c.task, Status: status, Message: message}
+		return &Error{Task: c.task, Status: status, Message: message}
 	}
 	// Transport failures (connection refused, TLS, ...) and decoding
 	// problems. *url.Error carries the URL, never headers.
@@ -146,7 +148,7 @@ func (c *call) getRedirectedText(ctx context.Context, path, what string, limit i
 	}
 	defer dresp.Body.Close()
 	if dresp.StatusCode/100 != 2 {
-		return "", false, &APIError{Task: c.task, Status: dresp.StatusCode, Message: fmt.Sprintf("download of %s from %s failed", what, loc.Host)}
+		return "", false, &Error{Task: c.task, Status: dresp.StatusCode, Message: fmt.Sprintf("download of %s from %s failed", what, loc.Host)}
 	}
 	b, err := io.ReadAll(io.LimitReader(dresp.Body, limit+1))
 	if err != nil {

@@ -54,7 +54,7 @@ type Config struct {
 	// (default 500ms).
 	BaseDelay time.Duration
 	// MaxWait bounds every wait: a rate limit resetting later than this is
-	// not waited for, the request fails with a *RateLimitError (default 1m;
+	// not waited for, the request fails with an *Error of kind ErrRateLimited (default 1m;
 	// negative: never wait for a rate limit).
 	MaxWait time.Duration
 	// Logger receives retries (Info) and task runs (Debug); nil discards them.
@@ -113,7 +113,7 @@ func NewClient(cfg Config) *Client {
 		AttemptTimeout: cfg.Timeout,
 		Classify:       func(resp *http.Response, err error) httpretry.Verdict { return classify(resp, err, now) },
 		Limited: func(resp *http.Response, v httpretry.Verdict, wait time.Duration) error {
-			return &RateLimitError{Status: resp.StatusCode, Reset: now().Add(wait), Wait: wait, MaxWait: c.maxWait}
+			return &Error{Kind: ErrRateLimited, Status: resp.StatusCode, Reset: now().Add(wait), Wait: wait, MaxWait: c.maxWait}
 		},
 		OnRetry: func(attempt int, wait time.Duration, reason error) {
 			logger.LogAttrs(context.Background(), slog.LevelInfo, "github request failed; retrying",

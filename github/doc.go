@@ -14,7 +14,7 @@
 // 5xx, and rate limits (403 or 429 with Retry-After or x-ratelimit-reset,
 // a secondary limit's message, a GraphQL RATE_LIMITED error) are retried
 // after the server's own wait or a backoff, up to MaxWait; a rate limit
-// resetting later than that fails at once with a [*RateLimitError].
+// resetting later than that fails at once with an [*Error] of kind [ErrRateLimited].
 //
 // # The checkpoint executor
 //
@@ -55,7 +55,7 @@
 //   - project_v2.fields.list and project_v2.items.list ask repositoryOwner
 //     once instead of trying the organization and then the user.
 //   - workflow.view also accepts a workflow name.
-//   - An unknown task is an UnknownTaskError with the nearest names.
+//   - An unknown task is an [Error] of kind [ErrUnknownTask] with the nearest names.
 //   - pr.commits.list ({items, pageInfo, totalCount}) and
 //     pr.review_threads.list (filter: all, resolved or unresolved) are new.
 //
@@ -69,7 +69,15 @@
 // threads and their resolution, comments). Every issue and pull request
 // carries the seed label agenteval-seed:<seed_id> and a hidden marker in its
 // body, which make seeding idempotent and let Cleanup touch only what
-// seeding made. Status reports drift per resource, Reset puts back what it
-// can (see Manager.Reset), Cleanup closes what seeding made;
-// ManagerConfig.DryRun reports without changing anything.
+// seeding made. Status reports drift per resource; Reset puts back what it
+// can, each fixture on its own: a pull request's head branch (force-moved
+// back to its seeded commit, or re-created, and read back), the open state
+// of a closed pull request and the seeded state of an issue, removed
+// labels, and with reset_threads the seeded resolution of review threads;
+// a merged or deleted pull request, a deleted issue or thread remain drift,
+// and what an agent added (comments, reviews, labels, other branches) is
+// left alone. Cleanup closes what seeding made and touches nothing without
+// the seed label. SeedFresh makes a fixture anew for one run (named
+// <fixture>.<run>, carrying the seed label) and Remove closes exactly
+// those. ManagerConfig.DryRun reports without changing anything.
 package github

@@ -41,7 +41,7 @@ func TestNotFound(t *testing.T) {
 			_, err := e.exec.Execute(context.Background(), tc.task, tc.input)
 			require.Error(t, err)
 			assert.ErrorIs(t, err, github.ErrNotFound)
-			var nf *github.NotFoundError
+			var nf *github.Error
 			require.ErrorAs(t, err, &nf)
 			assert.Equal(t, tc.task, nf.Task)
 			assert.Equal(t, tc.want, nf.Message)
@@ -67,7 +67,7 @@ func TestUnknownTask(t *testing.T) {
 			t.Parallel()
 			_, err := e.exec.Execute(context.Background(), tc.task, nil)
 			require.ErrorIs(t, err, github.ErrUnknownTask)
-			var ut *github.UnknownTaskError
+			var ut *github.Error
 			require.ErrorAs(t, err, &ut)
 			assert.Equal(t, tc.task, ut.Task)
 			for _, w := range tc.want {
@@ -107,7 +107,7 @@ func TestInputValidation(t *testing.T) {
 			t.Parallel()
 			_, err := e.exec.Execute(context.Background(), tc.task, tc.input)
 			require.ErrorIs(t, err, github.ErrInvalidInput)
-			var ie *github.InputError
+			var ie *github.Error
 			require.ErrorAs(t, err, &ie)
 			assert.Equal(t, tc.field, ie.Field)
 			assert.Equal(t, tc.want, err.Error())
@@ -175,7 +175,7 @@ func TestTokenNeverLeaks(t *testing.T) {
 	assert.Contains(t, e.logs.String(), "github task")
 }
 
-// TestUnauthorized checks a 401 surfaces as an APIError with GitHub's
+// TestUnauthorized checks a 401 surfaces as an Error of no kind with GitHub's
 // message, for GraphQL and REST.
 func TestUnauthorized(t *testing.T) {
 	t.Parallel()
@@ -184,8 +184,9 @@ func TestUnauthorized(t *testing.T) {
 	e.srv.RequireToken("rotated")
 	for _, task := range []string{"repo.view", "workflow.list"} {
 		_, err := e.exec.Execute(context.Background(), task, map[string]any{"owner": "acme", "name": "demo"})
-		var api *github.APIError
+		var api *github.Error
 		require.ErrorAs(t, err, &api, task)
+		assert.Nil(t, api.Kind, "another error from GitHub has no kind")
 		assert.Equal(t, http.StatusUnauthorized, api.Status)
 		assert.Equal(t, "Bad credentials", api.Message)
 		assert.False(t, errors.Is(err, github.ErrNotFound))

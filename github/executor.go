@@ -87,9 +87,6 @@ func (e *Executor) Execute(ctx context.Context, task string, input map[string]an
 	return out, err
 }
 
-// Tasks lists the tasks this executor runs, sorted by name.
-func (e *Executor) Tasks() []Task { return e.tasks.list() }
-
 // Tasks lists the tasks an Executor runs, sorted by name, for help output
 // and documentation.
 func Tasks() []Task { return newRegistry().list() }

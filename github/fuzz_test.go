@@ -8,7 +8,7 @@ import (
 
 // FuzzParseInput feeds arbitrary JSON objects to the input parser of a task
 // with every parameter kind: it must never panic, and it either accepts the
-// input with values of the declared kinds or returns an InputError.
+// input with values of the declared kinds or returns an input Error.
 func FuzzParseInput(f *testing.F) {
 	for _, seed := range []string{
 		`{"owner":"acme","name":"demo","prNumber":3}`,
@@ -36,9 +36,9 @@ func FuzzParseInput(f *testing.F) {
 			}
 			in, err := parseInput(name, def.params, input)
 			if err != nil {
-				var ie *InputError
+				var ie *Error
 				if !errors.As(err, &ie) || !errors.Is(err, ErrInvalidInput) {
-					t.Fatalf("%s: error %v is not an InputError", name, err)
+					t.Fatalf("%s: error %v is not an input Error", name, err)
 				}
 				continue
 			}

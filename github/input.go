@@ -133,10 +133,10 @@ func parseInput(task string, params []param, input map[string]any) (args, error)
 	for _, k := range keys {
 		canon, ok := spelling[k]
 		if !ok {
-			return nil, &InputError{Task: task, Field: k, Reason: "is not an input of this task (accepted: " + acceptedNames(params) + ")"}
+			return nil, &Error{Kind: ErrInvalidInput, Task: task, Field: k, Message: "is not an input of this task (accepted: " + acceptedNames(params) + ")"}
 		}
 		if prev, dup := given[canon]; dup {
-			return nil, &InputError{Task: task, Field: canon, Reason: fmt.Sprintf("is given twice (as %q and %q)", prev, k)}
+			return nil, &Error{Kind: ErrInvalidInput, Task: task, Field: canon, Message: fmt.Sprintf("is given twice (as %q and %q)", prev, k)}
 		}
 		given[canon] = k
 		out[canon] = input[k]
@@ -153,13 +153,13 @@ func parseInput(task string, params []param, input map[string]any) (args, error)
 		v, present := out[p.name]
 		if !present {
 			if p.required {
-				return nil, &InputError{Task: task, Field: p.name, Reason: "is required"}
+				return nil, &Error{Kind: ErrInvalidInput, Task: task, Field: p.name, Message: "is required"}
 			}
 			continue
 		}
 		cv, err := coerce(p, v)
 		if err != nil {
-			return nil, &InputError{Task: task, Field: p.name, Reason: err.Error()}
+			return nil, &Error{Kind: ErrInvalidInput, Task: task, Field: p.name, Message: err.Error()}
 		}
 		if cv == nil {
 			delete(out, p.name)

@@ -7,7 +7,7 @@ import (
 	"github.com/agenteval/agenteval/fixture"
 )
 
-// ManagerConfig tunes a Manager. The zero value changes GitHub for real
+// ManagerConfig tunes the manager [NewManager] returns. The zero value changes GitHub for real
 // and uses the clock.
 type ManagerConfig struct {
 	// DryRun makes every operation report what it would change and change nothing.
@@ -21,18 +21,17 @@ type ManagerConfig struct {
 	VerifyDelay time.Duration
 }
 
-// Manager is the GitHub implementation of [fixture.Manager] on the GraphQL
-// API (github.com/shurcooL/githubv4). Create it with [NewManager]; it is
-// safe for concurrent use by operations on different manifests.
-type Manager struct {
+// manager is the GitHub implementation of [fixture.Manager].
+type manager struct {
 	api api
 	cfg ManagerConfig
 }
 
-var _ fixture.Manager = (*Manager)(nil)
-
-// NewManager returns a manager that sends its requests through c.
-func NewManager(c *Client, cfg ManagerConfig) *Manager {
+// NewManager returns the GitHub implementation of [fixture.Manager], on
+// the GraphQL API (github.com/shurcooL/githubv4), sending its requests
+// through c. It is safe for concurrent use by operations on different
+// manifests.
+func NewManager(c *Client, cfg ManagerConfig) fixture.Manager {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -42,7 +41,7 @@ func NewManager(c *Client, cfg ManagerConfig) *Manager {
 	if cfg.VerifyDelay <= 0 {
 		cfg.VerifyDelay = 500 * time.Millisecond
 	}
-	return &Manager{api: api{c: c.gql}, cfg: cfg}
+	return &manager{api: api{c: c.gql}, cfg: cfg}
 }
 
 func splitRepo(repo string) (owner, name string, ok bool) {

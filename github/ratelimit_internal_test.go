@@ -77,8 +77,9 @@ func TestRateLimitBeyondMaxWait(t *testing.T) {
 	s.SimulateRateLimit(githubfake.RateLimit{Requests: 5, Reset: reset})
 	_, err := ex.Execute(context.Background(), "repo.view", demo)
 	require.ErrorIs(t, err, ErrRateLimited)
-	var rl *RateLimitError
+	var rl *Error
 	require.ErrorAs(t, err, &rl)
+	assert.Equal(t, "repo.view", rl.Task)
 	assert.Equal(t, http.StatusForbidden, rl.Status)
 	assert.WithinDuration(t, reset, rl.Reset, time.Second)
 	assert.Equal(t, 10*time.Second, rl.MaxWait)
@@ -151,7 +152,7 @@ func TestGraphQLRateLimitedError(t *testing.T) {
 }
 
 // TestNonRateLimitFailures checks that a 403 without rate-limit signs is a
-// permission error (no waiting) and a 502, once retried, an APIError with
+// permission error (no waiting) and a 502, once retried, an Error of no kind with
 // the status.
 func TestNonRateLimitFailures(t *testing.T) {
 	t.Parallel()
@@ -178,8 +179,9 @@ func TestNonRateLimitFailures(t *testing.T) {
 			fs := &fakeSleeper{}
 			ex := NewExecutor(NewClient(Config{GraphQLURL: srv.URL + "/graphql", Transport: srv.Client().Transport, sleep: fs.sleep}), ExecutorOptions{})
 			_, err := ex.Execute(context.Background(), "repo.view", demo)
-			var api *APIError
+			var api *Error
 			require.ErrorAs(t, err, &api)
+			assert.Nil(t, api.Kind)
 			assert.Equal(t, tc.want, err.Error())
 			assert.Len(t, fs.waits, tc.waits)
 		})

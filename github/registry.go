@@ -67,7 +67,7 @@ func (r *registry) lookup(name string) (*taskDef, error) {
 	if d, ok := r.byName[name]; ok {
 		return d, nil
 	}
-	return nil, &UnknownTaskError{Task: name, Suggestions: nearest(name, r.names, 3)}
+	return nil, &Error{Kind: ErrUnknownTask, Task: name, Suggestions: nearest(name, r.names, 3)}
 }
 
 func (r *registry) list() []Task {

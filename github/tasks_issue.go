@@ -84,7 +84,7 @@ func issueView(ctx context.Context, c *call, in args) (any, error) {
 	}
 	i := q.Repository.Issue
 	if i == nil {
-		return nil, &NotFoundError{Task: c.task, Message: fmt.Sprintf("issue #%d in %s", in.int("issueNumber"), repoName(in))}
+		return nil, &Error{Kind: ErrNotFound, Task: c.task, Message: fmt.Sprintf("issue #%d in %s", in.int("issueNumber"), repoName(in))}
 	}
 	return map[string]any{"id": i.ID, "number": i.Number, "title": i.Title, "state": i.State, "url": i.URL, "body": i.Body, "labels": i.Labels.names()}, nil
 }
@@ -172,7 +172,7 @@ func issueCommentsList(ctx context.Context, c *call, in args) (any, error) {
 			return nil, pageInfo{}, err
 		}
 		if q.Repository.Issue == nil {
-			return nil, pageInfo{}, &NotFoundError{Task: c.task, Message: fmt.Sprintf("issue #%d in %s", in.int("issueNumber"), repoName(in))}
+			return nil, pageInfo{}, &Error{Kind: ErrNotFound, Task: c.task, Message: fmt.Sprintf("issue #%d in %s", in.int("issueNumber"), repoName(in))}
 		}
 		return q.Repository.Issue.Comments.Nodes, q.Repository.Issue.Comments.PageInfo, nil
 	})
@@ -208,7 +208,7 @@ func issueLinkedPRs(ctx context.Context, c *call, in args) (any, error) {
 			return nil, pageInfo{}, err
 		}
 		if q.Repository.Issue == nil {
-			return nil, pageInfo{}, &NotFoundError{Task: c.task, Message: fmt.Sprintf("issue #%d in %s", in.int("issueNumber"), repoName(in))}
+			return nil, pageInfo{}, &Error{Kind: ErrNotFound, Task: c.task, Message: fmt.Sprintf("issue #%d in %s", in.int("issueNumber"), repoName(in))}
 		}
 		refs := q.Repository.Issue.ClosedByPullRequestsReferences
 		return refs.Nodes, refs.PageInfo, nil
@@ -253,7 +253,7 @@ func issueRelationsView(ctx context.Context, c *call, in args) (any, error) {
 		}
 		i := q.Repository.Issue
 		if i == nil {
-			return nil, pageInfo{}, &NotFoundError{Task: c.task, Message: fmt.Sprintf("issue #%d in %s", in.int("issueNumber"), repoName(in))}
+			return nil, pageInfo{}, &Error{Kind: ErrNotFound, Task: c.task, Message: fmt.Sprintf("issue #%d in %s", in.int("issueNumber"), repoName(in))}
 		}
 		issue, parent = idNumber{ID: i.ID, Number: i.Number}, i.Parent
 		return i.SubIssues.Nodes, i.SubIssues.PageInfo, nil

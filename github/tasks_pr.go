@@ -68,7 +68,7 @@ func prVars(in args) map[string]any {
 }
 
 func prNotFound(c *call, in args) error {
-	return &NotFoundError{Task: c.task, Message: fmt.Sprintf("pull request #%d in %s", in.int("prNumber"), repoName(in))}
+	return &Error{Kind: ErrNotFound, Task: c.task, Message: fmt.Sprintf("pull request #%d in %s", in.int("prNumber"), repoName(in))}
 }
 
 func prView(ctx context.Context, c *call, in args) (any, error) {

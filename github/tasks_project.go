@@ -50,7 +50,7 @@ func (p *projectView) out() map[string]any {
 }
 
 func projectNotFound(c *call, owner string, number int) error {
-	return &NotFoundError{Task: c.task, Message: fmt.Sprintf("project %d of %s", number, owner)}
+	return &Error{Kind: ErrNotFound, Task: c.task, Message: fmt.Sprintf("project %d of %s", number, owner)}
 }
 
 func projectOrgView(ctx context.Context, c *call, in args) (any, error) {

@@ -89,7 +89,7 @@ func releaseView(ctx context.Context, c *call, in args) (any, error) {
 		return nil, err
 	}
 	if q.Repository.Release == nil {
-		return nil, &NotFoundError{Task: c.task, Message: fmt.Sprintf("release with tag %q in %s", in.str("tagName"), repoName(in))}
+		return nil, &Error{Kind: ErrNotFound, Task: c.task, Message: fmt.Sprintf("release with tag %q in %s", in.str("tagName"), repoName(in))}
 	}
 	return q.Repository.Release.out(), nil
 }

@@ -117,7 +117,7 @@ func repoIssueTypesList(ctx context.Context, c *call, in args) (any, error) {
 	if cur := in.cursor(); cur != nil {
 		var n int
 		if _, err := fmt.Sscanf(*cur, "issue-type:%d", &n); err != nil || n < 0 {
-			return nil, &InputError{Task: c.task, Field: "after", Reason: fmt.Sprintf("is not a cursor this task returned: %q", *cur)}
+			return nil, &Error{Kind: ErrInvalidInput, Task: c.task, Field: "after", Message: fmt.Sprintf("is not a cursor this task returned: %q", *cur)}
 		}
 		start = min(n+1, len(types))
 	}

@@ -179,7 +179,7 @@ func workflowView(ctx context.Context, c *call, in args) (any, error) {
 			}
 		}
 		if !found {
-			return nil, &NotFoundError{Task: c.task, Message: what}
+			return nil, &Error{Kind: ErrNotFound, Task: c.task, Message: what}
 		}
 	}
 	return map[string]any{"id": w.ID, "name": w.Name, "path": w.Path, "state": w.State, "url": w.HTMLURL}, nil

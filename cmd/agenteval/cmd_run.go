@@ -229,17 +229,13 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	token := firstNonEmpty(env.getenv("GITHUB_TOKEN"), env.getenv("GH_TOKEN"))
 	var fixtures *runner.FixtureConfig
 	var gh *github.Client
-	var mgr *github.Manager
+	var mgr fixture.Manager
 	if token != "" || *graphqlURL != "" {
 		gh = github.NewClient(github.Config{Token: token, GraphQLURL: *graphqlURL, Timeout: 60 * time.Second})
 		mgr = github.NewManager(gh, github.ManagerConfig{})
 	}
 	if suite != nil {
-		var fm fixture.Manager
-		if mgr != nil {
-			fm = mgr
-		}
-		if err := suite.seedMissingManifest(ctx, env, fm, *manifest, *seedFile); err != nil {
+		if err := suite.seedMissingManifest(ctx, env, mgr, *manifest, *seedFile); err != nil {
 			return usageErr("%v", err)
 		}
 	}
@@ -340,11 +336,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	case suite == nil:
 		sum, runErr = runner.RunCounted(ctx, cfg, jobs, owned)
 	default:
-		var fm fixture.Manager
-		if mgr != nil {
-			fm = mgr
-		}
-		sum, runErr = suite.run(ctx, env, cfg, fileSources, jobs, owned, fm, fixtures)
+		sum, runErr = suite.run(ctx, env, cfg, fileSources, jobs, owned, mgr, fixtures)
 	}
 	for _, n := range sum.Notes {
 		fmt.Fprintf(env.stderr, "agenteval run: %s\n", n)
