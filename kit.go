@@ -2,6 +2,7 @@ package agenteval
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/runner"
@@ -53,7 +54,12 @@ func (k *Kit) Schema(kind scenario.Kind) ([]byte, error) {
 // "openai:gpt-4o-mini", with the agent type the kit holds under the part
 // before the colon.
 func (k *Kit) Agent(spec string, opts runner.AgentOptions) (Agent, error) {
-	return runner.BuildAgent(k.Agents, spec, opts)
+	name, arg, _ := strings.Cut(spec, ":")
+	t, err := k.Agents.Get(name)
+	if err != nil {
+		return nil, err
+	}
+	return t.New(arg, opts)
 }
 
 // Evaluator turns one evaluation given as data (YAML or JSON text, or a

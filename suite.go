@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
@@ -13,11 +14,11 @@ import (
 // when the suite names no models), with the agent types the kit holds:
 // an `openai` spec without a model takes the suite's model; an exec agent's
 // programs get the suite agent's env with AGENTEVAL_AGENT, AGENTEVAL_MODEL
-// and AGENTEVAL_INSTRUCTIONS; a model agent sends the instructions as its
-// first system message. The variants are in the suite's order, agent-major:
+// and AGENTEVAL_INSTRUCTIONS (runner.AgentOptions.Env and Instructions); a
+// model agent sends the instructions as its first system message. The variants are in the suite's order, agent-major:
 // pass them to runner.SuiteSources and the agents to runner.Config.Variants.
-// ignored lists the agents of another type given instructions or env,
-// which they cannot take.
+// ignored lists the agents given instructions or env that their type does
+// not take (runner.AgentType.TakesInstructions, TakesEnv).
 func (k *Kit) SuiteAgents(s *scenario.Suite, opts runner.AgentOptions) (variants []runner.Variant, agents map[runner.Variant]Agent, ignored []string, err error) {
 	models := s.Models
 	if len(models) == 0 {
@@ -51,20 +52,21 @@ func (k *Kit) suiteAgent(a scenario.SuiteAgent, m scenario.SuiteModel, opts runn
 		}
 		spec = "openai:" + m.ID
 	}
+	name, _, _ := strings.Cut(spec, ":")
+	t, err := k.Agents.Get(name)
+	if err != nil {
+		return nil, false, err
+	}
+	opts.Env = slices.Clone(opts.Env)
+	for _, key := range slices.Sorted(maps.Keys(a.Env)) {
+		opts.Env = append(opts.Env, key+"="+a.Env[key])
+	}
+	opts.Env = append(opts.Env, "AGENTEVAL_AGENT="+a.Name, "AGENTEVAL_MODEL="+m.ID)
+	opts.Instructions = a.Instructions
 	agent, err := k.Agent(spec, opts)
 	if err != nil {
 		return nil, false, err
 	}
-	switch x := agent.(type) {
-	case *runner.ExecAgent:
-		for _, key := range slices.Sorted(maps.Keys(a.Env)) {
-			x.Env = append(x.Env, key+"="+a.Env[key])
-		}
-		x.Env = append(x.Env, "AGENTEVAL_AGENT="+a.Name, "AGENTEVAL_MODEL="+m.ID, "AGENTEVAL_INSTRUCTIONS="+a.Instructions)
-		return agent, true, nil
-	case *runner.ModelAgent:
-		x.Instructions = a.Instructions
-		return agent, len(a.Env) == 0, nil
-	}
-	return agent, false, nil
+	used := (a.Instructions == "" || t.TakesInstructions) && (len(a.Env) == 0 || t.TakesEnv)
+	return agent, used, nil
 }

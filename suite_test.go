@@ -14,9 +14,16 @@ import (
 func TestSuiteAgents(t *testing.T) {
 	t.Parallel()
 	kit := agenteval.New()
+	var built []runner.AgentOptions // what the probe agent type was given, per model
+	require.NoError(t, kit.Agents.Register(&runner.AgentType{Name: "probe", TakesEnv: true, TakesInstructions: true,
+		New: func(arg string, opts runner.AgentOptions) (runner.Agent, error) {
+			built = append(built, opts)
+			return kit.Agent("echo", opts)
+		}}))
 	s := &scenario.Suite{
 		Agents: []scenario.SuiteAgent{
-			{Name: "tool", Agent: "exec:./agent", Instructions: "be brief", Env: map[string]string{"B": "2", "A": "1"}},
+			{Name: "tool", Agent: "probe:./agent", Instructions: "be brief", Env: map[string]string{"B": "2", "A": "1"}},
+			{Name: "prog", Agent: "exec:./agent", Instructions: "be brief", Env: map[string]string{"B": "2"}},
 			{Name: "model", Agent: "openai", Instructions: "be kind"},
 			{Name: "base", Agent: "echo", Instructions: "ignored"},
 		},
@@ -24,15 +31,14 @@ func TestSuiteAgents(t *testing.T) {
 	}
 	variants, agents, ignored, err := kit.SuiteAgents(s, runner.AgentOptions{})
 	require.NoError(t, err)
-	assert.Equal(t, []runner.Variant{{Agent: "tool", Model: "m1"}, {Agent: "tool", Model: "org/m2"}, {Agent: "model", Model: "m1"},
-		{Agent: "model", Model: "org/m2"}, {Agent: "base", Model: "m1"}, {Agent: "base", Model: "org/m2"}}, variants)
-	assert.Equal(t, []string{"base"}, ignored, "echo takes no instructions")
-	exec, ok := agents[runner.Variant{Agent: "tool", Model: "org/m2"}].(*runner.ExecAgent)
-	require.True(t, ok)
-	assert.Equal(t, []string{"A=1", "B=2", "AGENTEVAL_AGENT=tool", "AGENTEVAL_MODEL=org/m2", "AGENTEVAL_INSTRUCTIONS=be brief"}, exec.Env)
-	m, ok := agents[runner.Variant{Agent: "model", Model: "m1"}].(*runner.ModelAgent)
-	require.True(t, ok)
-	assert.Equal(t, "be kind", m.Instructions)
+	assert.Equal(t, []runner.Variant{{Agent: "tool", Model: "m1"}, {Agent: "tool", Model: "org/m2"}, {Agent: "prog", Model: "m1"},
+		{Agent: "prog", Model: "org/m2"}, {Agent: "model", Model: "m1"}, {Agent: "model", Model: "org/m2"},
+		{Agent: "base", Model: "m1"}, {Agent: "base", Model: "org/m2"}}, variants)
+	assert.Len(t, agents, len(variants))
+	assert.Equal(t, []string{"base"}, ignored, "echo takes no instructions; exec and openai take theirs")
+	require.Len(t, built, 2)
+	assert.Equal(t, []string{"A=1", "B=2", "AGENTEVAL_AGENT=tool", "AGENTEVAL_MODEL=org/m2"}, built[1].Env)
+	assert.Equal(t, "be brief", built[1].Instructions)
 
 	s.Models = nil
 	_, _, _, err = kit.SuiteAgents(s, runner.AgentOptions{})

@@ -88,9 +88,9 @@ func Run(ctx context.Context, opts Options) (runner.Summary, error) {
 		AllowCommands: true, // the workspace example checks a command's exit code
 		Concurrency:   1,    // the GitHub example shares one fake repository between its runs
 		Checkpoints:   runner.Checkpoints(checkpoint.Checker{Executor: exec, Conditions: kit.Conditions}),
-		Fixtures: runner.Fixtures(manifest, func(ctx context.Context, s *scenario.Scenario) error {
+		Fixtures: runner.Fixtures(runner.FixtureConfig{Manifest: manifest, Reset: func(ctx context.Context, s *scenario.Scenario) error {
 			return fixture.ResetScenario(ctx, mgr, manifest, s)
-		}),
+		}}),
 		Seed:     1,
 		Results:  w,
 		Progress: (&runner.ProgressPrinter{W: log, Every: 1000}).Update,

@@ -88,13 +88,15 @@ func TestGitHubCheckpointFailsWhenTheAgentDoesNothing(t *testing.T) {
 	})
 	exec := github.NewExecutor(github.NewClient(github.Config{GraphQLURL: gh.GraphQLURL(), Transport: gh.Client().Transport}), github.ExecutorOptions{})
 	sink := &sliceSink{}
-	jobs, _, err := runner.Combine([]runner.Source{runner.ScenarioSource(f.Name, f.Scenario, 1)}, matrix.Shard{})
+	sources, err := runner.FileSources([]*scenario.File{f}, runner.SourceOptions{})
+	require.NoError(t, err)
+	jobs, _, err := runner.Combine(sources, matrix.Shard{})
 	require.NoError(t, err)
 	_, err = runner.Run(t.Context(), runner.Config{Agent: idle, Results: sink,
 		Checkpoints: runner.Checkpoints(checkpoint.Checker{Executor: exec}),
-		Fixtures: runner.Fixtures(manifest, func(ctx context.Context, s *scenario.Scenario) error {
+		Fixtures: runner.Fixtures(runner.FixtureConfig{Manifest: manifest, Reset: func(ctx context.Context, s *scenario.Scenario) error {
 			return fixture.ResetScenario(ctx, mgr, manifest, s)
-		})}, jobs)
+		}})}, jobs)
 	require.NoError(t, err)
 	require.Len(t, sink.r, 1)
 	res := sink.r[0]

@@ -45,7 +45,11 @@ func matrix3Results(t testing.TB) string {
 	path := filepath.Join(dir, "results.jsonl")
 	w, err := results.Open(path, &results.Plan{RunID: "matrix3", Started: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC),
 		TotalJobs: total, ShardJobs: total, Agent: "echo", Sources: []string{"triage.matrix.yaml"}}, results.Options{})
-	_, err = runner.RunCounted(context.Background(), runner.Config{Agent: runner.Echo(), Registries: regs,
+	echo, err := regs.Agents.Get("echo")
+	require.NoError(t, err)
+	agent, err := echo.New("", runner.AgentOptions{})
+	require.NoError(t, err)
+	_, err = runner.RunCounted(context.Background(), runner.Config{Agent: agent, Registries: regs,
 		UserModel: runner.ScriptedUser(2), Results: w, Concurrency: 2}, jobs, total)
 	require.NoError(t, err)
 	require.NoError(t, w.Close())

@@ -3,7 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
-	"strings"
+	"slices"
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/llm"
@@ -54,7 +54,7 @@ type Reply struct {
 	Usage llm.Usage
 }
 
-// MockCaller answers an agent's calls to mocked services: *Mocks in
+// MockCaller answers an agent's calls to mocked services: *mockSet in
 // process, or the exec protocol's bridge in an external agent (ServeExec).
 type MockCaller interface {
 	// Call returns the mock's response, a *mockError, or an error wrapping
@@ -79,10 +79,9 @@ type funcSession struct {
 func (s *funcSession) Send(ctx context.Context, m string) (Reply, error) { return s.f(ctx, s.cfg, m) }
 func (s *funcSession) Close() error                                      { return nil }
 
-// Echo is the baseline agent: it replies with the message it was sent. It
-// measures the pipeline itself and makes deterministic examples possible.
-func Echo() Agent { return echoAgent{} }
-
+// echoAgent is the baseline agent ("echo"): it replies with the message it
+// was sent. It measures the pipeline itself and makes deterministic
+// examples possible.
 type echoAgent struct{}
 
 func (echoAgent) instant() {}
@@ -99,7 +98,7 @@ func (echoSession) Send(_ context.Context, m string) (Reply, error) { return Rep
 func (echoSession) Close() error                                    { return nil }
 
 // AgentType is a kind of agent the CLI's --agent flag (and
-// agenteval.Kit.Agent) can build: a plugin value, registered in [Agents]
+// agenteval.Kit.Agent) can build: a plugin value, registered in Registries.Agents
 // under its Name, the part of the spec before the first colon ("exec" in
 // "exec:./bot").
 type AgentType struct {
@@ -109,6 +108,10 @@ type AgentType struct {
 	Doc string
 	// New builds the agent from the text after the colon ("./bot").
 	New func(arg string, opts AgentOptions) (Agent, error)
+	// TakesEnv and TakesInstructions say whether New honours
+	// AgentOptions.Env and Instructions (a suite warns about an agent given
+	// what its type ignores).
+	TakesEnv, TakesInstructions bool
 }
 
 // AgentOptions carry what built-in agents may need from the host.
@@ -118,14 +121,18 @@ type AgentOptions struct {
 	// WrapModel, when set, wraps the chat model of a model-backed agent
 	// (to record and replay its answers with llm.Recorded, say).
 	WrapModel func(m llm.Model, name string) llm.Model
+	// Env are further environment variables (KEY=VALUE) of the programs an
+	// agent starts (exec: after the process's own; a suite agent's env).
+	Env []string
+	// Instructions are system instructions for every session (a suite
+	// agent's): a model agent's first system message, an exec agent's
+	// AGENTEVAL_INSTRUCTIONS.
+	Instructions string
 }
-
-// Agents holds agent types by name (agenteval.Kit's Agents).
-type Agents = registry.Registry[*AgentType]
 
 // newAgents returns a registry holding the built-in agent types: echo,
 // exec:COMMAND and openai:MODEL.
-func newAgents() *Agents {
+func newAgents() *registry.Registry[*AgentType] {
 	r := registry.New("agent", func(t *AgentType) string { return t.Name }, func(t *AgentType) error {
 		if t.New == nil {
 			return errors.New("an agent type needs New")
@@ -133,26 +140,24 @@ func newAgents() *Agents {
 		return nil
 	})
 	err := r.Register(
-		&AgentType{Name: "echo", Doc: "replies with the input (a pipeline baseline)", New: func(string, AgentOptions) (Agent, error) { return Echo(), nil }},
-		&AgentType{Name: "exec", Doc: "exec:COMMAND runs a program speaking the JSON-lines agent protocol", New: func(arg string, _ AgentOptions) (Agent, error) {
-			return newExecAgent(arg)
-		}},
+		&AgentType{Name: "echo", Doc: "replies with the input (a pipeline baseline)", New: func(string, AgentOptions) (Agent, error) { return echoAgent{}, nil }},
+		&AgentType{Name: "exec", Doc: "exec:COMMAND runs a program speaking the JSON-lines agent protocol", TakesEnv: true, TakesInstructions: true,
+			New: func(arg string, opts AgentOptions) (Agent, error) {
+				a, err := newExecAgent(arg)
+				if err != nil {
+					return nil, err
+				}
+				a.Env = slices.Clone(opts.Env)
+				if opts.Instructions != "" {
+					a.Env = append(a.Env, "AGENTEVAL_INSTRUCTIONS="+opts.Instructions)
+				}
+				return a, nil
+			}},
 		&AgentType{Name: "openai", Doc: "openai:MODEL talks to an OpenAI-compatible chat endpoint (OPENAI_BASE_URL, OPENAI_API_KEY); a scenario's character.llm.model, temperature and max_tokens override MODEL and the sampling",
-			New: newOpenAIAgentFromSpec},
+			TakesInstructions: true, New: newOpenAIAgentFromSpec},
 	)
 	if err != nil {
 		panic(err) // the built-in names are distinct; a clash is a bug in this package
 	}
 	return r
-}
-
-// BuildAgent parses spec ("echo", "exec:./bot --flag", "openai:gpt-4o-mini")
-// and builds the agent with the type agents holds under its prefix.
-func BuildAgent(agents *Agents, spec string, opts AgentOptions) (Agent, error) {
-	name, arg, _ := strings.Cut(spec, ":")
-	t, err := agents.Get(name)
-	if err != nil {
-		return nil, err
-	}
-	return t.New(arg, opts)
 }

@@ -225,7 +225,7 @@ func (r *run) runStep(ctx context.Context, s *scenario.Scenario, step *scenario.
 }
 
 // decide turns evaluation and checkpoint results into the verdict.
-func (r *run) decide(s *scenario.Scenario, res *results.Job, mocks *Mocks, w *worker) {
+func (r *run) decide(s *scenario.Scenario, res *results.Job, mocks *mockSet, w *worker) {
 	outcomes := w.outcomes[:0]
 	defer func() { w.outcomes = outcomes[:0] }()
 	for i := range res.Evaluations {

@@ -16,12 +16,12 @@ import (
 func BenchmarkCodeStepJob(b *testing.B) {
 	s := codeScenarioB(b)
 	b.ReportAllocs()
-	jobs, _, err := Combine([]Source{ScenarioSource("code", s, b.N)}, matrix.Shard{})
+	jobs, _, err := Combine([]Source{scenarioSource("code", s, b.N)}, matrix.Shard{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
-	sum, err := Run(b.Context(), Config{Agent: Echo(), AllowCommands: true, Results: newJSONDiscard()}, jobs)
+	sum, err := Run(b.Context(), Config{Agent: echoAgent{}, AllowCommands: true, Results: newJSONDiscard()}, jobs)
 	if err != nil || sum.Passed != int64(b.N) {
 		b.Fatalf("sum %+v err %v", sum, err)
 	}
@@ -42,7 +42,7 @@ func BenchmarkExecAgentJob(b *testing.B) {
 	}
 	s := loadScenario(b, "echo.scenario.yaml")
 	b.ReportAllocs()
-	jobs, _, err := Combine([]Source{ScenarioSource("exec", s, b.N)}, matrix.Shard{})
+	jobs, _, err := Combine([]Source{scenarioSource("exec", s, b.N)}, matrix.Shard{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func BenchmarkExecAgentJobPersistent(b *testing.B) {
 	}
 	s := loadScenario(b, "issues.scenario.yaml")
 	b.ReportAllocs()
-	jobs, _, err := Combine([]Source{ScenarioSource("exec", s, b.N)}, matrix.Shard{})
+	jobs, _, err := Combine([]Source{scenarioSource("exec", s, b.N)}, matrix.Shard{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -29,13 +29,13 @@ func (d jsonDiscard) Write(r *results.Job) error {
 func BenchmarkRunEcho(b *testing.B) {
 	s := loadScenario(b, "echo.scenario.yaml")
 	b.ReportAllocs()
-	jobs, _, err := Combine([]Source{ScenarioSource("echo", s, b.N)}, matrix.Shard{})
+	jobs, _, err := Combine([]Source{scenarioSource("echo", s, b.N)}, matrix.Shard{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	start := time.Now()
-	sum, err := Run(b.Context(), Config{Agent: Echo(), Results: newJSONDiscard()}, jobs)
+	sum, err := Run(b.Context(), Config{Agent: echoAgent{}, Results: newJSONDiscard()}, jobs)
 	if err != nil || sum.Passed != int64(b.N) {
 		b.Fatalf("sum %+v err %v", sum, err)
 	}
@@ -49,7 +49,7 @@ func BenchmarkRunEcho(b *testing.B) {
 func BenchmarkRunFunc(b *testing.B) {
 	s := loadScenario(b, "echo.scenario.yaml")
 	b.ReportAllocs()
-	jobs, _, err := Combine([]Source{ScenarioSource("echo", s, b.N)}, matrix.Shard{})
+	jobs, _, err := Combine([]Source{scenarioSource("echo", s, b.N)}, matrix.Shard{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -74,9 +74,9 @@ func BenchmarkRunEchoPeakMemory(b *testing.B) {
 			var peak uint64
 			for b.Loop() {
 				runtime.GC()
-				jobs, _, _ := Combine([]Source{ScenarioSource("echo", s, n)}, matrix.Shard{})
+				jobs, _, _ := Combine([]Source{scenarioSource("echo", s, n)}, matrix.Shard{})
 				start := time.Now()
-				sum, err := Run(b.Context(), Config{Agent: Echo(), Results: newJSONDiscard(),
+				sum, err := Run(b.Context(), Config{Agent: echoAgent{}, Results: newJSONDiscard(),
 					Progress: func(p Progress) {
 						if p.Done%1000 == 0 {
 							var ms runtime.MemStats
@@ -115,7 +115,7 @@ func BenchmarkResumeSkip(b *testing.B) {
 				i++
 			}
 		}
-		sum, err := Run(b.Context(), Config{Agent: Echo(), Skip: func(string) bool { return true }}, first)
+		sum, err := Run(b.Context(), Config{Agent: echoAgent{}, Skip: func(string) bool { return true }}, first)
 		if err != nil || sum.Skipped != n {
 			b.Fatalf("sum %+v err %v", sum, err)
 		}

@@ -40,7 +40,7 @@ func TestBudgetStopsStartingJobs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			jobs, _, err := Combine([]Source{ScenarioSource("echo", s, 10)}, matrix.Shard{})
+			jobs, _, err := Combine([]Source{scenarioSource("echo", s, 10)}, matrix.Shard{})
 			require.NoError(t, err)
 			var calls atomic.Int64
 			sink := &memSink{}
@@ -66,7 +66,7 @@ func TestBudgetStopsStartingJobs(t *testing.T) {
 func TestBudgetOvershootIsBoundedByConcurrency(t *testing.T) {
 	t.Parallel()
 	s := loadScenario(t, "echo.scenario.yaml")
-	jobs, _, err := Combine([]Source{ScenarioSource("echo", s, 40)}, matrix.Shard{})
+	jobs, _, err := Combine([]Source{scenarioSource("echo", s, 40)}, matrix.Shard{})
 	require.NoError(t, err)
 	var calls atomic.Int64
 	sink := &memSink{}
@@ -81,7 +81,7 @@ func TestBudgetOvershootIsBoundedByConcurrency(t *testing.T) {
 func TestBudgetTime(t *testing.T) {
 	t.Parallel()
 	s := loadScenario(t, "echo.scenario.yaml")
-	jobs, _, err := Combine([]Source{ScenarioSource("echo", s, 1000)}, matrix.Shard{})
+	jobs, _, err := Combine([]Source{scenarioSource("echo", s, 1000)}, matrix.Shard{})
 	require.NoError(t, err)
 	slow := AgentFunc(func(ctx context.Context, _ SessionConfig, m string) (Reply, error) {
 		select {
@@ -104,7 +104,7 @@ func TestBudgetTime(t *testing.T) {
 
 func TestCostBudgetNeedsAPrice(t *testing.T) {
 	t.Parallel()
-	_, err := Run(context.Background(), Config{Agent: Echo(), Budget: &Budget{CostUSD: 1}}, nil)
+	_, err := Run(context.Background(), Config{Agent: echoAgent{}, Budget: &Budget{CostUSD: 1}}, nil)
 	require.ErrorContains(t, err, "Budget.Cost")
 }
 
@@ -114,14 +114,14 @@ func TestCostBudgetNeedsAPrice(t *testing.T) {
 func BenchmarkRunEchoBudget(b *testing.B) {
 	s := loadScenario(b, "echo.scenario.yaml")
 	b.ReportAllocs()
-	jobs, _, err := Combine([]Source{ScenarioSource("echo", s, b.N)}, matrix.Shard{})
+	jobs, _, err := Combine([]Source{scenarioSource("echo", s, b.N)}, matrix.Shard{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	budget := &Budget{Tokens: 1 << 62, CostUSD: 1e9, Cost: func(j *results.Job) float64 { return float64(j.Usage.TotalTokens) * 1e-6 }, Time: time.Hour}
 	b.ResetTimer()
 	start := time.Now()
-	sum, err := Run(b.Context(), Config{Agent: Echo(), Results: newJSONDiscard(), Budget: budget}, jobs)
+	sum, err := Run(b.Context(), Config{Agent: echoAgent{}, Results: newJSONDiscard(), Budget: budget}, jobs)
 	if err != nil || sum.Passed != int64(b.N) || sum.Budget.Stopped {
 		b.Fatalf("sum %+v err %v", sum, err)
 	}

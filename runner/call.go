@@ -72,7 +72,7 @@ func (c *caller) loop() {
 
 // instantAgent and instantSession mark the runner's own agents whose
 // NewSession and Send return at once and never look at their context
-// (Echo): the runner calls them inline, with no deadline and no guard.
+// (echo): the runner calls them inline, with no deadline and no guard.
 type instantAgent interface {
 	Agent
 	instant()

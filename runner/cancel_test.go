@@ -58,9 +58,9 @@ func TestCancelDuringResumeStopsSkippingAndJoins(t *testing.T) {
 		}
 		return done[id]
 	}
-	jobs, _, err := Combine([]Source{ScenarioSource(s.ID, s, total)}, matrix.Shard{})
+	jobs, _, err := Combine([]Source{scenarioSource(s.ID, s, total)}, matrix.Shard{})
 	require.NoError(t, err)
-	sum, err := Run(ctx, Config{Agent: Echo(), Concurrency: 2, Skip: skip}, jobs)
+	sum, err := Run(ctx, Config{Agent: echoAgent{}, Concurrency: 2, Skip: skip}, jobs)
 	returned.Store(true)
 	atEnd := calls.Load()
 	require.ErrorIs(t, err, context.Canceled)
@@ -103,7 +103,7 @@ func TestShardCostsTheShardNotTheRun(t *testing.T) {
 	require.NoError(t, err)
 	require.EqualValues(t, 1_000_000, src.Count)
 	s := loadScenario(t, "echo.scenario.yaml")
-	sources := []Source{ScenarioSource("plain", s, 1_000_000), src}
+	sources := []Source{scenarioSource("plain", s, 1_000_000), src}
 	sh := matrix.Shard{Index: 1, Count: 10_000}
 	var n int64
 	allocs := testing.AllocsPerRun(1, func() {
@@ -131,7 +131,7 @@ func TestShardedSourcesMatchTheWholeRun(t *testing.T) {
 	filtered, err := matrixSource(f, SourceOptions{Filters: []string{"name=v3 topic-3"}, MaxJobs: -1})
 	require.NoError(t, err)
 	require.EqualValues(t, 10_000, filtered.Count)
-	small := []Source{ScenarioSource("a", s, 7), filtered, ScenarioSource("b", s, 5)}
+	small := []Source{scenarioSource("a", s, 7), filtered, scenarioSource("b", s, 5)}
 	whole, total, err := Combine(small, matrix.Shard{})
 	require.NoError(t, err)
 	type key struct {

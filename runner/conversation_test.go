@@ -53,7 +53,7 @@ func runOne(t *testing.T, cfg Config, s *scenario.Scenario) *results.Job {
 	t.Helper()
 	sink := &memSink{}
 	cfg.Results = sink
-	jobs, _, err := Combine([]Source{ScenarioSource("s", s, 1)}, matrix.Shard{})
+	jobs, _, err := Combine([]Source{scenarioSource("s", s, 1)}, matrix.Shard{})
 	require.NoError(t, err)
 	_, err = Run(t.Context(), cfg, jobs)
 	require.NoError(t, err)
@@ -131,7 +131,7 @@ func TestConversationTurnTimeout(t *testing.T) {
 
 func TestConversationNeedsUserModel(t *testing.T) {
 	t.Parallel()
-	res := runOne(t, Config{Agent: Echo()}, conversationScenario(t, ""))
+	res := runOne(t, Config{Agent: echoAgent{}}, conversationScenario(t, ""))
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, "user simulator model")
 }
@@ -152,7 +152,7 @@ func TestScriptedUserIsDeterministic(t *testing.T) {
 func TestTerminationByJudgeNeedsAJudge(t *testing.T) {
 	t.Parallel()
 	s := conversationScenario(t, "      termination_conditions:\n        - type: custom_condition\n          llm_judge:\n            prompt: Done?\n")
-	res := runOne(t, Config{Agent: Echo(), UserModel: ScriptedUser(2)}, s)
+	res := runOne(t, Config{Agent: echoAgent{}, UserModel: ScriptedUser(2)}, s)
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, "it needs a judge model (termination condition custom_condition at run[0].conversation.termination_conditions[0]) and none is configured")
 }

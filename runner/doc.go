@@ -64,11 +64,12 @@
 //
 // # Agents
 //
-// An Agent starts Sessions. Echo replies with the input; ExecAgent runs any
-// program speaking the JSON-lines protocol of docs/exec-protocol.md, and
-// keeps a program that announces many sessions for the whole run (ServeExec
-// serves that protocol for an Agent written in Go); ModelAgent puts a chat
-// model under test, offering the scenario's mocks as tools. Agents is the
-// registry the CLI's --agent flag reads. Test runs jobs as subtests of a Go
-// test.
+// An Agent starts Sessions. Registries.Agents holds the agent types the
+// CLI's --agent flag and agenteval.Kit.Agent build from a spec: echo replies
+// with the input; exec:COMMAND runs any program speaking the JSON-lines
+// protocol of docs/exec-protocol.md, and keeps a program that announces
+// many sessions for the whole run (ServeExec serves that protocol for an
+// Agent written in Go); openai:MODEL puts a chat model under test, offering
+// the scenario's mocks as tools. AgentFunc makes a Go function an Agent.
+// Package agentevaltest runs jobs as subtests of a Go test.
 package runner

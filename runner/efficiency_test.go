@@ -30,7 +30,7 @@ func TestRunRecordsEfficiency(t *testing.T) {
 			{Name: "Grep"},
 		}, Usage: llm.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15, ReasoningTokens: 2, CacheReadTokens: 3, CacheWriteTokens: 1}}, nil
 	})
-	jobs, _, err := Combine([]Source{ScenarioSource("echo", s, 1)}, matrix.Shard{})
+	jobs, _, err := Combine([]Source{scenarioSource("echo", s, 1)}, matrix.Shard{})
 	require.NoError(t, err)
 	sink := &memSink{}
 	_, err = Run(context.Background(), Config{Agent: agent, Results: sink,
@@ -55,12 +55,12 @@ func TestRunRecordsEfficiency(t *testing.T) {
 
 func TestRunRefusesBadToolCategories(t *testing.T) {
 	t.Parallel()
-	_, err := Run(context.Background(), Config{Agent: Echo(), ToolCategories: []scenario.ToolCategory{{Name: "x", Commands: []string{"("}}}}, nil)
+	_, err := Run(context.Background(), Config{Agent: echoAgent{}, ToolCategories: []scenario.ToolCategory{{Name: "x", Commands: []string{"("}}}}, nil)
 	assert.ErrorContains(t, err, "tool categories")
 }
 
 func BenchmarkEfficiency(b *testing.B) {
-	r, err := newRun(Config{Agent: Echo(), ToolCategories: []scenario.ToolCategory{{Name: "search", Tools: []string{"Grep"}, Commands: []string{`^rg\b`}}}})
+	r, err := newRun(Config{Agent: echoAgent{}, ToolCategories: []scenario.ToolCategory{{Name: "search", Tools: []string{"Grep"}, Commands: []string{`^rg\b`}}}})
 	require.NoError(b, err)
 	acts := []evaluate.Action{{Name: "bash", Args: map[string]any{"command": "gh pr view 1"}}, {Name: "Read"}, {Name: "Grep"}, {Name: "ghx.pr.view"}}
 	trace := &evaluate.Trace{Steps: []evaluate.StepTrace{{Kind: "input", Reply: "x", Actions: acts}, {Kind: "input", Reply: "y", Actions: acts}}}

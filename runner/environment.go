@@ -15,7 +15,7 @@ import (
 )
 
 // EnvironmentType is a place runs happen, named by environment.type in
-// files: a plugin value, registered in [Environments]. `local` (a fresh
+// files: a plugin value, registered in Registries.Environments. `local` (a fresh
 // directory on this machine) is built in; e2b is registered without a
 // provider, as the format documents it: files may name it, and its jobs
 // are recorded incomplete unless a host supplies one (Environments.Replace)
@@ -65,12 +65,9 @@ type CodeResult struct {
 	Notes []string
 }
 
-// Environments holds environment types by name (agenteval.Kit's Environments).
-type Environments = registry.Registry[*EnvironmentType]
-
 // newEnvironments returns a registry holding the environment types of the
 // agent scenario format: local, with its provider, and e2b, without one.
-func newEnvironments() *Environments {
+func newEnvironments() *registry.Registry[*EnvironmentType] {
 	r := registry.New("environment type", func(t *EnvironmentType) string { return t.Name }, nil)
 	err := r.Register(
 		&EnvironmentType{Name: "local", Doc: "a fresh directory on this machine, made only when the scenario needs one", Prepare: prepareLocal},
@@ -84,7 +81,7 @@ func newEnvironments() *Environments {
 
 // provider returns the environment type that runs name, with a clear error
 // when it is unknown or has no provider.
-func provider(envs *Environments, name string) (*EnvironmentType, error) {
+func provider(envs *registry.Registry[*EnvironmentType], name string) (*EnvironmentType, error) {
 	t, ok := envs.Lookup(name)
 	if ok && t.Prepare != nil {
 		return t, nil

@@ -38,7 +38,11 @@ judgment: {strategy: all_pass}
 	agent := runner.AgentFunc(func(_ context.Context, _ runner.SessionConfig, msg string) (runner.Reply, error) {
 		return runner.Reply{Text: "Hello, " + strings.TrimPrefix(msg, "I am ") + "!"}, nil
 	})
-	jobs, _, err := runner.Combine([]runner.Source{runner.ScenarioSource(f.Name, f.Scenario, 3)}, matrix.Shard{})
+	sources, err := runner.FileSources([]*scenario.File{f}, runner.SourceOptions{Runs: 3})
+	if err != nil {
+		panic(err)
+	}
+	jobs, _, err := runner.Combine(sources, matrix.Shard{})
 	if err != nil {
 		panic(err)
 	}

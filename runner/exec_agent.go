@@ -26,7 +26,7 @@ const (
 // once its stdin is closed.
 const execCloseGrace = 2 * time.Second
 
-// ExecAgent runs an external program as the agent, in any language: the
+// execAgent runs an external program as the agent, in any language: the
 // runner starts COMMAND with sh -c and speaks JSON lines with it, on its
 // stdin and stdout. The protocol, versioned, with its bounds and the life
 // of the processes, is documented in one place: docs/exec-protocol.md.
@@ -51,7 +51,7 @@ const execCloseGrace = 2 * time.Second
 // Examples: examples/agents/python and examples/agents/node are kits that
 // make an agent in those languages a function; ServeExec serves the
 // protocol for an Agent written in Go.
-type ExecAgent struct {
+type execAgent struct {
 	command string
 	// Env are further environment variables (KEY=VALUE) of the agent's
 	// programs, after the process's own (a suite agent's env, model and
@@ -64,11 +64,11 @@ type ExecAgent struct {
 }
 
 // newExecAgent returns an agent that runs command with sh -c.
-func newExecAgent(command string) (*ExecAgent, error) {
+func newExecAgent(command string) (*execAgent, error) {
 	if strings.TrimSpace(command) == "" {
 		return nil, errors.New("exec agent: give a command, as in exec:./my-agent or exec:python3 agent.py")
 	}
-	return &ExecAgent{command: command}, nil
+	return &execAgent{command: command}, nil
 }
 
 type execLine struct {
@@ -95,9 +95,9 @@ type execLine struct {
 }
 
 // NewSession starts the program for one session and ends it with the
-// session. Within a run (Run, Test) an ExecAgent serves its sessions from
+// session. Within a run (Run, Test) an execAgent serves its sessions from
 // a pool instead, which keeps programs that announce many sessions.
-func (a *ExecAgent) NewSession(ctx context.Context, cfg SessionConfig) (Session, error) {
+func (a *execAgent) NewSession(ctx context.Context, cfg SessionConfig) (Session, error) {
 	w, err := a.startWorker(cfg, cfg.Dir, true)
 	if err != nil {
 		return nil, err
@@ -110,7 +110,7 @@ func (a *ExecAgent) NewSession(ctx context.Context, cfg SessionConfig) (Session,
 	return s, nil
 }
 
-func (a *ExecAgent) newExecSession(w *execWorker, pool *execPool, cfg SessionConfig) *execSession {
+func (a *execAgent) newExecSession(w *execWorker, pool *execPool, cfg SessionConfig) *execSession {
 	maxReply := a.MaxReplyBytes
 	if maxReply <= 0 {
 		maxReply = defaultMaxReplyBytes

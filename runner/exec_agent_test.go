@@ -104,7 +104,7 @@ run:
 judgment: {strategy: all_pass}
 `))
 	require.NoError(t, err)
-	agent, err := BuildAgent(newAgents(), "exec:"+exe, AgentOptions{})
+	agent, err := buildAgent(newAgents(), "exec:"+exe, AgentOptions{})
 	require.NoError(t, err)
 	res := runOne(t, Config{Agent: agent}, f.Scenario)
 	require.Len(t, res.Evaluations, 3)
@@ -119,9 +119,9 @@ judgment: {strategy: all_pass}
 
 func TestExecAgentNeedsCommand(t *testing.T) {
 	t.Parallel()
-	_, err := BuildAgent(newAgents(), "exec:", AgentOptions{})
+	_, err := buildAgent(newAgents(), "exec:", AgentOptions{})
 	assert.ErrorContains(t, err, "give a command")
-	_, err = BuildAgent(newAgents(), "ecko", AgentOptions{})
+	_, err = buildAgent(newAgents(), "ecko", AgentOptions{})
 	assert.ErrorContains(t, err, `did you mean "echo"`)
 }
 
@@ -133,7 +133,7 @@ func FuzzServeExec(f *testing.F) {
 	f.Add("{\"type\":\"mock_result\",\"id\":7,\"error\":{}}\nnot json\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		var out strings.Builder
-		_ = ServeExec(context.Background(), strings.NewReader(in), &out, Echo())
+		_ = ServeExec(context.Background(), strings.NewReader(in), &out, echoAgent{})
 	})
 }
 
@@ -284,4 +284,26 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// The built-in agent types take a suite agent's env and instructions
+// through AgentOptions: exec as its programs' environment (instructions in
+// AGENTEVAL_INSTRUCTIONS), openai as the first system message.
+func TestAgentOptionsEnvAndInstructions(t *testing.T) {
+	t.Parallel()
+	env := []string{"A=1", "AGENTEVAL_MODEL=m"}
+	a, err := buildAgent(newAgents(), "exec:./agent", AgentOptions{Env: env, Instructions: "be brief"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"A=1", "AGENTEVAL_MODEL=m", "AGENTEVAL_INSTRUCTIONS=be brief"}, a.(*execAgent).Env)
+	assert.Equal(t, []string{"A=1", "AGENTEVAL_MODEL=m"}, env, "the caller's slice is not appended to")
+	a, err = buildAgent(newAgents(), "exec:./agent", AgentOptions{})
+	require.NoError(t, err)
+	assert.Empty(t, a.(*execAgent).Env)
+	a, err = buildAgent(newAgents(), "openai:m", AgentOptions{Instructions: "be kind", Getenv: func(string) string { return "" }})
+	require.NoError(t, err)
+	assert.Equal(t, "be kind", a.(*modelAgent).Instructions)
+	for _, typ := range newAgents().All() {
+		assert.Equal(t, typ.Name == "exec", typ.TakesEnv, typ.Name)
+		assert.Equal(t, typ.Name != "echo", typ.TakesInstructions, typ.Name)
+	}
 }

@@ -59,7 +59,7 @@ type execWorker struct {
 // jobEnv gives it the job's id and directory in its environment (a
 // program started for one session; a persistent one takes them from each
 // start line).
-func (a *ExecAgent) startWorker(cfg SessionConfig, dir string, jobEnv bool) (*execWorker, error) {
+func (a *execAgent) startWorker(cfg SessionConfig, dir string, jobEnv bool) (*execWorker, error) {
 	maxLine := a.MaxLineBytes
 	if maxLine <= 0 {
 		maxLine = defaultMaxLineBytes
@@ -186,7 +186,7 @@ func (w *execWorker) idleTrouble() string {
 // announce many sessions are started for each session and ended with it,
 // as without a pool.
 type execPool struct {
-	agent *ExecAgent
+	agent *execAgent
 	size  int
 
 	mu         sync.Mutex
@@ -200,13 +200,13 @@ type execPool struct {
 	dropped    int // notes beyond maxPoolNotes
 }
 
-func newExecPool(a *ExecAgent, size int) *execPool {
+func newExecPool(a *execAgent, size int) *execPool {
 	return &execPool{agent: a, size: max(1, size), live: map[*execWorker]bool{}, freed: make(chan struct{})}
 }
 
 // forRun implements runScopedAgent: a run's sessions share a pool of up to
 // concurrency programs, all ended when the run ends.
-func (a *ExecAgent) forRun(concurrency int) (Agent, func() []string) {
+func (a *execAgent) forRun(concurrency int) (Agent, func() []string) {
 	p := newExecPool(a, concurrency)
 	return p, p.close
 }

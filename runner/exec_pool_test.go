@@ -65,9 +65,9 @@ var servedBy = regexp.MustCompile(`^pid (\d+) session (\d+): `)
 func TestExecPoolKeepsPersistentPrograms(t *testing.T) {
 	t.Parallel()
 	marker := "agenteval-pool-" + proctest.SleepArg()
-	agent := execAgent(t, servingCommand(t, marker))
+	agent := testExecAgent(t, servingCommand(t, marker))
 	byID, sum := runSources(t, Config{Agent: agent, Concurrency: 3, KeepTranscripts: true},
-		ScenarioSource("issues", issuesScenario(t, "issues", "list the open issues", "30s"), 24))
+		scenarioSource("issues", issuesScenario(t, "issues", "list the open issues", "30s"), 24))
 	assert.Equal(t, int64(24), sum.Passed)
 	assert.Empty(t, sum.Notes)
 	pids := map[string]bool{}
@@ -96,18 +96,18 @@ func TestExecPoolKeepsPersistentPrograms(t *testing.T) {
 func TestExecPoolFailuresCostOnlyTheirSession(t *testing.T) {
 	t.Parallel()
 	marker := "agenteval-pool-fail-" + proctest.SleepArg()
-	agent := execAgent(t, servingCommand(t, marker))
+	agent := testExecAgent(t, servingCommand(t, marker))
 	ok := func(id string) *scenario.Scenario { return issuesScenario(t, id, "list the open issues", "30s") }
 	byID, sum := runSources(t, Config{Agent: agent, Concurrency: 2},
-		ScenarioSource("ok1", ok("ok1"), 4),
-		ScenarioSource("die", issuesScenario(t, "die", "die", "30s"), 1),
-		ScenarioSource("ok2", ok("ok2"), 4),
-		ScenarioSource("hang", issuesScenario(t, "hang", "hang", "1s"), 1),
-		ScenarioSource("ok3", ok("ok3"), 4),
-		ScenarioSource("garbage", issuesScenario(t, "garbage", "garbage", "30s"), 1),
-		ScenarioSource("ok4", ok("ok4"), 4),
-		ScenarioSource("fail", issuesScenario(t, "fail", "fail", "30s"), 1),
-		ScenarioSource("ok5", ok("ok5"), 4),
+		scenarioSource("ok1", ok("ok1"), 4),
+		scenarioSource("die", issuesScenario(t, "die", "die", "30s"), 1),
+		scenarioSource("ok2", ok("ok2"), 4),
+		scenarioSource("hang", issuesScenario(t, "hang", "hang", "1s"), 1),
+		scenarioSource("ok3", ok("ok3"), 4),
+		scenarioSource("garbage", issuesScenario(t, "garbage", "garbage", "30s"), 1),
+		scenarioSource("ok4", ok("ok4"), 4),
+		scenarioSource("fail", issuesScenario(t, "fail", "fail", "30s"), 1),
+		scenarioSource("ok5", ok("ok5"), 4),
 	)
 	assert.Equal(t, int64(24), sum.Jobs)
 	assert.Equal(t, int64(20), sum.Passed, "every session but the four that broke")
@@ -155,8 +155,8 @@ func TestExecPoolStartsOneShotProgramsPerSession(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	starts := filepath.Join(dir, "starts")
-	agent := execAgent(t, `echo $$ >> `+starts+`; read start; read msg; echo '{"type":"reply","id":1,"text":"hello"}'; cat >/dev/null`)
-	_, sum := runSources(t, Config{Agent: agent, Concurrency: 2}, ScenarioSource("hi", inputScenario(t, "30s"), 5))
+	agent := testExecAgent(t, `echo $$ >> `+starts+`; read start; read msg; echo '{"type":"reply","id":1,"text":"hello"}'; cat >/dev/null`)
+	_, sum := runSources(t, Config{Agent: agent, Concurrency: 2}, scenarioSource("hi", inputScenario(t, "30s"), 5))
 	assert.Equal(t, int64(5), sum.Passed)
 	b, err := os.ReadFile(starts)
 	require.NoError(t, err)
@@ -180,8 +180,8 @@ run:
 judgment: {strategy: all_pass}
 `))
 	require.NoError(t, err)
-	byID, sum := runSources(t, Config{Agent: execAgent(t, servingCommand(t, marker)), Concurrency: 2},
-		ScenarioSource("cwd", f.Scenario, 10))
+	byID, sum := runSources(t, Config{Agent: testExecAgent(t, servingCommand(t, marker)), Concurrency: 2},
+		scenarioSource("cwd", f.Scenario, 10))
 	for id, r := range byID {
 		assert.True(t, r.Passed, "%s: %s", id, r.Explain())
 	}
@@ -194,15 +194,15 @@ judgment: {strategy: all_pass}
 func TestExecPoolEndsWithACancelledRun(t *testing.T) {
 	t.Parallel()
 	marker := "agenteval-pool-cancel-" + proctest.SleepArg()
-	agent := execAgent(t, servingCommand(t, marker))
+	agent := testExecAgent(t, servingCommand(t, marker))
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	sink := &memSink{}
 	go func() {
 		defer close(done)
 		jobs, _, _ := Combine([]Source{
-			ScenarioSource("ok", issuesScenario(t, "ok", "list the open issues", "30s"), 3),
-			ScenarioSource("hang", issuesScenario(t, "hang", "hang", "60s"), 2),
+			scenarioSource("ok", issuesScenario(t, "ok", "list the open issues", "30s"), 3),
+			scenarioSource("hang", issuesScenario(t, "hang", "hang", "60s"), 2),
 		}, matrix.Shard{})
 		_, _ = Run(ctx, Config{Agent: agent, Concurrency: 3, Results: sink}, jobs)
 	}()
@@ -217,13 +217,13 @@ func TestExecPoolEndsWithACancelledRun(t *testing.T) {
 	assert.Empty(t, proctest.Alive(t, marker), "no process outlives the run")
 }
 
-// A Runner's pool serves ExecAgent's sessions run one by one by its
+// A Runner's pool serves execAgent's sessions run one by one by its
 // caller (agentevaltest does), and Close ends its programs.
 func TestExecPoolInRunner(t *testing.T) {
 	marker := "agenteval-pool-runner-" + proctest.SleepArg()
-	r, err := NewRunner(Config{Agent: execAgent(t, servingCommand(t, marker)), Concurrency: 1})
+	r, err := NewRunner(Config{Agent: testExecAgent(t, servingCommand(t, marker)), Concurrency: 1})
 	require.NoError(t, err)
-	jobs, _, err := Combine([]Source{ScenarioSource("issues", issuesScenario(t, "issues", "list the open issues", "30s"), 3)}, matrix.Shard{})
+	jobs, _, err := Combine([]Source{scenarioSource("issues", issuesScenario(t, "issues", "list the open issues", "30s"), 3)}, matrix.Shard{})
 	require.NoError(t, err)
 	for j, err := range jobs {
 		require.NoError(t, err)
@@ -249,13 +249,13 @@ func TestExecReadyLine(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			res := runOne(t, Config{Agent: execAgent(t, `echo '`+tc.first+`'; cat >/dev/null`)}, inputScenario(t, "30s"))
+			res := runOne(t, Config{Agent: testExecAgent(t, `echo '`+tc.first+`'; cat >/dev/null`)}, inputScenario(t, "30s"))
 			assert.False(t, res.Completed)
 			assert.Contains(t, res.Error, tc.want)
 		})
 	}
 	// "one", like no ready line at all, keeps a program per session.
-	res := runOne(t, Config{Agent: execAgent(t, `echo '{"type":"ready","sessions":"one","protocol":1}'; read start; read msg; echo '{"type":"reply","id":1,"text":"hello"}'`)}, inputScenario(t, "30s"))
+	res := runOne(t, Config{Agent: testExecAgent(t, `echo '{"type":"ready","sessions":"one","protocol":1}'; read start; read msg; echo '{"type":"reply","id":1,"text":"hello"}'`)}, inputScenario(t, "30s"))
 	assert.True(t, res.Passed, res.Explain())
 }
 
@@ -265,8 +265,8 @@ func TestExecReadyLine(t *testing.T) {
 // again on another. The run's notes say what was replaced.
 func TestExecPoolReplacesProgramsThatEndBetweenSessions(t *testing.T) {
 	t.Parallel()
-	agent := execAgent(t, `echo '{"type":"ready","sessions":"many"}'; read start; read msg; echo '{"type":"reply","text":"hello"}'; read end; exit 0`)
-	byID, sum := runSources(t, Config{Agent: agent, Concurrency: 1}, ScenarioSource("hi", inputScenario(t, "30s"), 10))
+	agent := testExecAgent(t, `echo '{"type":"ready","sessions":"many"}'; read start; read msg; echo '{"type":"reply","text":"hello"}'; read end; exit 0`)
+	byID, sum := runSources(t, Config{Agent: agent, Concurrency: 1}, scenarioSource("hi", inputScenario(t, "30s"), 10))
 	for id, r := range byID {
 		assert.True(t, r.Passed, "%s: %s", id, r.Explain())
 	}

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 
+	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -49,4 +51,16 @@ func recordedIDs(t testing.TB, path string) (map[string]bool, string, error) {
 			return ids, runID, nil
 		}
 	}
+}
+
+// buildAgent parses spec ("echo", "exec:./bot", "openai:MODEL") and builds
+// the agent with the type agents holds under its prefix, as
+// agenteval.Kit.Agent does.
+func buildAgent(agents *registry.Registry[*AgentType], spec string, opts AgentOptions) (Agent, error) {
+	name, arg, _ := strings.Cut(spec, ":")
+	t, err := agents.Get(name)
+	if err != nil {
+		return nil, err
+	}
+	return t.New(arg, opts)
 }

@@ -46,16 +46,7 @@ func (c checkpointScorer) ScoreCheckpoints(ctx context.Context, s *scenario.Scen
 	return out, nil
 }
 
-// Fixtures returns a FixtureBinder that binds {{placeholders}} from the
-// manifest and, for scenarios with reseed_per_iteration, calls reset first
-// (a failed reset fails that run only). With reset nil, such a scenario
-// fails with a message saying why. It is FixturesWith(FixtureConfig{Manifest:
-// m, Reset: reset}).
-func Fixtures(m *scenario.Manifest, reset func(ctx context.Context, s *scenario.Scenario) error) FixtureBinder {
-	return FixturesWith(FixtureConfig{Manifest: m, Reset: reset})
-}
-
-// FixtureConfig configures the FixtureBinder of FixturesWith.
+// FixtureConfig configures the FixtureBinder of Fixtures.
 type FixtureConfig struct {
 	// Manifest holds the fixtures placeholders bind to.
 	Manifest *scenario.Manifest
@@ -75,10 +66,12 @@ type FixtureConfig struct {
 	Variables map[string]any
 }
 
-// FixturesWith returns a FixtureBinder configured by c. For each attempt
-// it resets (reseed_per_iteration) and then seeds fresh fixtures
-// (seed_per_iteration), as ghx's hooks do, and binds the scenario.
-func FixturesWith(c FixtureConfig) FixtureBinder { return fixtureBinder{c: c} }
+// Fixtures returns a FixtureBinder configured by c: for each attempt it
+// resets (reseed_per_iteration) and then seeds fresh fixtures
+// (seed_per_iteration), as ghx's hooks do, and binds the scenario's
+// {{placeholders}} from the manifest. A scenario that needs what c lacks
+// (a manifest, Reset, SeedFresh) fails with a message saying why.
+func Fixtures(c FixtureConfig) FixtureBinder { return fixtureBinder{c: c} }
 
 type fixtureBinder struct{ c FixtureConfig }
 

@@ -27,7 +27,7 @@ func TestAgentPanicFailsOnlyThatRun(t *testing.T) {
 		return Reply{Text: m}, nil
 	})
 	sink := &memSink{}
-	jobs, _, err := Combine([]Source{ScenarioSource("s", s, 4)}, matrix.Shard{})
+	jobs, _, err := Combine([]Source{scenarioSource("s", s, 4)}, matrix.Shard{})
 	require.NoError(t, err)
 	sum, err := Run(t.Context(), Config{Agent: agent, Results: sink, Concurrency: 1}, jobs)
 	require.NoError(t, err)
@@ -88,7 +88,7 @@ func TestResumeAfterInterruptNeitherRepeatsNorLoses(t *testing.T) {
 	})
 	w, err := results.Open(path, &results.Plan{RunID: "t"}, results.Options{Overwrite: true})
 	require.NoError(t, err)
-	jobs, _, err := Combine([]Source{ScenarioSource("s", s, n)}, matrix.Shard{})
+	jobs, _, err := Combine([]Source{scenarioSource("s", s, n)}, matrix.Shard{})
 	require.NoError(t, err)
 	_, err = Run(ctx, Config{Agent: slow, Results: w, Concurrency: 3}, jobs)
 	require.ErrorIs(t, err, context.Canceled)
@@ -105,9 +105,9 @@ func TestResumeAfterInterruptNeitherRepeatsNorLoses(t *testing.T) {
 	first := len(done)
 	w, err = results.Open(path, &results.Plan{RunID: "t"}, results.Options{Resume: true})
 	require.NoError(t, err)
-	jobs, _, err = Combine([]Source{ScenarioSource("s", s, n)}, matrix.Shard{})
+	jobs, _, err = Combine([]Source{scenarioSource("s", s, n)}, matrix.Shard{})
 	require.NoError(t, err)
-	sum, err := Run(t.Context(), Config{Agent: Echo(), Results: w, Skip: func(id string) bool { return done[id] }}, jobs)
+	sum, err := Run(t.Context(), Config{Agent: echoAgent{}, Results: w, Skip: func(id string) bool { return done[id] }}, jobs)
 	require.NoError(t, err)
 	require.NoError(t, w.Close())
 	assert.EqualValues(t, first, sum.Skipped)
@@ -127,7 +127,7 @@ func TestShardsPartitionARun(t *testing.T) {
 			var sizes int64
 			for i := int64(1); i <= n; i++ {
 				sh := matrix.Shard{Index: int(i), Count: int(n)}
-				jobs, all, err := Combine([]Source{ScenarioSource("a", s, total), ScenarioSource("b", s, 3)}, sh)
+				jobs, all, err := Combine([]Source{scenarioSource("a", s, total), scenarioSource("b", s, 3)}, sh)
 				require.NoError(t, err)
 				sizes += sh.Size(all)
 				var got int64
@@ -166,9 +166,9 @@ run:
 judgment: {strategy: all_pass}
 `))
 	require.NoError(t, err)
-	denied := runOne(t, Config{Agent: Echo()}, f.Scenario)
+	denied := runOne(t, Config{Agent: echoAgent{}}, f.Scenario)
 	assert.False(t, denied.Passed, "commands are not allowed by default")
-	allowed := runOne(t, Config{Agent: Echo(), AllowCommands: true}, f.Scenario)
+	allowed := runOne(t, Config{Agent: echoAgent{}, AllowCommands: true}, f.Scenario)
 	assert.True(t, allowed.Passed, allowed.Explain())
 }
 
@@ -176,7 +176,7 @@ func TestUnregisteredEnvironmentIsAnError(t *testing.T) {
 	t.Parallel()
 	s := *loadScenario(t, "echo.scenario.yaml")
 	s.Environment.Type = "e2b"
-	res := runOne(t, Config{Agent: Echo()}, &s)
+	res := runOne(t, Config{Agent: echoAgent{}}, &s)
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, "no provider registered")
 	assert.Contains(t, res.Error, "never falls back silently")
@@ -188,7 +188,7 @@ func TestVirtualFSEscapeIsRefused(t *testing.T) {
 	t.Parallel()
 	s := *loadScenario(t, "echo.scenario.yaml")
 	s.Setup = &scenario.Setup{VirtualFS: map[string]string{"../escape.txt": "x"}}
-	res := runOne(t, Config{Agent: Echo()}, &s)
+	res := runOne(t, Config{Agent: echoAgent{}}, &s)
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, "leaves the run's directory")
 }
@@ -206,7 +206,7 @@ run:
 judgment: {strategy: weighted, threshold: 1}
 `))
 	require.NoError(t, err)
-	res := runOne(t, Config{Agent: Echo()}, f.Scenario)
+	res := runOne(t, Config{Agent: echoAgent{}}, f.Scenario)
 	assert.True(t, res.Passed, res.Explain())
 }
 
@@ -223,7 +223,7 @@ run:
 judgment: {strategy: any_pass}
 `))
 	require.NoError(t, err)
-	res := runOne(t, Config{Agent: Echo()}, f.Scenario)
+	res := runOne(t, Config{Agent: echoAgent{}}, f.Scenario)
 	assert.False(t, res.Completed, "no verdict to trust")
 	assert.False(t, res.Passed, "even though any_pass would pass on the string check")
 	assert.Contains(t, res.Error, "cannot run here: it needs a judge model (llm_judge at run[0].evaluations[1]) and none is configured; pass --judge-model")
@@ -247,13 +247,13 @@ judgment: {strategy: all_pass}
 		require.NoError(t, err)
 		return f.Scenario
 	}
-	sh := runOne(t, Config{Agent: Echo(), AllowCommands: true}, step("sh", "echo $((40+2))"))
+	sh := runOne(t, Config{Agent: echoAgent{}, AllowCommands: true}, step("sh", "echo $((40+2))"))
 	assert.True(t, sh.Passed, sh.Explain())
 	if _, err := lookPath("python3"); err == nil {
-		py := runOne(t, Config{Agent: Echo(), AllowCommands: true}, step("python3", "print(40+2)"))
+		py := runOne(t, Config{Agent: echoAgent{}, AllowCommands: true}, step("python3", "print(40+2)"))
 		assert.True(t, py.Passed, py.Explain())
 	}
-	failing := runOne(t, Config{Agent: Echo(), AllowCommands: true}, step("sh", "echo 41; exit 3"))
+	failing := runOne(t, Config{Agent: echoAgent{}, AllowCommands: true}, step("sh", "echo 41; exit 3"))
 	assert.True(t, failing.Completed, "a non-zero exit is evidence, not an infrastructure failure")
 	assert.False(t, failing.Passed)
 }
@@ -268,7 +268,7 @@ run:
 judgment: {strategy: all_pass}
 `))
 	require.NoError(t, err)
-	res := runOne(t, Config{Agent: Echo(), AllowCommands: true}, f.Scenario)
+	res := runOne(t, Config{Agent: echoAgent{}, AllowCommands: true}, f.Scenario)
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, `node is needed for lang "node"`)
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// errNoMock is returned by Mocks.Call when no mock matches the call; the
+// errNoMock is returned by mockSet.Call when no mock matches the call; the
 // agent should then use the real service (or fail, in a sealed test).
 var errNoMock = errors.New("no mock matches the call")
 
@@ -32,12 +32,12 @@ type mockError struct {
 // Error formats the mock error as "code: message".
 func (e *mockError) Error() string { return e.Code + ": " + e.Message }
 
-// Mocks answers an agent's service calls from a scenario's setup.mocks. The
+// mockSet answers an agent's service calls from a scenario's setup.mocks. The
 // first mock in file order whose service, method and `when` conditions match
 // answers; `metadata.probability` is the chance a matching mock applies,
 // drawn from the run's seeded source, and a mock that does not apply lets the
 // next one try. Safe for concurrent use.
-type Mocks struct {
+type mockSet struct {
 	mocks []scenario.Mock
 	seed  int64
 	mu    sync.Mutex
@@ -46,19 +46,19 @@ type Mocks struct {
 }
 
 // newMocks returns the mock engine of one run.
-func newMocks(mocks []scenario.Mock, seed int64) *Mocks {
-	return &Mocks{mocks: mocks, seed: seed}
+func newMocks(mocks []scenario.Mock, seed int64) *mockSet {
+	return &mockSet{mocks: mocks, seed: seed}
 }
 
 // Calls returns the calls recorded so far.
-func (m *Mocks) recordedCalls() []results.MockCall {
+func (m *mockSet) recordedCalls() []results.MockCall {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return append([]results.MockCall(nil), m.calls...)
 }
 
 // Unmatched returns the recorded calls no mock answered.
-func (m *Mocks) unmatchedCalls() []results.MockCall {
+func (m *mockSet) unmatchedCalls() []results.MockCall {
 	var out []results.MockCall
 	for _, c := range m.recordedCalls() {
 		if c.Mock < 0 {
@@ -69,12 +69,12 @@ func (m *Mocks) unmatchedCalls() []results.MockCall {
 }
 
 // Len reports how many mocks the run has.
-func (m *Mocks) size() int { return len(m.mocks) }
+func (m *mockSet) size() int { return len(m.mocks) }
 
 // Call asks the mocks to answer service.method(args...). It returns
 // errNoMock when none matches, a *mockError for error mocks, or the
 // response. A delay honours ctx.
-func (m *Mocks) Call(ctx context.Context, service, method string, args ...any) (any, error) {
+func (m *mockSet) Call(ctx context.Context, service, method string, args ...any) (any, error) {
 	call := mockCall{args: args, input: callInput(args), at: time.Now()}
 	for i := range m.mocks {
 		mk := &m.mocks[i]
@@ -102,7 +102,7 @@ func (m *Mocks) Call(ctx context.Context, service, method string, args ...any) (
 	return nil, fmt.Errorf("%s.%s: %w", service, method, errNoMock)
 }
 
-func (m *Mocks) draw(p float64) bool {
+func (m *mockSet) draw(p float64) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.rng == nil {
@@ -111,7 +111,7 @@ func (m *Mocks) draw(p float64) bool {
 	return m.rng.Float64() < p
 }
 
-func (m *Mocks) record(service, method string, args []any, idx int, err error) {
+func (m *mockSet) record(service, method string, args []any, idx int, err error) {
 	c := results.MockCall{Service: service, Method: method, Args: args, Mock: idx, At: time.Now()}
 	if err != nil {
 		c.Error = err.Error()
@@ -121,7 +121,7 @@ func (m *Mocks) record(service, method string, args []any, idx int, err error) {
 	m.mu.Unlock()
 }
 
-func (m *Mocks) answer(mk *scenario.Mock, c *mockCall) (any, error) {
+func (m *mockSet) answer(mk *scenario.Mock, c *mockCall) (any, error) {
 	if mk.Error != nil {
 		return nil, &mockError{Code: mk.Error.Code, Message: mk.Error.Message, Status: mk.Error.Status}
 	}

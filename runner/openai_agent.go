@@ -12,11 +12,11 @@ import (
 	"github.com/agenteval/agenteval/llm"
 )
 
-// ModelAgent is an agent under test backed by a chat model (an
+// modelAgent is an agent under test backed by a chat model (an
 // OpenAI-compatible endpoint, or any llm.Model). The scenario's mocks are
 // offered to the model as tools named service__method; each tool call is
 // answered by the mocks and recorded as an action.
-type ModelAgent struct {
+type modelAgent struct {
 	model llm.Model
 	// MaxToolRounds bounds tool-call rounds per message (default 8).
 	MaxToolRounds int
@@ -26,7 +26,7 @@ type ModelAgent struct {
 }
 
 // newModelAgent returns an agent that talks to model.
-func newModelAgent(model llm.Model) *ModelAgent { return &ModelAgent{model: model, MaxToolRounds: 8} }
+func newModelAgent(model llm.Model) *modelAgent { return &modelAgent{model: model, MaxToolRounds: 8} }
 
 // newOpenAIAgentFromSpec builds the openai:MODEL agent. The base URL comes
 // from OPENAI_BASE_URL and the key from OPENAI_API_KEY.
@@ -42,10 +42,13 @@ func newOpenAIAgentFromSpec(model string, opts AgentOptions) (Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openai agent: %w", err)
 	}
+	var chat llm.Model = m
 	if opts.WrapModel != nil {
-		return newModelAgent(opts.WrapModel(m, "openai:"+model)), nil
+		chat = opts.WrapModel(m, "openai:"+model)
 	}
-	return newModelAgent(m), nil
+	a := newModelAgent(chat)
+	a.Instructions = opts.Instructions
+	return a, nil
 }
 
 // NewSession starts a conversation with the character as system prompt
@@ -53,7 +56,7 @@ func newOpenAIAgentFromSpec(model string, opts AgentOptions) (Agent, error) {
 // sampling (see scenario.Character.Sampling): a character that names
 // llm.model is answered by that model, whatever model the agent was built
 // with, so a matrix over character.llm.model compares models.
-func (a *ModelAgent) NewSession(_ context.Context, cfg SessionConfig) (Session, error) {
+func (a *modelAgent) NewSession(_ context.Context, cfg SessionConfig) (Session, error) {
 	s := &modelSession{agent: a, cfg: cfg}
 	if a.Instructions != "" {
 		s.history = append(s.history, llm.Message{Role: llm.RoleSystem, Content: a.Instructions})
@@ -108,7 +111,7 @@ func toolName(service, method string) string {
 }
 
 type modelSession struct {
-	agent       *ModelAgent
+	agent       *modelAgent
 	cfg         SessionConfig
 	history     []llm.Message
 	tools       []llm.Tool

@@ -40,7 +40,7 @@ run:
 judgment: {strategy: all_pass}
 `))
 	require.NoError(t, err)
-	agent, err := BuildAgent(newAgents(), "openai:"+llmtest.DefaultModel, AgentOptions{Getenv: func(k string) string {
+	agent, err := buildAgent(newAgents(), "openai:"+llmtest.DefaultModel, AgentOptions{Getenv: func(k string) string {
 		return map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": llmtest.APIKey}[k]
 	}})
 	require.NoError(t, err)

@@ -48,7 +48,7 @@ judgment: {strategy: all_pass}
 	return f.Scenario
 }
 
-func execAgent(t *testing.T, command string) *ExecAgent {
+func testExecAgent(t *testing.T, command string) *execAgent {
 	t.Helper()
 	a, err := newExecAgent(command)
 	require.NoError(t, err)
@@ -61,7 +61,7 @@ func TestExecAgentThatFloodsIsStoppedAndKilled(t *testing.T) {
 	t.Parallel()
 	marker := "agenteval-flood-" + proctest.SleepArg()
 	start := time.Now()
-	res := runOne(t, Config{Agent: execAgent(t, "yes "+marker)}, inputScenario(t, "5s"))
+	res := runOne(t, Config{Agent: testExecAgent(t, "yes "+marker)}, inputScenario(t, "5s"))
 	assert.Less(t, time.Since(start), 20*time.Second)
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, "line is not JSON")
@@ -76,7 +76,7 @@ func TestExecAgentTimeoutKillsItsGroup(t *testing.T) {
 	t.Parallel()
 	marker := proctest.SleepArg()
 	start := time.Now()
-	res := runOne(t, Config{Agent: execAgent(t, "sleep "+marker+" & cat >/dev/null")}, inputScenario(t, "300ms"))
+	res := runOne(t, Config{Agent: testExecAgent(t, "sleep "+marker+" & cat >/dev/null")}, inputScenario(t, "300ms"))
 	assert.Less(t, time.Since(start), 20*time.Second, "the run must not wait for the agent's child")
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, "timed out")
@@ -92,7 +92,7 @@ func TestExecAgentLeftoverIsKilledAtSessionEnd(t *testing.T) {
 	marker := proctest.SleepArg()
 	script := `sleep ` + marker + ` & read start; read msg; echo '{"type":"reply","id":1,"text":"hello"}'`
 	start := time.Now()
-	res := runOne(t, Config{Agent: execAgent(t, script)}, inputScenario(t, "5s"))
+	res := runOne(t, Config{Agent: testExecAgent(t, script)}, inputScenario(t, "5s"))
 	assert.Less(t, time.Since(start), 20*time.Second)
 	assert.True(t, res.Passed, res.Explain())
 	assert.Contains(t, strings.Join(res.Notes, "\n"), "left them running")
@@ -103,7 +103,7 @@ func TestCodeStepLeftoverIsKilled(t *testing.T) {
 	t.Parallel()
 	marker := proctest.SleepArg()
 	start := time.Now()
-	res := runOne(t, Config{Agent: Echo(), AllowCommands: true}, codeScenario(t, "sleep "+marker+" & echo started", "10s"))
+	res := runOne(t, Config{Agent: echoAgent{}, AllowCommands: true}, codeScenario(t, "sleep "+marker+" & echo started", "10s"))
 	assert.Less(t, time.Since(start), 20*time.Second)
 	assert.True(t, res.Passed, res.Explain())
 	notes := strings.Join(res.Notes, "\n")
@@ -116,7 +116,7 @@ func TestCodeStepTimeoutSaysWhatWasKilled(t *testing.T) {
 	t.Parallel()
 	marker := proctest.SleepArg()
 	start := time.Now()
-	res := runOne(t, Config{Agent: Echo(), AllowCommands: true}, codeScenario(t, "echo started; sleep "+marker, "200ms"))
+	res := runOne(t, Config{Agent: echoAgent{}, AllowCommands: true}, codeScenario(t, "echo started; sleep "+marker, "200ms"))
 	assert.Less(t, time.Since(start), 20*time.Second)
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, "code step timeout of 200ms")
@@ -137,7 +137,7 @@ judgment: {strategy: all_pass}
 `))
 	require.NoError(t, err)
 	start := time.Now()
-	res := runOne(t, Config{Agent: Echo(), AllowCommands: true}, f.Scenario)
+	res := runOne(t, Config{Agent: echoAgent{}, AllowCommands: true}, f.Scenario)
 	assert.Less(t, time.Since(start), 20*time.Second)
 	assert.True(t, res.Passed, res.Explain())
 	require.Len(t, res.Evaluations, 1)
@@ -151,7 +151,7 @@ judgment: {strategy: all_pass}
 func TestExecAgentLineBound(t *testing.T) {
 	t.Parallel()
 	marker := proctest.SleepArg()
-	agent := execAgent(t, "cat /dev/zero; sleep "+marker)
+	agent := testExecAgent(t, "cat /dev/zero; sleep "+marker)
 	start := time.Now()
 	res := runOne(t, Config{Agent: agent}, inputScenario(t, "30s"))
 	assert.Less(t, time.Since(start), 20*time.Second)
@@ -164,7 +164,7 @@ func TestExecAgentLineBound(t *testing.T) {
 // the session instead of growing the runner.
 func TestExecAgentReplyBound(t *testing.T) {
 	t.Parallel()
-	agent := execAgent(t, `read start; read msg; while :; do echo '{"type":"action","name":"A","args":{"pad":"`+strings.Repeat("x", 1000)+`"}}'; done`)
+	agent := testExecAgent(t, `read start; read msg; while :; do echo '{"type":"action","name":"A","args":{"pad":"`+strings.Repeat("x", 1000)+`"}}'; done`)
 	agent.MaxReplyBytes = 256 << 10
 	res := runOne(t, Config{Agent: agent}, inputScenario(t, "30s"))
 	assert.False(t, res.Completed)
@@ -209,7 +209,7 @@ func TestReadBoundedLine(t *testing.T) {
 
 func TestCodeStepOutputIsBounded(t *testing.T) {
 	t.Parallel()
-	res := runOne(t, Config{Agent: Echo(), AllowCommands: true, KeepTranscripts: true},
+	res := runOne(t, Config{Agent: echoAgent{}, AllowCommands: true, KeepTranscripts: true},
 		codeScenario(t, "echo started; head -c 3000000 /dev/zero | tr '\\\\0' x", "20s"))
 	assert.True(t, res.Passed, res.Explain())
 	assert.Contains(t, strings.Join(res.Notes, "\n"), fmt.Sprintf("step 0: code step stdout: kept the first %d bytes of 3000008", maxCodeOutput))

@@ -4,6 +4,7 @@ import (
 	"github.com/agenteval/agenteval/checkpoint"
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -18,9 +19,9 @@ type Registries struct {
 	Strategies   *judge.Registry
 	Conditions   *checkpoint.Registry
 	Scorers      *checkpoint.Scorers
-	Terminations *Terminations
-	Agents       *Agents
-	Environments *Environments
+	Terminations *registry.Registry[*TerminationType]
+	Agents       *registry.Registry[*AgentType]
+	Environments *registry.Registry[*EnvironmentType]
 }
 
 // NewRegistries returns registries holding every built-in, registered

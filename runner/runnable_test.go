@@ -61,7 +61,7 @@ judgment: {strategy: all_pass}
 	assert.False(t, sent, "nothing of the job runs")
 	assert.Equal(t, []string{res.Error[len("cannot run here: "):]}, Config{Agent: agent}.Unrunnable(s))
 
-	res = runOne(t, Config{Agent: Echo(), AllowCommands: true}, s)
+	res = runOne(t, Config{Agent: echoAgent{}, AllowCommands: true}, s)
 	assert.True(t, res.Passed, res.Explain())
 	assert.FileExists(t, witness)
 }
@@ -81,7 +81,7 @@ run:
       - {type: command_exit_code_is, command: `+quoted("touch "+witness)+`}
 judgment: {strategy: all_pass}
 `)
-	res := runOne(t, Config{Agent: Echo()}, s)
+	res := runOne(t, Config{Agent: echoAgent{}}, s)
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, "it runs commands (command_exit_code_is at run[0].evaluations[1]) and commands are not allowed")
 	assert.NoFileExists(t, witness)
@@ -99,9 +99,9 @@ judgment: {strategy: all_pass}
 `)
 	sink := &memSink{}
 	plain := loadScenario(t, "echo.scenario.yaml")
-	jobs, _, err := Combine([]Source{ScenarioSource("e2b", s, 2), ScenarioSource("echo", plain, 1)}, matrix.Shard{})
+	jobs, _, err := Combine([]Source{scenarioSource("e2b", s, 2), scenarioSource("echo", plain, 1)}, matrix.Shard{})
 	require.NoError(t, err)
-	sum, err := Run(t.Context(), Config{Agent: Echo(), Results: sink}, jobs)
+	sum, err := Run(t.Context(), Config{Agent: echoAgent{}, Results: sink}, jobs)
 	require.NoError(t, err, "one job's impossibility never sinks the batch")
 	assert.EqualValues(t, 3, sum.Jobs)
 	assert.EqualValues(t, 1, sum.Passed)
@@ -118,12 +118,12 @@ judgment: {strategy: all_pass}
 		}
 	}
 
-	res := runOne(t, Config{Agent: Echo(), EnvFallback: "local"}, s)
+	res := runOne(t, Config{Agent: echoAgent{}, EnvFallback: "local"}, s)
 	assert.True(t, res.Passed, res.Explain())
 	assert.Equal(t, "local", res.Environment)
 	assert.Equal(t, []string{`environment "e2b" has no provider here; ran in "local" instead (EnvFallback)`}, res.Notes)
 
-	res = runOne(t, Config{Agent: Echo(), EnvFallback: "moon"}, s)
+	res = runOne(t, Config{Agent: echoAgent{}, EnvFallback: "moon"}, s)
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, `the fallback: unknown environment type "moon"`)
 }
@@ -152,7 +152,7 @@ judgment: {strategy: all_pass}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			res := runOne(t, Config{Agent: Echo()}, load(t, tc.file, tc.text))
+			res := runOne(t, Config{Agent: echoAgent{}}, load(t, tc.file, tc.text))
 			assert.False(t, res.Completed)
 			assert.True(t, strings.HasPrefix(res.Error, "cannot run here: "), res.Error)
 			assert.Contains(t, res.Error, tc.want)
@@ -164,7 +164,7 @@ judgment: {strategy: all_pass}
 // A run that checks nothing neither passes nor fails.
 func TestNothingCheckedIsIncomplete(t *testing.T) {
 	t.Parallel()
-	res := runOne(t, Config{Agent: Echo()}, load(t, "empty.scenario.yaml", `name: empty
+	res := runOne(t, Config{Agent: echoAgent{}}, load(t, "empty.scenario.yaml", `name: empty
 description: checks nothing
 environment: {type: local}
 run:
@@ -188,7 +188,7 @@ func TestCheckpointRefusedIsIncomplete(t *testing.T) {
 	exec := github.NewExecutor(github.NewClient(github.Config{GraphQLURL: gh.GraphQLURL(), Transport: gh.Client().Transport, MaxWait: -1}), github.ExecutorOptions{})
 	s := load(t, "c.json", `{"id": "check-001", "name": "n", "description": "d", "category": "repo", "difficulty": "basic", "tags": [], "timeoutMs": 60000, "allowedRetries": 0, "prompt": "Go",
   "assertions": {"checkpoints": [{"id": "repo-there", "description": "d", "task": "repo.view", "input": {"owner": "acme", "name": "demo"}, "condition": {"type": "non_empty"}}]}}`)
-	cfg := Config{Agent: Echo(), Checkpoints: Checkpoints(checkpoint.Checker{Executor: exec})}
+	cfg := Config{Agent: echoAgent{}, Checkpoints: Checkpoints(checkpoint.Checker{Executor: exec})}
 
 	res := runOne(t, cfg, s)
 	require.True(t, res.Passed, res.Explain())
@@ -211,23 +211,23 @@ run:
   - {lang: python3, code: "print(1)", evaluations: [{type: llm_judge, prompt: "ok?", expected: "yes"}]}
 judgment: {strategy: all_pass}
 `)
-	got := Config{Agent: Echo()}.Unrunnable(s)
+	got := Config{Agent: echoAgent{}}.Unrunnable(s)
 	require.Len(t, got, 3, strings.Join(got, "\n"))
 	assert.Contains(t, got[0], `"e2b" has no provider`)
 	assert.Contains(t, got[1], "a python3 code step at run[0]")
 	assert.Contains(t, got[2], "llm_judge at run[0].evaluations[0]")
-	assert.Len(t, Config{Agent: Echo(), EnvFallback: "local", AllowCommands: true}.Unrunnable(s), 1)
+	assert.Len(t, Config{Agent: echoAgent{}, EnvFallback: "local", AllowCommands: true}.Unrunnable(s), 1)
 }
 
 // A concurrency far above the jobs there are costs nothing: workers and
 // buffers follow the jobs. (Not parallel: it measures allocation.)
 func TestConcurrencyIsBoundedByTheJobs(t *testing.T) {
 	s := loadScenario(t, "echo.scenario.yaml")
-	jobs, _, err := Combine([]Source{ScenarioSource("echo", s, 1)}, matrix.Shard{})
+	jobs, _, err := Combine([]Source{scenarioSource("echo", s, 1)}, matrix.Shard{})
 	require.NoError(t, err)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	sum, err := Run(t.Context(), Config{Agent: Echo(), Concurrency: 100_000_000}, jobs)
+	sum, err := Run(t.Context(), Config{Agent: echoAgent{}, Concurrency: 100_000_000}, jobs)
 	runtime.ReadMemStats(&after)
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, sum.Passed)
@@ -257,7 +257,7 @@ run:
       - {type: command_exit_code_is, command: "test -f data/in.txt"}
 judgment: {strategy: all_pass}
 `)
-	res := runOne(t, Config{Agent: Echo(), AllowCommands: true}, s)
+	res := runOne(t, Config{Agent: echoAgent{}, AllowCommands: true}, s)
 	assert.True(t, res.Passed, res.Explain())
 }
 
@@ -278,7 +278,7 @@ run:
       - {type: llm_judge, prompt: "Polite?", expected: "yes"}
 judgment: {strategy: all_pass}
 `)
-	res := runOne(t, Config{Agent: Echo(), Judge: j}, s)
+	res := runOne(t, Config{Agent: echoAgent{}, Judge: j}, s)
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, "evaluation llm_judge (step 0) reached no verdict: judge: model API: 400")
 	msg := res.Explain()

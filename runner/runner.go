@@ -94,7 +94,7 @@ type CheckpointScorer interface {
 // (reseed_per_iteration) or creates fresh fixtures to bind to
 // (seed_per_iteration). release, when not nil, is called once the attempt
 // is over, checkpoints scored, even when Prepare failed; it removes what
-// Prepare created. FixturesWith builds one.
+// Prepare created. Fixtures builds one.
 type FixtureBinder interface {
 	Prepare(ctx context.Context, s *scenario.Scenario) (bound *scenario.Scenario, release func(context.Context) error, err error)
 }
@@ -128,9 +128,6 @@ type Summary struct {
 	// Budget is what the run used of Config.Budget (nil without one).
 	Budget *BudgetUse
 }
-
-// Failed is the number of jobs that did not pass (failed or incomplete).
-func (s Summary) Failed() int64 { return s.Jobs - s.Passed }
 
 // ErrNoAgent is returned by Run when Config.Agent is nil.
 var ErrNoAgent = errors.New("runner: no agent configured")

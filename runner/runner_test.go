@@ -29,11 +29,11 @@ func loadScenario(t testing.TB, name string) *scenario.Scenario {
 func TestRunEchoPasses(t *testing.T) {
 	t.Parallel()
 	s := loadScenario(t, "echo.scenario.yaml")
-	jobs, total, err := Combine([]Source{ScenarioSource("echo", s, 3)}, matrix.Shard{})
+	jobs, total, err := Combine([]Source{scenarioSource("echo", s, 3)}, matrix.Shard{})
 	require.NoError(t, err)
 	require.EqualValues(t, 3, total)
 	sink := &memSink{}
-	sum, err := Run(context.Background(), Config{Agent: Echo(), Results: sink}, jobs)
+	sum, err := Run(context.Background(), Config{Agent: echoAgent{}, Results: sink}, jobs)
 	require.NoError(t, err)
 	assert.EqualValues(t, 3, sum.Jobs)
 	assert.EqualValues(t, 3, sum.Passed)

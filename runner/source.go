@@ -26,8 +26,8 @@ type Source struct {
 	prefix string
 }
 
-// ScenarioSource runs a scenario runs times (at least once) as combination "-".
-func ScenarioSource(name string, s *scenario.Scenario, runs int) Source {
+// scenarioSource runs a scenario runs times (at least once) as combination "-".
+func scenarioSource(name string, s *scenario.Scenario, runs int) Source {
 	runs = max(1, runs)
 	return Source{Name: name, Count: int64(runs), prefix: s.ID + "/-", Jobs: func(offset int64, sh matrix.Shard) iter.Seq2[matrix.Job, error] {
 		return func(yield func(matrix.Job, error) bool) {

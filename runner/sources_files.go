@@ -52,7 +52,7 @@ func FileSources(files []*scenario.File, opts SourceOptions) ([]Source, error) {
 				leftOut++
 				continue // filters select matrix combinations
 			}
-			src = ScenarioSource(f.Name, f.Scenario, opts.Runs)
+			src = scenarioSource(f.Name, f.Scenario, opts.Runs)
 			prefix = src.prefix
 		default:
 			continue

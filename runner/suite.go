@@ -13,11 +13,11 @@ type Variant struct {
 	Agent, Model string
 }
 
-// Prefix is what the ids of the variant's jobs start with: agent/ or,
+// prefix is what the ids of the variant's jobs start with: agent/ or,
 // with a model, agent@model/, the model's slashes written as colons
 // (good@openai:gpt-4o/weather/-/run-1), so every id keeps the
 // source/combination/run-N form after it.
-func (v Variant) Prefix() string {
+func (v Variant) prefix() string {
 	if v.Model == "" {
 		return v.Agent + "/"
 	}
@@ -35,13 +35,13 @@ func (v Variant) String() string {
 
 // SuiteSources returns the sources of a comparison: every source once per
 // variant, in order (the first variant's jobs first), each job carrying its
-// variant's Agent and Model and an id prefixed with Variant.Prefix. Combine
+// variant's Agent and Model and an id prefixed with agent@model/. Combine
 // numbers them as one run, so shards, resume and the report's merge treat
 // the comparison as one run, and Config.Variants gives each job its agent.
 func SuiteSources(variants []Variant, sources []Source) []Source {
 	out := make([]Source, 0, len(variants)*len(sources))
 	for _, v := range variants {
-		prefix := v.Prefix()
+		prefix := v.prefix()
 		for _, s := range sources {
 			inner := s.Jobs
 			out = append(out, Source{Name: s.Name, Count: s.Count, prefix: prefix + s.prefix,

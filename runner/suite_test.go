@@ -18,7 +18,7 @@ func TestSuiteSourcesRunEachVariantWithItsAgent(t *testing.T) {
 	t.Parallel()
 	s := loadScenario(t, "echo.scenario.yaml")
 	variants := []Variant{{Agent: "good", Model: "openai/m1"}, {Agent: "good", Model: "m2"}, {Agent: "bad"}}
-	sources := SuiteSources(variants, []Source{ScenarioSource("echo", s, 2)})
+	sources := SuiteSources(variants, []Source{scenarioSource("echo", s, 2)})
 	jobs, total, err := Combine(sources, matrix.Shard{})
 	require.NoError(t, err)
 	require.EqualValues(t, 6, total)

@@ -9,7 +9,7 @@ import (
 )
 
 // TerminationType is a conversation termination condition type: a plugin
-// value, registered in [Terminations] under its Name (the value of
+// value, registered in Registries.Terminations under its Name (the value of
 // termination_conditions[].type in files). A condition of the type holds
 // when Holds says so; else, on Speaker's messages, when one contains a
 // keyword (the condition's own, else the type's default Keywords) or when
@@ -31,13 +31,10 @@ type TerminationType struct {
 	Holds func(turns []evaluate.Turn) bool
 }
 
-// Terminations holds termination types by name (agenteval.Kit's Terminations).
-type Terminations = registry.Registry[*TerminationType]
-
 // newTerminations returns a registry holding the seven termination types
 // of the agent scenario format, registered exactly as a host registers its
 // own.
-func newTerminations() *Terminations {
+func newTerminations() *registry.Registry[*TerminationType] {
 	r := registry.New("termination type", func(t *TerminationType) string { return t.Name }, func(t *TerminationType) error {
 		switch t.Speaker {
 		case "", speakerUser, speakerAssistant:

@@ -324,7 +324,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	if fixtures != nil {
 		fixtures.Variables = map[string]any{fixture.VarRunID: plan.RunID}
-		cfg.Fixtures = runner.FixturesWith(*fixtures)
+		cfg.Fixtures = runner.Fixtures(*fixtures)
 	}
 	warnUnrunnable(env, cfg, files)
 	cfg.Results = w
