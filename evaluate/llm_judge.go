@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agenteval/agenteval/internal/expect"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -19,7 +20,7 @@ import (
 // step's evidence (see [Input.Evidence], plus the names of up to 100 files
 // in the run's directory when it has one) and passes when the judge's
 // verdict passes under expected: yes/no, a score threshold such as "0.8+",
-// "<0.3" or "0.6-0.9", or an outcome in words (see judge.ParseExpectation).
+// "<0.3" or "0.6-0.9", or an outcome in words (read as the judge reads it).
 // The score is the verdict's score; Details carry the reasoning, each
 // capability's finding, the samples and the model.
 //
@@ -40,7 +41,7 @@ func newLLMJudge(p *scenario.LLMJudge) (Evaluator, error) {
 	if strings.TrimSpace(p.Prompt) == "" {
 		return nil, errors.New("prompt is empty")
 	}
-	if _, err := judge.ParseExpectation(p.Expected); err != nil {
+	if _, err := expect.Parse(p.Expected); err != nil {
 		return nil, err
 	}
 	if p.Capabilities != nil && len(p.Capabilities) == 0 {

@@ -1,8 +1,8 @@
 // Package judge reaches verdicts. It has two parts:
 //
 //   - [Judge], the LLM-as-judge: it builds the evaluation prompt, asks an
-//     llm.Model for a structured verdict, parses what comes back robustly
-//     ([ParseVerdict]), applies the scenario's expected form (yes/no, score
+//     llm.Model for a structured verdict, parses what comes back robustly,
+//     applies the scenario's expected form (yes/no, score
 //     threshold or free text), samples several times when asked and caches
 //     verdicts (in an llm.Cache).
 //   - [Strategy], the judgment strategies that turn many [Outcome] values into

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agenteval/agenteval/internal/expect"
 	"github.com/agenteval/agenteval/llm"
 )
 
@@ -49,7 +50,7 @@ type Input struct {
 	// Evidence is what the agent did, as text: its reply, a conversation
 	// transcript, command output, a list of files.
 	Evidence string
-	// Expected is the expected outcome; see [ParseExpectation].
+	// Expected is the expected outcome; yes, no, a score threshold ("0.8+", "<0.3", the range "0.6-0.9") or an outcome in words.
 	Expected string
 	// Capabilities are criteria the judge reports on one by one.
 	Capabilities []string
@@ -58,7 +59,7 @@ type Input struct {
 	// Temperature overrides Config.Temperature; an explicit 0 is honoured.
 	Temperature *float64
 	// JSONSchema replaces the built-in verdict schema. The answer is still
-	// read by [ParseVerdict], so the schema should have a pass-like field
+	// read by the judge's lenient verdict parser, so the schema should have a pass-like field
 	// (pass, overall_success, judgment as yes/no, ...) or a score.
 	JSONSchema json.RawMessage
 	// Samples overrides Config.Samples.
@@ -119,13 +120,13 @@ type plan struct {
 	model   llm.Model
 	name    string // the model's name in cache keys
 	req     llm.Request
-	exp     Expectation
+	exp     expect.Expectation
 	samples int
 }
 
 // plan validates in and builds the request every sample sends.
 func (j *Judge) plan(in Input) (plan, error) {
-	exp, err := ParseExpectation(in.Expected)
+	exp, err := expect.Parse(in.Expected)
 	if err != nil {
 		return plan{}, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agenteval/agenteval/internal/expect"
 	"github.com/agenteval/agenteval/llm"
 )
 
@@ -54,13 +55,13 @@ Reply with one JSON object and nothing else.`
 var evidenceEscaper = strings.NewReplacer("</evidence>", "<\\/evidence>", "<evidence>", "<\\evidence>")
 
 // buildMessages renders the evaluation prompt for in under exp.
-func buildMessages(in Input, exp Expectation, customSchema bool) []llm.Message {
+func buildMessages(in Input, exp expect.Expectation, customSchema bool) []llm.Message {
 	var b strings.Builder
 	b.WriteString("## Evaluation question\n")
 	b.WriteString(strings.TrimSpace(in.Prompt))
 	b.WriteString("\n\n## Expected outcome\n")
 	switch exp.Kind {
-	case ExpectYesNo:
+	case expect.KindYesNo:
 		ans := "NO"
 		if exp.Yes {
 			ans = "YES"
@@ -68,11 +69,11 @@ func buildMessages(in Input, exp Expectation, customSchema bool) []llm.Message {
 		fmt.Fprintf(&b, "The expected answer to the question is %s.\n", ans)
 		fmt.Fprintf(&b, "Set \"pass\" to true only when the evidence shows that the answer is %s.\n", ans)
 		b.WriteString("Set \"score\" to your confidence, from 0 to 1, that the expected answer is the right one.\n")
-	case ExpectScore:
+	case expect.KindScore:
 		b.WriteString("Grade the question on a scale from 0 to 1, where 0 means not at all and 1 means completely.\n")
 		b.WriteString("Put the grade in \"score\"; the verdict is decided from it, so grade honestly and precisely.\n")
 		b.WriteString("Set \"pass\" to true when the evidence satisfies the question.\n")
-	case ExpectText:
+	case expect.KindText:
 		b.WriteString(strings.TrimSpace(exp.Text))
 		b.WriteString("\n\nSet \"pass\" to true only when the evidence meets this expected outcome.\n")
 		b.WriteString("Set \"score\" to how fully it is met, from 0 (not at all) to 1 (completely).\n")

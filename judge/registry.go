@@ -10,8 +10,8 @@ import (
 // generated schema and the runner consult (agenteval.Kit's Strategies).
 type Registry = registry.Registry[*Strategy]
 
-// NewRegistry returns a registry holding the built-in strategies
-// ([Builtins]), registered exactly as a host registers its own.
+// NewRegistry returns a registry holding the four built-in strategies
+// (all_pass, any_pass, majority_pass, weighted), registered exactly as a host registers its own.
 func NewRegistry() *Registry {
 	r := registry.New("judgment strategy", func(s *Strategy) string { return s.Name }, func(s *Strategy) error {
 		if s.Decide == nil {
@@ -19,7 +19,7 @@ func NewRegistry() *Registry {
 		}
 		return nil
 	})
-	if err := r.Register(Builtins()...); err != nil {
+	if err := r.Register(builtins()...); err != nil {
 		panic(err) // the built-in names are distinct; a clash is a bug in this package
 	}
 	return r

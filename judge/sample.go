@@ -69,7 +69,7 @@ func (j *Judge) sample(ctx context.Context, p plan, index int) (sampleResult, er
 			var e cacheEntry
 			if json.Unmarshal(b, &e) == nil {
 				if raw, err := parseRaw(e.Content); err == nil {
-					pass, score := exp.samplePass(raw)
+					pass, score := samplePass(exp, raw)
 					return sampleResult{raw: raw, pass: pass, score: score, cached: true, model: e.Model}, nil
 				}
 			}
@@ -104,6 +104,6 @@ func (j *Judge) sample(ctx context.Context, p plan, index int) (sampleResult, er
 			_ = j.cfg.Cache.Put(ctx, key, b)
 		}
 	}
-	pass, score := exp.samplePass(raw)
+	pass, score := samplePass(exp, raw)
 	return sampleResult{raw: raw, pass: pass, score: score, usage: resp.Usage, model: resp.Model}, nil
 }

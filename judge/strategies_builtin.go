@@ -16,11 +16,11 @@ const (
 // passes here.
 const defaultWeightedThreshold = 0.5
 
-// Builtins returns new values of the four built-in strategies: all_pass,
+// builtins returns new values of the four built-in strategies: all_pass,
 // any_pass, majority_pass and weighted (which passes when the passed
 // outcomes' share of the total weight reaches Options.Threshold,
 // defaultWeightedThreshold when unset).
-func Builtins() []*Strategy {
+func builtins() []*Strategy {
 	return []*Strategy{
 		{Name: allPassName, Doc: "Passes when every evaluation passes.", Decide: guarded(allPassName, decideAllPass)},
 		{Name: anyPassName, Doc: "Passes when at least one evaluation passes.", Decide: guarded(anyPassName, decideAnyPass)},

@@ -44,8 +44,8 @@ type CapabilityVerdict struct {
 	Reasoning  string `json:"reasoning,omitempty"`
 }
 
-// ErrUnparseableVerdict is wrapped by every error that [ParseVerdict]
-// returns, so callers can tell "the judge answered nonsense" (worth a retry
+// ErrUnparseableVerdict is wrapped by every error the judge returns
+// when the model answered but not with a verdict, so callers can tell "the judge answered nonsense" (worth a retry
 // or a report) from transport failures.
 var ErrUnparseableVerdict = errors.New("unparseable judge output")
 
@@ -59,7 +59,7 @@ type rawVerdict struct {
 	caps      []CapabilityVerdict
 }
 
-// ParseVerdict reads a judge's answer. It is lenient where models are
+// parseVerdict reads a judge's answer. It is lenient where models are
 // sloppy: JSON inside code fences or after prose, trailing commas, keys in
 // any case or style ("Pass", "overall_success", "overallSuccess"), booleans
 // as strings ("yes", "true", "pass"), scores as strings ("0.8", "80%",
@@ -67,7 +67,7 @@ type rawVerdict struct {
 // yes/no or pass/fail answer. The verdict it returns has Samples 1 and Pass
 // as the model stated it; [Judge] additionally applies the expected form.
 // Errors wrap [ErrUnparseableVerdict].
-func ParseVerdict(text string) (Verdict, error) {
+func parseVerdict(text string) (Verdict, error) {
 	raw, err := parseRaw(text)
 	if err != nil {
 		return Verdict{}, err

@@ -120,51 +120,6 @@ func FuzzParseVerdict(f *testing.F) {
 	})
 }
 
-func TestParseExpectation(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		in   string
-		want judge.Expectation
-		met  []float64 // scores that satisfy a score expectation
-		not  []float64 // scores that do not
-	}{
-		{in: "yes", want: judge.Expectation{Kind: judge.ExpectYesNo, Yes: true, Text: "yes"}},
-		{in: " NO ", want: judge.Expectation{Kind: judge.ExpectYesNo, Text: "NO"}},
-		{in: "0.8+", want: judge.Expectation{Kind: judge.ExpectScore, Op: ">=", Threshold: 0.8, Text: "0.8+"}, met: []float64{0.8, 1}, not: []float64{0.79}},
-		{in: "0.3-", want: judge.Expectation{Kind: judge.ExpectScore, Op: "<=", Threshold: 0.3, Text: "0.3-"}, met: []float64{0.3, 0}, not: []float64{0.31}},
-		{in: "<0.3", want: judge.Expectation{Kind: judge.ExpectScore, Op: "<", Threshold: 0.3, Text: "<0.3"}, met: []float64{0.29}, not: []float64{0.3}},
-		{in: ">=0.7", want: judge.Expectation{Kind: judge.ExpectScore, Op: ">=", Threshold: 0.7, Text: ">=0.7"}, met: []float64{0.7}, not: []float64{0.69}},
-		{in: "> .5", want: judge.Expectation{Kind: judge.ExpectScore, Op: ">", Threshold: 0.5, Text: "> .5"}, met: []float64{0.51}, not: []float64{0.5}},
-		{in: "<=0.2", want: judge.Expectation{Kind: judge.ExpectScore, Op: "<=", Threshold: 0.2, Text: "<=0.2"}, met: []float64{0.2}, not: []float64{0.21}},
-		{in: "≥0.9", want: judge.Expectation{Kind: judge.ExpectScore, Op: ">=", Threshold: 0.9, Text: "≥0.9"}, met: []float64{0.95}, not: []float64{0.5}},
-		{in: "0.6-0.9", want: judge.Expectation{Kind: judge.ExpectScore, Op: "range", Min: 0.6, Max: 0.9, Text: "0.6-0.9"}, met: []float64{0.6, 0.9}, not: []float64{0.59, 0.91}},
-		{in: "The agent lists three open issues", want: judge.Expectation{Kind: judge.ExpectText, Text: "The agent lists three open issues"}},
-		{in: "3 issues listed", want: judge.Expectation{Kind: judge.ExpectText, Text: "3 issues listed"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			t.Parallel()
-			got, err := judge.ParseExpectation(tt.in)
-			require.NoError(t, err)
-			assert.Equal(t, tt.want, got)
-			for _, s := range tt.met {
-				assert.True(t, got.MetBy(s), "%v should meet %s", s, got)
-			}
-			for _, s := range tt.not {
-				assert.False(t, got.MetBy(s), "%v should not meet %s", s, got)
-			}
-		})
-	}
-}
-
-func TestParseExpectationErrors(t *testing.T) {
-	t.Parallel()
-	for _, in := range []string{"", "1.5+", ">2", "0.9-0.1"} {
-		_, err := judge.ParseExpectation(in)
-		assert.Error(t, err, "%q", in)
-	}
-}
-
 func TestParseVerdictDuplicateKeysAreDeterministic(t *testing.T) {
 	t.Parallel()
 	for range 50 {
@@ -174,20 +129,17 @@ func TestParseVerdictDuplicateKeysAreDeterministic(t *testing.T) {
 	}
 }
 
-// FuzzParseExpectation: any expected text parses or errors, never panics,
-// and a parsed score expectation answers MetBy for any score.
-func FuzzParseExpectation(f *testing.F) {
-	for _, s := range []string{"yes", "no", "0.8+", "<0.3", ">=0.7", "0.3-", "0.6-0.9", "≥0.5", "the agent apologises", "", "1e309+", "-0.1+"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		e, err := judge.ParseExpectation(s)
-		if err != nil {
-			return
-		}
-		for _, score := range []float64{0, 0.5, 1} {
-			_ = e.MetBy(score)
-		}
-		_ = e.String()
-	})
+// TestParseVerdictLenient: fenced JSON with sloppy keys and values, a plain
+// answer, and prose without a verdict.
+func TestParseVerdictLenient(t *testing.T) {
+	t.Parallel()
+	v, err := judge.ParseVerdict("Sure! ```json\n{\"Pass\": \"yes\", \"score\": \"0.8\", \"reasoning\": \"ok\",}\n```")
+	require.NoError(t, err)
+	assert.Equal(t, judge.Verdict{Pass: true, Score: 0.8, Reasoning: "ok", Samples: 1, Passes: 1}, v)
+	v, err = judge.ParseVerdict("No. The agent never opened the file.")
+	require.NoError(t, err)
+	assert.False(t, v.Pass)
+	assert.Zero(t, v.Score)
+	_, err = judge.ParseVerdict("The agent did several things.")
+	assert.ErrorIs(t, err, judge.ErrUnparseableVerdict)
 }
