@@ -38,7 +38,7 @@ func BenchmarkScore10FakeGitHub(b *testing.B) {
 		cps[i].ID = fmt.Sprintf("cp-%d", i)
 	}
 	ctx := context.Background()
-	rep := checkpoint.Score(ctx, exec, cps)
+	rep := checkpoint.Checker{Executor: exec}.Score(ctx, cps)
 	for _, r := range rep.Results {
 		if !r.Passed {
 			b.Fatalf("%s %s: %s %v (expected %s)", r.ID, r.Task, r.Message, r.Err, r.Expected)

@@ -10,9 +10,9 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// Builtins returns new values of the eight built-in condition types; custom
+// builtins returns new values of the eight built-in condition types; custom
 // dispatches to the scorers registered in scorers.
-func Builtins(scorers *Scorers) []*ConditionType {
+func builtins(scorers *Scorers) []*ConditionType {
 	c := customScorers{scorers}
 	return []*ConditionType{
 		{

@@ -300,10 +300,10 @@ func TestCustomScorerErrorsAndPanics(t *testing.T) {
 	assert.Contains(t, err.Error(), `custom scorer "fails"`)
 
 	ok, _, err = reg.Check(ctx, nil, scenario.Condition{Type: "custom", Scorer: "panics"})
-	var pe *PanicError
+	var pe *Error
 	require.ErrorAs(t, err, &pe)
 	assert.False(t, ok)
-	assert.Equal(t, "nil map", pe.Value)
+	assert.Equal(t, "nil map", pe.Panic)
 	assert.NotEmpty(t, pe.Stack)
 }
 

@@ -1,8 +1,8 @@
 // Package checkpoint scores checkpoints: checks on live state (GitHub, in the
 // shipped executor) made after an agent's session. Each checkpoint runs one
 // capability task through an Executor and tests the data with a condition
-// from a Registry; Score (or a Checker, for a custom registry or
-// concurrency) returns a Report with, per checkpoint, the verdict, the data
+// from a Registry; a Checker (its zero value but for the Executor holds the
+// built-in condition types and scores one checkpoint at a time) returns a Report with, per checkpoint, the verdict, the data
 // (actual), what was expected in words and a message that says why a check
 // failed.
 //

@@ -107,7 +107,7 @@ func TestReferenceScenariosAgainstFakeGitHub(t *testing.T) {
 
 		for _, name := range []string{"pr-fix-mixed-threads-wf-001.json", "pr-review-comment-001.json"} {
 			s := loadBound(t, name, m)
-			rep := checkpoint.Score(ctx, exec, s.Checkpoints)
+			rep := checkpoint.Checker{Executor: exec}.Score(ctx, s.Checkpoints)
 			for _, r := range rep.Results {
 				require.NoError(t, r.Err, "%s/%s", s.ID, r.ID)
 				assert.True(t, r.Passed, "%s/%s: expected %s, %s", s.ID, r.ID, r.Expected, r.Message)
@@ -123,7 +123,7 @@ func TestReferenceScenariosAgainstFakeGitHub(t *testing.T) {
 		_, repo, exec := fakeGitHub(t)
 		mixed, changes := seedPRs(repo)
 		s := loadBound(t, "pr-fix-mixed-threads-wf-001.json", manifest(mixed.Number(), changes.Number()))
-		rep := checkpoint.Score(ctx, exec, s.Checkpoints)
+		rep := checkpoint.Checker{Executor: exec}.Score(ctx, s.Checkpoints)
 		assert.False(t, rep.Passed)
 		require.Len(t, rep.Results, 2)
 		commit, threads := rep.Results[0], rep.Results[1]
@@ -146,7 +146,7 @@ func TestReferenceScenariosAgainstFakeGitHub(t *testing.T) {
 		}
 		mixed.AddCommit("Fix", githubfake.File{Path: "parser.go", Content: "x"})
 		s := loadBound(t, "pr-fix-mixed-threads-wf-001.json", manifest(mixed.Number(), mixed.Number()))
-		rep := checkpoint.Score(ctx, exec, s.Checkpoints)
+		rep := checkpoint.Checker{Executor: exec}.Score(ctx, s.Checkpoints)
 		assert.False(t, rep.Passed)
 		assert.True(t, rep.Results[0].Passed, rep.Results[0].Message)
 		threads := rep.Results[1]
@@ -162,7 +162,7 @@ func TestReferenceScenariosAgainstFakeGitHub(t *testing.T) {
 		_, repo, exec := fakeGitHub(t)
 		mixed, changes := seedPRs(repo)
 		s := loadBound(t, "pr-review-comment-001.json", manifest(mixed.Number(), changes.Number()))
-		rep := checkpoint.Score(ctx, exec, s.Checkpoints)
+		rep := checkpoint.Checker{Executor: exec}.Score(ctx, s.Checkpoints)
 		assert.False(t, rep.Passed)
 		require.Len(t, rep.Results, 1)
 		r := rep.Results[0]
@@ -176,10 +176,11 @@ func TestReferenceScenariosAgainstFakeGitHub(t *testing.T) {
 		t.Parallel()
 		_, _, exec := fakeGitHub(t)
 		s := loadBound(t, "pr-review-comment-001.json", manifest(99, 99))
-		rep := checkpoint.Score(ctx, exec, s.Checkpoints)
+		rep := checkpoint.Checker{Executor: exec}.Score(ctx, s.Checkpoints)
 		r := rep.Results[0]
-		var te *checkpoint.TaskError
-		require.ErrorAs(t, r.Err, &te)
+		var ce *checkpoint.Error
+		require.ErrorAs(t, r.Err, &ce)
+		assert.Nil(t, ce.Panic)
 		require.ErrorIs(t, r.Err, github.ErrNotFound)
 		assert.False(t, rep.Passed)
 		assert.NotContains(t, r.Error, e2eToken)
@@ -280,7 +281,7 @@ func TestGhxHeadFieldGTEAgainstFakeGitHub(t *testing.T) {
 				_, repo, exec := fakeGitHub(t)
 				m := &scenario.Manifest{SeedID: "e2e", CreatedAt: "2026-11-22T00:00:00Z", Repo: "acme/demo", Fixtures: tc.seed(repo, done)}
 				s := loadHead(t, tc.file, m)
-				rep := checkpoint.Score(ctx, exec, s.Checkpoints)
+				rep := checkpoint.Checker{Executor: exec}.Score(ctx, s.Checkpoints)
 				assert.Equal(t, done, rep.Passed)
 				var sawGTE bool
 				for _, r := range rep.Results {

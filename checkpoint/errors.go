@@ -21,43 +21,45 @@ var (
 	ErrNoCheckpoints = errors.New("no checkpoints: nothing was checked, so the scenario cannot pass")
 )
 
-// TaskError is a checkpoint's error when its task failed: the executor
-// returned an error, so there is no data to test.
-type TaskError struct {
-	// Task is the capability task that failed.
+// Error is a checkpoint's error when it could not be decided for a reason
+// other than a malformed condition (those wrap the sentinels above): its
+// task failed (Err is the executor's error, so there is no data to test), or
+// its executor, condition or custom scorer panicked (Panic is set). Either
+// fails that checkpoint only. Match it with errors.As.
+type Error struct {
+	// Task is the checkpoint's capability task ("" for a panic outside one).
 	Task string
-	// Err is the executor's error.
+	// Err is the executor's error; for a panic, the panic value when it is
+	// an error (so errors.Is sees through a panic(err)).
 	Err error
+	// Panic is what was passed to panic; nil when the task failed.
+	Panic any
+	// Stack is the goroutine's stack at the panic.
+	Stack []byte
 }
 
-// Error returns "task <task>: <err>", or the executor's message alone when
-// it already starts with the task's name (as the GitHub executor's do).
-func (e *TaskError) Error() string {
-	msg := e.Err.Error()
+// newPanicError records a recovered panic of a checkpoint's task.
+func newPanicError(task string, v any, stack []byte) *Error {
+	err, _ := v.(error)
+	return &Error{Task: task, Err: err, Panic: v, Stack: stack}
+}
+
+// Error returns "panic: <value>" for a panic; for a failed task "task
+// <task>: <err>", or the executor's message alone when it already starts
+// with the task's name (as the GitHub executor's do).
+func (e *Error) Error() string {
+	if e.Panic != nil {
+		return fmt.Sprintf("panic: %v", e.Panic)
+	}
+	msg := "<nil>"
+	if e.Err != nil {
+		msg = e.Err.Error()
+	}
 	if strings.HasPrefix(msg, e.Task+":") || strings.HasPrefix(msg, e.Task+" ") {
 		return msg
 	}
 	return fmt.Sprintf("task %s: %s", e.Task, msg)
 }
 
-// Unwrap returns the executor's error.
-func (e *TaskError) Unwrap() error { return e.Err }
-
-// PanicError is a checkpoint's error when its executor, condition or custom
-// scorer panicked. The panic fails that checkpoint only.
-type PanicError struct {
-	// Value is what was passed to panic.
-	Value any
-	// Stack is the goroutine's stack at the panic.
-	Stack []byte
-}
-
-// Error returns "panic: <value>".
-func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
-
-// Unwrap returns Value when it is an error, so errors.Is sees through a
-// panic(err).
-func (e *PanicError) Unwrap() error {
-	err, _ := e.Value.(error)
-	return err
-}
+// Unwrap returns Err.
+func (e *Error) Unwrap() error { return e.Err }

@@ -9,7 +9,7 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-func ExampleScore() {
+func ExampleChecker_Score() {
 	// An in-memory executor standing in for GitHub: one commit on the pull
 	// request, one unresolved review thread.
 	exec := checkpoint.ExecutorFunc(func(_ context.Context, task string, _ map[string]any) (any, error) {
@@ -25,7 +25,7 @@ func ExampleScore() {
 		{ID: "new-commit-pushed", Task: "pr.commits.list", Condition: scenario.Condition{Type: "count_gte", Value: 2}},
 		{ID: "threads-not-resolved", Task: "pr.threads.list", Condition: scenario.Condition{Type: "non_empty"}},
 	}
-	report := checkpoint.Score(context.Background(), exec, checkpoints)
+	report := checkpoint.Checker{Executor: exec}.Score(context.Background(), checkpoints)
 	for _, r := range report.Results {
 		fmt.Printf("%s passed=%v expected %q: %s\n", r.ID, r.Passed, r.Expected, r.Message)
 	}

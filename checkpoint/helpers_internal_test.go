@@ -19,12 +19,12 @@ func newTestRegistry() testRegistry {
 }
 
 func (r testRegistry) Check(ctx context.Context, data any, cond scenario.Condition) (bool, string, error) {
-	return Check(ctx, r.Registry, data, cond)
+	return check(ctx, r.Registry, data, cond)
 }
 
-func (r testRegistry) Validate(cond scenario.Condition) error { return Validate(r.Registry, cond) }
+func (r testRegistry) Validate(cond scenario.Condition) error { return validate(r.Registry, cond) }
 
-func (r testRegistry) Describe(cond scenario.Condition) string { return Describe(r.Registry, cond) }
+func (r testRegistry) Describe(cond scenario.Condition) string { return describe(r.Registry, cond) }
 
 // ScorerFunc is a scorer's Score, and describer one with a Describe too.
 type ScorerFunc func(ctx context.Context, data any, cond scenario.Condition) (bool, string, error)

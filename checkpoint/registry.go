@@ -78,7 +78,7 @@ func NewScorers() *Scorers {
 }
 
 // NewRegistry returns a registry holding the eight built-in condition types
-// ([Builtins]): non_empty, empty, count_gte, count_eq, field_equals,
+// (built in here): non_empty, empty, count_gte, count_eq, field_equals,
 // field_contains, field_gte and custom, which dispatches to scorers.
 func NewRegistry(scorers *Scorers) *Registry {
 	r := registry.New("condition type", func(t *ConditionType) string { return t.Name }, func(t *ConditionType) error {
@@ -87,17 +87,17 @@ func NewRegistry(scorers *Scorers) *Registry {
 		}
 		return nil
 	})
-	if err := r.Register(Builtins(scorers)...); err != nil {
+	if err := r.Register(builtins(scorers)...); err != nil {
 		panic(err) // the built-in names are distinct; a clash is a bug in this package
 	}
 	return r
 }
 
-// Validate reports whether cond can be checked with the types reg holds:
+// validate reports whether cond can be checked with the types reg holds:
 // its type is registered (else ErrUnknownType), its fields fit the type
 // (else ErrInvalidCondition) and a custom condition's scorer is registered
 // (else ErrUnknownScorer).
-func Validate(reg *Registry, cond scenario.Condition) error {
+func validate(reg *Registry, cond scenario.Condition) error {
 	t, ok := reg.Lookup(cond.Type)
 	if !ok {
 		if s := textdist.Suggest(cond.Type, reg.Names()); s != "" {
@@ -111,9 +111,9 @@ func Validate(reg *Registry, cond scenario.Condition) error {
 	return t.Validate(cond)
 }
 
-// Describe says what cond expects, in words: "count >= 2",
+// describe says what cond expects, in words: "count >= 2",
 // `state == "closed"`, "custom scorer: NAME".
-func Describe(reg *Registry, cond scenario.Condition) string {
+func describe(reg *Registry, cond scenario.Condition) string {
 	t, ok := reg.Lookup(cond.Type)
 	if !ok {
 		return fmt.Sprintf("unknown condition type %q", cond.Type)
@@ -121,11 +121,11 @@ func Describe(reg *Registry, cond scenario.Condition) string {
 	return t.Describe(cond)
 }
 
-// Check validates cond, normalizes data (see normalize) and decides cond
+// check validates cond, normalizes data (see normalize) and decides cond
 // over it with the types reg holds. A panic in the condition or a custom
-// scorer is returned as a *PanicError.
-func Check(ctx context.Context, reg *Registry, data any, cond scenario.Condition) (passed bool, detail string, err error) {
-	if err := Validate(reg, cond); err != nil {
+// scorer is returned as an *Error whose Panic is set.
+func check(ctx context.Context, reg *Registry, data any, cond scenario.Condition) (passed bool, detail string, err error) {
+	if err := validate(reg, cond); err != nil {
 		return false, "", err
 	}
 	t, _ := reg.Lookup(cond.Type)
@@ -135,7 +135,7 @@ func Check(ctx context.Context, reg *Registry, data any, cond scenario.Condition
 	}
 	defer func() {
 		if v := recover(); v != nil {
-			passed, detail, err = false, "", &PanicError{Value: v, Stack: debug.Stack()}
+			passed, detail, err = false, "", newPanicError("", v, debug.Stack())
 		}
 	}()
 	return t.Check(ctx, plain, cond)

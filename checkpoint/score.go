@@ -29,9 +29,9 @@ type Result struct {
 	// Error is Err's text, for reports.
 	Error string `json:"error,omitempty"`
 	// Err is set when the checkpoint could not be decided: the task failed
-	// (*TaskError), the condition is malformed (ErrInvalidCondition,
-	// ErrUnknownType, ErrUnknownScorer), a custom scorer failed, or
-	// something panicked (*PanicError). Passed is then false.
+	// or something panicked (an *Error), the condition is malformed
+	// (ErrInvalidCondition, ErrUnknownType, ErrUnknownScorer) or a custom
+	// scorer failed. Passed is then false.
 	Err error `json:"-"`
 	// Weight is the checkpoint's weight (1 unless the checkpoint sets one).
 	Weight float64 `json:"weight"`
@@ -54,26 +54,6 @@ type Report struct {
 	Results []Result `json:"results"`
 }
 
-// Err returns ErrNoCheckpoints for a report without checkpoints, else nil.
-// It does not summarize failures; read Results for those.
-func (r Report) Err() error {
-	if r.Total == 0 {
-		return ErrNoCheckpoints
-	}
-	return nil
-}
-
-// Failed returns the results that did not pass, in order.
-func (r Report) Failed() []Result {
-	var out []Result
-	for _, res := range r.Results {
-		if !res.Passed {
-			out = append(out, res)
-		}
-	}
-	return out
-}
-
 var errNoExecutor = errors.New("checkpoint: Checker.Executor is nil")
 
 // Checker scores checkpoints: it runs each checkpoint's task with Executor
@@ -89,18 +69,11 @@ type Checker struct {
 	Concurrency int
 }
 
-// Score runs every checkpoint with exec and the built-in condition types,
-// one after another, and reports on all of them (no early exit). See
-// Checker.Score.
-func Score(ctx context.Context, exec Executor, checkpoints []scenario.Checkpoint) Report {
-	return Checker{Executor: exec}.Score(ctx, checkpoints)
-}
-
 // Score runs every checkpoint (a failure does not stop the others) and
 // returns their results in order. A malformed condition is found before its
 // task runs, so no request is spent on it. Once ctx is done, checkpoints not
 // yet started fail with ctx's error. A panic in the executor, a condition or
-// a custom scorer fails only its checkpoint, with a *PanicError.
+// a custom scorer fails only its checkpoint, with an *Error whose Panic is set.
 func (c Checker) Score(ctx context.Context, checkpoints []scenario.Checkpoint) Report {
 	reg := c.Conditions
 	if reg == nil {
@@ -140,7 +113,7 @@ func (c Checker) scoreOne(ctx context.Context, reg *Registry, cp *scenario.Check
 		ID:          cp.ID,
 		Description: cp.Description,
 		Task:        cp.Task,
-		Expected:    Describe(reg, cp.Condition),
+		Expected:    describe(reg, cp.Condition),
 		Weight:      1,
 		Critical:    cp.Critical,
 	}
@@ -149,14 +122,14 @@ func (c Checker) scoreOne(ctx context.Context, reg *Registry, cp *scenario.Check
 	}
 	defer func() {
 		if v := recover(); v != nil {
-			res.Passed, res.Err = false, &PanicError{Value: v, Stack: debug.Stack()}
+			res.Passed, res.Err = false, newPanicError(cp.Task, v, debug.Stack())
 		}
 		if res.Err != nil {
 			res.Passed, res.Error = false, res.Err.Error()
 		}
 		res.Duration = time.Since(start)
 	}()
-	if err := Validate(reg, cp.Condition); err != nil {
+	if err := validate(reg, cp.Condition); err != nil {
 		res.Err = err
 		return res
 	}
@@ -170,10 +143,10 @@ func (c Checker) scoreOne(ctx context.Context, reg *Registry, cp *scenario.Check
 	}
 	data, err := c.Executor.Execute(ctx, cp.Task, cp.Input)
 	if err != nil {
-		res.Err = &TaskError{Task: cp.Task, Err: err}
+		res.Err = &Error{Task: cp.Task, Err: err}
 		return res
 	}
 	res.Actual = data
-	res.Passed, res.Message, res.Err = Check(ctx, reg, data, cp.Condition)
+	res.Passed, res.Message, res.Err = check(ctx, reg, data, cp.Condition)
 	return res
 }

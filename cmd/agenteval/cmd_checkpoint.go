@@ -149,8 +149,8 @@ func printCheckpointReport(w io.Writer, s *checkpointScenario) {
 		fmt.Fprintf(w, "       expected: %s\n", r.Expected)
 		if r.Err != nil {
 			fmt.Fprintf(w, "       error:    %s\n", r.Error)
-			var te *checkpoint.TaskError
-			if !errors.As(r.Err, &te) && r.Message != "" {
+			var ce *checkpoint.Error
+			if !(errors.As(r.Err, &ce) && ce.Panic == nil) && r.Message != "" {
 				fmt.Fprintf(w, "       found:    %s\n", r.Message)
 			}
 			continue
