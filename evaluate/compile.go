@@ -23,6 +23,8 @@ type Check struct {
 	// Evaluator is built from it by [Build]: its Results carry the
 	// evaluation's identity and it recovers panics.
 	Evaluator Evaluator
+	// Needs is what Evaluator needs from a run beyond the trace.
+	Needs Needs
 }
 
 // Path is where the evaluation is written, as in diagnostics:
@@ -87,8 +89,9 @@ func Compile(reg *Registry, s *scenario.Scenario) (*Compiled, error) {
 				errs = append(errs, &CompileError{Scope: scope, Step: step, Index: i, Type: e.Type, Err: err})
 				continue
 			}
-			c.needs = c.needs.or(NeedsOf(ev))
-			checks = append(checks, &Check{Scope: scope, Step: step, Index: i, Evaluation: e, Evaluator: ev})
+			needs := needsOf(ev)
+			c.needs = c.needs.or(needs)
+			checks = append(checks, &Check{Scope: scope, Step: step, Index: i, Evaluation: e, Evaluator: ev, Needs: needs})
 		}
 		return checks
 	}
@@ -123,15 +126,6 @@ func (c *Compiled) Checks(scope Scope, step int) []*Check {
 		return c.steps[step].final
 	}
 	return nil
-}
-
-// Check returns one evaluation by its address, or nil.
-func (c *Compiled) Check(scope Scope, step, index int) *Check {
-	cs := c.Checks(scope, step)
-	if index < 0 || index >= len(cs) {
-		return nil
-	}
-	return cs[index]
 }
 
 // Evaluate runs the evaluations of in.Scope for the step in.Step (which is

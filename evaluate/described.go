@@ -8,9 +8,10 @@ import (
 	"runtime/debug"
 )
 
-// PanicError is returned when an evaluator panics. The run that triggered it
-// fails that evaluation; the process goes on.
-type PanicError struct {
+// panicError is returned when an evaluator panics. The run that triggered it
+// fails that evaluation (its Result's details hold the stack as
+// panic_stack); the process goes on.
+type panicError struct {
 	// Type is the evaluation type whose evaluator panicked.
 	Type string
 	// Value is what was passed to panic.
@@ -20,7 +21,7 @@ type PanicError struct {
 }
 
 // Error names the type and the panic value.
-func (e *PanicError) Error() string {
+func (e *panicError) Error() string {
 	return fmt.Sprintf("evaluator %s panicked: %v", e.Type, e.Value)
 }
 
@@ -40,14 +41,14 @@ type described struct {
 }
 
 // Needs reports the wrapped evaluator's needs.
-func (d *described) Needs() Needs { return NeedsOf(d.ev) }
+func (d *described) Needs() Needs { return needsOf(d.ev) }
 
 // Evaluate runs the wrapped evaluator. On error the Result is still
 // complete: Passed false, Score 0, Error and Message set.
 func (d *described) Evaluate(ctx context.Context, in Input) (r Result, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			pe := &PanicError{Type: d.typ, Value: v, Stack: debug.Stack()}
+			pe := &panicError{Type: d.typ, Value: v, Stack: debug.Stack()}
 			err = pe
 			// The stack goes with the Result, which is all a runner
 			// records, so the bug can be found from the results file.

@@ -4,7 +4,7 @@
 // Every evaluation type is one [Kind]: a name, documentation, the parameter
 // struct a scenario file fills and a constructor that validates those
 // parameters once and returns an [Evaluator]. Kinds live in an explicit
-// [Registry]; the 13 built-ins ([Builtins]) are registered exactly as a host
+// [Registry]; the 13 built-ins are registered exactly as a host
 // program registers its own, and [Registry.Types] hands the same names and
 // parameter structs to the scenario loader and the JSON Schema generator.
 //

@@ -4,7 +4,8 @@ import "context"
 
 // Needs says what an evaluator needs from the run beyond the trace, so a
 // runner makes a directory, or warns about a missing judge, only when a
-// scenario asks for it.
+// scenario asks for it. An evaluator says what it needs with a method
+// Needs() Needs; one without needs nothing beyond the trace.
 type Needs struct {
 	// Dir: the evaluator reads the run's directory.
 	Dir bool
@@ -19,14 +20,14 @@ func (n Needs) or(o Needs) Needs {
 	return Needs{Dir: n.Dir || o.Dir, Commands: n.Commands || o.Commands, Judge: n.Judge || o.Judge}
 }
 
-// Needer is implemented by evaluators that need more than the trace.
-type Needer interface {
+// needer is implemented by evaluators that need more than the trace.
+type needer interface {
 	Needs() Needs
 }
 
-// NeedsOf returns ev's needs: none unless it implements [Needer].
-func NeedsOf(ev Evaluator) Needs {
-	if n, ok := ev.(Needer); ok {
+// needsOf returns ev's needs: none unless it has a Needs method.
+func needsOf(ev Evaluator) Needs {
+	if n, ok := ev.(needer); ok {
 		return n.Needs()
 	}
 	return Needs{}

@@ -13,11 +13,11 @@ import (
 // generated schema and the runner consult (agenteval.Kit's Evaluations).
 type Registry = registry.Registry[*Kind]
 
-// NewRegistry returns a registry holding the built-in kinds ([Builtins]),
+// NewRegistry returns a registry holding the 13 built-in kinds,
 // registered exactly as a host registers its own.
 func NewRegistry() *Registry {
 	r := registry.New("evaluation type", func(k *Kind) string { return k.Name }, checkKind)
-	if err := r.Register(Builtins()...); err != nil {
+	if err := r.Register(builtins()...); err != nil {
 		panic(err) // the built-ins are fixed; a clash is a bug in this package
 	}
 	return r
@@ -39,7 +39,8 @@ func (k *Kind) Type() scenario.EvaluationType {
 // Build returns the evaluator of one evaluation, of a kind reg holds. Its
 // Results carry the evaluation's type, description, weight (default 1) and
 // critical flag, and Scope, Step and Turn from the Input; a panic inside
-// the evaluator becomes an error Result and a *[PanicError]. Params may be
+// the evaluator becomes an error Result (the stack in its details as
+// panic_stack) and an error. Params may be
 // nil (the kind's zero parameters with their defaults) or the pointer the
 // kind's NewParams returns, as the loader fills it
 // (scenario.Loader.DecodeEvaluation decodes one). An unknown type is a

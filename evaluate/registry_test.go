@@ -57,7 +57,7 @@ func TestBuiltinsAreTheFormatsTypes(t *testing.T) {
 	assert.Equal(t, []string{"command_exit_code_is", "context_retention", "conversation_flow", "conversation_length", "execution_time",
 		"file_contains", "file_exists", "llm_judge", "regex_match", "string_contains", "trajectory_contains_action",
 		"trajectory_match", "user_satisfaction"}, reg.Names(), "the format's twelve types and trajectory_match, and no more")
-	for _, k := range evaluate.Builtins() {
+	for _, k := range evaluate.NewRegistry().All() {
 		st := k.Type()
 		assert.IsType(t, st.NewParams(), k.NewParams(), k.Name)
 		assert.Equal(t, k.Doc, st.Doc, k.Name)
@@ -79,7 +79,9 @@ func TestNewRegistryRejects(t *testing.T) {
 	}
 	err = evaluate.NewRegistry().Register(evaluate.NewKind("bad", "", func(*shadow) (evaluate.Evaluator, error) { return nil, nil }))
 	assert.ErrorContains(t, err, "shadows a field every evaluation has")
-	err = evaluate.NewRegistry().Register(evaluate.Builtins()[0])
+	builtin, err := evaluate.NewRegistry().Get("string_contains")
+	require.NoError(t, err)
+	err = evaluate.NewRegistry().Register(builtin)
 	assert.ErrorContains(t, err, "already registered")
 }
 
@@ -199,10 +201,8 @@ func TestPanickingEvaluatorBecomesErrorResult(t *testing.T) {
 	assert.False(t, rs[0].Passed)
 	assert.Equal(t, 3.0, rs[0].Weight)
 	assert.Contains(t, rs[0].Error, "evaluator boom panicked: assignment to entry in nil map")
-	_, err = c.Check(evaluate.ScopeStep, 0, 0).Evaluator.Evaluate(context.Background(), reply("x"))
-	var pe *evaluate.PanicError
-	require.ErrorAs(t, err, &pe)
-	assert.NotEmpty(t, pe.Stack)
+	_, err = c.Checks(evaluate.ScopeStep, 0)[0].Evaluator.Evaluate(context.Background(), reply("x"))
+	assert.ErrorContains(t, err, "evaluator boom panicked")
 	assert.Contains(t, rs[0].Details["panic_stack"], "registry_test.go")
 
 	_, err = evaluate.Compile(reg, nil)
@@ -229,11 +229,11 @@ func TestCompile(t *testing.T) {
 	assert.Empty(t, c.Checks(evaluate.ScopeStep, 1))
 	assert.Empty(t, c.Checks(evaluate.ScopeTurn, 0))
 	assert.Nil(t, c.Checks(evaluate.ScopeStep, 9))
-	ch := c.Check(evaluate.ScopeTurn, 1, 0)
-	require.NotNil(t, ch)
+	require.Len(t, c.Checks(evaluate.ScopeTurn, 1), 1)
+	ch := c.Checks(evaluate.ScopeTurn, 1)[0]
 	assert.Equal(t, "regex_match", ch.Evaluation.Type)
 	assert.Equal(t, "run[1].conversation.turn_evaluations[0]", ch.Path())
-	assert.Nil(t, c.Check(evaluate.ScopeTurn, 1, 1))
+	assert.Equal(t, evaluate.Needs{Dir: true}, c.Checks(evaluate.ScopeStep, 0)[1].Needs)
 	assert.Equal(t, evaluate.Needs{Dir: true, Commands: true}, c.Needs())
 
 	in := turn(1, "hi", "y?")

@@ -391,7 +391,7 @@ func shapeOf(s *scenario.Scenario, o *Options, notes map[string]bool) jobShape {
 			return 0, 0
 		}
 		for _, ch := range c.Checks(scope, step) {
-			if !evaluate.NeedsOf(ch.Evaluator).Judge {
+			if !ch.Needs.Judge {
 				continue
 			}
 			evals++

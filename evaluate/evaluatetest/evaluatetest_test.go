@@ -40,7 +40,7 @@ func TestBuiltinsConform(t *testing.T) {
 		"context_retention":   {{Name: "not a conversation", Params: &scenario.ContextRetention{TestMemoryOf: []string{"x"}, RetentionTurns: 1, MemoryAccuracyThreshold: &th}}},
 		"file_exists":         {{Name: "no directory", Params: &scenario.FileExists{Path: "a.txt"}}},
 	}
-	for _, k := range evaluate.Builtins() {
+	for _, k := range evaluate.NewRegistry().All() {
 		cs, ok := cases[k.Name]
 		if !ok {
 			continue
@@ -87,7 +87,8 @@ func TestCheckFindsViolations(t *testing.T) {
 	assert.Contains(t, err.Error(), "New accepted malformed parameters")
 	assert.Contains(t, err.Error(), "New returned neither an evaluator nor an error")
 
-	clash := evaluate.Builtins()[0] // string_contains
+	clash, err := evaluate.NewRegistry().Get("string_contains")
+	require.NoError(t, err)
 	err = evaluatetest.Check(clash, nil)
 	assert.ErrorContains(t, err, "does not register next to the built-ins")
 }
