@@ -20,7 +20,7 @@ func BenchmarkJudgeWarmCache(b *testing.B) {
 	model := llm.ModelFunc(func(context.Context, llm.Request) (llm.Response, error) {
 		return llm.Response{Content: answer}, nil
 	})
-	dir, err := llm.NewDirCache(b.TempDir())
+	dir, err := llm.NewDirCache(b.TempDir(), nil)
 	require.NoError(b, err)
 	caches := []struct {
 		name  string

@@ -38,7 +38,7 @@ func TestJudgeCorruptCacheEntryIsAMiss(t *testing.T) {
 
 // cacheKeys returns the keys a judge uses for the standard input, by
 // evaluating it again through a cache that records the keys it is asked for.
-func cacheKeys(c *llm.MemoryCache) []string {
+func cacheKeys(c llm.Cache) []string {
 	spy := &spyCache{inner: c}
 	m := llm.ModelFunc(func(context.Context, llm.Request) (llm.Response, error) {
 		return llm.Response{Content: `{"pass": true}`}, nil

@@ -90,7 +90,10 @@ func modelName(m llm.Model, explicit string) string {
 	if explicit != "" {
 		return explicit
 	}
-	return llm.Name(m)
+	if n, ok := m.(llm.Namer); ok {
+		return n.Name()
+	}
+	return ""
 }
 
 // Evaluate asks the judge about in and returns its verdict. Errors wrap

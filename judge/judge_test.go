@@ -184,13 +184,13 @@ func TestJudgeMalformedOutput(t *testing.T) {
 			t.Parallel()
 			srv := llmtest.NewServer(t)
 			srv.Enqueue(tt.reply, verdictJSON(true, 1, "second try"))
-			cache := llm.NewMemoryCache()
+			cache := newCountingCache()
 			j := newJudge(t, srv.Model(), func(c *judge.Config) { c.Cache = cache })
 			in := judge.Input{Prompt: "Q?", Evidence: "E", Expected: "yes"}
 			_, err := j.Evaluate(context.Background(), in)
 			require.ErrorIs(t, err, judge.ErrUnparseableVerdict)
 			assert.ErrorContains(t, err, tt.want)
-			assert.Zero(t, cache.Len(), "an unparseable answer is not cached")
+			assert.Zero(t, cache.len(), "an unparseable answer is not cached")
 
 			v, err := j.Evaluate(context.Background(), in)
 			require.NoError(t, err)
@@ -239,7 +239,7 @@ func TestJudgeCacheHits(t *testing.T) {
 	caches := map[string]func(t *testing.T) llm.Cache{
 		"memory": func(*testing.T) llm.Cache { return llm.NewMemoryCache() },
 		"dir": func(t *testing.T) llm.Cache {
-			c, err := llm.NewDirCache(t.TempDir())
+			c, err := llm.NewDirCache(t.TempDir(), nil)
 			require.NoError(t, err)
 			return c
 		},
@@ -291,7 +291,7 @@ func TestJudgeCacheSeparatesModels(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	srv.Handle(func(llmtest.Request) llmtest.Reply { return verdictJSON(true, 1, "r") })
-	cache := llm.NewMemoryCache()
+	cache := newCountingCache()
 	ctx := context.Background()
 	in := judge.Input{Prompt: "Q", Evidence: "E", Expected: "yes"}
 	for _, name := range []string{"model-a", "model-b"} {
@@ -303,7 +303,7 @@ func TestJudgeCacheSeparatesModels(t *testing.T) {
 		require.NoError(t, err)
 	}
 	assert.Len(t, srv.Requests(), 2)
-	assert.Equal(t, 2, cache.Len())
+	assert.Equal(t, 2, cache.len())
 }
 
 func TestJudgeSamplesAreIndependent(t *testing.T) {
@@ -322,7 +322,7 @@ func TestJudgeSamplesAreIndependent(t *testing.T) {
 		return verdictJSON(pass, score, fmt.Sprintf("seed %d", *r.Chat.Seed))
 	})
 	dir := t.TempDir()
-	cache, err := llm.NewDirCache(dir)
+	cache, err := llm.NewDirCache(dir, nil)
 	require.NoError(t, err)
 	j := newJudge(t, srv.Model(), func(c *judge.Config) {
 		c.Cache = cache
@@ -455,7 +455,7 @@ func TestJudgeConcurrentUseSharesCache(t *testing.T) {
 	srv.Handle(func(r llmtest.Request) llmtest.Reply {
 		return verdictJSON(strings.Contains(r.LastUserMessage(), "good"), 0.5, "r")
 	})
-	cache, err := llm.NewDirCache(t.TempDir())
+	cache, err := llm.NewDirCache(t.TempDir(), nil)
 	require.NoError(t, err)
 	j := newJudge(t, srv.Model(), func(c *judge.Config) { c.Cache = cache })
 	var wg sync.WaitGroup
@@ -474,4 +474,28 @@ func TestJudgeConcurrentUseSharesCache(t *testing.T) {
 	v, err := j.Evaluate(context.Background(), judge.Input{Prompt: "Q", Evidence: "good", Expected: "yes", Samples: 2})
 	require.NoError(t, err)
 	assert.True(t, v.Cached)
+}
+
+// countingCache is an in-memory cache that counts its entries.
+type countingCache struct {
+	llm.Cache
+	mu   sync.Mutex
+	keys map[string]bool
+}
+
+func newCountingCache() *countingCache {
+	return &countingCache{Cache: llm.NewMemoryCache(), keys: map[string]bool{}}
+}
+
+func (c *countingCache) Put(ctx context.Context, key string, value []byte) error {
+	c.mu.Lock()
+	c.keys[key] = true
+	c.mu.Unlock()
+	return c.Cache.Put(ctx, key, value)
+}
+
+func (c *countingCache) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.keys)
 }

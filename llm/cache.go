@@ -23,18 +23,19 @@ type Cache interface {
 	Put(ctx context.Context, key string, value []byte) error
 }
 
-// MemoryCache is a [Cache] in memory, for one process. The zero value is
+// memoryCache is the [Cache] NewMemoryCache returns. The zero value is
 // ready to use.
-type MemoryCache struct {
+type memoryCache struct {
 	mu sync.RWMutex
 	m  map[string][]byte
 }
 
-// NewMemoryCache returns an empty in-memory cache.
-func NewMemoryCache() *MemoryCache { return &MemoryCache{} }
+// NewMemoryCache returns an empty [Cache] in memory, for one process; it
+// stores a copy of each value.
+func NewMemoryCache() Cache { return &memoryCache{} }
 
 // Get returns the value stored under key.
-func (c *MemoryCache) Get(_ context.Context, key string) ([]byte, bool, error) {
+func (c *memoryCache) Get(_ context.Context, key string) ([]byte, bool, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	v, ok := c.m[key]
@@ -42,7 +43,7 @@ func (c *MemoryCache) Get(_ context.Context, key string) ([]byte, bool, error) {
 }
 
 // Put stores a copy of value under key.
-func (c *MemoryCache) Put(_ context.Context, key string, value []byte) error {
+func (c *memoryCache) Put(_ context.Context, key string, value []byte) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil {
@@ -52,42 +53,45 @@ func (c *MemoryCache) Put(_ context.Context, key string, value []byte) error {
 	return nil
 }
 
-// Len returns the number of entries.
-func (c *MemoryCache) Len() int {
+// len returns the number of entries.
+func (c *memoryCache) len() int {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return len(c.m)
 }
 
-// DirCache is a [Cache] on disk: one file per key under a directory, fanned
-// out by the key's first two characters so no directory grows huge. Writes go
-// to a temporary file that is renamed into place, so readers (other
-// goroutines, other processes, a crashed earlier run) see a whole entry or
-// none, and concurrent writers of the same key simply race to an identical
-// result. The directory can be shared by CI shards and kept between runs.
-type DirCache struct {
+// dirCache is the [Cache] NewDirCache returns.
+type dirCache struct {
 	dir string
-	// Redactor masks secrets in every entry before it is written: a model
-	// reply that echoes a key must not be stored (default:
-	// redact.FromEnvironment(os.Environ()) at creation).
-	Redactor *redact.Redactor
+	// redactor masks secrets in every entry before it is written: a model
+	// reply that echoes a key must not be stored.
+	redactor *redact.Redactor
 }
 
-// NewDirCache returns a cache rooted at dir, creating it if needed.
-func NewDirCache(dir string) (*DirCache, error) {
+// NewDirCache returns a [Cache] on disk rooted at dir, creating it if
+// needed: one file per key, fanned out by the key's first two characters
+// so no directory grows huge. Writes go to a temporary file that is
+// renamed into place, so readers (other goroutines, other processes, a
+// crashed earlier run) see a whole entry or none, and concurrent writers of
+// the same key simply race to an identical result. The directory can be
+// shared by CI shards and kept between runs. Every entry has r's secrets
+// masked before it is written, since a model reply that echoes a key must
+// not be stored; nil r means the environment's
+// (redact.FromEnvironment(os.Environ()), read here).
+func NewDirCache(dir string, r *redact.Redactor) (Cache, error) {
 	if dir == "" {
 		return nil, errors.New("llm: cache directory is empty")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("llm: create cache directory: %w", err)
 	}
-	return &DirCache{dir: dir, Redactor: redact.FromEnvironment(os.Environ())}, nil
+	if r == nil {
+		r = redact.FromEnvironment(os.Environ())
+	}
+	return &dirCache{dir: dir, redactor: r}, nil
 }
 
-// Dir returns the cache's root directory.
-func (c *DirCache) Dir() string { return c.dir }
-
-func (c *DirCache) path(key string) (string, error) {
+func (c *dirCache) path(key string) (string, error) {
 	if len(key) < 3 || !isHex(key) {
 		// Keys become file names; refusing anything else keeps a bad key
 		// from escaping the directory.
@@ -102,7 +106,7 @@ func isHex(s string) bool {
 }
 
 // Get returns the entry stored under key.
-func (c *DirCache) Get(_ context.Context, key string) ([]byte, bool, error) {
+func (c *dirCache) Get(_ context.Context, key string) ([]byte, bool, error) {
 	p, err := c.path(key)
 	if err != nil {
 		return nil, false, err
@@ -118,7 +122,7 @@ func (c *DirCache) Get(_ context.Context, key string) ([]byte, bool, error) {
 }
 
 // Put stores value under key atomically.
-func (c *DirCache) Put(_ context.Context, key string, value []byte) error {
+func (c *dirCache) Put(_ context.Context, key string, value []byte) error {
 	p, err := c.path(key)
 	if err != nil {
 		return err
@@ -130,7 +134,7 @@ func (c *DirCache) Put(_ context.Context, key string, value []byte) error {
 	var suffix [8]byte
 	_, _ = rand.Read(suffix[:]) // crypto/rand.Read never fails
 	tmp := filepath.Join(dir, "."+filepath.Base(p)+"."+hex.EncodeToString(suffix[:])+".tmp")
-	if err := os.WriteFile(tmp, c.Redactor.JSON(value), 0o644); err != nil {
+	if err := os.WriteFile(tmp, c.redactor.JSON(value), 0o644); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("llm: write cache entry: %w", err)
 	}

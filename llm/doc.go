@@ -8,8 +8,8 @@
 // user of a conversation and the "openai:MODEL" agent under test all talk
 // through it.
 //
-// [Recorded] records every answer in a [Cache] ([DirCache] on disk,
-// [MemoryCache] in memory) and replays a run offline. The subpackage
+// [Recorded] records every answer in a [Cache] ([NewDirCache] on disk,
+// [NewMemoryCache] in memory) and replays a run offline. The subpackage
 // llmtest serves a scripted, in-process OpenAI-compatible endpoint for
 // tests.
 package llm

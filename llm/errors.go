@@ -34,12 +34,6 @@ func (e *APIError) Error() string {
 	return b.String()
 }
 
-// Temporary reports whether repeating the same request may succeed: rate
-// limits, request timeouts and server-side failures.
-func (e *APIError) Temporary() bool {
-	return retryableStatus(e.StatusCode)
-}
-
 func retryableStatus(code int) bool {
 	return code == http.StatusTooManyRequests || code == http.StatusRequestTimeout || code >= 500
 }

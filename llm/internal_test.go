@@ -1,10 +1,14 @@
 package llm
 
 import (
+	"context"
 	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/redact"
 )
 
 // TestCacheKeyCoversRequest guards CacheKey: when a field is added to
@@ -61,3 +65,32 @@ func TestCacheKeyCoversRequest(t *testing.T) {
 	assert.NotEqual(t, ref, CacheKey("model2", base, 0), "model name")
 	assert.NotEqual(t, ref, CacheKey("model", base, 1), "sample index")
 }
+
+func TestMemoryCacheCopiesValues(t *testing.T) {
+	t.Parallel()
+	var c memoryCache // the zero value is usable
+	v := []byte("abc")
+	require.NoError(t, c.Put(context.Background(), "k", v))
+	v[0] = 'X'
+	got, ok, err := c.Get(context.Background(), "k")
+	require.NoError(t, err)
+	assert.True(t, ok)
+	assert.Equal(t, "abc", string(got))
+	assert.Equal(t, 1, c.len())
+}
+
+// TestDirCacheMasksSecrets: a model reply that echoes a key is stored with
+// the key masked (judge cache and --record cassettes alike), as valid JSON.
+func TestDirCacheMasksSecrets(t *testing.T) {
+	t.Parallel()
+	c, err := NewDirCache(t.TempDir(), redact.New("sk-cache-secret-123"))
+	require.NoError(t, err)
+	ctx := context.Background()
+	require.NoError(t, c.Put(ctx, cacheKey1, []byte(`{"content":"your key is sk-cache-secret-123"}`)))
+	got, ok, err := c.Get(ctx, cacheKey1)
+	require.NoError(t, err)
+	require.True(t, ok)
+	assert.JSONEq(t, `{"content":"your key is [REDACTED]"}`, string(got))
+}
+
+const cacheKey1 = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"

@@ -136,14 +136,15 @@ func (u Usage) Add(v Usage) Usage {
 	}
 }
 
-// Namer is implemented by models that can name themselves. The judge uses the
-// name in its cache keys, so two models never share cached verdicts.
+// Namer is implemented by models that can name themselves. The judge and
+// [Recorded] use the name in their cache keys, so two models never share
+// cached answers.
 type Namer interface {
 	Name() string
 }
 
-// Name returns m's own name (its Name method, see [Namer]), or "".
-func Name(m Model) string {
+// nameOf returns m's own name (see [Namer]), or "".
+func nameOf(m Model) string {
 	if n, ok := m.(Namer); ok {
 		return n.Name()
 	}

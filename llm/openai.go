@@ -81,9 +81,8 @@ type OpenAIConfig struct {
 	OnRetry func(attempt int, wait time.Duration, err error)
 }
 
-// OpenAI is a [Model] served by an OpenAI-compatible chat-completions
-// endpoint. It is safe for concurrent use.
-type OpenAI struct {
+// openAI is the [Model] NewOpenAI returns.
+type openAI struct {
 	endpoint string
 	key      string
 	model    string
@@ -97,9 +96,14 @@ type OpenAI struct {
 	secrets *redact.Redactor
 }
 
-// NewOpenAI returns a model for the endpoint cfg describes. It reads the
-// environment once, here, so later changes to it do not affect the model.
-func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
+// NewOpenAI returns a [Model] served by the OpenAI-compatible
+// chat-completions endpoint cfg describes. It is safe for concurrent use,
+// names itself by cfg.Model (a [Namer]: the judge keys its cache on the
+// name), and retries temporary failures; its errors are an [*APIError]
+// (possibly wrapped) when the endpoint answered with an error, and wrap
+// ctx.Err() when the caller gave up. NewOpenAI reads the environment once,
+// here, so later changes to it do not affect the model.
+func NewOpenAI(cfg OpenAIConfig) (Model, error) {
 	if strings.TrimSpace(cfg.Model) == "" {
 		return nil, errors.New("llm: OpenAIConfig.Model is required")
 	}
@@ -124,7 +128,7 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	if cfg.MaxConcurrent < 0 {
 		return nil, fmt.Errorf("llm: MaxConcurrent %d is negative", cfg.MaxConcurrent)
 	}
-	m := &OpenAI{
+	m := &openAI{
 		endpoint: strings.TrimRight(base, "/") + "/chat/completions",
 		key:      key,
 		model:    cfg.Model,
@@ -213,7 +217,7 @@ func (r *releaseOnClose) Close() error {
 // reading is retried like one while waiting) and judges it: 429, 408 and
 // 5xx are temporary, after the server's Retry-After; so are transport
 // errors and attempt timeouts.
-func (m *OpenAI) classify(resp *http.Response, err error) httpretry.Verdict {
+func (m *openAI) classify(resp *http.Response, err error) httpretry.Verdict {
 	if err != nil {
 		return httpretry.Verdict{Retry: true, Reason: m.maskErr(err)}
 	}
@@ -235,12 +239,12 @@ func (m *OpenAI) classify(resp *http.Response, err error) httpretry.Verdict {
 }
 
 // Name returns the configured model name; the judge keys its cache on it.
-func (m *OpenAI) Name() string { return m.model }
+func (m *openAI) Name() string { return m.model }
 
 // Complete sends req, retrying temporary failures. The returned error is an
 // [*APIError] (possibly wrapped) when the endpoint answered with an error,
 // and wraps ctx.Err() when the caller gave up.
-func (m *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
+func (m *openAI) Complete(ctx context.Context, req Request) (Response, error) {
 	body, err := json.Marshal(toWire(m.model, req))
 	if err != nil {
 		return Response{}, fmt.Errorf("llm: encode request: %w", err)
@@ -277,7 +281,7 @@ func (m *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 }
 
 // gaveUp reports the last error of a call that took attempts tries.
-func (m *OpenAI) gaveUp(attempts int, err error) error {
+func (m *openAI) gaveUp(attempts int, err error) error {
 	if attempts <= 1 {
 		if _, isAPI := err.(*APIError); isAPI {
 			return err
@@ -298,7 +302,7 @@ func unwrapURL(err error) error {
 }
 
 // maskErr is err with the key masked in its text, still unwrapping to err.
-func (m *OpenAI) maskErr(err error) error {
+func (m *openAI) maskErr(err error) error {
 	if m.key == "" {
 		return err
 	}
@@ -313,7 +317,7 @@ type maskedError struct {
 func (e *maskedError) Error() string { return e.text }
 func (e *maskedError) Unwrap() error { return e.err }
 
-func (m *OpenAI) apiError(status int, raw []byte) *APIError {
+func (m *openAI) apiError(status int, raw []byte) *APIError {
 	e := &APIError{StatusCode: status}
 	var body wireErrorBody
 	if json.Unmarshal(raw, &body) == nil && body.Error != nil {

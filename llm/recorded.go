@@ -9,7 +9,7 @@ import (
 
 // Recorded wraps a model so that every answer is stored in cache and an
 // identical request (same model name, messages, settings, tools) is answered
-// from it without a call. Filled once against a live endpoint, a DirCache
+// from it without a call. Filled once against a live endpoint, a [NewDirCache] cache
 // replays a run offline: simulated users and model-backed agents become as
 // repeatable as the judge. With Replay set, a request that is not in the
 // cache fails instead of reaching the model, so CI proves it is offline.
@@ -36,7 +36,7 @@ var ErrNotRecorded = fmt.Errorf("llm: request not recorded (replay mode)")
 func (r *Recorded) Complete(ctx context.Context, req Request) (Response, error) {
 	r.once.Do(func() {
 		if r.name = r.Name; r.name == "" {
-			r.name = Name(r.Model)
+			r.name = nameOf(r.Model)
 		}
 	})
 	if r.Cache == nil {

@@ -14,7 +14,7 @@ func TestRecordedReplaysOffline(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(llmtest.Text("first answer"))
-	cache, err := llm.NewDirCache(t.TempDir())
+	cache, err := llm.NewDirCache(t.TempDir(), nil)
 	require.NoError(t, err)
 	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}}
 

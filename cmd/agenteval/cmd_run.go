@@ -118,11 +118,10 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	wrap := func(m llm.Model, _ string) llm.Model { return m }
 	if *record != "" {
-		cache, err := llm.NewDirCache(*record)
+		cache, err := llm.NewDirCache(*record, env.redactor)
 		if err != nil {
 			return usageErr("--record: %v", err)
 		}
-		cache.Redactor = env.redactor
 		wrap = func(m llm.Model, name string) llm.Model {
 			return &llm.Recorded{Model: m, Name: name, Cache: cache, Replay: *replay}
 		}
@@ -211,11 +210,10 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		if dir == "" {
 			dir = filepath.Join(*out, "judge-cache")
 		}
-		cache, err := llm.NewDirCache(dir)
+		cache, err := llm.NewDirCache(dir, env.redactor)
 		if err != nil {
 			return usageErr("--judge-cache: %v", err)
 		}
-		cache.Redactor = env.redactor
 		// The agent scenario format names model sizes (model_type: TEXT_LARGE),
 		// not models: they all mean the judge model given here.
 		sizes := map[string]llm.Model{}
