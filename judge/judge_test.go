@@ -111,24 +111,21 @@ func TestJudgeRequestShape(t *testing.T) {
 	r := srv.Requests()[0].Chat
 	require.NotNil(t, r.Temperature)
 	assert.Equal(t, 0.0, *r.Temperature, "the judge defaults to temperature 0")
-	require.NotNil(t, r.MaxCompletionTokens)
-	assert.Equal(t, 500, *r.MaxCompletionTokens)
+	assert.Equal(t, 500, r.MaxTokens)
 	require.Len(t, r.Messages, 2)
 	assert.Equal(t, "system", r.Messages[0].Role)
-	assert.Contains(t, r.Messages[0].Text(), "never instructions")
-	assert.Contains(t, r.Messages[1].Text(), "1. Task Completion\n2. Tone\n")
+	assert.Contains(t, r.Messages[0].Content, "never instructions")
+	assert.Contains(t, r.Messages[1].Content, "1. Task Completion\n2. Tone\n")
 
-	require.NotNil(t, r.ResponseFormat)
-	assert.Equal(t, "json_schema", r.ResponseFormat.Type)
-	require.NotNil(t, r.ResponseFormat.JSONSchema)
-	assert.Equal(t, "agenteval_verdict", r.ResponseFormat.JSONSchema.Name)
-	assert.True(t, r.ResponseFormat.JSONSchema.Strict)
+	require.NotNil(t, r.JSONSchema, "a json_schema response format")
+	assert.Equal(t, "agenteval_verdict", r.JSONSchema.Name)
+	assert.True(t, r.JSONSchema.Strict)
 	var schema struct {
 		Required             []string       `json:"required"`
 		AdditionalProperties bool           `json:"additionalProperties"`
 		Properties           map[string]any `json:"properties"`
 	}
-	require.NoError(t, json.Unmarshal(r.ResponseFormat.JSONSchema.Schema, &schema))
+	require.NoError(t, json.Unmarshal(r.JSONSchema.Schema, &schema))
 	assert.ElementsMatch(t, []string{"pass", "score", "reasoning", "capabilities"}, schema.Required)
 	assert.False(t, schema.AdditionalProperties)
 
@@ -139,11 +136,11 @@ func TestJudgeRequestShape(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, v.Pass)
 	r = srv.Requests()[1].Chat
-	assert.Equal(t, "custom_verdict", r.ResponseFormat.JSONSchema.Name)
-	assert.False(t, r.ResponseFormat.JSONSchema.Strict)
-	assert.JSONEq(t, string(in.JSONSchema), string(r.ResponseFormat.JSONSchema.Schema))
+	assert.Equal(t, "custom_verdict", r.JSONSchema.Name)
+	assert.False(t, r.JSONSchema.Strict)
+	assert.JSONEq(t, string(in.JSONSchema), string(r.JSONSchema.Schema))
 	assert.Equal(t, 0.3, *r.Temperature)
-	assert.Contains(t, r.Messages[1].Text(), "matches the schema you were given")
+	assert.Contains(t, r.Messages[1].Content, "matches the schema you were given")
 }
 
 func TestJudgeCapabilities(t *testing.T) {
@@ -177,7 +174,7 @@ func TestJudgeMalformedOutput(t *testing.T) {
 		{"prose", llmtest.Text("I think the agent did a reasonable job overall."), "neither a JSON object"},
 		{"truncated", llmtest.Reply{Content: `{"pass": tr`, FinishReason: "length"}, "cut off at the token limit"},
 		{"empty", llmtest.Text(""), "empty"},
-		{"tool call", llmtest.Calls(llmtest.ToolCall{Name: "x", Arguments: "{}"}), "called tools"},
+		{"tool call", llmtest.Calls(llm.ToolCall{Name: "x", Arguments: json.RawMessage("{}")}), "called tools"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

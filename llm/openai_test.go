@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/openaiwire"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/llm/llmtest"
 	"github.com/agenteval/agenteval/redact"
@@ -36,7 +37,7 @@ func userMsg(s string) []llm.Message {
 func TestOpenAICompleteSendsRequestAndReadsReply(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	srv.Enqueue(llmtest.Reply{Content: "hello", Usage: &llmtest.Usage{PromptTokens: 3, CompletionTokens: 2, TotalTokens: 5}, Model: "served-model"})
+	srv.Enqueue(llmtest.Reply{Content: "hello", Usage: &llm.Usage{PromptTokens: 3, CompletionTokens: 2, TotalTokens: 5}, Model: "served-model"})
 	m := newOpenAI(t, srv, nil)
 
 	temp, seed := 0.0, int64(7)
@@ -55,15 +56,18 @@ func TestOpenAICompleteSendsRequestAndReadsReply(t *testing.T) {
 	r := reqs[0]
 	require.NoError(t, r.DecodeError)
 	assert.Equal(t, "/v1/chat/completions", r.Path)
-	assert.Equal(t, "Bearer "+llmtest.APIKey, r.Header.Get("Authorization"))
-	assert.Equal(t, llmtest.DefaultModel, r.Chat.Model)
+	assert.Equal(t, "Bearer "+srv.Config().APIKey, r.Header.Get("Authorization"))
+	assert.Equal(t, srv.Config().Model, r.Chat.Model)
 	require.NotNil(t, r.Chat.Temperature, "an explicit 0 temperature must be sent, not dropped")
 	assert.Equal(t, 0.0, *r.Chat.Temperature)
 	require.NotNil(t, r.Chat.Seed)
 	assert.Equal(t, int64(7), *r.Chat.Seed)
-	require.NotNil(t, r.Chat.MaxCompletionTokens)
-	assert.Equal(t, 64, *r.Chat.MaxCompletionTokens)
-	assert.Nil(t, r.Chat.ResponseFormat)
+	assert.Equal(t, 64, r.Chat.MaxTokens)
+	assert.Nil(t, r.Chat.JSONSchema)
+	var wire map[string]any
+	require.NoError(t, json.Unmarshal(r.Body, &wire))
+	assert.EqualValues(t, 64, wire["max_completion_tokens"], "the length bound goes as max_completion_tokens")
+	assert.NotContains(t, wire, "max_tokens")
 	require.Len(t, r.Chat.Messages, 2)
 	assert.Equal(t, "alice", r.Chat.Messages[1].Name)
 	assert.Equal(t, "hi", r.LastUserMessage())
@@ -100,8 +104,8 @@ func TestOpenAIToolCallsRoundTrip(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(
 		llmtest.Calls(
-			llmtest.ToolCall{ID: "call_1", Name: "get_weather", Arguments: `{"city":"Oslo"}`},
-			llmtest.ToolCall{ID: "call_2", Name: "broken", Arguments: `{"city":`},
+			llm.ToolCall{ID: "call_1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Oslo"}`)},
+			llm.ToolCall{ID: "call_2", Name: "broken", Arguments: json.RawMessage(`{"city":`)},
 		),
 		llmtest.Text("It is sunny in Oslo."),
 	)
@@ -130,10 +134,15 @@ func TestOpenAIToolCallsRoundTrip(t *testing.T) {
 	reqs := srv.Requests()
 	require.Len(t, reqs, 2)
 	require.Len(t, reqs[0].Chat.Tools, 1)
-	assert.Equal(t, "function", reqs[0].Chat.Tools[0].Type)
-	assert.Equal(t, "get_weather", reqs[0].Chat.Tools[0].Function.Name)
+	assert.Equal(t, tools[0].Name, reqs[0].Chat.Tools[0].Name)
+	var wire [2]openaiwire.Request
+	for i := range wire {
+		require.NoError(t, json.Unmarshal(reqs[i].Body, &wire[i]))
+	}
+	assert.Equal(t, "function", wire[0].Tools[0].Type)
+	assert.Equal(t, "get_weather", wire[0].Tools[0].Function.Name)
 
-	sent := reqs[1].Chat.Messages
+	sent := wire[1].Messages
 	require.Len(t, sent, 4)
 	assert.Nil(t, sent[1].Content, "a tool-calling assistant message carries null content")
 	require.Len(t, sent[1].ToolCalls, 2)

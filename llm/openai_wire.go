@@ -1,66 +1,13 @@
 package llm
 
 import (
-	"encoding/json"
 	"fmt"
+
+	"github.com/agenteval/agenteval/internal/openaiwire"
 )
 
-// The OpenAI chat-completions wire format. It is kept apart from the public
-// types because the wire shape (tool calls nested under "function", arguments
-// as a JSON string, a null content) is awkward to work with.
-
-type wireRequest struct {
-	Model               string              `json:"model"`
-	Messages            []wireMessage       `json:"messages"`
-	Temperature         *float64            `json:"temperature,omitempty"`
-	MaxCompletionTokens int                 `json:"max_completion_tokens,omitempty"`
-	Seed                *int64              `json:"seed,omitempty"`
-	Tools               []wireTool          `json:"tools,omitempty"`
-	ResponseFormat      *wireResponseFormat `json:"response_format,omitempty"`
-}
-
-type wireMessage struct {
-	Role       string         `json:"role"`
-	Content    *string        `json:"content"`
-	Name       string         `json:"name,omitempty"`
-	ToolCalls  []wireToolCall `json:"tool_calls,omitempty"`
-	ToolCallID string         `json:"tool_call_id,omitempty"`
-	Refusal    *string        `json:"refusal,omitempty"`
-}
-
-type wireTool struct {
-	Type     string       `json:"type"`
-	Function wireFunction `json:"function"`
-}
-
-type wireFunction struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	Parameters  json.RawMessage `json:"parameters,omitempty"`
-}
-
-type wireToolCall struct {
-	ID       string           `json:"id"`
-	Type     string           `json:"type"`
-	Function wireFunctionCall `json:"function"`
-}
-
-type wireFunctionCall struct {
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
-}
-
-type wireResponseFormat struct {
-	Type       string          `json:"type"`
-	JSONSchema *wireJSONSchema `json:"json_schema,omitempty"`
-}
-
-type wireJSONSchema struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	Schema      json.RawMessage `json:"schema"`
-	Strict      bool            `json:"strict"`
-}
+// The OpenAI chat-completions response as it travels on the wire; the
+// request is internal/openaiwire's, shared with llmtest's server.
 
 type wireResponse struct {
 	Model   string       `json:"model"`
@@ -81,8 +28,8 @@ type wireUsage struct {
 }
 
 type wireChoice struct {
-	Message      wireMessage `json:"message"`
-	FinishReason string      `json:"finish_reason"`
+	Message      openaiwire.Message `json:"message"`
+	FinishReason string             `json:"finish_reason"`
 }
 
 type wireErrorBody struct {
@@ -93,19 +40,19 @@ type wireErrorBody struct {
 	} `json:"error"`
 }
 
-func toWire(model string, req Request) wireRequest {
-	w := wireRequest{
+func toWire(model string, req Request) openaiwire.Request {
+	w := openaiwire.Request{
 		Model:               model,
 		Temperature:         req.Temperature,
 		MaxCompletionTokens: req.MaxTokens,
 		Seed:                req.Seed,
-		Messages:            make([]wireMessage, 0, len(req.Messages)),
+		Messages:            make([]openaiwire.Message, 0, len(req.Messages)),
 	}
 	if req.Model != "" {
 		w.Model = req.Model
 	}
 	for _, m := range req.Messages {
-		wm := wireMessage{Role: m.Role, Name: m.Name, ToolCallID: m.ToolCallID}
+		wm := openaiwire.Message{Role: m.Role, Name: m.Name, ToolCallID: m.ToolCallID}
 		// An assistant message that only calls tools carries a null content;
 		// every other message carries a string, even an empty one.
 		if m.Content != "" || len(m.ToolCalls) == 0 {
@@ -113,25 +60,15 @@ func toWire(model string, req Request) wireRequest {
 			wm.Content = &c
 		}
 		for _, tc := range m.ToolCalls {
-			args := string(tc.Arguments)
-			var s string
-			if json.Unmarshal(tc.Arguments, &s) == nil {
-				// Arguments that were kept as a JSON string (see ToolCall)
-				// go back exactly as the model produced them.
-				args = s
-			}
-			if args == "" {
-				args = "{}"
-			}
-			wm.ToolCalls = append(wm.ToolCalls, wireToolCall{
+			wm.ToolCalls = append(wm.ToolCalls, openaiwire.ToolCall{
 				ID: tc.ID, Type: "function",
-				Function: wireFunctionCall{Name: tc.Name, Arguments: args},
+				Function: openaiwire.FunctionCall{Name: tc.Name, Arguments: openaiwire.ArgumentText(tc.Arguments)},
 			})
 		}
 		w.Messages = append(w.Messages, wm)
 	}
 	for _, t := range req.Tools {
-		w.Tools = append(w.Tools, wireTool{Type: "function", Function: wireFunction{
+		w.Tools = append(w.Tools, openaiwire.Tool{Type: "function", Function: openaiwire.Function{
 			Name: t.Name, Description: t.Description, Parameters: t.Parameters,
 		}})
 	}
@@ -140,7 +77,7 @@ func toWire(model string, req Request) wireRequest {
 		if name == "" {
 			name = "response"
 		}
-		w.ResponseFormat = &wireResponseFormat{Type: "json_schema", JSONSchema: &wireJSONSchema{
+		w.ResponseFormat = &openaiwire.ResponseFormat{Type: "json_schema", JSONSchema: &openaiwire.JSONSchema{
 			Name: name, Description: s.Description, Schema: s.Schema, Strict: s.Strict,
 		}}
 	}
@@ -170,21 +107,8 @@ func fromWire(w wireResponse) (Response, error) {
 	}
 	for _, tc := range c.Message.ToolCalls {
 		r.ToolCalls = append(r.ToolCalls, ToolCall{
-			ID: tc.ID, Name: tc.Function.Name, Arguments: rawArguments(tc.Function.Arguments),
+			ID: tc.ID, Name: tc.Function.Name, Arguments: openaiwire.RawArguments(tc.Function.Arguments),
 		})
 	}
 	return r, nil
-}
-
-// rawArguments turns the wire's argument string into JSON, keeping text that
-// is not valid JSON as a JSON string rather than dropping it.
-func rawArguments(s string) json.RawMessage {
-	if s == "" {
-		return json.RawMessage("{}")
-	}
-	if json.Valid([]byte(s)) {
-		return json.RawMessage(s)
-	}
-	b, _ := json.Marshal(s) // marshalling a string cannot fail
-	return b
 }

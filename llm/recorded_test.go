@@ -27,7 +27,7 @@ func TestRecordedReplaysOffline(t *testing.T) {
 	assert.Equal(t, "first answer", again.Content)
 	assert.Len(t, srv.Requests(), 1, "the second identical request is answered from the recording")
 
-	replay := &llm.Recorded{Model: srv.Model(), Name: llmtest.DefaultModel, Cache: cache, Replay: true}
+	replay := &llm.Recorded{Model: srv.Model(), Name: srv.Config().Model, Cache: cache, Replay: true}
 	resp, err = replay.Complete(t.Context(), req)
 	require.NoError(t, err)
 	assert.Equal(t, "first answer", resp.Content)

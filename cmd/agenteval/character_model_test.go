@@ -57,8 +57,8 @@ matrix:
   - parameter: character.temperature
     values: [0.1, 0.9]
 `), 0o644))
-	code, _, stderr := runCLIEnv(t, map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": llmtest.APIKey},
-		"run", "--agent", "openai:"+llmtest.DefaultModel, "--concurrency", "1", "--out", filepath.Join(dir, "out"), filepath.Join(dir, "models.matrix.yaml"))
+	code, _, stderr := runCLIEnv(t, map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": srv.Config().APIKey},
+		"run", "--agent", "openai:"+srv.Config().Model, "--concurrency", "1", "--out", filepath.Join(dir, "out"), filepath.Join(dir, "models.matrix.yaml"))
 	require.Equal(t, exitOK, code, stderr)
 	assert.Contains(t, stderr, "6 job(s): 6 passed")
 
@@ -72,9 +72,7 @@ matrix:
 	for _, r := range srv.Requests() {
 		require.NotNil(t, r.Chat.Temperature, "the character's temperature is sent")
 		s := sent{model: r.Chat.Model, temperature: *r.Chat.Temperature}
-		if r.Chat.MaxCompletionTokens != nil {
-			s.maxTokens = *r.Chat.MaxCompletionTokens
-		}
+		s.maxTokens = r.Chat.MaxTokens
 		got = append(got, s)
 		models[r.Chat.Model]++
 	}

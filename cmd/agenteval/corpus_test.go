@@ -163,8 +163,8 @@ func TestCorpusElizaOSRunsWithEcho(t *testing.T) {
 	}
 	require.Greater(t, len(files), 40)
 	out := t.TempDir()
-	args := append([]string{"run", "--agent", "echo", "--env-fallback", "local", "--judge-model", "openai:" + llmtest.DefaultModel, "--out", out}, files...)
-	code, _, stderr := runCLIEnv(t, map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": llmtest.APIKey}, args...)
+	args := append([]string{"run", "--agent", "echo", "--env-fallback", "local", "--judge-model", "openai:" + srv.Config().Model, "--out", out}, files...)
+	code, _, stderr := runCLIEnv(t, map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": srv.Config().APIKey}, args...)
 	require.NotEqual(t, exitUsage, code, "run accepts every file its project loads: %s", stderr)
 
 	f, err := os.Open(filepath.Join(out, "results.jsonl"))

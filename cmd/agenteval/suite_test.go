@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/llm/llmtest"
 	"github.com/agenteval/agenteval/report"
 )
@@ -85,7 +86,7 @@ func suiteServer(t *testing.T) *llmtest.Server {
 			return llmtest.JSON(map[string]any{"pass": true, "score": 0.9, "reasoning": "fine", "capabilities": []any{}})
 		}
 		time.Sleep(20 * time.Millisecond)
-		return llmtest.Reply{Content: "I cannot help with that.", Usage: &llmtest.Usage{PromptTokens: 40, CompletionTokens: 8, TotalTokens: 48, ReasoningTokens: 3, CachedTokens: 10}}
+		return llmtest.Reply{Content: "I cannot help with that.", Usage: &llm.Usage{PromptTokens: 40, CompletionTokens: 8, TotalTokens: 48, ReasoningTokens: 3, CacheReadTokens: 10}}
 	})
 	return srv
 }
@@ -100,12 +101,12 @@ func TestSuiteRunsResumesShardsAndRanks(t *testing.T) {
 	dir := t.TempDir()
 	suite := writeCompareSuite(t, dir)
 	srv := suiteServer(t)
-	vars := map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": llmtest.APIKey}
+	vars := map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": srv.Config().APIKey}
 	out := filepath.Join(dir, "out")
 	results := filepath.Join(out, "results.jsonl")
 
 	// One command, killed part-way.
-	cmd, stderr := startRun(t, []string{"OPENAI_BASE_URL=" + srv.URL, "OPENAI_API_KEY=" + llmtest.APIKey}, "--suite", suite, "--allow-commands")
+	cmd, stderr := startRun(t, []string{"OPENAI_BASE_URL=" + srv.URL, "OPENAI_API_KEY=" + srv.Config().APIKey}, "--suite", suite, "--allow-commands")
 	deadline := time.Now().Add(60 * time.Second)
 	for countJobs(t, results) < 5 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)

@@ -6,6 +6,8 @@
 // A test scripts replies in order with [Server.Enqueue] (canned text, JSON,
 // tool calls, error statuses with Retry-After, delays), or answers from the
 // request itself with [Server.EnqueueFunc] and [Server.Handle], then asserts
-// on what was sent with [Server.Requests]. The package depends only on the
-// standard library and agenteval's llm package, so it fits any test suite.
+// on what was sent with [Server.Requests] (in llm's terms, with the raw
+// body beside them). The package depends only on the standard library and
+// agenteval's llm package (and the wire format the two share), so it fits
+// any test suite.
 package llmtest

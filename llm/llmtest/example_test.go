@@ -2,6 +2,7 @@ package llmtest_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -38,7 +39,7 @@ func ExampleServer_EnqueueFunc() {
 func ExampleCalls() {
 	srv := llmtest.Start()
 	defer srv.Close()
-	srv.Enqueue(llmtest.Calls(llmtest.ToolCall{Name: "list_issues", Arguments: `{"repo":"octo/hello"}`}))
+	srv.Enqueue(llmtest.Calls(llm.ToolCall{Name: "list_issues", Arguments: json.RawMessage(`{"repo":"octo/hello"}`)}))
 
 	resp, _ := srv.Model().Complete(context.Background(), llm.Request{
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: "List the issues."}},

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/agenteval/agenteval/llm"
 )
 
 // Reply scripts one answer of the server. The zero Reply is a 200 with empty
@@ -13,14 +15,21 @@ import (
 type Reply struct {
 	// Content is the assistant message text.
 	Content string
-	// ToolCalls, when set, make the reply a tool-calling message.
-	ToolCalls []ToolCall
+	// ToolCalls, when set, make the reply a tool-calling message. Each
+	// call's Arguments go out as the JSON text the model would send (a JSON
+	// string, as llm keeps text that is not JSON, goes out as that text); an
+	// empty ID gets one made up.
+	ToolCalls []llm.ToolCall
 	// Refusal is sent as the message's refusal field.
 	Refusal string
 	// FinishReason defaults to "stop", or "tool_calls" with ToolCalls.
 	FinishReason string
 	// Usage defaults to a token count derived from the texts' lengths.
-	Usage *Usage
+	// CacheReadTokens and ReasoningTokens, when not zero, are sent as OpenAI
+	// sends them: prompt_tokens_details.cached_tokens and
+	// completion_tokens_details.reasoning_tokens (CacheWriteTokens, which
+	// OpenAI does not report, is not sent).
+	Usage *llm.Usage
 	// Model is echoed as the answering model; empty echoes the request's.
 	Model string
 
@@ -44,23 +53,6 @@ type Reply struct {
 	Delay time.Duration
 }
 
-// ToolCall is a function call in a scripted reply.
-type ToolCall struct {
-	ID   string
-	Name string
-	// Arguments is the JSON argument text, sent as the model would.
-	Arguments string
-}
-
-// Usage is the token usage reported with a reply.
-type Usage struct {
-	PromptTokens, CompletionTokens, TotalTokens int
-	// CachedTokens and ReasoningTokens, when not zero, are sent as OpenAI
-	// sends them: prompt_tokens_details.cached_tokens and
-	// completion_tokens_details.reasoning_tokens.
-	CachedTokens, ReasoningTokens int
-}
-
 // Text returns a reply whose content is s.
 func Text(s string) Reply { return Reply{Content: s} }
 
@@ -76,7 +68,7 @@ func JSON(v any) Reply {
 }
 
 // Calls returns a reply that asks for the given tool calls.
-func Calls(calls ...ToolCall) Reply { return Reply{ToolCalls: calls} }
+func Calls(calls ...llm.ToolCall) Reply { return Reply{ToolCalls: calls} }
 
 // Error returns an OpenAI-style error reply.
 func Error(status int, errType, message string) Reply {

@@ -1,8 +1,10 @@
 package llmtest
 
 import (
-	"encoding/json"
 	"net/http"
+
+	"github.com/agenteval/agenteval/internal/openaiwire"
+	"github.com/agenteval/agenteval/llm"
 )
 
 // Request is one request the server received, for assertions.
@@ -12,84 +14,52 @@ type Request struct {
 	Method string
 	Path   string
 	Header http.Header
-	// Body is the raw request body.
+	// Body is the raw request body, for assertions on the wire format
+	// itself.
 	Body []byte
-	// Chat is Body decoded as a chat-completions request. DecodeError is
-	// set instead when the body was not valid JSON of that shape.
-	Chat        ChatRequest
+	// Chat is Body decoded as a chat-completions request, in package llm's
+	// terms: the model's name, messages (a null content reads as ""), tools,
+	// max_completion_tokens (or max_tokens) as MaxTokens, a json_schema
+	// response format as JSONSchema. DecodeError is set instead when the
+	// body was not valid JSON of that shape.
+	Chat        llm.Request
 	DecodeError error
-}
-
-// ChatRequest is the OpenAI chat-completions request body, as sent on the
-// wire.
-type ChatRequest struct {
-	Model               string          `json:"model"`
-	Messages            []ChatMessage   `json:"messages"`
-	Temperature         *float64        `json:"temperature,omitempty"`
-	MaxTokens           *int            `json:"max_tokens,omitempty"`
-	MaxCompletionTokens *int            `json:"max_completion_tokens,omitempty"`
-	Seed                *int64          `json:"seed,omitempty"`
-	Tools               []ChatTool      `json:"tools,omitempty"`
-	ResponseFormat      *ResponseFormat `json:"response_format,omitempty"`
-}
-
-// ChatMessage is a message in a [ChatRequest].
-type ChatMessage struct {
-	Role string `json:"role"`
-	// Content is nil when the wire carried null (a tool-calling assistant
-	// message).
-	Content    *string        `json:"content"`
-	Name       string         `json:"name,omitempty"`
-	ToolCalls  []ChatToolCall `json:"tool_calls,omitempty"`
-	ToolCallID string         `json:"tool_call_id,omitempty"`
-}
-
-// Text returns the message content, or "" when it was null.
-func (m ChatMessage) Text() string {
-	if m.Content == nil {
-		return ""
-	}
-	return *m.Content
-}
-
-// ChatTool is a tool offered in a [ChatRequest].
-type ChatTool struct {
-	Type     string `json:"type"`
-	Function struct {
-		Name        string          `json:"name"`
-		Description string          `json:"description,omitempty"`
-		Parameters  json.RawMessage `json:"parameters,omitempty"`
-	} `json:"function"`
-}
-
-// ChatToolCall is a tool call echoed back in an assistant message.
-type ChatToolCall struct {
-	ID       string `json:"id"`
-	Type     string `json:"type"`
-	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	} `json:"function"`
-}
-
-// ResponseFormat is the structured-output request.
-type ResponseFormat struct {
-	Type       string `json:"type"`
-	JSONSchema *struct {
-		Name        string          `json:"name"`
-		Description string          `json:"description,omitempty"`
-		Schema      json.RawMessage `json:"schema"`
-		Strict      bool            `json:"strict"`
-	} `json:"json_schema,omitempty"`
 }
 
 // LastUserMessage returns the text of the last user message, the usual
 // thing a reply function looks at.
 func (r Request) LastUserMessage() string {
 	for i := len(r.Chat.Messages) - 1; i >= 0; i-- {
-		if r.Chat.Messages[i].Role == "user" {
-			return r.Chat.Messages[i].Text()
+		if r.Chat.Messages[i].Role == llm.RoleUser {
+			return r.Chat.Messages[i].Content
 		}
 	}
 	return ""
+}
+
+// fromWire turns a decoded request body into llm's terms.
+func fromWire(w openaiwire.Request) llm.Request {
+	r := llm.Request{Model: w.Model, Temperature: w.Temperature, Seed: w.Seed, MaxTokens: w.MaxCompletionTokens}
+	if r.MaxTokens == 0 {
+		r.MaxTokens = w.MaxTokens
+	}
+	for _, m := range w.Messages {
+		msg := llm.Message{Role: m.Role, Name: m.Name, ToolCallID: m.ToolCallID}
+		if m.Content != nil {
+			msg.Content = *m.Content
+		}
+		for _, tc := range m.ToolCalls {
+			msg.ToolCalls = append(msg.ToolCalls, llm.ToolCall{ID: tc.ID, Name: tc.Function.Name,
+				Arguments: openaiwire.RawArguments(tc.Function.Arguments)})
+		}
+		r.Messages = append(r.Messages, msg)
+	}
+	for _, t := range w.Tools {
+		r.Tools = append(r.Tools, llm.Tool{Name: t.Function.Name, Description: t.Function.Description, Parameters: t.Function.Parameters})
+	}
+	if f := w.ResponseFormat; f != nil && f.JSONSchema != nil {
+		s := f.JSONSchema
+		r.JSONSchema = &llm.JSONSchema{Name: s.Name, Description: s.Description, Schema: s.Schema, Strict: s.Strict}
+	}
+	return r
 }

@@ -12,14 +12,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenteval/agenteval/internal/openaiwire"
 	"github.com/agenteval/agenteval/llm"
 )
 
-// DefaultModel is the model name [Server.Model] configures.
-const DefaultModel = "llmtest-model"
-
-// APIKey is the key [Server.Model] sends, so tests can check that one is.
-const APIKey = "llmtest-key"
+// The model name and key [Server.Config] sets (a test reads them there).
+const (
+	defaultModel = "llmtest-model"
+	apiKey       = "llmtest-key"
+)
 
 // ReplyFunc computes a reply from the request it answers.
 type ReplyFunc func(Request) Reply
@@ -118,8 +119,8 @@ func (s *Server) Requests() []Request {
 func (s *Server) Config() llm.OpenAIConfig {
 	return llm.OpenAIConfig{
 		BaseURL:    s.URL,
-		APIKey:     APIKey,
-		Model:      DefaultModel,
+		APIKey:     apiKey,
+		Model:      defaultModel,
 		Timeout:    10 * time.Second,
 		Backoff:    time.Millisecond,
 		MaxBackoff: 50 * time.Millisecond,
@@ -145,9 +146,11 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(&req.Chat); err != nil {
+	var wire openaiwire.Request
+	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&wire); err != nil {
 		req.DecodeError = err
+	} else {
+		req.Chat = fromWire(wire)
 	}
 
 	s.mu.Lock()
@@ -225,7 +228,7 @@ func completion(req Request, reply Reply) map[string]any {
 			}
 			calls[i] = map[string]any{
 				"id": id, "type": "function",
-				"function": map[string]any{"name": c.Name, "arguments": c.Arguments},
+				"function": map[string]any{"name": c.Name, "arguments": openaiwire.ArgumentText(c.Arguments)},
 			}
 		}
 		msg["tool_calls"] = calls
@@ -252,14 +255,14 @@ func completion(req Request, reply Reply) map[string]any {
 		// usage accounting has something non-zero to add up.
 		p := len(req.Body)/4 + 1
 		c := len(reply.Content)/4 + 1
-		usage = &Usage{PromptTokens: p, CompletionTokens: c, TotalTokens: p + c}
+		usage = &llm.Usage{PromptTokens: p, CompletionTokens: c, TotalTokens: p + c}
 	}
 	u := map[string]any{
 		"prompt_tokens": usage.PromptTokens, "completion_tokens": usage.CompletionTokens,
 		"total_tokens": usage.TotalTokens,
 	}
-	if usage.CachedTokens != 0 {
-		u["prompt_tokens_details"] = map[string]int{"cached_tokens": usage.CachedTokens}
+	if usage.CacheReadTokens != 0 {
+		u["prompt_tokens_details"] = map[string]int{"cached_tokens": usage.CacheReadTokens}
 	}
 	if usage.ReasoningTokens != 0 {
 		u["completion_tokens_details"] = map[string]int{"reasoning_tokens": usage.ReasoningTokens}

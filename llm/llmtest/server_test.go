@@ -60,7 +60,7 @@ func TestScriptedFailuresAndHeaders(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(
 		llmtest.Reply{Status: http.StatusServiceUnavailable, Header: http.Header{"X-Test": {"1"}}, RetryAfterMs: 5},
-		llmtest.Reply{Content: "slow", Delay: 30 * time.Millisecond, Usage: &llmtest.Usage{TotalTokens: 9}, Model: "m2"},
+		llmtest.Reply{Content: "slow", Delay: 30 * time.Millisecond, Usage: &llm.Usage{TotalTokens: 9}, Model: "m2"},
 	)
 	start := time.Now()
 	resp, err := ask(t, srv.Model(), "x")
