@@ -152,10 +152,18 @@ func quote(s string) string {
 // withQuoted returns prefix followed by s quoted as %q quotes it
 // (strconv.Quote), in one allocation when s needs no escape.
 func withQuoted(prefix, s string) string {
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		// Printable ASCII other than the quote and the backslash, the usual
+		// text, is checked a byte at a time; the rest rune by rune.
+		if c := s[i]; c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == '"' || r == '\\' || r == utf8.RuneError || !strconv.IsPrint(r) {
 			return prefix + strconv.Quote(s)
 		}
+		i += size
 	}
 	return prefix + `"` + s + `"`
 }

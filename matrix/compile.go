@@ -167,17 +167,32 @@ func (c *compiler) axis(p *Plan, i int, p0 any) (axis, bool) {
 		redefault bool
 	}
 	classes := map[string]checked{}
+	valuesAt := at.Key("values")
+	// The values as plain data, looked up once (not per value).
+	plain, _ := plainAt(c.f.Doc.Value, valuesAt).([]any)
+	if len(plain) != len(ax.Values) {
+		plain = nil
+	}
+	seen = make(map[string]int, len(ax.Values))
+	a.values = make([]any, 0, len(ax.Values))
+	a.canon = make([][]byte, 0, len(ax.Values))
+	a.leaves = make([]reflect.Value, 0, len(ax.Values))
+	a.redefault = make([]bool, 0, len(ax.Values))
 	for j := range ax.Values {
-		vat := at.Key("values").Index(j)
-		v := plainAt(c.f.Doc.Value, vat)
+		var v any
+		if plain != nil {
+			v = plain[j]
+		} else {
+			v = plainAt(c.f.Doc.Value, valuesAt.Index(j))
+		}
 		canon, err := canonicalJSON(v)
 		if err != nil {
-			c.at(vat, "value", "", "%s: %v", a.param, err)
+			c.at(valuesAt.Index(j), "value", "", "%s: %v", a.param, err)
 			ok = false
 			continue
 		}
 		if prev, dup := seen[string(canon)]; dup {
-			c.at(vat, "duplicate-value", "", "%s: value %s is already given as values[%d]; repeated values would make the same combination twice", a.param, canon, prev)
+			c.at(valuesAt.Index(j), "duplicate-value", "", "%s: value %s is already given as values[%d]; repeated values would make the same combination twice", a.param, canon, prev)
 			ok = false
 			continue
 		}
@@ -188,11 +203,11 @@ func (c *compiler) axis(p *Plan, i int, p0 any) (axis, bool) {
 			if rep, done := classes[cls]; done {
 				// Checked in full for a value of this class already.
 				leaf, redefault, good = reflect.ValueOf(v).Convert(rep.typ), rep.redefault, true
-			} else if leaf, redefault, good = c.value(p, a, v, vat, p0); good {
+			} else if leaf, redefault, good = c.value(p, a, v, valuesAt.Index(j), p0); good {
 				classes[cls] = checked{leaf.Type(), redefault}
 			}
 		} else {
-			leaf, redefault, good = c.value(p, a, v, vat, p0)
+			leaf, redefault, good = c.value(p, a, v, valuesAt.Index(j), p0)
 		}
 		if !good {
 			ok = false

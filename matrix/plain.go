@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/agenteval/agenteval/internal/jsonstr"
 	"maps"
 	"slices"
 
@@ -77,6 +78,11 @@ func setPlain(doc any, p scenario.Path, v any) (any, error) {
 // (encoding/json sorts map keys), numbers as written after YAML 1.2
 // normalisation (3 and 3.0 both read as 3), no HTML escaping.
 func canonicalJSON(v any) ([]byte, error) {
+	if s, ok := v.(string); ok {
+		// The common value, quoted as encoding/json quotes it (below) with
+		// no encoder to set up: a sweep of 10^4 inputs compiles faster.
+		return jsonstr.Append(make([]byte, 0, len(s)+2), s), nil
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

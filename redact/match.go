@@ -34,8 +34,12 @@ type entry struct {
 // bytes are compared only where they occur. It is immutable.
 type table struct {
 	secrets []string // the forms of the secrets, as given to newTable
-	pairs   [1 << 16 / 64]uint64
-	byPair  map[uint16][]entry
+	// first marks the bytes that begin something the table looks for: the
+	// scan tests one byte against it, and only the few positions that pass
+	// go on to the pair bitset.
+	first  [256]bool
+	pairs  [1 << 16 / 64]uint64
+	byPair map[uint16][]entry
 }
 
 func pairAt(b []byte, i int) uint16 { return uint16(b[i])<<8 | uint16(b[i+1]) }
@@ -47,6 +51,7 @@ func newTable(secrets []string) *table {
 		all = append(all, entry{[]byte(s), kindSecret})
 	}
 	for _, e := range all {
+		t.first[e.text[0]] = true
 		k := pairAt(e.text, 0)
 		t.pairs[k>>6] |= 1 << (k & 63)
 		t.byPair[k] = append(t.byPair[k], e)
@@ -72,6 +77,9 @@ func (t *table) mask(b []byte, inJSON bool) []byte {
 		return js.holds(s)
 	}
 	for i := 0; i+1 < len(b); i++ {
+		if !t.first[b[i]] {
+			continue
+		}
 		k := pairAt(b, i)
 		if t.pairs[k>>6]&(1<<(k&63)) == 0 {
 			continue

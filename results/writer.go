@@ -21,13 +21,18 @@ import (
 // group, not one per record). fsync happens in groups too (every SyncEvery
 // records or SyncInterval, whichever comes first), so a crash loses at most
 // the last group, which --resume runs again. A failed write is returned by
-// the next Write, Sync or Close. It is not safe for concurrent use: Run
-// calls Write from one goroutine.
+// the next Write, Sync or Close.
+//
+// Write is safe for concurrent use, and each call encodes and masks its
+// record before it takes the writer's lock, so the callers share that work
+// (runner.Run calls it from its workers). Sync, Close and WriteBudget must
+// not run at the same time as Write.
 type Writer struct {
-	f    *os.File
-	buf  bytes.Buffer
-	enc  *json.Encoder
-	line []byte
+	f *os.File
+	// valueMu guards buf and enc, which encode the plan and budget records.
+	valueMu sync.Mutex
+	buf     bytes.Buffer
+	enc     *json.Encoder
 	// mu guards pending (lines given, not yet written), spare (the other
 	// buffer), given/written (lines counted both sides) and werr (the first
 	// failed write); moved signals each write done.
@@ -126,21 +131,33 @@ func (w *Writer) writePlan(p *Plan) error {
 	return w.writeValue(p)
 }
 
-// Write appends one job result.
+// linePool holds the buffers Write encodes records into; writeLine copies
+// each line into the pending buffer, so a buffer is free again once Write
+// returns.
+var linePool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+// Write appends one job result. It sets r.Record and does not keep r.
 func (w *Writer) Write(r *Job) error {
 	if w == nil || w.closed {
 		return errWriterClosed
 	}
 	r.Record = RecordJob
-	b, err := AppendJob(w.line[:0], r)
-	if err != nil {
-		return err
+	bp := linePool.Get().(*[]byte)
+	b, err := AppendJob((*bp)[:0], r)
+	if err == nil {
+		b = append(b, '\n')
+		err = w.writeLine(b)
 	}
-	w.line = append(b, '\n')
-	return w.writeLine(w.line)
+	if cap(b) <= 64<<10 { // a huge record's buffer is left to the GC
+		*bp = b[:0]
+		linePool.Put(bp)
+	}
+	return err
 }
 
 func (w *Writer) writeValue(v any) error {
+	w.valueMu.Lock()
+	defer w.valueMu.Unlock()
 	w.buf.Reset()
 	if err := w.enc.Encode(v); err != nil {
 		return err

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agenteval/agenteval/redact"
@@ -120,4 +122,43 @@ func TestWriterReportsAFailedWrite(t *testing.T) {
 	assert.ErrorIs(t, w.Sync(), os.ErrClosed)
 	assert.ErrorIs(t, w.Write(&Job{ID: "s/-/run-2", Scenario: "s", Run: 2}), os.ErrClosed)
 	assert.ErrorIs(t, w.Close(), os.ErrClosed)
+}
+
+// TestWriterConcurrentWrites: Write is safe for concurrent use (runner.Run
+// calls it from its workers): every record reaches the file once, whole,
+// on its own line, with its secrets masked.
+func TestWriterConcurrentWrites(t *testing.T) {
+	t.Parallel()
+	const secret = "ghp_ConcurrentWriterToken0123456789abcdefgh"
+	path := filepath.Join(t.TempDir(), "results.jsonl")
+	w, err := Open(path, &Plan{RunID: "c"}, Options{Redactor: redact.New(secret)})
+	require.NoError(t, err)
+	w.SyncEvery = 13
+	const writers, each = 8, 250
+	var wg sync.WaitGroup
+	for g := range writers {
+		wg.Go(func() {
+			for i := range each {
+				id := fmt.Sprintf("s/-/run-%d", g*each+i+1)
+				assert.NoError(t, w.Write(&Job{ID: id, Scenario: "s", Run: g*each + i + 1, Reason: "said " + secret,
+					Evaluations: []Evaluation{{Type: "t", Details: map[string]any{"match": strings.Repeat("x", i)}}}}))
+			}
+		})
+	}
+	wg.Wait()
+	require.NoError(t, w.Close())
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), secret)
+	lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
+	require.Len(t, lines, 1+writers*each)
+	seen := map[int]bool{}
+	for _, line := range lines[1:] {
+		var j Job
+		require.NoError(t, json.Unmarshal(line, &j), "%s", line)
+		assert.False(t, seen[j.Run], "run %d written twice", j.Run)
+		seen[j.Run] = true
+		assert.Equal(t, "said "+redact.Mask, j.Reason)
+	}
+	assert.Len(t, seen, writers*each)
 }

@@ -272,3 +272,39 @@ judgment: {strategy: all_pass}
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, `node is needed for lang "node"`)
 }
+
+// TestRunWritesAResultsWriterFromItsWorkers: a *results.Writer is written by
+// the workers (each encodes its own records); every job is recorded once,
+// Progress still sees every job after its record is written, and a writer
+// that fails stops the run with the write's error.
+func TestRunWritesAResultsWriterFromItsWorkers(t *testing.T) {
+	t.Parallel()
+	s := loadScenario(t, "echo.scenario.yaml")
+	path := filepath.Join(t.TempDir(), "results.jsonl")
+	w, err := results.Open(path, &results.Plan{RunID: "t"}, results.Options{Overwrite: true})
+	require.NoError(t, err)
+	const n = 300
+	jobs, _, err := Combine([]Source{ScenarioSource("s", s, n)}, matrix.Shard{})
+	require.NoError(t, err)
+	var progressed int64
+	sum, err := Run(t.Context(), Config{Agent: Echo(), Results: w, Concurrency: 8, Progress: func(p Progress) {
+		progressed++
+		assert.Equal(t, progressed, p.Done)
+	}}, jobs)
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	assert.EqualValues(t, n, sum.Jobs)
+	assert.EqualValues(t, n, progressed)
+	all, _, err := recordedIDs(t, path)
+	require.NoError(t, err)
+	assert.Len(t, all, n, "every job recorded exactly once")
+
+	closed, err := results.Open(filepath.Join(t.TempDir(), "results.jsonl"), &results.Plan{RunID: "t"}, results.Options{})
+	require.NoError(t, err)
+	require.NoError(t, closed.Close()) // every Write now fails
+	jobs, _, err = Combine([]Source{ScenarioSource("s", s, n)}, matrix.Shard{})
+	require.NoError(t, err)
+	sum, err = Run(t.Context(), Config{Agent: Echo(), Results: closed, Concurrency: 4}, jobs)
+	require.ErrorContains(t, err, "runner: writing results")
+	assert.Less(t, sum.Jobs, int64(n), "the run stops at the first failed write")
+}

@@ -69,7 +69,9 @@ type Config struct {
 	// suite's tool_categories), checked before ghx's built-in ones when
 	// each job's tool calls are counted by category.
 	ToolCategories []scenario.ToolCategory
-	// Results receives every finished job, in completion order, from one goroutine.
+	// Results receives every finished job, in completion order, from one
+	// goroutine; a *results.Writer, which is safe for concurrent use, is
+	// written from the workers instead (each encodes its own records).
 	Results Sink
 	// KeepTranscripts records the transcript of every job; by default only
 	// failing and incomplete jobs carry theirs.
@@ -241,6 +243,19 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[matrix.Job, error], total 
 	var skipped int64
 	var wg sync.WaitGroup
 	budget := newBudgetState(r.cfg.Budget)
+	// A *results.Writer is safe for concurrent use and encodes each record
+	// in the caller: the workers write to it, sharing the encoding that
+	// would otherwise all fall on the collecting goroutine below. Any other
+	// Sink is written from that one goroutine, as documented.
+	concurrent, _ := r.cfg.Results.(*results.Writer)
+	var writeErrOnce sync.Once
+	var writeErr error
+	failWrite := func(err error) {
+		writeErrOnce.Do(func() {
+			writeErr = fmt.Errorf("runner: writing results: %w", err)
+			cancel()
+		})
+	}
 	worker := func() {
 		defer wg.Done()
 		var w worker
@@ -258,6 +273,13 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[matrix.Job, error], total 
 				return
 			}
 			budget.add(res)
+			if concurrent != nil {
+				if err := concurrent.Write(res); err != nil {
+					failWrite(err)
+					resCh <- res
+					return
+				}
+			}
 			resCh <- res
 		}
 	}
@@ -300,9 +322,9 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[matrix.Job, error], total 
 	collected := make(chan struct{})
 	// Workers are started by the feeder: wait for it before waiting for them.
 	go func() { <-fed; wg.Wait(); close(resCh); close(collected) }()
-	var writeErr error
 	var p Progress
 	p.Total = total
+	stopWriting := false // after a failed write, the collector writes no more
 	for res := range resCh {
 		sum.Jobs++
 		if res.Completed {
@@ -311,10 +333,10 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[matrix.Job, error], total 
 		if res.Passed {
 			sum.Passed++
 		}
-		if writeErr == nil && r.cfg.Results != nil {
+		if concurrent == nil && r.cfg.Results != nil && !stopWriting {
 			if err := r.cfg.Results.Write(res); err != nil {
-				writeErr = fmt.Errorf("runner: writing results: %w", err)
-				cancel()
+				stopWriting = true
+				failWrite(err)
 			}
 		}
 		if r.cfg.Progress != nil {

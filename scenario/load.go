@@ -90,6 +90,8 @@ type generation struct {
 	vocab    *vocab
 	mu       sync.Mutex
 	compiled map[Kind]*compiledSchema
+	// compiling marks the kinds precompile has started (under mu).
+	compiling map[Kind]bool
 }
 
 type compiledSchema struct {
@@ -175,6 +177,7 @@ func (l *Loader) loadFS(fsys fs.FS, name string, withBase bool) (*File, error) {
 
 func (l *Loader) load(fsys fs.FS, name string, data []byte, withBase bool) (*File, error) {
 	f := &File{Name: name, loader: l, gen: l.current()}
+	f.gen.precompile(l.opts.Kind, name)
 	doc, diags := ParseDocument(name, data, l.opts.Limits)
 	f.Diagnostics = diags
 	if doc != nil {
@@ -345,7 +348,7 @@ func (l *Loader) validateSchema(f *File) bool {
 		return false
 	}
 	before := len(f.Diagnostics.Errors())
-	l.validateAt(f, cs, cs.schema, nil, f.Doc.Value)
+	l.validateAt(f, cs, cs.schema, nil, schemaView(f.Kind, f.Doc.Value))
 	for _, site := range cs.evalSites {
 		eachSite(f.Doc.Value, site, make([]string, 0, 8), func(loc []string, v any) {
 			m, _ := v.(map[string]any)
@@ -370,6 +373,77 @@ func (l *Loader) validateAt(f *File, cs *compiledSchema, sch *jsonschema.Schema,
 		return
 	}
 	f.Diagnostics = append(f.Diagnostics, schemaDiagnostics(f.Doc, cs.doc, loc, ve)...)
+}
+
+// schemaView is what a document's schema validates. A matrix's values
+// lists keep their first item only: its schema lets an item be anything
+// (items: true, held by TestMatrixSchemaLetsValuesBeAnything) and the matrix
+// compiler checks every value against the field it sets, with its own
+// position, so walking 10^4 values in the validator would cost time and find
+// nothing. The document itself is not changed.
+func schemaView(k Kind, v any) any {
+	m, ok := v.(map[string]any)
+	if k != KindMatrix || !ok {
+		return v
+	}
+	axes, ok := m["matrix"].([]any)
+	if !ok {
+		return v
+	}
+	view := maps.Clone(m)
+	trimmed := make([]any, len(axes))
+	for i, ax := range axes {
+		trimmed[i] = ax
+		a, ok := ax.(map[string]any)
+		if !ok {
+			continue
+		}
+		if vals, ok := a["values"].([]any); ok && len(vals) > 1 {
+			a = maps.Clone(a)
+			a["values"] = vals[:1]
+			trimmed[i] = a
+		}
+	}
+	view["matrix"] = trimmed
+	return view
+}
+
+// precompile starts compiling, on another goroutine, the schemas a file
+// will need, as far as its name tells (a matrix needs its base scenario's
+// too), so that they are ready when the file is parsed: on a large file the
+// two overlap.
+func (g *generation) precompile(kind Kind, name string) {
+	if kind == KindUnknown {
+		kind = DetectKind(name, nil)
+	}
+	var kinds []Kind
+	switch kind {
+	case KindUnknown:
+		return
+	case KindMatrix:
+		kinds = []Kind{KindMatrix, KindScenario}
+	default:
+		kinds = []Kind{kind}
+	}
+	g.mu.Lock()
+	var todo []Kind
+	for _, k := range kinds {
+		if _, ok := g.compiled[k]; !ok && !g.compiling[k] {
+			if g.compiling == nil {
+				g.compiling = map[Kind]bool{}
+			}
+			g.compiling[k] = true
+			todo = append(todo, k)
+		}
+	}
+	g.mu.Unlock()
+	if len(todo) > 0 {
+		go func() {
+			for _, k := range todo {
+				g.schema(k)
+			}
+		}()
+	}
 }
 
 // schema returns the compiled schema of kind k for this generation's

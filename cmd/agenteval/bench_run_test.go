@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// BenchmarkRunEchoMatrixCLI is the CLI's side of bench/compare-promptfoo.sh's
+// echo workload, in process: `agenteval run --agent echo` on a matrix of
+// 10^4 inputs with three checks each, results written to disk. One op is a
+// whole run, loading included (process start-up is not).
+func BenchmarkRunEchoMatrixCLI(b *testing.B) {
+	dir := b.TempDir()
+	base := `name: "echo throughput"
+description: "three deterministic checks on the echo reply"
+environment: {type: local}
+run:
+  - input: "Question 0: what is topic-0?"
+    evaluations:
+      - {type: string_contains, value: "topic-"}
+      - {type: regex_match, pattern: "^Question [0-9]+: what is topic-[0-9]+\\?$"}
+      - {type: string_contains, value: "Question", case_sensitive: true}
+judgment: {strategy: all_pass}
+`
+	var m strings.Builder
+	m.WriteString("name: m\ndescription: N inputs\nbase_scenario: base.scenario.yaml\nmatrix:\n  - parameter: \"run[0].input\"\n    values:\n")
+	const n = 10000
+	for i := range n {
+		fmt.Fprintf(&m, "      - \"Question %d: what is topic-%d?\"\n", i, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "base.scenario.yaml"), []byte(base), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	matrix := filepath.Join(dir, "m.matrix.yaml")
+	if err := os.WriteFile(matrix, []byte(m.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		out := filepath.Join(dir, fmt.Sprintf("out%d", i))
+		env := &cliEnv{stdout: io.Discard, stderr: io.Discard, stdin: strings.NewReader(""), getenv: func(string) string { return "" }}
+		if code := mainWith(context.Background(), env, []string{"run", "--agent", "echo", "--concurrency", "4", "--out", out, matrix}); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+		b.StopTimer()
+		os.RemoveAll(out)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/job")
+}
