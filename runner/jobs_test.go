@@ -284,10 +284,10 @@ func TestRunWritesAResultsWriterFromItsWorkers(t *testing.T) {
 	w, err := results.Open(path, &results.Plan{RunID: "t"}, results.Options{Overwrite: true})
 	require.NoError(t, err)
 	const n = 300
-	jobs, _, err := Combine([]Source{ScenarioSource("s", s, n)}, matrix.Shard{})
+	jobs, _, err := Combine([]Source{scenarioSource("s", s, n)}, matrix.Shard{})
 	require.NoError(t, err)
 	var progressed int64
-	sum, err := Run(t.Context(), Config{Agent: Echo(), Results: w, Concurrency: 8, Progress: func(p Progress) {
+	sum, err := Run(t.Context(), Config{Agent: echoAgent{}, Results: w, Concurrency: 8, Progress: func(p Progress) {
 		progressed++
 		assert.Equal(t, progressed, p.Done)
 	}}, jobs)
@@ -302,9 +302,9 @@ func TestRunWritesAResultsWriterFromItsWorkers(t *testing.T) {
 	closed, err := results.Open(filepath.Join(t.TempDir(), "results.jsonl"), &results.Plan{RunID: "t"}, results.Options{})
 	require.NoError(t, err)
 	require.NoError(t, closed.Close()) // every Write now fails
-	jobs, _, err = Combine([]Source{ScenarioSource("s", s, n)}, matrix.Shard{})
+	jobs, _, err = Combine([]Source{scenarioSource("s", s, n)}, matrix.Shard{})
 	require.NoError(t, err)
-	sum, err = Run(t.Context(), Config{Agent: Echo(), Results: closed, Concurrency: 4}, jobs)
+	sum, err = Run(t.Context(), Config{Agent: echoAgent{}, Results: closed, Concurrency: 4}, jobs)
 	require.ErrorContains(t, err, "runner: writing results")
 	assert.Less(t, sum.Jobs, int64(n), "the run stops at the first failed write")
 }
