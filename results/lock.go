@@ -51,11 +51,26 @@ type dirLock struct {
 // this host is taken over.
 func lockDir(dir string) (*dirLock, error) {
 	path := filepath.Join(dir, lockName)
-	for attempt := 0; attempt < 5; attempt++ {
+	var orphanDeadline time.Time
+	for attempt := 0; attempt < 5; {
 		l, retry, err := lockOnce(dir, path)
+		if le := (*LockedError)(nil); errors.As(err, &le) && ownerGone(le) {
+			// The run named in the lock is gone, yet the kernel's lock is
+			// held: by a program it was starting when it was killed, between
+			// fork and exec (the lock's descriptor closes at exec). That
+			// lasts a moment on a busy machine; wait for it, briefly.
+			if orphanDeadline.IsZero() {
+				orphanDeadline = time.Now().Add(orphanWait)
+			}
+			if time.Now().Before(orphanDeadline) {
+				time.Sleep(20 * time.Millisecond)
+				continue
+			}
+		}
 		if !retry {
 			return l, err
 		}
+		attempt++
 	}
 	return nil, fmt.Errorf("results: cannot take the lock %s: it keeps changing", path)
 }
@@ -121,6 +136,17 @@ func lockByFile(dir, path string) (*dirLock, bool, error) {
 		return nil, true, nil
 	}
 	return nil, false, &LockedError{Dir: dir, PID: pid, Host: host}
+}
+
+// orphanWait bounds how long lockDir waits for a lock whose named owner is
+// gone (see lockDir).
+var orphanWait = 3 * time.Second
+
+// ownerGone reports whether the process e names ran on this host and has
+// ended.
+func ownerGone(e *LockedError) bool {
+	me, _ := os.Hostname()
+	return e.PID > 0 && e.Host == me && !processAlive(e.PID)
 }
 
 // writeLockOwner records who holds the lock: "pid host started".
