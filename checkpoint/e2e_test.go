@@ -71,7 +71,7 @@ func loadBound(t testing.TB, name string, m *scenario.Manifest) *scenario.Scenar
 	}
 	f, err := agenteval.New().Loader(scenario.Options{}).LoadFile(path)
 	require.NoError(t, err)
-	s, err := fixture.Bind(f.Scenario, m)
+	s, err := fixture.Bind(f.Scenario, m, nil)
 	require.NoError(t, err)
 	return s
 }
@@ -209,7 +209,7 @@ func loadHead(t testing.TB, name string, m *scenario.Manifest) *scenario.Scenari
 	require.NoError(t, err)
 	require.Empty(t, f.Diagnostics)
 	require.True(t, f.Scenario.Fixture.SeedPerIteration)
-	s, err := fixture.BindWith(f.Scenario, m, map[string]any{fixture.VarRunID: "run_1763769600000"})
+	s, err := fixture.Bind(f.Scenario, m, map[string]any{fixture.VarRunID: "run_1763769600000"})
 	require.NoError(t, err)
 	return s
 }

@@ -95,7 +95,7 @@ func (f fixtureBinder) Prepare(ctx context.Context, s *scenario.Scenario) (*scen
 		}
 		m = fresh
 	}
-	bound, err := fixture.BindWith(s, m, f.c.Variables)
+	bound, err := fixture.Bind(s, m, f.c.Variables)
 	return bound, release, err
 }
 

@@ -122,7 +122,7 @@ func loadCheckpoints(l *scenario.Loader, path string, m *scenario.Manifest) (*ch
 	if m != nil {
 		part.Fixture = f.Scenario.Fixture
 	}
-	bound, err := fixture.Bind(part, m)
+	bound, err := fixture.Bind(part, m, nil)
 	if err != nil {
 		if m == nil {
 			return nil, fmt.Errorf("%s: checkpoints use placeholders; pass --manifest to bind them:\n%w", path, err)
