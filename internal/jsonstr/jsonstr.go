@@ -6,6 +6,15 @@ import "unicode/utf8"
 
 const hexDigits = "0123456789abcdef"
 
+// plain marks the ASCII bytes written as they are: one lookup per byte on
+// the common path.
+var plain = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // Append quotes s as encoding/json does with HTML escaping off:
 // control characters escaped, invalid UTF-8 replaced by U+FFFD, and
 // U+2028/U+2029 escaped.
@@ -14,7 +23,7 @@ func Append(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
+			if plain[c] {
 				i++
 				continue
 			}
