@@ -19,7 +19,7 @@ import (
 // it: records given while it writes are written together, in one system
 // call, right after (group commit; a run of cheap jobs makes one write per
 // group, not one per record). fsync happens in groups too (every SyncEvery
-// records or SyncInterval, whichever comes first), so a crash loses at most
+// records or every second, whichever comes first), so a crash loses at most
 // the last group, which --resume runs again. A failed write is returned by
 // the next Write, Sync or Close.
 //
@@ -49,10 +49,10 @@ type Writer struct {
 	flushed  chan struct{}
 	unsynced int
 	lastSync time.Time
-	// SyncEvery and SyncInterval set the group size and age that trigger
-	// an fsync (defaults 1000 records, one second).
-	SyncEvery    int
-	SyncInterval time.Duration
+	// syncEvery and syncInterval are the group size and age that trigger
+	// an fsync (1000 records, one second); guarded by mu (tests change them).
+	syncEvery    int
+	syncInterval time.Duration
 	// Redactor masks secrets in every record before it is written
 	// (default: redact.FromEnvironment(os.Environ()) at creation).
 	Redactor *redact.Redactor
@@ -90,7 +90,7 @@ func createJSONL(path string, resume bool, lock *dirLock) (*Writer, error) {
 		f.Close()
 		return nil, err
 	}
-	w := &Writer{f: f, lock: lock, lastSync: time.Now(), SyncEvery: 1000, SyncInterval: time.Second, Redactor: redact.FromEnvironment(os.Environ()),
+	w := &Writer{f: f, lock: lock, lastSync: time.Now(), syncEvery: 1000, syncInterval: time.Second, Redactor: redact.FromEnvironment(os.Environ()),
 		syncReq: make(chan struct{}, 1), syncDone: make(chan error, 1), wake: make(chan struct{}, 1), flushed: make(chan struct{})}
 	w.moved = sync.NewCond(&w.mu)
 	w.enc = json.NewEncoder(&w.buf)
@@ -209,6 +209,7 @@ func (w *Writer) flushPending() {
 		return
 	}
 	w.pending, w.spare = w.spare[:0], nil // the two buffers swap: Write fills one while this one is written
+	syncEvery, syncInterval := w.syncEvery, w.syncInterval
 	w.mu.Unlock()
 	_, err := w.f.Write(buf)
 	w.mu.Lock()
@@ -223,7 +224,7 @@ func (w *Writer) flushPending() {
 		return
 	}
 	w.unsynced += int(n)
-	if w.unsynced >= w.SyncEvery || time.Since(w.lastSync) >= w.SyncInterval {
+	if w.unsynced >= syncEvery || time.Since(w.lastSync) >= syncInterval {
 		w.unsynced = 0
 		w.lastSync = time.Now()
 		select {

@@ -85,7 +85,7 @@ func TestWriterGroupCommit(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "results.jsonl")
 	w, err := Open(path, &Plan{RunID: "g"}, Options{})
 	require.NoError(t, err)
-	w.SyncEvery = 7
+	w.setSyncEvery(7)
 	count := func() int {
 		b, err := os.ReadFile(path)
 		require.NoError(t, err)
@@ -133,7 +133,7 @@ func TestWriterConcurrentWrites(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "results.jsonl")
 	w, err := Open(path, &Plan{RunID: "c"}, Options{Redactor: redact.New(secret)})
 	require.NoError(t, err)
-	w.SyncEvery = 13
+	w.setSyncEvery(13)
 	const writers, each = 8, 250
 	var wg sync.WaitGroup
 	for g := range writers {
@@ -161,4 +161,11 @@ func TestWriterConcurrentWrites(t *testing.T) {
 		assert.Equal(t, "said "+redact.Mask, j.Reason)
 	}
 	assert.Len(t, seen, writers*each)
+}
+
+// setSyncEvery changes the fsync group size of a writer in use.
+func (w *Writer) setSyncEvery(n int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.syncEvery = n
 }
