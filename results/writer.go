@@ -18,7 +18,7 @@ import (
 // Each record reaches the OS as soon as the writer's own goroutine gets to
 // it: records given while it writes are written together, in one system
 // call, right after (group commit; a run of cheap jobs makes one write per
-// group, not one per record). fsync happens in groups too (every SyncEvery
+// group, not one per record). fsync happens in groups too (every 1000
 // records or every second, whichever comes first), so a crash loses at most
 // the last group, which --resume runs again. A failed write is returned by
 // the next Write, Sync or Close.
