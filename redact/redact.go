@@ -12,7 +12,7 @@
 // A secret is matched as written and in the forms output encodes it into:
 // escaped as in JSON and HTML, percent-encoded as in URLs, and, for the
 // user-info of a URL, base64-encoded as in a Basic Authorization header.
-// Values shorter than [MinLen] bytes are not taken as secrets: masking every
+// Values shorter than 6 bytes are not taken as secrets: masking every
 // "true" or "dev" in the output would destroy it and hide nothing.
 package redact
 
@@ -33,8 +33,8 @@ import (
 // Mask replaces every secret.
 const Mask = "[REDACTED]"
 
-// MinLen is the length below which a value is not taken as a secret.
-const MinLen = 6
+// minLen is the length below which a value is not taken as a secret.
+const minLen = 6
 
 // Redactor masks secrets. The zero value and a nil *Redactor mask only what
 // the patterns recognise. It is safe for concurrent use; secrets may be
@@ -124,11 +124,11 @@ func (r *Redactor) add(secrets []string) {
 	}
 	next := slices.Clone(known)
 	for _, s := range secrets {
-		if len(s) < MinLen {
+		if len(s) < minLen {
 			continue
 		}
 		for _, v := range forms(s) {
-			if len(v) >= MinLen && !slices.Contains(next, v) {
+			if len(v) >= minLen && !slices.Contains(next, v) {
 				next = append(next, v)
 			}
 		}

@@ -1,0 +1,4 @@
+package redact
+
+// MinLen is minLen, for the external tests.
+const MinLen = minLen
