@@ -15,7 +15,7 @@ func ExampleNewExecutor() {
 	defer srv.Close()
 	srv.AddRepo("acme/demo", nil, []githubtest.PullRequest{{Title: "Fix crash", Head: "fix", Commits: []string{"Update fix", "Address review"}}})
 
-	client := github.NewClient(github.Config{GraphQLURL: srv.GraphQLURL(), Transport: srv.Client().Transport})
+	client := github.NewClient(srv.Config())
 	exec := github.NewExecutor(client, github.ExecutorOptions{})
 	data, err := exec.Execute(context.Background(), "pr.commits.list",
 		map[string]any{"owner": "acme", "repo": "demo", "pr_number": "1"})

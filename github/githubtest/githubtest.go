@@ -1,20 +1,19 @@
 // Package githubtest is an in-process fake of GitHub for a host's tests, in
-// the spirit of net/http/httptest: point github.NewClient (and so the
-// checkpoint executor and the fixture manager) at Server.GraphQLURL and
-// Server.Client, seed repositories with issues and pull requests, run
+// the spirit of net/http/httptest: make a github.Client from
+// [Server.Config] (and from it the checkpoint executor and the fixture
+// manager), seed repositories with issues and pull requests, run
 // scenarios, and look at what the agent changed.
 //
 // Every GraphQL document it receives is validated against GitHub's
 // published schema before it runs, and answers hold exactly the fields a
 // query selected, so a query that passes here is valid on GitHub. It also
-// serves the few REST paths agenteval's capability tasks use. It imports
-// nothing else of agenteval.
+// serves the few REST paths agenteval's capability tasks use.
 package githubtest
 
 import (
-	"net/http"
 	"testing"
 
+	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/internal/githubfake"
 )
 
@@ -48,12 +47,12 @@ type (
 	ChangedFile = githubfake.ChangedFile
 )
 
-// GraphQLURL is the server's GraphQL endpoint, for github.Config.GraphQLURL.
-func (s *Server) GraphQLURL() string { return s.fake.GraphQLURL() }
-
-// Client returns an HTTP client for the server, for github.Config.Transport
-// (its Transport).
-func (s *Server) Client() *http.Client { return s.fake.Client() }
+// Config returns a github.Config that points at the server (its GraphQL
+// endpoint, and a transport that reaches it); set Token, retries or a
+// logger on it as a test needs, and pass it to github.NewClient.
+func (s *Server) Config() github.Config {
+	return github.Config{GraphQLURL: s.fake.GraphQLURL(), Transport: s.fake.Client().Transport}
+}
 
 // RequireToken makes the server answer 401 to requests without this
 // bearer token.

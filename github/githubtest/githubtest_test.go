@@ -20,7 +20,9 @@ func TestSeedRunInspect(t *testing.T) {
 		[]githubtest.Issue{{Title: "App crashes on start", Labels: []string{"bug"}, Comments: []githubtest.Comment{{Body: "seen on 1.2"}}}},
 		[]githubtest.PullRequest{{Title: "Fix the crash", Head: "fix", Reviews: []githubtest.Review{{Author: "reviewer", State: "APPROVED"}},
 			Files: []githubtest.ChangedFile{{Path: "main.go", Additions: 3}}}})
-	exec := github.NewExecutor(github.NewClient(github.Config{Token: "secret", GraphQLURL: srv.GraphQLURL(), Transport: srv.Client().Transport}), github.ExecutorOptions{})
+	cfg := srv.Config()
+	cfg.Token = "secret"
+	exec := github.NewExecutor(github.NewClient(cfg), github.ExecutorOptions{})
 	data, err := exec.Execute(t.Context(), "issue.list", map[string]any{"owner": "acme", "repo": "widgets"})
 	require.NoError(t, err)
 	items := data.(map[string]any)["items"].([]any)
@@ -34,7 +36,7 @@ func TestSeedRunInspect(t *testing.T) {
 	require.Len(t, pulls, 1)
 	assert.Equal(t, 2, pulls[0].Number, "issues and pull requests share numbers")
 
-	_, err = github.NewExecutor(github.NewClient(github.Config{Token: "wrong", GraphQLURL: srv.GraphQLURL(), Transport: srv.Client().Transport}),
-		github.ExecutorOptions{}).Execute(t.Context(), "issue.list", map[string]any{"owner": "acme", "repo": "widgets"})
+	cfg.Token = "wrong"
+	_, err = github.NewExecutor(github.NewClient(cfg), github.ExecutorOptions{}).Execute(t.Context(), "issue.list", map[string]any{"owner": "acme", "repo": "widgets"})
 	assert.Error(t, err, "RequireToken refuses another token")
 }
