@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/agenteval/agenteval/internal/jsonl"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/redact"
 	"github.com/agenteval/agenteval/results"
@@ -47,7 +48,7 @@ func (h *History) Skipped() int64 { return h.skipped }
 // an incomplete job's time and tokens say little about a real one. name
 // labels r in errors.
 func (h *History) Read(name string, r io.Reader) error {
-	lr := results.NewReader(r, 0, 0, redact.New())
+	lr := jsonl.NewReader(r, 0, 0, redact.New())
 	var rec struct {
 		Record     string    `json:"record"`
 		ID         string    `json:"id"`
@@ -62,7 +63,7 @@ func (h *History) Read(name string, r io.Reader) error {
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		if errors.Is(err, results.ErrLineTooLong) {
+		if errors.Is(err, jsonl.ErrLineTooLong) {
 			h.skipped++
 			continue
 		}

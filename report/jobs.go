@@ -7,6 +7,7 @@ import (
 	"io"
 	"iter"
 
+	"github.com/agenteval/agenteval/internal/jsonl"
 	"github.com/agenteval/agenteval/results"
 )
 
@@ -38,7 +39,7 @@ func (r *Results) jobs(keep func(*slot) bool) iter.Seq2[*results.Job, error] {
 }
 
 func (r *Results) newJobReader() *jobReader {
-	return &jobReader{r: r, readers: make([]*results.Reader, len(r.inputs))}
+	return &jobReader{r: r, readers: make([]*jsonl.Reader, len(r.inputs))}
 }
 
 // each yields the kept jobs of one scenario; it returns false when the
@@ -77,7 +78,7 @@ func (jr *jobReader) eachCombo(c *combo, keep, light func(*slot) bool, yield fun
 // that records read in file order need no seeks.
 type jobReader struct {
 	r       *Results
-	readers []*results.Reader
+	readers []*jsonl.Reader
 }
 
 func (jr *jobReader) read(src int, off int64, light bool) (*results.Job, error) {
@@ -85,14 +86,14 @@ func (jr *jobReader) read(src int, off int64, light bool) (*results.Job, error) 
 	lr := jr.readers[src]
 	switch {
 	case lr == nil:
-		lr = results.NewReader(io.NewSectionReader(in.R, off, in.Size-off), off, jr.r.opts.MaxLineBytes, jr.r.opts.Redactor)
+		lr = jsonl.NewReader(io.NewSectionReader(in.R, off, in.Size-off), off, jr.r.opts.MaxLineBytes, jr.r.opts.Redactor)
 		jr.readers[src] = lr
 	case off < lr.Offset() || off-lr.Offset() > forwardSkip:
 		lr.Reset(io.NewSectionReader(in.R, off, in.Size-off), off)
 	}
 	for {
 		line, at, err := lr.Next()
-		if errors.Is(err, results.ErrLineTooLong) && at < off {
+		if errors.Is(err, jsonl.ErrLineTooLong) && at < off {
 			continue
 		}
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agenteval/agenteval/internal/jsonl"
 	"github.com/agenteval/agenteval/redact"
 	"github.com/agenteval/agenteval/results"
 )
@@ -35,7 +36,7 @@ type Options struct {
 	// MaxKList bounds the k = 1..runs lists of pass@k and pass^k (defaultMaxKList when 0).
 	MaxKList int
 	// MaxLineBytes is the longest line read; longer lines are skipped with
-	// a warning (results.DefaultMaxLineBytes when 0).
+	// a warning (jsonl.DefaultMaxLineBytes when 0).
 	MaxLineBytes int
 	// MaxWarnings caps the warnings kept; the rest are only counted
 	// (defaultMaxWarnings when 0).
@@ -53,7 +54,7 @@ func (o Options) withDefaults() Options {
 		o.MaxKList = defaultMaxKList
 	}
 	if o.MaxLineBytes <= 0 {
-		o.MaxLineBytes = results.DefaultMaxLineBytes
+		o.MaxLineBytes = jsonl.DefaultMaxLineBytes
 	}
 	if o.MaxWarnings <= 0 {
 		o.MaxWarnings = defaultMaxWarnings
@@ -148,7 +149,7 @@ func Read(inputs []Input, opts Options) (*Results, error) {
 }
 
 func (r *Results) readInput(src int, in Input) error {
-	lr := results.NewReader(io.NewSectionReader(in.R, 0, in.Size), 0, r.opts.MaxLineBytes, r.opts.Redactor)
+	lr := jsonl.NewReader(io.NewSectionReader(in.R, 0, in.Size), 0, r.opts.MaxLineBytes, r.opts.Redactor)
 	// A file that holds no record at all (empty, YAML, a log) is not a
 	// results file: reading it as "0 jobs" would hide the mistake.
 	records, warned := 0, len(r.warnings)
@@ -160,7 +161,7 @@ func (r *Results) readInput(src int, in Input) error {
 			}
 			return nil
 		}
-		if errors.Is(err, results.ErrLineTooLong) {
+		if errors.Is(err, jsonl.ErrLineTooLong) {
 			r.malformed++
 			r.warn(&LineError{Input: in.Name, Line: lr.Line(), Err: err})
 			continue
@@ -340,7 +341,7 @@ func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
 // readRecord decodes the statistics fields of the record at off in input src.
 func (r *Results) readRecord(src int, off int64) (*lineRecord, error) {
 	in := r.inputs[src]
-	lr := results.NewReader(io.NewSectionReader(in.R, off, in.Size-off), off, r.opts.MaxLineBytes, r.opts.Redactor)
+	lr := jsonl.NewReader(io.NewSectionReader(in.R, off, in.Size-off), off, r.opts.MaxLineBytes, r.opts.Redactor)
 	line, _, err := lr.Next()
 	if err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/jsonl"
 	"github.com/agenteval/agenteval/internal/stats"
 	"github.com/agenteval/agenteval/redact"
 	"github.com/agenteval/agenteval/results"
@@ -204,7 +205,7 @@ func TestReadInputError(t *testing.T) {
 func TestLineReader(t *testing.T) {
 	t.Parallel()
 	text := "a\r\n" + strings.Repeat("b", 200<<10) + "\n\nlast"
-	lr := results.NewReader(strings.NewReader(text), 0, 1<<20, nil)
+	lr := jsonl.NewReader(strings.NewReader(text), 0, 1<<20, nil)
 	var lines []string
 	var offs []int64
 	for {

@@ -1,4 +1,7 @@
-package results
+// Package jsonl reads the lines of a JSON Lines file (a results file) with
+// their byte offsets, masked, one line at a time, torn or over-long lines
+// included: what the report and the planner read results with.
+package jsonl
 
 import (
 	"bufio"
