@@ -55,12 +55,12 @@ func benchInput(b *testing.B, n int) Input {
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	files, err := OpenFiles(path)
+	inputs, files, err := openFiles([]string{path})
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { _ = files.Close() })
-	return files.Inputs[0]
+	b.Cleanup(func() { _ = closeFiles(files) })
+	return inputs[0]
 }
 
 // heapPeak samples HeapInuse while running f and returns the high-water
@@ -121,19 +121,19 @@ func benchmarkReport(b *testing.B, n int, render func(*Results) error) {
 }
 
 func BenchmarkReadSummary100k(b *testing.B) {
-	benchmarkReport(b, 100_000, func(r *Results) error { return WriteJSON(io.Discard, r.Summary()) })
+	benchmarkReport(b, 100_000, func(r *Results) error { return writeJSON(io.Discard, r.Summary()) })
 }
 
 func BenchmarkMarkdown100k(b *testing.B) {
-	benchmarkReport(b, 100_000, func(r *Results) error { return WriteMarkdown(io.Discard, r.Summary()) })
+	benchmarkReport(b, 100_000, func(r *Results) error { return writeMarkdown(io.Discard, r.Summary()) })
 }
 
 func BenchmarkJUnit100k(b *testing.B) {
-	benchmarkReport(b, 100_000, func(r *Results) error { return WriteJUnit(io.Discard, r) })
+	benchmarkReport(b, 100_000, func(r *Results) error { return writeJUnit(io.Discard, r) })
 }
 
 func BenchmarkHTML100k(b *testing.B) {
-	benchmarkReport(b, 100_000, func(r *Results) error { return WriteHTML(io.Discard, r, HTMLOptions{}) })
+	benchmarkReport(b, 100_000, func(r *Results) error { return writeHTML(io.Discard, r, WriteOptions{}) })
 }
 
 // BenchmarkRetained measures what a Results keeps per job after reading.

@@ -66,7 +66,7 @@ func TestHTMLInChromium(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			var page bytes.Buffer
-			require.NoError(t, WriteHTML(&page, tc.r(t), HTMLOptions{}))
+			require.NoError(t, writeHTML(&page, tc.r(t), WriteOptions{}))
 			dir := *screenshots
 			if dir == "" {
 				dir = t.TempDir()

@@ -39,10 +39,10 @@ func TestReadBudgetRecords(t *testing.T) {
 	assert.EqualValues(t, 1, s.Malformed)
 	assert.Contains(t, s.Warnings[0], "malformed budget record skipped")
 
-	md := render(t, func(w *bytes.Buffer) error { return WriteMarkdown(w, s) })
+	md := render(t, func(w *bytes.Buffer) error { return writeMarkdown(w, s) })
 	assert.Contains(t, md, "The run stopped at its budget (tokens reached) with 2 job(s) not started")
 	assert.Contains(t, md, "| 1 (stopped at its budget) | tokens | 300 | 400 | 300 |")
 	assert.Contains(t, md, "| | cost | none | $0.2500 | $0.0100 |")
-	html := render(t, func(w *bytes.Buffer) error { return WriteHTML(w, r, HTMLOptions{}) })
+	html := render(t, func(w *bytes.Buffer) error { return writeHTML(w, r, WriteOptions{}) })
 	assert.Contains(t, html, `<div class="warn budget">Run r stopped at its budget (tokens reached): tokens 300 of 300 (estimate 400), cost $0.0100 (estimate $0.2500), time 1.5s (estimate 4s); 2 job(s) not started</div>`)
 }

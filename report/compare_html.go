@@ -64,11 +64,11 @@ func reportStyle() template.HTML {
 	return template.HTML(htmlTemplateText[start : end+len("</style>")]) //nolint:gosec // our own embedded template
 }
 
-// WriteComparisonHTML writes a comparison as one page with the report's
+// writeComparisonHTML writes a comparison as one page with the report's
 // style: the verdict, the pass rates with their intervals, the efficiency
 // table with which differences are significant, and the combinations.
 // All text goes through html/template.
-func WriteComparisonHTML(w io.Writer, c *Comparison) error {
+func writeComparisonHTML(w io.Writer, c *Comparison) error {
 	tmpl, err := template.New("compare").Funcs(template.FuncMap{
 		"style":    reportStyle,
 		"pct":      pct,

@@ -9,9 +9,9 @@ import (
 	"github.com/agenteval/agenteval/internal/stats"
 )
 
-// WriteComparisonMarkdown writes a comparison as Markdown: the verdict,
+// writeComparisonMarkdown writes a comparison as Markdown: the verdict,
 // then one row per matched combination.
-func WriteComparisonMarkdown(w io.Writer, c *Comparison) error {
+func writeComparisonMarkdown(w io.Writer, c *Comparison) error {
 	b := bufio.NewWriter(w)
 	fmt.Fprintf(b, "# agenteval comparison\n\n")
 	if c.By != "" {

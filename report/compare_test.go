@@ -92,7 +92,7 @@ func TestCompare(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tt.regressions, c.Regressions)
 			assert.Equal(t, tt.failed, c.Failed)
-			md := render(t, func(b *bytes.Buffer) error { return WriteComparisonMarkdown(b, c) })
+			md := render(t, func(b *bytes.Buffer) error { return writeComparisonMarkdown(b, c) })
 			assert.Contains(t, md, "# agenteval comparison")
 		})
 	}
@@ -112,7 +112,7 @@ func TestCompareDetails(t *testing.T) {
 	assert.Equal(t, []string{"s/c3"}, c.OnlyCandidate)
 	assert.Equal(t, 10, c.Baseline.Runs)
 	assert.Equal(t, 20, c.CandidateAll.Runs)
-	md := render(t, func(b *bytes.Buffer) error { return WriteComparisonMarkdown(b, c) })
+	md := render(t, func(b *bytes.Buffer) error { return writeComparisonMarkdown(b, c) })
 	assert.Contains(t, md, "**Regression:** 1 combination(s)")
 	assert.Contains(t, md, "| s | model=c1 | 100.0% (10/10) | 50.0% (5/10) | -50.0 pp | 0.0163 | 0.0163 | ❌ |")
 	assert.Contains(t, md, "Only in baseline: 1")
@@ -187,7 +187,7 @@ func TestCompareOverall(t *testing.T) {
 			assert.Equal(t, tt.overall, c.Overall.Regression)
 			assert.True(t, c.Failed, "either test alone fails the gate")
 
-			md := render(t, func(b *bytes.Buffer) error { return WriteComparisonMarkdown(b, c) })
+			md := render(t, func(b *bytes.Buffer) error { return writeComparisonMarkdown(b, c) })
 			assert.NotContains(t, md, "No significant regression")
 			if tt.overall {
 				assert.Contains(t, md, "**Regression overall:** the candidate passes significantly less often across the matched combinations (one-sided exact conditional test stratified by combination, p = ")
@@ -224,7 +224,7 @@ func TestCompareOverallMarkdown(t *testing.T) {
 	collapse := []int{5, 5, 5, 5, 4, 4, 4, 4, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 0, 0}
 	c, err := Compare(passesSummary(t, 5, collapse), passesSummary(t, 5, repeatInt(24, 0)), CompareOptions{})
 	require.NoError(t, err)
-	md := render(t, func(b *bytes.Buffer) error { return WriteComparisonMarkdown(b, c) })
+	md := render(t, func(b *bytes.Buffer) error { return writeComparisonMarkdown(b, c) })
 	assert.Contains(t, md, "**Regression overall:** the candidate passes significantly less often across the matched combinations (one-sided exact conditional test stratified by combination, p = 1.5e-25, α = 0.05).\n")
 	assert.Contains(t, md, "| Pass rate (matched) | 51.7% (62/120)")
 	assert.Contains(t, md, "| 0.0% (0/120)")
@@ -233,7 +233,7 @@ func TestCompareOverallMarkdown(t *testing.T) {
 	same, err := Compare(passesSummary(t, 5, collapse), passesSummary(t, 5, collapse), CompareOptions{})
 	require.NoError(t, err)
 	assert.False(t, same.Failed)
-	md = render(t, func(b *bytes.Buffer) error { return WriteComparisonMarkdown(b, same) })
+	md = render(t, func(b *bytes.Buffer) error { return writeComparisonMarkdown(b, same) })
 	assert.Contains(t, md, "No significant regression (overall: one-sided exact conditional test stratified by combination, p = ")
 	assert.Contains(t, md, "; per combination: one-sided Fisher exact, holm correction; α = 0.05).")
 

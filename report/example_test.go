@@ -36,7 +36,7 @@ func ExampleRead() {
 	// missing [{3 3}], duplicates 1
 }
 
-func ExampleWriteMarkdown() {
+func ExampleWrite() {
 	results := `{"record":"plan","run_id":"r1","total_jobs":2}
 {"record":"job","id":"s/-/run-1","index":0,"scenario":"s","run":1,"completed":true,"passed":true,"duration_ms":500}
 `
@@ -45,7 +45,7 @@ func ExampleWriteMarkdown() {
 		fmt.Println(err)
 		return
 	}
-	if err := report.WriteMarkdown(os.Stdout, r.Summary()); err != nil {
+	if err := report.Write(os.Stdout, r, "markdown", report.WriteOptions{}); err != nil {
 		fmt.Println(err)
 	}
 	// Output:
@@ -74,7 +74,7 @@ func ExampleWriteMarkdown() {
 	// | - | 1 | 1 | 100.0% [20.7%, 100.0%] | 1 | n/a | n/a |  | 500 ms | 500 ms | 500 ms | 0 |
 }
 
-func ExampleWriteJUnit() {
+func ExampleWrite_junit() {
 	results := `{"record":"plan","run_id":"r1","total_jobs":2,"agent":"bot"}
 {"record":"job","id":"triage/c1/run-1","index":0,"scenario":"triage","matrix":"models","combination":"c1","params":{"plugins[0].model":"small"},"run":1,"completed":true,"passed":true,"score":1,"reason":"all evaluations passed","strategy":"all_pass","duration_ms":1250}
 {"record":"job","id":"triage/c1/run-2","index":1,"scenario":"triage","matrix":"models","combination":"c1","params":{"plugins[0].model":"small"},"run":2,"completed":true,"passed":false,"reason":"1 of 1 evaluations failed","strategy":"all_pass","evaluations":[{"type":"string_contains","scope":"step","step":0,"passed":false,"message":"reply does not contain \"bug\""}],"duration_ms":900}
@@ -84,7 +84,7 @@ func ExampleWriteJUnit() {
 		fmt.Println(err)
 		return
 	}
-	if err := report.WriteJUnit(os.Stdout, r); err != nil {
+	if err := report.Write(os.Stdout, r, "junit", report.WriteOptions{}); err != nil {
 		fmt.Println(err)
 	}
 	// Output:

@@ -25,7 +25,7 @@ func FuzzRead(f *testing.F) {
 		}
 		s := r.Summary()
 		var b bytes.Buffer
-		if err := WriteJUnit(&b, r); err != nil {
+		if err := writeJUnit(&b, r); err != nil {
 			t.Fatalf("junit: %v", err)
 		}
 		var doc xunitSuites
@@ -47,9 +47,9 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("junit is not valid against %s: %v", junitXSD, err)
 		}
 		for _, write := range []func(io.Writer) error{
-			func(w io.Writer) error { return WriteJSON(w, s) },
-			func(w io.Writer) error { return WriteMarkdown(w, s) },
-			func(w io.Writer) error { return WriteHTML(w, r, HTMLOptions{}) },
+			func(w io.Writer) error { return writeJSON(w, s) },
+			func(w io.Writer) error { return writeMarkdown(w, s) },
+			func(w io.Writer) error { return writeHTML(w, r, WriteOptions{}) },
 		} {
 			b.Reset()
 			if err := write(&b); err != nil {

@@ -40,13 +40,13 @@ func TestGoldenSample(t *testing.T) {
 func TestGoldenMarkdown(t *testing.T) {
 	t.Parallel()
 	s := sampleResults(t).Summary()
-	golden(t, "sample.md", render(t, func(b *bytes.Buffer) error { return WriteMarkdown(b, s) }))
+	golden(t, "sample.md", render(t, func(b *bytes.Buffer) error { return writeMarkdown(b, s) }))
 }
 
 func TestGoldenJUnit(t *testing.T) {
 	t.Parallel()
 	r := sampleResults(t)
-	golden(t, "sample.junit.xml", render(t, func(b *bytes.Buffer) error { return WriteJUnit(b, r) }))
+	golden(t, "sample.junit.xml", render(t, func(b *bytes.Buffer) error { return writeJUnit(b, r) }))
 }
 
 // JUnit schema as CI tools read it (the Ant/Jenkins/GitLab dialect).
@@ -95,7 +95,7 @@ func TestJUnitStructure(t *testing.T) {
 	t.Parallel()
 	r := sampleResults(t)
 	s := r.Summary()
-	out := render(t, func(b *bytes.Buffer) error { return WriteJUnit(b, r) })
+	out := render(t, func(b *bytes.Buffer) error { return writeJUnit(b, r) })
 	var doc xunitSuites
 	require.NoError(t, xml.Unmarshal([]byte(out), &doc))
 

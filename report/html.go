@@ -17,8 +17,8 @@ import (
 //go:embed report.html.tmpl
 var htmlTemplateText string
 
-// HTMLOptions tune WriteHTML.
-type HTMLOptions struct {
+// WriteOptions tune Write.
+type WriteOptions struct {
 	// MaxFailingJobs bounds how many failing jobs are shown with their
 	// evaluation messages and transcripts (DefaultMaxFailingJobs when 0);
 	// the rest are counted.
@@ -27,13 +27,13 @@ type HTMLOptions struct {
 	MaxTurnBytes int
 }
 
-// Defaults for HTMLOptions.
+// Defaults for WriteOptions.
 const (
 	DefaultMaxFailingJobs = 50
 	defaultMaxTurnBytes   = 8 << 10
 )
 
-// WriteHTML writes one self-contained HTML page: inline CSS and SVG, no
+// writeHTML writes one self-contained HTML page: inline CSS and SVG, no
 // scripts and no external references, laid out to read at any width (from
 // a 390 px phone to a desktop, where every column is in view). Per
 // scenario it shows pass rates with their Wilson intervals as bars with
@@ -45,7 +45,7 @@ const (
 // apart: the path prefix their parameters share and the parameters that do
 // not vary are said once. All text goes through html/template, so record
 // content is escaped.
-func WriteHTML(w io.Writer, r *Results, opts HTMLOptions) error {
+func writeHTML(w io.Writer, r *Results, opts WriteOptions) error {
 	if opts.MaxFailingJobs <= 0 {
 		opts.MaxFailingJobs = DefaultMaxFailingJobs
 	}

@@ -18,7 +18,7 @@ import (
 func TestHTMLSelfContained(t *testing.T) {
 	t.Parallel()
 	r := sampleResults(t)
-	out := render(t, func(b *bytes.Buffer) error { return WriteHTML(b, r, HTMLOptions{}) })
+	out := render(t, func(b *bytes.Buffer) error { return writeHTML(b, r, WriteOptions{}) })
 	lower := strings.ToLower(out)
 	for _, banned := range []string{"http://", "https://", "<script", "<link", "@import", "url(", "src="} {
 		assert.NotContains(t, lower, banned)
@@ -39,9 +39,9 @@ func TestHTMLSelfContained(t *testing.T) {
 func TestHTMLMatchesJSON(t *testing.T) {
 	t.Parallel()
 	r := sampleResults(t)
-	out := render(t, func(b *bytes.Buffer) error { return WriteHTML(b, r, HTMLOptions{}) })
+	out := render(t, func(b *bytes.Buffer) error { return writeHTML(b, r, WriteOptions{}) })
 	var s Summary
-	require.NoError(t, json.Unmarshal([]byte(render(t, func(b *bytes.Buffer) error { return WriteJSON(b, r.Summary()) })), &s))
+	require.NoError(t, json.Unmarshal([]byte(render(t, func(b *bytes.Buffer) error { return writeJSON(b, r.Summary()) })), &s))
 
 	bars := regexp.MustCompile(`data-key="([^"]+)" data-pass-rate="([^"]+)" data-pass-lower="([^"]+)" data-pass-upper="([^"]+)" data-completion-rate="([^"]+)"`).
 		FindAllStringSubmatch(out, -1)
@@ -75,7 +75,7 @@ func TestHTMLCapsFailingJobs(t *testing.T) {
 	t.Parallel()
 	r := sampleResults(t)
 	out := render(t, func(b *bytes.Buffer) error {
-		return WriteHTML(b, r, HTMLOptions{MaxFailingJobs: 2, MaxTurnBytes: 4})
+		return writeHTML(b, r, WriteOptions{MaxFailingJobs: 2, MaxTurnBytes: 4})
 	})
 	assert.Equal(t, 2, strings.Count(out, `<div class="job"`))
 	assert.Contains(t, out, "4 more failing job(s) not shown")
@@ -137,7 +137,7 @@ func htmlHeats(page string) []heatTable {
 func TestHTMLThreeParameterMatrix(t *testing.T) {
 	t.Parallel()
 	r := readResults(t, matrix3Results(t))
-	page := render(t, func(b *bytes.Buffer) error { return WriteHTML(b, r, HTMLOptions{}) })
+	page := render(t, func(b *bytes.Buffer) error { return writeHTML(b, r, WriteOptions{}) })
 
 	assert.Contains(t, page, "Parameters under <code>run[0].conversation.</code>: ", "the common prefix is said once")
 	keys, labels := htmlBars(t, page)
@@ -191,7 +191,7 @@ func TestHTMLHeatMapWhenTwoVary(t *testing.T) {
 	}
 	r, err := Read([]Input{input("r.jsonl", lines...)}, Options{})
 	require.NoError(t, err)
-	page := render(t, func(b *bytes.Buffer) error { return WriteHTML(b, r, HTMLOptions{}) })
+	page := render(t, func(b *bytes.Buffer) error { return writeHTML(b, r, WriteOptions{}) })
 	heats := htmlHeats(page)
 	require.Len(t, heats, 1)
 	assert.Equal(t, "plugins[0].model", heats[0].rows)

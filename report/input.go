@@ -18,45 +18,61 @@ type Input struct {
 	Size int64
 }
 
-// Files holds opened result files; Close closes them all.
-type Files struct {
-	Inputs []Input
-	files  []*os.File
+// ReadFiles opens results files and reads them as Read does. The Results
+// keep the files open, since renderers read job details back by offset:
+// Close it once done with it. A path that is a directory is an error.
+func ReadFiles(paths []string, opts Options) (*Results, error) {
+	inputs, files, err := openFiles(paths)
+	if err != nil {
+		return nil, err
+	}
+	r, err := Read(inputs, opts)
+	if err != nil {
+		_ = closeFiles(files)
+		return nil, err
+	}
+	r.files = files
+	return r, nil
 }
 
-// OpenFiles opens result files for reading. The caller closes them with
-// Files.Close once done with every Results read from them.
-func OpenFiles(paths ...string) (*Files, error) {
-	fs := &Files{}
+// Close closes the files ReadFiles opened (Read's own inputs are the
+// caller's to close).
+func (r *Results) Close() error {
+	err := closeFiles(r.files)
+	r.files = nil
+	return err
+}
+
+// openFiles opens result files for reading.
+func openFiles(paths []string) ([]Input, []*os.File, error) {
+	var inputs []Input
+	var files []*os.File
+	fail := func(err error) ([]Input, []*os.File, error) {
+		_ = closeFiles(files)
+		return nil, nil, fmt.Errorf("open results: %w", err)
+	}
 	for _, p := range paths {
 		f, err := os.Open(p)
 		if err != nil {
-			_ = fs.Close()
-			return nil, fmt.Errorf("open results: %w", err)
+			return fail(err)
 		}
+		files = append(files, f)
 		st, err := f.Stat()
 		if err != nil {
-			_ = f.Close()
-			_ = fs.Close()
-			return nil, fmt.Errorf("open results: %w", err)
+			return fail(err)
 		}
 		if st.IsDir() {
-			_ = f.Close()
-			_ = fs.Close()
-			return nil, fmt.Errorf("open results: %s: is a directory", p)
+			return fail(fmt.Errorf("%s: is a directory", p))
 		}
-		fs.files = append(fs.files, f)
-		fs.Inputs = append(fs.Inputs, Input{Name: p, R: f, Size: st.Size()})
+		inputs = append(inputs, Input{Name: p, R: f, Size: st.Size()})
 	}
-	return fs, nil
+	return inputs, files, nil
 }
 
-// Close closes every opened file.
-func (fs *Files) Close() error {
+func closeFiles(files []*os.File) error {
 	var errs []error
-	for _, f := range fs.files {
+	for _, f := range files {
 		errs = append(errs, f.Close())
 	}
-	fs.files = nil
 	return errors.Join(errs...)
 }

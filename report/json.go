@@ -6,12 +6,12 @@ import (
 	"io"
 )
 
-// WriteJSON writes the summary as indented JSON.
-func WriteJSON(w io.Writer, s *Summary) error {
+// writeJSON writes a summary or a comparison as indented JSON.
+func writeJSON(w io.Writer, s any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(s); err != nil {
-		return fmt.Errorf("write json summary: %w", err)
+		return fmt.Errorf("write json: %w", err)
 	}
 	return nil
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/agenteval/agenteval/results"
 )
 
-// WriteJUnit writes JUnit XML as CI systems read it, valid against the
+// writeJUnit writes JUnit XML as CI systems read it, valid against the
 // Jenkins xunit plugin's junit-10.xsd (the schema most CI servers follow):
 // one <testsuite> per combination (a scenario outside a matrix is one
 // combination), named after the scenario and, in a matrix, its parameters,
@@ -24,7 +24,7 @@ import (
 // <system-out>, the one place the schema leaves for them. Suites, cases and
 // their failure and error counts add up to the Summary's. Jobs are streamed
 // from the inputs, not held.
-func WriteJUnit(w io.Writer, r *Results) error {
+func writeJUnit(w io.Writer, r *Results) error {
 	s := r.Summary()
 	bw := bufio.NewWriter(w)
 	enc := xml.NewEncoder(bw)

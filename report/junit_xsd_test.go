@@ -116,7 +116,7 @@ func TestJUnitValidAgainstXSD(t *testing.T) {
 			t.Parallel()
 			r := tc.r(t)
 			var b bytes.Buffer
-			require.NoError(t, WriteJUnit(&b, r))
+			require.NoError(t, writeJUnit(&b, r))
 			checkJUnitSchema(t, b.String())
 			checkConsumerCounts(t, b.String(), r.Summary())
 		})
@@ -124,7 +124,7 @@ func TestJUnitValidAgainstXSD(t *testing.T) {
 }
 
 // TestJUnitSchemaCatchesTheOldShape keeps the validators honest: the shape
-// WriteJUnit wrote before (properties inside a testcase) is refused by both.
+// writeJUnit wrote before (properties inside a testcase) is refused by both.
 func TestJUnitSchemaCatchesTheOldShape(t *testing.T) {
 	t.Parallel()
 	old := `<?xml version="1.0" encoding="UTF-8"?>

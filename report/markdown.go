@@ -6,13 +6,15 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/agenteval/agenteval/results"
 )
 
-// WriteMarkdown writes the summary as GitHub-flavoured Markdown that fits a
+// writeMarkdown writes the summary as GitHub-flavoured Markdown that fits a
 // job summary ($GITHUB_STEP_SUMMARY): totals, then a table per scenario
 // with one row per combination, the per-parameter pass rates and the
 // evaluations that fail most.
-func WriteMarkdown(w io.Writer, s *Summary) error {
+func writeMarkdown(w io.Writer, s *Summary) error {
 	b := bufio.NewWriter(w)
 	fmt.Fprintf(b, "# agenteval report\n\n")
 	if len(s.RunIDs) > 0 {
@@ -161,13 +163,13 @@ func numText(x float64) string {
 }
 
 // categoriesText prints tool calls by category: "ghx 12 · bash 3", or "-".
-func categoriesText(cs []CategoryCount) string {
+func categoriesText(cs results.Counts) string {
 	if len(cs) == 0 {
 		return "-"
 	}
 	parts := make([]string, len(cs))
 	for i, c := range cs {
-		parts[i] = c.Category + " " + strconv.Itoa(c.Calls)
+		parts[i] = c.Name + " " + strconv.Itoa(c.N)
 	}
 	return strings.Join(parts, " · ")
 }

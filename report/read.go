@@ -69,6 +69,7 @@ func (o Options) withDefaults() Options {
 // combination the additive aggregates and one compact slot per job.
 type Results struct {
 	inputs    []Input
+	files     []*os.File // opened by ReadFiles
 	opts      Options
 	plans     []seenPlan
 	combos    map[string]*combo
@@ -130,8 +131,8 @@ type scenarioGroup struct {
 // (see the package documentation for which duplicate wins). Malformed lines
 // are skipped and reported in Summary.Warnings; an unreadable input, an
 // input that holds no plan or job record at all ([ErrNoResults]: empty, or
-// not a results file) and two conflicting plans ([*PlanConflictError]) are
-// errors.
+// not a results file) and two conflicting plans (the error names both
+// inputs and the field that differs) are errors.
 func Read(inputs []Input, opts Options) (*Results, error) {
 	r := &Results{
 		inputs:  inputs,
@@ -163,11 +164,11 @@ func (r *Results) readInput(src int, in Input) error {
 		}
 		if errors.Is(err, jsonl.ErrLineTooLong) {
 			r.malformed++
-			r.warn(&LineError{Input: in.Name, Line: lr.Line(), Err: err})
+			r.warn(&lineError{Input: in.Name, Line: lr.Line(), Err: err})
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("read results: %w", &LineError{Input: in.Name, Line: lr.Line() + 1, Err: err})
+			return fmt.Errorf("read results: %w", &lineError{Input: in.Name, Line: lr.Line() + 1, Err: err})
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
@@ -175,7 +176,7 @@ func (r *Results) readInput(src int, in Input) error {
 		var rec lineRecord
 		if err := json.Unmarshal(line, &rec); err != nil {
 			r.malformed++
-			r.warn(&LineError{Input: in.Name, Line: lr.Line(), Err: fmt.Errorf("malformed record skipped: %w", err)})
+			r.warn(&lineError{Input: in.Name, Line: lr.Line(), Err: fmt.Errorf("malformed record skipped: %w", err)})
 			continue
 		}
 		switch rec.Record {
@@ -183,7 +184,7 @@ func (r *Results) readInput(src int, in Input) error {
 			p, err := rec.plan()
 			if err != nil {
 				r.malformed++
-				r.warn(&LineError{Input: in.Name, Line: lr.Line(), Err: fmt.Errorf("malformed record skipped: %w", err)})
+				r.warn(&lineError{Input: in.Name, Line: lr.Line(), Err: fmt.Errorf("malformed record skipped: %w", err)})
 				continue
 			}
 			if err := r.addPlan(in.Name, p); err != nil {
@@ -193,20 +194,20 @@ func (r *Results) readInput(src int, in Input) error {
 		case results.RecordJob:
 			if err := r.addJob(src, off, &rec); err != nil {
 				r.malformed++
-				r.warn(&LineError{Input: in.Name, Line: lr.Line(), Err: err})
+				r.warn(&lineError{Input: in.Name, Line: lr.Line(), Err: err})
 				continue
 			}
 			records++
 		case results.RecordBudget:
 			if err := r.addBudget(in.Name, line); err != nil {
 				r.malformed++
-				r.warn(&LineError{Input: in.Name, Line: lr.Line(), Err: err})
+				r.warn(&lineError{Input: in.Name, Line: lr.Line(), Err: err})
 				continue
 			}
 			records++
 		default:
 			r.malformed++
-			r.warn(&LineError{Input: in.Name, Line: lr.Line(), Err: fmt.Errorf("unknown record kind %q skipped", rec.Record)})
+			r.warn(&lineError{Input: in.Name, Line: lr.Line(), Err: fmt.Errorf("unknown record kind %q skipped", rec.Record)})
 		}
 	}
 }
@@ -240,7 +241,7 @@ func (r *Results) warn(err error) {
 // as the first plan seen. Run ids may differ (shards started separately).
 func (r *Results) addPlan(input string, p results.Plan) error {
 	if p.TotalJobs < 0 {
-		return &PlanConflictError{First: input, Second: input, Field: "total_jobs", A: "a negative count", B: strconv.FormatInt(p.TotalJobs, 10)}
+		return &planConflictError{First: input, Second: input, Field: "total_jobs", A: "a negative count", B: strconv.FormatInt(p.TotalJobs, 10)}
 	}
 	if len(r.plans) > 0 {
 		first := r.plans[0]
@@ -253,7 +254,7 @@ func (r *Results) addPlan(input string, p results.Plan) error {
 		}
 		for _, c := range check {
 			if c.a != c.b {
-				return &PlanConflictError{First: first.input, Second: input, Field: c.field, A: c.a, B: c.b}
+				return &planConflictError{First: first.input, Second: input, Field: c.field, A: c.a, B: c.b}
 			}
 		}
 	}
@@ -356,7 +357,7 @@ func (r *Results) readRecord(src int, off int64) (*lineRecord, error) {
 // finish orders scenarios, combinations and runs, and works out which job
 // indexes have no record.
 func (r *Results) finish() {
-	total := r.TotalJobs()
+	total := r.totalJobs()
 	have := make([]int64, 0, r.recorded)
 	groups := map[string]*scenarioGroup{}
 	for _, c := range r.combos {
@@ -396,8 +397,8 @@ func (r *Results) finish() {
 	}
 }
 
-// TotalJobs is the number of jobs the plans describe (0 without a plan).
-func (r *Results) TotalJobs() int64 {
+// totalJobs is the number of jobs the plans describe (0 without a plan).
+func (r *Results) totalJobs() int64 {
 	if len(r.plans) == 0 {
 		return 0
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -139,7 +141,7 @@ func TestConflictingPlans(t *testing.T) {
 			other := base
 			tt.edit(&other)
 			_, err := Read([]Input{input("first.jsonl", planLine(t, base)), input("second.jsonl", planLine(t, other))}, Options{})
-			var pc *PlanConflictError
+			var pc *planConflictError
 			require.ErrorAs(t, err, &pc)
 			assert.Equal(t, "first.jsonl", pc.First)
 			assert.Equal(t, "second.jsonl", pc.Second)
@@ -196,7 +198,7 @@ func (failingReaderAt) ReadAt([]byte, int64) (int, error) { return 0, errors.New
 func TestReadInputError(t *testing.T) {
 	t.Parallel()
 	_, err := Read([]Input{{Name: "broken", R: failingReaderAt{}, Size: 10}}, Options{})
-	var le *LineError
+	var le *lineError
 	require.ErrorAs(t, err, &le)
 	assert.Equal(t, "broken", le.Input)
 	assert.ErrorContains(t, err, "disk on fire")
@@ -225,12 +227,16 @@ func TestLineReader(t *testing.T) {
 	assert.Equal(t, []int64{0, 3, 3 + 200<<10 + 1, 3 + 200<<10 + 2}, offs)
 }
 
-func TestOpenFiles(t *testing.T) {
+func TestReadFiles(t *testing.T) {
 	t.Parallel()
-	_, err := OpenFiles(t.TempDir())
+	_, err := ReadFiles([]string{t.TempDir()}, Options{})
 	require.ErrorContains(t, err, "is a directory")
-	_, err = OpenFiles("does-not-exist.jsonl")
+	_, err = ReadFiles([]string{"does-not-exist.jsonl"}, Options{})
 	require.Error(t, err)
+	path := filepath.Join(t.TempDir(), "empty.jsonl")
+	require.NoError(t, os.WriteFile(path, nil, 0o600))
+	_, err = ReadFiles([]string{path}, Options{})
+	require.ErrorIs(t, err, ErrNoResults, "a file with no records is not results")
 }
 
 func TestJobsWithUndecodableDetails(t *testing.T) {
@@ -250,7 +256,7 @@ func TestJobsWithUndecodableDetails(t *testing.T) {
 		n++
 	}
 	assert.Equal(t, 1, n)
-	junit := render(t, func(b *bytes.Buffer) error { return WriteJUnit(b, r) })
+	junit := render(t, func(b *bytes.Buffer) error { return writeJUnit(b, r) })
 	assert.Contains(t, junit, "details unreadable")
 }
 
@@ -267,9 +273,9 @@ func TestReadMasksSecretsInEveryLine(t *testing.T) {
 	r, err := Read([]Input{in}, Options{Redactor: redact.New(secret)})
 	require.NoError(t, err)
 	var out bytes.Buffer
-	require.NoError(t, WriteJSON(&out, r.Summary()))
-	require.NoError(t, WriteHTML(&out, r, HTMLOptions{}))
-	require.NoError(t, WriteJUnit(&out, r))
+	require.NoError(t, writeJSON(&out, r.Summary()))
+	require.NoError(t, writeHTML(&out, r, WriteOptions{}))
+	require.NoError(t, writeJUnit(&out, r))
 	for job, err := range r.Jobs() {
 		require.NoError(t, err)
 		b, _ := json.Marshal(job)

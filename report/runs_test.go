@@ -59,11 +59,9 @@ func matrix3Results(t testing.TB) string {
 // readResults reads results files for a test; they stay open until it ends.
 func readResults(t testing.TB, paths ...string) *Results {
 	t.Helper()
-	files, err := OpenFiles(paths...)
+	r, err := ReadFiles(paths, Options{})
 	require.NoError(t, err)
-	t.Cleanup(func() { _ = files.Close() })
-	r, err := Read(files.Inputs, Options{})
-	require.NoError(t, err)
+	t.Cleanup(func() { _ = r.Close() })
 	return r
 }
 

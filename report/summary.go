@@ -183,7 +183,7 @@ const maxFailingEvaluations = 10
 // Summary computes the statistics. It is cheap to call again.
 func (r *Results) Summary() *Summary {
 	s := &Summary{K: r.opts.K, Duplicates: r.duplicates, Malformed: r.malformed, Recorded: r.recorded,
-		TotalJobs: r.TotalJobs(), RunIDs: []string{}, Shards: []string{}, Inputs: []string{},
+		TotalJobs: r.totalJobs(), RunIDs: []string{}, Shards: []string{}, Inputs: []string{},
 		Scenarios: []ScenarioSummary{}, Sources: []string{}, Missing: []IndexRange{}}
 	for _, in := range r.inputs {
 		s.Inputs = append(s.Inputs, in.Name)

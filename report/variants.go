@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval/internal/stats"
+	"github.com/agenteval/agenteval/results"
 )
 
 // VariantSummary is one agent × model of a suite's results: its success
@@ -23,13 +24,9 @@ type VariantSummary struct {
 	// ToolCalls totals the variant's tool calls by category: ghx's
 	// categories in ghx's order, then the suite's own by name; categories
 	// without calls left out.
-	ToolCalls []CategoryCount `json:"tool_calls,omitempty"`
-}
-
-// CategoryCount is the number of tool calls of one category.
-type CategoryCount struct {
-	Category string `json:"category"`
-	Calls    int    `json:"calls"`
+	// In JSON an object of category to calls, in that order, as a job
+	// record's efficiency.tool_calls.by_category.
+	ToolCalls results.Counts `json:"tool_calls,omitempty"`
 }
 
 // Efficiency holds one figure per effort metric.
@@ -102,7 +99,7 @@ var ghxCategories = []string{"ghx", "mcp", "gh_cli", "bash", "file_ops", "other"
 
 // categoryCounts orders counts by category: ghx's first, in its order,
 // then the others by name.
-func categoryCounts(m map[string]int) []CategoryCount {
+func categoryCounts(m map[string]int) results.Counts {
 	names := make([]string, 0, len(m))
 	for k, n := range m {
 		if n != 0 {
@@ -116,9 +113,9 @@ func categoryCounts(m map[string]int) []CategoryCount {
 		return len(ghxCategories)
 	}
 	slices.SortFunc(names, func(a, b string) int { return cmp.Or(cmp.Compare(rank(a), rank(b)), strings.Compare(a, b)) })
-	out := make([]CategoryCount, len(names))
+	out := make(results.Counts, len(names))
 	for i, n := range names {
-		out[i] = CategoryCount{Category: n, Calls: m[n]}
+		out[i] = results.Count{Name: n, N: m[n]}
 	}
 	return out
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -46,28 +45,15 @@ func runReport(_ context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "agenteval report: %v\n", err)
 		return exitUsage
 	}
-	files, err := report.OpenFiles(paths...)
+	res, err := report.ReadFiles(paths, report.Options{K: *k, Redactor: env.redactor})
 	if err != nil {
 		fmt.Fprintf(env.stderr, "agenteval report: %v\n", err)
 		return exitUsage
 	}
-	defer func() { _ = files.Close() }()
-	res, err := report.Read(files.Inputs, report.Options{K: *k, Redactor: env.redactor})
-	if err != nil {
-		fmt.Fprintf(env.stderr, "agenteval report: %v\n", err)
-		return exitUsage
-	}
+	defer func() { _ = res.Close() }()
 	sum := res.Summary()
 	err = reportWriteOutput(env, *out, func(w io.Writer) error {
-		switch *format {
-		case "html":
-			return report.WriteHTML(w, res, report.HTMLOptions{MaxFailingJobs: *maxFailing})
-		case "junit":
-			return report.WriteJUnit(w, res)
-		case "json":
-			return report.WriteJSON(w, sum)
-		}
-		return report.WriteMarkdown(w, sum)
+		return report.Write(w, res, *format, report.WriteOptions{MaxFailingJobs: *maxFailing})
 	})
 	if err != nil {
 		fmt.Fprintf(env.stderr, "agenteval report: %v\n", err)
@@ -163,13 +149,7 @@ func runReportCompare(env *cliEnv, args []string) int {
 		return exitUsage
 	}
 	err = reportWriteOutput(env, *out, func(w io.Writer) error {
-		if *format == "json" {
-			return reportWriteJSON(w, cmp)
-		}
-		if *format == "html" {
-			return report.WriteComparisonHTML(w, cmp)
-		}
-		return report.WriteComparisonMarkdown(w, cmp)
+		return report.WriteComparison(w, cmp, *format)
 	})
 	if err != nil {
 		fmt.Fprintf(env.stderr, "agenteval report compare: %v\n", err)
@@ -200,19 +180,12 @@ func reportResults(args []string, red *redact.Redactor) (*report.Results, error)
 	if err != nil {
 		return nil, err
 	}
-	files, err := report.OpenFiles(paths...)
+	res, err := report.ReadFiles(paths, report.Options{Redactor: red})
 	if err != nil {
 		return nil, err
 	}
-	defer func() { _ = files.Close() }()
-	return report.Read(files.Inputs, report.Options{Redactor: red})
-}
-
-// reportWriteJSON writes v as indented JSON.
-func reportWriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	// A comparison needs only what Read keeps in memory, not the details.
+	return res, res.Close()
 }
 
 // reportWriteOutput runs write against stdout, or against a temporary file next

@@ -1,0 +1,49 @@
+package report
+
+import (
+	"fmt"
+	"io"
+)
+
+// Write renders r in one of the formats the CLI's report --format offers:
+//
+//   - "markdown" (or "md"): GitHub-flavoured Markdown that fits a job
+//     summary ($GITHUB_STEP_SUMMARY): totals, then a table per scenario with
+//     one row per combination, the per-parameter pass rates and the
+//     evaluations that fail most;
+//   - "json": the Summary as indented JSON (its field names are stable);
+//   - "junit": JUnit XML for CI test reporters, one testsuite per
+//     combination and one testcase per job, streamed from the inputs;
+//   - "html": one self-contained page (no scripts, no external references)
+//     with pass rates and their intervals, heat maps of matrices, and the
+//     failing jobs with their messages and transcripts (opts bound them).
+func Write(w io.Writer, r *Results, format string, opts WriteOptions) error {
+	switch format {
+	case "markdown", "md":
+		return writeMarkdown(w, r.Summary())
+	case "json":
+		return writeJSON(w, r.Summary())
+	case "junit":
+		return writeJUnit(w, r)
+	case "html":
+		return writeHTML(w, r, opts)
+	}
+	return fmt.Errorf("report: unknown format %q: want markdown, json, junit or html", format)
+}
+
+// WriteComparison renders c as "markdown" (or "md": the verdict, then one
+// row per matched combination), "json" (the Comparison as indented JSON)
+// or "html" (one page in the report's style: the verdict, the pass rates
+// with their intervals, the efficiency table with which differences are
+// significant, and the combinations).
+func WriteComparison(w io.Writer, c *Comparison, format string) error {
+	switch format {
+	case "markdown", "md":
+		return writeComparisonMarkdown(w, c)
+	case "json":
+		return writeJSON(w, c)
+	case "html":
+		return writeComparisonHTML(w, c)
+	}
+	return fmt.Errorf("report: unknown comparison format %q: want markdown, json or html", format)
+}
