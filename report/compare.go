@@ -9,10 +9,10 @@ import (
 
 // Multiple-comparison corrections for Compare.
 const (
-	// CorrectionHolm adjusts p-values with Holm–Bonferroni across combinations.
-	CorrectionHolm = "holm"
-	// CorrectionNone uses each combination's p-value as it is.
-	CorrectionNone = "none"
+	// correctionHolm adjusts p-values with Holm–Bonferroni across combinations.
+	correctionHolm = "holm"
+	// correctionNone uses each combination's p-value as it is.
+	correctionNone = "none"
 )
 
 // CompareOptions tune Compare.
@@ -22,7 +22,9 @@ type CompareOptions struct {
 	// MinPassRate fails the comparison when the candidate's overall pass
 	// rate is below it; 0 disables the check.
 	MinPassRate float64
-	// Correction is CorrectionHolm (the default when "") or CorrectionNone.
+	// Correction is the multiple-comparison correction: "holm"
+	// (Holm–Bonferroni across combinations, the default when "") or "none"
+	// (each combination's p-value as it is).
 	Correction string
 }
 
@@ -41,8 +43,27 @@ type Comparison struct {
 	// OnlyBaseline and OnlyCandidate are combination keys present on one side.
 	OnlyBaseline  []string `json:"only_baseline"`
 	OnlyCandidate []string `json:"only_candidate"`
-	// Overall tests all matched combinations together.
-	Overall OverallTest `json:"overall"`
+	// Overall is the one-sided test of a drop in pass rate over all the
+	// matched combinations at once, stratified by combination: a collapse
+	// spread thin over many combinations shows here when no single
+	// combination's test can show it.
+	Overall struct {
+		// Method is "exact" (the exact conditional test) or "cmh"
+		// (Cochran–Mantel–Haenszel, used when the exact test would take too long).
+		Method string `json:"method"`
+		// Observed is the candidate's passes over the informative combinations;
+		// Expected is their mean if nothing had changed: each combination's
+		// passes, baseline's and candidate's together, shared out at random
+		// among its runs.
+		Observed int     `json:"observed"`
+		Expected float64 `json:"expected"`
+		// Combinations counts the informative combinations: run on both sides
+		// and neither all passed nor all failed.
+		Combinations int     `json:"combinations"`
+		PValue       float64 `json:"p_value"`
+		// Regression is true when PValue < Alpha.
+		Regression bool `json:"regression"`
+	} `json:"overall"`
 	// Regressions counts rows with a significant drop in pass rate.
 	Regressions int `json:"regressions"`
 	// BelowMinPassRate is true when CandidateAll.PassRate < MinPassRate.
@@ -60,28 +81,6 @@ type Comparison struct {
 	// with its bootstrap interval, as ghx's report computes it. Empty when
 	// the comparison was made from summaries alone (Compare).
 	Efficiency []EfficiencyRow `json:"efficiency,omitempty"`
-}
-
-// OverallTest is the one-sided test of a drop in pass rate over all the
-// matched combinations at once, stratified by combination: a collapse
-// spread thin over many combinations shows here when no single
-// combination's test can show it.
-type OverallTest struct {
-	// Method is "exact" (the exact conditional test) or "cmh"
-	// (Cochran–Mantel–Haenszel, used when the exact test would take too long).
-	Method string `json:"method"`
-	// Observed is the candidate's passes over the informative combinations;
-	// Expected is their mean if nothing had changed: each combination's
-	// passes, baseline's and candidate's together, shared out at random
-	// among its runs.
-	Observed int     `json:"observed"`
-	Expected float64 `json:"expected"`
-	// Combinations counts the informative combinations: run on both sides
-	// and neither all passed nor all failed.
-	Combinations int     `json:"combinations"`
-	PValue       float64 `json:"p_value"`
-	// Regression is true when PValue < Alpha.
-	Regression bool `json:"regression"`
 }
 
 // ComparisonRow compares one combination across the two runs.
@@ -105,7 +104,7 @@ type ComparisonRow struct {
 // prefix) and tests each for a drop in pass rate with Fisher's exact test,
 // one-sided, on passed versus not passed (an incomplete run did not pass).
 // The p-values are corrected for the number of combinations compared
-// (Holm–Bonferroni unless CorrectionNone), so that a gate over many
+// (Holm–Bonferroni unless Correction is "none"), so that a gate over many
 // combinations does not fail by chance.
 //
 // The combinations are also tested together (Overall): the candidate's
@@ -121,7 +120,7 @@ func Compare(baseline, candidate *Summary, opts CompareOptions) (*Comparison, er
 		opts.Alpha = 0.05
 	}
 	if opts.Correction == "" {
-		opts.Correction = CorrectionHolm
+		opts.Correction = correctionHolm
 	}
 	if !(opts.Alpha > 0 && opts.Alpha < 1) { // NaN too: every p < NaN is false
 		return nil, fmt.Errorf("compare: alpha %v is not in (0, 1)", opts.Alpha)
@@ -129,8 +128,8 @@ func Compare(baseline, candidate *Summary, opts CompareOptions) (*Comparison, er
 	if !(opts.MinPassRate >= 0 && opts.MinPassRate <= 1) {
 		return nil, fmt.Errorf("compare: minimum pass rate %v is not in [0, 1]", opts.MinPassRate)
 	}
-	if opts.Correction != CorrectionHolm && opts.Correction != CorrectionNone {
-		return nil, fmt.Errorf("compare: unknown correction %q (want %s or %s)", opts.Correction, CorrectionHolm, CorrectionNone)
+	if opts.Correction != correctionHolm && opts.Correction != correctionNone {
+		return nil, fmt.Errorf("compare: unknown correction %q (want %s or %s)", opts.Correction, correctionHolm, correctionNone)
 	}
 	cmp := &Comparison{Alpha: opts.Alpha, MinPassRate: opts.MinPassRate, Correction: opts.Correction,
 		Rows: []ComparisonRow{}, OnlyBaseline: []string{}, OnlyCandidate: []string{}, CandidateAll: candidate.Totals}
@@ -176,7 +175,7 @@ func Compare(baseline, candidate *Summary, opts CompareOptions) (*Comparison, er
 	for i, r := range cmp.Rows {
 		ps[i] = r.PValue
 	}
-	if opts.Correction == CorrectionHolm {
+	if opts.Correction == correctionHolm {
 		ps = stats.Holm(ps)
 	}
 	for i := range cmp.Rows {
@@ -188,9 +187,9 @@ func Compare(baseline, candidate *Summary, opts CompareOptions) (*Comparison, er
 		}
 	}
 	overall := stats.StratifiedLess(strata)
-	cmp.Overall = OverallTest{Method: overall.Method, Observed: overall.Observed, Expected: overall.Expected,
-		Combinations: overall.Strata, PValue: overall.PValue,
-		Regression: overall.PValue < opts.Alpha && float64(overall.Observed) < overall.Expected}
+	o := &cmp.Overall
+	o.Method, o.Observed, o.Expected, o.Combinations, o.PValue = overall.Method, overall.Observed, overall.Expected, overall.Strata, overall.PValue
+	o.Regression = overall.PValue < opts.Alpha && float64(overall.Observed) < overall.Expected
 	cmp.BelowMinPassRate = opts.MinPassRate > 0 && candidate.Totals.PassRate < opts.MinPassRate
 	cmp.Failed = cmp.Regressions > 0 || cmp.Overall.Regression || cmp.BelowMinPassRate
 	return cmp, nil

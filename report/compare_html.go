@@ -25,10 +25,10 @@ const comparisonPage = `<!DOCTYPE html>
 <header><h1>agenteval comparison</h1>
 <div class="meta">{{if .By}}By {{.By}}: baseline <code>{{.BaselineName}}</code>, candidate <code>{{.CandidateName}}</code> · {{end}}α = {{num .Alpha}} · {{.Correction}} correction</div></header>
 <section id="verdict" data-failed="{{.Failed}}">
-{{if .Overall.Regression}}<div class="warn">Regression overall: the candidate passes significantly less often across the matched combinations ({{overall .Overall}}, p = {{p .Overall.PValue}}).</div>{{end}}
+{{if .Overall.Regression}}<div class="warn">Regression overall: the candidate passes significantly less often across the matched combinations ({{overall .Overall.Method}}, p = {{p .Overall.PValue}}).</div>{{end}}
 {{if .Regressions}}<div class="warn">Regression: {{.Regressions}} combination(s) pass significantly less often (one-sided Fisher exact, {{.Correction}} correction).</div>{{end}}
 {{if .BelowMinPassRate}}<div class="warn">Pass rate below minimum: candidate {{pct .CandidateAll.PassRate}} &lt; {{pct .MinPassRate}}.</div>{{end}}
-{{if not .Failed}}<p>No significant regression (overall: {{overall .Overall}}, p = {{p .Overall.PValue}}).</p>{{end}}
+{{if not .Failed}}<p>No significant regression (overall: {{overall .Overall.Method}}, p = {{p .Overall.PValue}}).</p>{{end}}
 </section>
 <table class="stack wide"><thead><tr><th></th><th class="n">Baseline</th><th class="n">Candidate</th></tr></thead><tbody>
 <tr><td>Pass rate (matched)</td><td class="n" data-label="Baseline">{{pct .Baseline.PassRate}} ({{.Baseline.Passed}}/{{.Baseline.Runs}})<span class="sub">{{interval .Baseline.PassInterval}}</span></td><td class="n" data-label="Candidate">{{pct .Candidate.PassRate}} ({{.Candidate.Passed}}/{{.Candidate.Runs}})<span class="sub">{{interval .Candidate.PassInterval}}</span></td></tr>

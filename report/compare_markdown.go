@@ -20,7 +20,7 @@ func writeComparisonMarkdown(w io.Writer, c *Comparison) error {
 	alpha := strconv.FormatFloat(c.Alpha, 'g', -1, 64)
 	if c.Overall.Regression {
 		fmt.Fprintf(b, "**Regression overall:** the candidate passes significantly less often across the matched combinations (%s, p = %s, α = %s).\n\n",
-			overallMethodText(c.Overall), pValueText(c.Overall.PValue), alpha)
+			overallMethodText(c.Overall.Method), pValueText(c.Overall.PValue), alpha)
 	}
 	if c.Regressions > 0 {
 		fmt.Fprintf(b, "**Regression:** %d combination(s) pass significantly less often (one-sided Fisher exact, %s correction, α = %s).\n\n",
@@ -28,7 +28,7 @@ func writeComparisonMarkdown(w io.Writer, c *Comparison) error {
 	}
 	if !c.Failed {
 		fmt.Fprintf(b, "No significant regression (overall: %s, p = %s; per combination: one-sided Fisher exact, %s correction; α = %s).\n\n",
-			overallMethodText(c.Overall), pValueText(c.Overall.PValue), c.Correction, alpha)
+			overallMethodText(c.Overall.Method), pValueText(c.Overall.PValue), c.Correction, alpha)
 	}
 	if c.BelowMinPassRate {
 		fmt.Fprintf(b, "**Pass rate below minimum:** candidate %s < %s.\n\n", pct(c.CandidateAll.PassRate), pct(c.MinPassRate))
@@ -77,8 +77,8 @@ func writeComparisonMarkdown(w io.Writer, c *Comparison) error {
 }
 
 // overallMethodText names the overall test's method for people.
-func overallMethodText(o OverallTest) string {
-	if o.Method == stats.MethodCMH {
+func overallMethodText(method string) string {
+	if method == stats.MethodCMH {
 		return "one-sided Cochran–Mantel–Haenszel test stratified by combination"
 	}
 	return "one-sided exact conditional test stratified by combination"

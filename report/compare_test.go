@@ -80,7 +80,7 @@ func TestCompare(t *testing.T) {
 		{"improvement never fails", map[string]int{"c1": 2}, map[string]int{"c1": 10}, CompareOptions{}, 0, false},
 		// With four combinations Holm multiplies the smallest p by 4: 0.065 > 0.05.
 		{"holm keeps a lone drop among many", map[string]int{"c1": 10, "c2": 5, "c3": 5, "c4": 5}, map[string]int{"c1": 5, "c2": 5, "c3": 5, "c4": 5}, CompareOptions{}, 0, false},
-		{"uncorrected flags it", map[string]int{"c1": 10, "c2": 5, "c3": 5, "c4": 5}, map[string]int{"c1": 5, "c2": 5, "c3": 5, "c4": 5}, CompareOptions{Correction: CorrectionNone}, 1, true},
+		{"uncorrected flags it", map[string]int{"c1": 10, "c2": 5, "c3": 5, "c4": 5}, map[string]int{"c1": 5, "c2": 5, "c3": 5, "c4": 5}, CompareOptions{Correction: correctionNone}, 1, true},
 		{"below minimum pass rate", map[string]int{"c1": 5}, map[string]int{"c1": 5}, CompareOptions{MinPassRate: 0.6}, 0, true},
 		{"at minimum pass rate", map[string]int{"c1": 6}, map[string]int{"c1": 6}, CompareOptions{MinPassRate: 0.6}, 0, false},
 		{"strict alpha", map[string]int{"c1": 10}, map[string]int{"c1": 5}, CompareOptions{Alpha: 0.01}, 0, false},

@@ -38,7 +38,7 @@ func TestReadMergesShards(t *testing.T) {
 	assert.Equal(t, Counts{Runs: 5, Completed: 5, Passed: 3, Failed: 2, Incomplete: 0,
 		PassRate: 0.6, PassInterval: stats.Wilson(3, 5), CompletionRate: 1, CompletionInterval: stats.Wilson(5, 5)}, greet.Counts)
 	assert.Equal(t, 6, greet.Attempts, "the winning record of run 5 took 2 attempts")
-	assert.Equal(t, Tokens{Prompt: 500, Completion: 100, Total: 600}, greet.Tokens)
+	assert.Equal(t, [3]int64{500, 100, 600}, [3]int64{greet.Tokens.Prompt, greet.Tokens.Completion, greet.Tokens.Total})
 	assert.Equal(t, []ReasonCount{{"goal_reached", 3}, {"max_turns", 2}}, greet.TerminationReasons)
 	require.Len(t, greet.FailingEvaluations, 1)
 	assert.Equal(t, EvaluationFailures{Type: "llm_judge", Description: "polite <and> helpful", Jobs: 2, Failed: 2, FailRate: 1}, greet.FailingEvaluations[0])

@@ -49,8 +49,8 @@ func matrix3Results(t testing.TB) string {
 	require.NoError(t, err)
 	agent, err := echo.New("", runner.AgentOptions{})
 	require.NoError(t, err)
-	_, err = runner.RunCounted(context.Background(), runner.Config{Agent: agent, Registries: regs,
-		UserModel: runner.ScriptedUser(2), Results: w, Concurrency: 2}, jobs, total)
+	_, err = runner.Run(context.Background(), runner.Config{Agent: agent, Registries: regs,
+		UserModel: runner.ScriptedUser(2), Results: w, Concurrency: 2, Total: total}, jobs)
 	require.NoError(t, err)
 	require.NoError(t, w.Close())
 	return path

@@ -84,22 +84,6 @@ type KValue struct {
 	PassHatK float64 `json:"pass_hat_k"`
 }
 
-// Durations are wall-time percentiles in milliseconds over all recorded runs.
-type Durations struct {
-	P50   float64 `json:"p50_ms"`
-	P90   float64 `json:"p90_ms"`
-	P99   float64 `json:"p99_ms"`
-	Max   float64 `json:"max_ms"`
-	Total float64 `json:"total_ms"`
-}
-
-// Tokens are token totals.
-type Tokens struct {
-	Prompt     int64 `json:"prompt"`
-	Completion int64 `json:"completion"`
-	Total      int64 `json:"total"`
-}
-
 // ReasonCount is how often a conversation ended for one reason.
 type ReasonCount struct {
 	Reason string `json:"reason"`
@@ -126,9 +110,22 @@ type Stats struct {
 	// For a scenario, each k averages its combinations that have ≥ k runs.
 	PassK []KValue `json:"pass_k"`
 	// Chosen is pass@k and pass^k for Summary.K; nil when no combination has K runs.
-	Chosen    *KValue   `json:"chosen_k"`
-	Durations Durations `json:"durations"`
-	Tokens    Tokens    `json:"tokens"`
+	Chosen *KValue `json:"chosen_k"`
+	// Durations are wall-time percentiles in milliseconds over all
+	// recorded runs.
+	Durations struct {
+		P50   float64 `json:"p50_ms"`
+		P90   float64 `json:"p90_ms"`
+		P99   float64 `json:"p99_ms"`
+		Max   float64 `json:"max_ms"`
+		Total float64 `json:"total_ms"`
+	} `json:"durations"`
+	// Tokens are token totals.
+	Tokens struct {
+		Prompt     int64 `json:"prompt"`
+		Completion int64 `json:"completion"`
+		Total      int64 `json:"total"`
+	} `json:"tokens"`
 	// TerminationReasons count conversation endings, most frequent first.
 	TerminationReasons []ReasonCount `json:"termination_reasons"`
 	// FailingEvaluations are the (at most 10) evaluations that failed or
@@ -336,8 +333,8 @@ func (r *Results) combinationSummary(c *combo) (CombinationSummary, []float64) {
 // statsOf computes the figures of a tally; it sorts durs.
 func statsOf(t *tally, durs []float64) Stats {
 	st := Stats{Counts: newCounts(t.runs, t.completed, t.passed), Attempts: t.attempts,
-		Tokens:             Tokens{Prompt: t.prompt, Completion: t.completion, Total: t.total},
 		TerminationReasons: []ReasonCount{}, FailingEvaluations: []EvaluationFailures{}, PassK: []KValue{}}
+	st.Tokens.Prompt, st.Tokens.Completion, st.Tokens.Total = t.prompt, t.completion, t.total
 	slices.Sort(durs)
 	for _, d := range durs {
 		st.Durations.Total += d

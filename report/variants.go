@@ -20,7 +20,12 @@ type VariantSummary struct {
 	// interval (1 is the best); equal rates share a rank.
 	Rank int `json:"rank"`
 	// Median are medians per job (ghx's interpolation, stats.Median).
-	Median Efficiency `json:"median"`
+	Median struct {
+		DurationMS float64 `json:"duration_ms"`
+		Tokens     float64 `json:"tokens"`
+		ToolCalls  float64 `json:"tool_calls"`
+		Turns      float64 `json:"turns"`
+	} `json:"median"`
 	// ToolCalls totals the variant's tool calls by category: ghx's
 	// categories in ghx's order, then the suite's own by name; categories
 	// without calls left out.
@@ -29,18 +34,10 @@ type VariantSummary struct {
 	ToolCalls results.Counts `json:"tool_calls,omitempty"`
 }
 
-// Efficiency holds one figure per effort metric.
-type Efficiency struct {
-	DurationMS float64 `json:"duration_ms"`
-	Tokens     float64 `json:"tokens"`
-	ToolCalls  float64 `json:"tool_calls"`
-	Turns      float64 `json:"turns"`
-}
-
 // Axes by which Compare's variants are split.
 const (
-	ByAgent = "agent"
-	ByModel = "model"
+	byAgent = "agent"
+	byModel = "model"
 )
 
 // variantLabel names a variant in labels: "agent × model", "agent", or "".
@@ -137,8 +134,10 @@ func (r *Results) variants() []VariantSummary {
 				passed++
 			}
 		}
-		out = append(out, VariantSummary{Agent: k.agent, Model: k.model, Counts: newCounts(len(ss), completed, passed), Median: medians(ss),
-			ToolCalls: categoryCounts(tools[k])})
+		v := VariantSummary{Agent: k.agent, Model: k.model, Counts: newCounts(len(ss), completed, passed), ToolCalls: categoryCounts(tools[k])}
+		dur, tok, calls, turns := metricValues(ss)
+		v.Median.DurationMS, v.Median.Tokens, v.Median.ToolCalls, v.Median.Turns = stats.Median(dur), stats.Median(tok), stats.Median(calls), stats.Median(turns)
+		out = append(out, v)
 	}
 	order := make([]int, len(out))
 	for i := range order {
@@ -166,11 +165,6 @@ func metricValues(ss []slot) (dur, tokens, tools, turns []float64) {
 		turns = append(turns, float64(s.turns))
 	}
 	return
-}
-
-func medians(ss []slot) Efficiency {
-	dur, tokens, tools, turns := metricValues(ss)
-	return Efficiency{DurationMS: stats.Median(dur), Tokens: stats.Median(tokens), ToolCalls: stats.Median(tools), Turns: stats.Median(turns)}
 }
 
 // EfficiencyRow compares one effort metric of the candidate with the
@@ -225,14 +219,14 @@ func allZero(v []float64) bool {
 	return true
 }
 
-// VariantNames returns the agents (by ByAgent) or models (by ByModel) of
+// VariantNames returns the agents (by "agent") or models (by "model") of
 // the results, in the order of their first job.
 func (r *Results) VariantNames(by string) []string {
 	keys, _ := r.variantSlots()
 	var out []string
 	for _, k := range keys {
 		v := k.agent
-		if by == ByModel {
+		if by == byModel {
 			v = k.model
 		}
 		if v != "" && !slices.Contains(out, v) {
@@ -242,13 +236,13 @@ func (r *Results) VariantNames(by string) []string {
 	return out
 }
 
-// CompareBy compares two agents (by ByAgent) or two models (by ByModel)
+// CompareBy compares two agents (by "agent") or two models (by "model")
 // within one results set: the jobs of baseline and of candidate, their
 // combinations matched by scenario, combination and the other axis. It
 // tests success as Compare does and adds the efficiency comparison.
 func (r *Results) CompareBy(by, baseline, candidate string, opts CompareOptions) (*Comparison, error) {
-	if by != ByAgent && by != ByModel {
-		return nil, fmt.Errorf("compare: by %q; want %s or %s", by, ByAgent, ByModel)
+	if by != byAgent && by != byModel {
+		return nil, fmt.Errorf("compare: by %q; want %s or %s", by, byAgent, byModel)
 	}
 	names := r.VariantNames(by)
 	for _, n := range []string{baseline, candidate} {
@@ -327,7 +321,7 @@ func (r *Results) selectBy(sum *Summary, by, value string) (*Summary, map[string
 		part := ScenarioSummary{ID: sc.ID, Name: sc.Name}
 		for _, c := range sc.Combinations {
 			this, other := c.Agent, c.Model
-			if by == ByModel {
+			if by == byModel {
 				this, other = c.Model, c.Agent
 			}
 			if this != value {
@@ -342,9 +336,9 @@ func (r *Results) selectBy(sum *Summary, by, value string) (*Summary, map[string
 			}
 			c.Key = key
 			c.Label = strings.TrimPrefix(strings.TrimPrefix(c.Label, variantLabel(c.Agent, c.Model)), " · ")
-			if by == ByAgent && c.Model != "" {
+			if by == byAgent && c.Model != "" {
 				c.Label = strings.TrimSpace(c.Model + " " + c.Label)
-			} else if by == ByModel && c.Agent != "" {
+			} else if by == byModel && c.Agent != "" {
 				c.Label = strings.TrimSpace(c.Agent + " " + c.Label)
 			}
 			if c.Label == "" {

@@ -93,10 +93,10 @@ func TestSummaryRanksVariantsWithIntervals(t *testing.T) {
 func TestCompareByAgentAndModel(t *testing.T) {
 	t.Parallel()
 	r := suiteResults(t)
-	assert.Equal(t, []string{"a", "b"}, r.VariantNames(ByAgent))
-	assert.Equal(t, []string{"m1", "m2"}, r.VariantNames(ByModel))
+	assert.Equal(t, []string{"a", "b"}, r.VariantNames(byAgent))
+	assert.Equal(t, []string{"m1", "m2"}, r.VariantNames(byModel))
 
-	c, err := r.CompareBy(ByAgent, "a", "b", CompareOptions{})
+	c, err := r.CompareBy(byAgent, "a", "b", CompareOptions{})
 	require.NoError(t, err)
 	assert.Len(t, c.Rows, 4, "scenario × model, matched across the agents")
 	assert.Empty(t, c.OnlyBaseline)
@@ -118,20 +118,20 @@ func TestCompareByAgentAndModel(t *testing.T) {
 	_, hasTurns := metrics["turns"]
 	assert.True(t, hasTurns)
 
-	again, err := r.CompareBy(ByAgent, "a", "b", CompareOptions{})
+	again, err := r.CompareBy(byAgent, "a", "b", CompareOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, c.Efficiency, again.Efficiency, "seeded: the same intervals every time")
 
-	c, err = r.CompareBy(ByModel, "m1", "m2", CompareOptions{})
+	c, err = r.CompareBy(byModel, "m1", "m2", CompareOptions{})
 	require.NoError(t, err)
 	assert.False(t, c.Failed, "the models do not differ")
 	assert.Len(t, c.Rows, 4)
 
 	md := render(t, func(b *bytes.Buffer) error { return writeComparisonMarkdown(b, c) })
 	assert.Contains(t, md, "By model: baseline `m1`, candidate `m2`.")
-	byAgent, err := r.CompareBy(ByAgent, "a", "b", CompareOptions{})
+	agentCmp, err := r.CompareBy(byAgent, "a", "b", CompareOptions{})
 	require.NoError(t, err)
-	html := render(t, func(b *bytes.Buffer) error { return writeComparisonHTML(b, byAgent) })
+	html := render(t, func(b *bytes.Buffer) error { return writeComparisonHTML(b, agentCmp) })
 	assert.Contains(t, html, "<style>")
 	assert.Contains(t, html, `<section id="verdict" data-failed="true">`)
 	assert.Contains(t, html, `<tr data-metric="tokens" data-significant="true">`)
@@ -141,14 +141,14 @@ func TestCompareByAgentAndModel(t *testing.T) {
 
 	for _, tc := range []struct{ by, a, b, want string }{
 		{"agents", "a", "b", `by "agents"; want agent or model`},
-		{ByAgent, "a", "c", `no agent "c" in the results; they hold a, b`},
-		{ByAgent, "a", "a", `baseline and candidate are both agent "a"`},
+		{byAgent, "a", "c", `no agent "c" in the results; they hold a, b`},
+		{byAgent, "a", "a", `baseline and candidate are both agent "a"`},
 	} {
 		_, err := r.CompareBy(tc.by, tc.a, tc.b, CompareOptions{})
 		assert.ErrorContains(t, err, tc.want)
 	}
 	plain, err := Read([]Input{input("r.jsonl", jobLine(t, simpleJob("s", 1, 0, "pass")))}, Options{})
 	require.NoError(t, err)
-	_, err = plain.CompareBy(ByAgent, "a", "b", CompareOptions{})
+	_, err = plain.CompareBy(byAgent, "a", "b", CompareOptions{})
 	assert.ErrorContains(t, err, "the results hold no suite's agents")
 }

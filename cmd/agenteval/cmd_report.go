@@ -85,7 +85,7 @@ func runReportCompare(env *cliEnv, args []string) int {
 	candName := fs.String("candidate", "", "with --by: the candidate agent or model (default: the second of the results)")
 	minRate := fs.Float64("min-pass-rate", 0, "fail when the candidate's overall pass rate is below R (0..1)")
 	alpha := fs.Float64("alpha", 0.05, "significance level of the one-sided tests: overall (stratified) and per combination (Fisher exact)")
-	correction := fs.String("correction", report.CorrectionHolm, "multiple-comparison correction: holm or none")
+	correction := fs.String("correction", "holm", "multiple-comparison correction: holm or none")
 	format := fs.String("format", "md", "output format: md, json or html (one page)")
 	out := fs.String("out", "", "write to FILE instead of stdout")
 	if code, ok := fs.parse(args); !ok {
@@ -94,13 +94,13 @@ func runReportCompare(env *cliEnv, args []string) int {
 	switch {
 	case !fs.oneOf("format", *format, "md", "json", "html"):
 		return exitUsage
-	case !fs.oneOf("correction", *correction, report.CorrectionHolm, report.CorrectionNone):
+	case !fs.oneOf("correction", *correction, "holm", "none"):
 		return exitUsage
 	case !(*alpha > 0 && *alpha < 1): // NaN too: every p < NaN is false, a gate that never fails
 		return fs.badValue("alpha", *alpha, "want a significance level between 0 and 1, such as 0.05")
 	case !(*minRate >= 0 && *minRate <= 1):
 		return fs.badValue("min-pass-rate", *minRate, "want a rate between 0 and 1, such as 0.9")
-	case *by != "" && !fs.oneOf("by", *by, report.ByAgent, report.ByModel):
+	case *by != "" && !fs.oneOf("by", *by, "agent", "model"):
 		return exitUsage
 	case *by == "" && (*baseName != "" || *candName != ""):
 		fmt.Fprintf(env.stderr, "agenteval report compare: --baseline and --candidate name agents or models; use them with --by\n")
