@@ -34,8 +34,8 @@ type Tokens struct {
 	Output int64 `json:"output"`
 }
 
-// Total is Input + Output.
-func (t Tokens) Total() int64 { return t.Input + t.Output }
+// total is Input + Output.
+func (t Tokens) total() int64 { return t.Input + t.Output }
 
 func (t Tokens) add(u Tokens) Tokens { return Tokens{t.Input + u.Input, t.Output + u.Output} }
 
@@ -95,7 +95,11 @@ type Plan struct {
 	// Roles break tokens and cost down by role (agent, user, judge).
 	Roles []Role `json:"roles"`
 	// Tokens is the total over the roles.
-	Tokens TokensTotal `json:"tokens"`
+	Tokens struct {
+		Input  int64 `json:"input"`
+		Output int64 `json:"output"`
+		Total  int64 `json:"total"`
+	} `json:"tokens"`
 	// CostUSD is the total cost; null when a role that makes calls has no
 	// known price (CostUnknown says which), never a silent 0.
 	CostUSD     *float64 `json:"cost_usd" jsonschema:"oneof_type=number;null"`
@@ -105,8 +109,14 @@ type Plan struct {
 	WallMS       float64 `json:"wall_ms"`
 	JobMS        float64 `json:"job_ms"`
 	LongestJobMS float64 `json:"longest_job_ms"`
-	// Basis counts the jobs forecast from past results and from limits.
-	Basis Basis `json:"basis"`
+	// Basis counts the jobs forecast from past results and from limits:
+	// HistoryJobs were forecast from past results of the same job key
+	// (source/combination) or scenario; LimitJobs from the scenario's
+	// limits (max_turns, timeouts) and Assumed tokens.
+	Basis struct {
+		HistoryJobs int64 `json:"history_jobs"`
+		LimitJobs   int64 `json:"limit_jobs"`
+	} `json:"basis"`
 	// Sources break the forecast down by source (scenario or matrix file id).
 	Sources []Source `json:"sources"`
 	// Notes say what the forecast assumes or cannot know.
@@ -135,22 +145,6 @@ type Role struct {
 	Price *Price `json:"price,omitempty"`
 	// CostUSD is null when the price is unknown.
 	CostUSD *float64 `json:"cost_usd" jsonschema:"oneof_type=number;null"`
-}
-
-// TokensTotal is the forecast's tokens over all roles.
-type TokensTotal struct {
-	Input  int64 `json:"input"`
-	Output int64 `json:"output"`
-	Total  int64 `json:"total"`
-}
-
-// Basis says where the numbers came from.
-type Basis struct {
-	// HistoryJobs were forecast from past results of the same job key
-	// (source/combination) or scenario; LimitJobs from the scenario's
-	// limits (max_turns, timeouts) and Assumed tokens.
-	HistoryJobs int64 `json:"history_jobs"`
-	LimitJobs   int64 `json:"limit_jobs"`
 }
 
 // Source is the forecast of one source's jobs.
@@ -267,7 +261,7 @@ func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) 
 		}
 		s.Jobs++
 		addCalls(&s.Calls, js.calls)
-		s.Tokens += js.tokens[0].Total() + js.tokens[1].Total() + js.tokens[2].Total()
+		s.Tokens += js.tokens[0].total() + js.tokens[1].total() + js.tokens[2].total()
 		s.JobMS += js.ms
 		if s.Basis != basis {
 			s.Basis = "history+limits"
