@@ -163,7 +163,7 @@ func BenchmarkCount(b *testing.B) {
 		b.Fatal(err)
 	}
 	p := benchPlan(b, small, shape1e6)
-	f, err := ParseFilter("character.llm.model='value 3'")
+	f, err := parseFilter("character.llm.model='value 3'")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -137,7 +137,7 @@ func (c *compiler) base() (*scenario.Scenario, any) {
 func (c *compiler) axis(p *Plan, i int, p0 any) (axis, bool) {
 	ax := c.f.Matrix.Axes[i]
 	at := scenario.Path{}.Key("matrix").Index(i)
-	path, err := ParsePath(ax.Parameter)
+	path, err := parseFullPath(ax.Parameter)
 	if err != nil {
 		c.at(at.Key("parameter"), "path-syntax", "", "%v", err)
 		return axis{}, false

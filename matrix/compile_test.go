@@ -151,7 +151,7 @@ func TestCompileFileProblems(t *testing.T) {
 	})
 	t.Run("bad filter", func(t *testing.T) {
 		_, f := loadMatrix(t, oneAxis("name", "[a, b]"))
-		flt, err := ParseFilter("nme=a")
+		flt, err := parseFilter("nme=a")
 		require.NoError(t, err)
 		p, diags := Compile(f, Options{Filters: []Filter{flt}})
 		require.Nil(t, p)

@@ -6,8 +6,8 @@
 //
 // An axis names the part of the scenario it varies with a path such as
 // run[0].conversation.max_turns. Keys that are not identifiers are quoted:
-// setup.virtual_fs["data.json"], plugins[0].config['api-key']. ParsePath
-// reads a path into a scenario.Path, whose String gives the canonical form.
+// setup.virtual_fs["data.json"], plugins[0].config['api-key']. A path is
+// read into a scenario.Path, whose String gives the canonical form.
 //
 // # Compiling
 //

@@ -9,19 +9,6 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-func ExampleParsePath() {
-	p, err := matrix.ParsePath(`setup.virtual_fs['data.json']`)
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(p.String(), len(p))
-	_, err = matrix.ParsePath("run[0.input")
-	fmt.Println(err)
-	// Output:
-	// setup.virtual_fs["data.json"] 3
-	// path "run[0.input": at character 6: expected ']' to close the index, found '.'
-}
-
 func ExampleCompile() {
 	l := scenario.NewLoader(agenteval.New(), scenario.Options{})
 	f, _ := l.LoadFile("testdata/small.matrix.yaml")

@@ -226,7 +226,7 @@ func TestCountCapAndOverflow(t *testing.T) {
 	n, err := p.Count()
 	require.NoError(t, err)
 	assert.Equal(t, int64(3_000_000_000), n, "counting never expands")
-	f, err := ParseFilter("name=B")
+	f, err := parseFilter("name=B")
 	require.NoError(t, err)
 	q, err := p.Select([]Filter{f}, Shard{Index: 3, Count: 7})
 	require.NoError(t, err)
@@ -291,7 +291,7 @@ func TestSingle(t *testing.T) {
 		assert.NotSame(t, f.Scenario, j.Scenario, "each job has its own top level")
 		assert.Same(t, &f.Scenario.Run[0], &j.Scenario.Run[0])
 	}
-	flt, err := ParseFilter("name=x")
+	flt, err := parseFilter("name=x")
 	require.NoError(t, err)
 	_, err = p.Select([]Filter{flt}, Shard{})
 	assert.EqualError(t, err, `filter "name=x": this scenario has no matrix, so there are no parameters to filter on`)

@@ -26,13 +26,13 @@ type Filter struct {
 // String returns the filter as written.
 func (f Filter) String() string { return f.Text }
 
-// ParseFilter parses "path=value", as given to --filter. The path has the
-// syntax of ParsePath (its quoted keys may contain '='); the value is one
+// parseFilter parses "path=value", as given to --filter. The path has the
+// syntax of parseFullPath (its quoted keys may contain '='); the value is one
 // YAML value: a scalar, or a flow list or mapping such as [a, b].
-func ParseFilter(text string) (Filter, error) {
+func parseFilter(text string) (Filter, error) {
 	p, end, err := parsePath(text, true)
 	if err != nil {
-		var pe *PathError
+		var pe *pathError
 		if errors.As(err, &pe) {
 			return Filter{}, fmt.Errorf("filter %q: at character %d: %s", text, pe.Column, pe.Message)
 		}
@@ -63,11 +63,11 @@ func ParseFilter(text string) (Filter, error) {
 	return Filter{Path: p, Value: doc.Value, Text: text, canon: string(c)}, nil
 }
 
-// ParseFilters parses each text with ParseFilter.
+// ParseFilters parses each text with parseFilter.
 func ParseFilters(texts []string) ([]Filter, error) {
 	out := make([]Filter, 0, len(texts))
 	for _, t := range texts {
-		f, err := ParseFilter(t)
+		f, err := parseFilter(t)
 		if err != nil {
 			return nil, err
 		}

@@ -12,7 +12,7 @@ func FuzzParseFilterAndShard(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if flt, err := ParseFilter(s); err == nil && flt.String() == "" {
+		if flt, err := parseFilter(s); err == nil && flt.String() == "" {
 			t.Fatalf("filter %q parsed but prints empty", s)
 		}
 		if sh, err := ParseShard(s); err == nil {

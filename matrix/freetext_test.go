@@ -31,7 +31,7 @@ func TestFreeTextSlots(t *testing.T) {
 		"character.favorite_color":                   false,
 		"environment.type":                           false,
 	} {
-		sp, err := ParsePath(path)
+		sp, err := parseFullPath(path)
 		require.NoError(t, err, path)
 		steps, err := newResolver().resolve(reflect.ValueOf(p.base), sp)
 		require.NoError(t, err, path)

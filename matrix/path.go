@@ -9,10 +9,10 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// PathError is a syntax error in a parameter path. Column is the 1-based
+// pathError is a syntax error in a parameter path. Column is the 1-based
 // character (not byte) position of the offending character, so that a person
 // can count to it in the text they wrote.
-type PathError struct {
+type pathError struct {
 	// Input is the path as written.
 	Input string
 	// Column is the 1-based character position of the problem; len+1 means "at the end".
@@ -22,7 +22,7 @@ type PathError struct {
 }
 
 // Error formats the error as: path "run[0.input": at character 6: ....
-func (e *PathError) Error() string {
+func (e *pathError) Error() string {
 	return fmt.Sprintf("path %q: at character %d: %s", e.Input, e.Column, e.Message)
 }
 
@@ -30,7 +30,7 @@ func (e *PathError) Error() string {
 // platform; no scenario has lists anywhere near this long.
 const maxIndex = 1<<31 - 1
 
-// ParsePath parses a parameter path into a scenario.Path. The grammar is
+// parseFullPath parses a parameter path into a scenario.Path. The grammar is
 //
 //	path  = first ( "." ident | "[" digits "]" | "[" quoted "]" )*
 //	first = ident | "[" quoted "]"
@@ -39,9 +39,9 @@ const maxIndex = 1<<31 - 1
 // where quoted is a double-quoted string with Go/JSON escapes or a
 // single-quoted string taken literally. Quoting addresses keys that are not
 // identifiers: setup.virtual_fs["data.json"], plugins[0].config['api-key'].
-// The result's String method gives the canonical spelling, which ParsePath
+// The result's String method gives the canonical spelling, which parseFullPath
 // reads back to the same Path.
-func ParsePath(s string) (scenario.Path, error) {
+func parseFullPath(s string) (scenario.Path, error) {
 	p, end, err := parsePath(s, false)
 	if err != nil {
 		return nil, err
@@ -81,7 +81,7 @@ func quoteHint(s string, end int) string {
 // where it stopped.
 func parsePath(s string, stopAtEquals bool) (scenario.Path, int, error) {
 	if s == "" {
-		return nil, 0, &PathError{Input: s, Column: 1, Message: "path is empty"}
+		return nil, 0, &pathError{Input: s, Column: 1, Message: "path is empty"}
 	}
 	var p scenario.Path
 	i := 0
@@ -221,8 +221,8 @@ func describe(s string, i int) string {
 	return strconv.QuoteRune(r)
 }
 
-// errAt builds a PathError at byte offset i, reported as a character position.
-func errAt(s string, i int, format string, args ...any) *PathError {
+// errAt builds a pathError at byte offset i, reported as a character position.
+func errAt(s string, i int, format string, args ...any) *pathError {
 	i = min(i, len(s))
-	return &PathError{Input: s, Column: utf8.RuneCountInString(s[:i]) + 1, Message: fmt.Sprintf(format, args...)}
+	return &pathError{Input: s, Column: utf8.RuneCountInString(s[:i]) + 1, Message: fmt.Sprintf(format, args...)}
 }

@@ -38,11 +38,11 @@ func TestParsePath(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			got, err := ParsePath(tt.in)
+			got, err := parseFullPath(tt.in)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, got)
 			assert.Equal(t, tt.canonical, got.String())
-			again, err := ParsePath(got.String())
+			again, err := parseFullPath(got.String())
 			require.NoError(t, err)
 			assert.Equal(t, got, again)
 		})
@@ -86,8 +86,8 @@ func TestParsePathErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			_, err := ParsePath(tt.in)
-			var pe *PathError
+			_, err := parseFullPath(tt.in)
+			var pe *pathError
 			require.True(t, errors.As(err, &pe), "%v", err)
 			assert.Equal(t, tt.in, pe.Input)
 			assert.Equal(t, tt.column, pe.Column)
@@ -104,18 +104,18 @@ func FuzzParsePath(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		p, err := ParsePath(s)
+		p, err := parseFullPath(s)
 		if err != nil {
-			var pe *PathError
+			var pe *pathError
 			if !errors.As(err, &pe) || pe.Column < 1 {
-				t.Fatalf("ParsePath(%q): bad error %v", s, err)
+				t.Fatalf("parseFullPath(%q): bad error %v", s, err)
 			}
 			return
 		}
 		out := p.String()
-		q, err := ParsePath(out)
+		q, err := parseFullPath(out)
 		if err != nil {
-			t.Fatalf("ParsePath(%q) = %v, whose String %q does not parse: %v", s, p, out, err)
+			t.Fatalf("parseFullPath(%q) = %v, whose String %q does not parse: %v", s, p, out, err)
 		}
 		if len(p) != len(q) {
 			t.Fatalf("round trip of %q via %q: %v != %v", s, out, p, q)
@@ -126,4 +126,16 @@ func FuzzParsePath(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A path reads into a scenario.Path whose String is the canonical spelling;
+// a syntax error names the character, counted in characters.
+func TestParseFullPath(t *testing.T) {
+	t.Parallel()
+	p, err := parseFullPath(`setup.virtual_fs['data.json']`)
+	require.NoError(t, err)
+	assert.Equal(t, `setup.virtual_fs["data.json"]`, p.String())
+	assert.Len(t, p, 3)
+	_, err = parseFullPath("run[0.input")
+	assert.EqualError(t, err, `path "run[0.input": at character 6: expected ']' to close the index, found '.'`)
 }

@@ -34,7 +34,7 @@ func TestParseFilter(t *testing.T) {
 	}
 	for _, tt := range tests[:len(tests)-1] {
 		t.Run(tt.in, func(t *testing.T) {
-			f, err := ParseFilter(tt.in)
+			f, err := parseFilter(tt.in)
 			require.NoError(t, err)
 			assert.Equal(t, tt.path, f.Path.String())
 			assert.Equal(t, tt.value, f.Value)
@@ -55,7 +55,7 @@ func TestParseFilterErrors(t *testing.T) {
 	}
 	for in, want := range tests {
 		t.Run(in, func(t *testing.T) {
-			_, err := ParseFilter(in)
+			_, err := parseFilter(in)
 			require.Error(t, err)
 			assert.Equal(t, want, err.Error())
 		})
@@ -148,7 +148,7 @@ func TestFilters(t *testing.T) {
 }
 
 func mustPath(t *testing.T, s string) scenario.Path {
-	p, err := ParsePath(s)
+	p, err := parseFullPath(s)
 	require.NoError(t, err)
 	return p
 }
@@ -176,7 +176,7 @@ func TestShardsPartition(t *testing.T) {
 		p := compileText(t, b.String(), Options{MaxJobs: 0})
 		var filters []Filter
 		if rng.IntN(2) == 0 {
-			f, err := ParseFilter("name=v0")
+			f, err := parseFilter("name=v0")
 			require.NoError(t, err)
 			filters = append(filters, f)
 		}
