@@ -59,9 +59,9 @@ func TestPluginsRegisteredOnceWorkEverywhere(t *testing.T) {
 	jobs, total, err := runner.Combine(sources, matrix.Shard{})
 	require.NoError(t, err)
 	var got []*results.Job
-	sum, err := runner.RunCounted(t.Context(), runner.Config{Agent: agent, Registries: kit.Registries,
+	sum, err := runner.Run(t.Context(), runner.Config{Agent: agent, Registries: kit.Registries, Total: total,
 		Checkpoints: runner.Checkpoints(checkpoint.Checker{Executor: issue, Conditions: kit.Conditions}),
-		Results:     sinkFunc(func(r *results.Job) error { got = append(got, r); return nil })}, jobs, total)
+		Results:     sinkFunc(func(r *results.Job) error { got = append(got, r); return nil })}, jobs)
 	require.NoError(t, err)
 	assert.Equal(t, int64(1), sum.Passed)
 	require.Len(t, got, 1)

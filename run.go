@@ -131,7 +131,8 @@ func (k *Kit) Run(ctx context.Context, cfg RunConfig, files ...*scenario.File) (
 	rc := k.runnerConfig(cfg)
 	owned := cfg.Shard.Size(total)
 	if cfg.Out == "" {
-		return runner.RunCounted(ctx, rc, jobs, owned)
+		rc.Total = owned
+		return runner.Run(ctx, rc, jobs)
 	}
 	plan := &results.Plan{Started: time.Now().UTC(), TotalJobs: total, ShardJobs: owned, Agent: fmt.Sprintf("%T", cfg.Agent), Seed: cfg.Seed}
 	if !cfg.Shard.IsWhole() {
@@ -157,7 +158,8 @@ func (k *Kit) Run(ctx context.Context, cfg RunConfig, files ...*scenario.File) (
 		owned -= int64(len(done))
 	}
 	rc.Results = w
-	sum, err := runner.RunCounted(ctx, rc, jobs, owned)
+	rc.Total = owned
+	sum, err := runner.Run(ctx, rc, jobs)
 	if sum.Budget != nil { // a run with a budget ends with what it used
 		err = errors.Join(err, w.WriteBudget(sum.Budget.Record(rc.Budget, plan.RunID, owned, sum.Jobs)))
 	}

@@ -95,7 +95,8 @@ func Run(ctx context.Context, opts Options) (runner.Summary, error) {
 		Results:  w,
 		Progress: (&runner.ProgressPrinter{W: log, Every: 1000}).Update,
 	}
-	sum, runErr := runner.RunCounted(ctx, cfg, jobs, total)
+	cfg.Total = total
+	sum, runErr := runner.Run(ctx, cfg, jobs)
 	if err := w.Close(); err != nil && runErr == nil {
 		runErr = err
 	}

@@ -80,6 +80,9 @@ type Config struct {
 	Skip func(id string) bool
 	// Progress, when set, is called after every finished job from one goroutine.
 	Progress func(Progress)
+	// Total is how many jobs the run will run (its shard's, less those
+	// skipped), for Progress's Total and ETA; 0 when unknown.
+	Total int64
 	// Budget, when set, stops starting jobs once a limit is reached (see Budget).
 	Budget *Budget
 }
@@ -149,14 +152,9 @@ func Run(ctx context.Context, cfg Config, jobs iter.Seq2[matrix.Job, error]) (Su
 	if err != nil {
 		return Summary{}, err
 	}
-	return r.run(ctx, jobs, -1)
-}
-
-// RunCounted is Run with a known job total for progress and ETA.
-func RunCounted(ctx context.Context, cfg Config, jobs iter.Seq2[matrix.Job, error], total int64) (Summary, error) {
-	r, err := newRun(cfg)
-	if err != nil {
-		return Summary{}, err
+	total := cfg.Total
+	if total <= 0 {
+		total = -1
 	}
 	return r.run(ctx, jobs, total)
 }

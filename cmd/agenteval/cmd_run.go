@@ -332,7 +332,8 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	var runErr error
 	switch {
 	case suite == nil:
-		sum, runErr = runner.RunCounted(ctx, cfg, jobs, owned)
+		cfg.Total = owned
+		sum, runErr = runner.Run(ctx, cfg, jobs)
 	default:
 		sum, runErr = suite.run(ctx, env, cfg, fileSources, jobs, owned, mgr, fixtures)
 	}

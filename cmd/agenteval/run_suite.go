@@ -253,7 +253,8 @@ func (rs *runSuite) run(ctx context.Context, env *cliEnv, cfg runner.Config, fil
 	}
 	rs.warmup(ctx, env, cfg, fileSources)
 	if !reseed {
-		return runner.RunCounted(ctx, cfg, jobs, owned)
+		cfg.Total = owned
+		return runner.Run(ctx, cfg, jobs)
 	}
 	var total runner.Summary
 	start := time.Now()
