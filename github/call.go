@@ -15,7 +15,7 @@ import (
 
 // call is one Execute: the executor plus the task name errors carry.
 type call struct {
-	e    *Executor
+	e    *executor
 	task string
 }
 

@@ -18,8 +18,7 @@
 //
 // # The checkpoint executor
 //
-// [NewExecutor] returns a checkpoint.Executor (by shape: this package does
-// not import checkpoint) running the read-only capability tasks of the ghx
+// [NewExecutor] returns a checkpoint.Executor running the read-only capability tasks of the ghx
 // registry (repo.view, pr.view, pr.threads.list, workflow.run.view, ...)
 // plus pr.commits.list and pr.review_threads.list, which the reference
 // scenarios use, and returning their data as plain JSON values shaped as

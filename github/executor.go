@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/shurcooL/githubv4"
+
+	"github.com/agenteval/agenteval/checkpoint"
 )
 
 // defaultMaxPages is ExecutorOptions.MaxPages when it is zero.
@@ -15,7 +17,7 @@ const (
 	pageSize        = 100
 )
 
-// ExecutorOptions tune an Executor. The zero value is the default.
+// ExecutorOptions tune the executor [NewExecutor] returns. The zero value is the default.
 type ExecutorOptions struct {
 	// MaxPages caps how many pages (of up to 100 items) one task fetches
 	// when paginating; defaultMaxPages if zero. A list cut short by the cap
@@ -28,10 +30,8 @@ type ExecutorOptions struct {
 	DownloadClient *http.Client
 }
 
-// Executor runs GitHub capability tasks. It implements checkpoint.Executor
-// (structurally: this package does not import checkpoint, so it builds on
-// its own) and is safe for concurrent use.
-type Executor struct {
+// executor is the checkpoint.Executor NewExecutor returns.
+type executor struct {
 	gql      *githubv4.Client
 	http     *http.Client
 	noFollow *http.Client // http, but returning redirects instead of following them
@@ -42,8 +42,12 @@ type Executor struct {
 	tasks    *registry
 }
 
-// NewExecutor returns an Executor that sends its requests through c.
-func NewExecutor(c *Client, opts ExecutorOptions) *Executor {
+// NewExecutor returns the [checkpoint.Executor] that runs GitHub's
+// capability tasks (see [Tasks]), sending its requests through c. It is
+// safe for concurrent use. Execute returns a task's data as plain JSON
+// values; its errors wrap ErrUnknownTask, ErrInvalidInput, ErrNotFound or
+// ErrRateLimited where those apply (an [*Error] carries the details).
+func NewExecutor(c *Client, opts ExecutorOptions) checkpoint.Executor {
 	client := *c.http
 	client.Transport = capturing{next: c.http.Transport}
 	maxPages := opts.MaxPages
@@ -56,7 +60,7 @@ func NewExecutor(c *Client, opts ExecutorOptions) *Executor {
 	if download == nil {
 		download = &http.Client{}
 	}
-	return &Executor{
+	return &executor{
 		gql:      githubv4.NewEnterpriseClient(c.graphqlURL, &client),
 		http:     &client,
 		noFollow: &noFollow,
@@ -68,10 +72,8 @@ func NewExecutor(c *Client, opts ExecutorOptions) *Executor {
 	}
 }
 
-// Execute runs task with input and returns its data. Errors wrap
-// ErrUnknownTask, ErrInvalidInput, ErrNotFound or ErrRateLimited where
-// those apply (see the typed errors for details).
-func (e *Executor) Execute(ctx context.Context, task string, input map[string]any) (any, error) {
+// Execute runs task with input and returns its data.
+func (e *executor) Execute(ctx context.Context, task string, input map[string]any) (any, error) {
 	def, err := e.tasks.lookup(task)
 	if err != nil {
 		return nil, err
@@ -87,6 +89,6 @@ func (e *Executor) Execute(ctx context.Context, task string, input map[string]an
 	return out, err
 }
 
-// Tasks lists the tasks an Executor runs, sorted by name, for help output
+// Tasks lists the tasks the executor runs, sorted by name, for help output
 // and documentation.
 func Tasks() []Task { return newRegistry().list() }

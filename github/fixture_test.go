@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenteval/agenteval/checkpoint"
 	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/internal/githubfake"
 )
@@ -47,7 +48,7 @@ func (b *syncBuffer) String() string {
 
 type env struct {
 	srv  *githubfake.Server
-	exec *github.Executor
+	exec checkpoint.Executor
 	logs *syncBuffer
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenteval/agenteval/checkpoint"
 	"github.com/agenteval/agenteval/internal/githubfake"
 	"github.com/agenteval/agenteval/internal/httpretry"
 	"github.com/stretchr/testify/assert"
@@ -27,7 +28,7 @@ func (f *fakeSleeper) sleep(ctx context.Context, d time.Duration) error {
 	return ctx.Err()
 }
 
-func newLimitedEnv(t *testing.T, maxWait time.Duration, sleep func(context.Context, time.Duration) error) (*githubfake.Server, *Executor) {
+func newLimitedEnv(t *testing.T, maxWait time.Duration, sleep func(context.Context, time.Duration) error) (*githubfake.Server, checkpoint.Executor) {
 	t.Helper()
 	s := githubfake.NewServer(t)
 	s.AddRepo("acme/demo").AddWorkflow(githubfake.Workflow{Name: "CI", Path: ".github/workflows/ci.yml"})
