@@ -14,6 +14,7 @@ import (
 	"github.com/agenteval/agenteval/checkpoint"
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/examples/plugins"
+	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/report"
@@ -54,9 +55,9 @@ func TestPluginsRegisteredOnceWorkEverywhere(t *testing.T) {
 		assert.Equal(t, "issue.view", task)
 		return map[string]any{"number": 1, "title": "App CRASHES on start"}, nil
 	})
-	sources, err := runner.FileSources([]*scenario.File{f}, runner.SourceOptions{})
+	srcs, err := sources.Files([]*scenario.File{f}, sources.Options{})
 	require.NoError(t, err)
-	jobs, total, err := runner.Combine(sources, matrix.Shard{})
+	jobs, total, err := sources.Combine(srcs, matrix.Shard{})
 	require.NoError(t, err)
 	var got []*results.Job
 	sum, err := runner.Run(t.Context(), runner.Config{Agent: agent, Registries: kit.Registries, Total: total,

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/matrix"
@@ -35,6 +36,11 @@ type RunConfig struct {
 	Shard matrix.Shard
 	// MaxJobs refuses a run with more jobs (0: no cap).
 	MaxJobs int64
+	// Variants, when set, run every job once per agent × model of a suite,
+	// in this order, with the agent Runner.Variants holds for it (Kit.
+	// SuiteAgents gives both); Agent may then be nil. Job ids start with
+	// agent@model/.
+	Variants []matrix.Variant
 	// Out, when set, is the results folder: results stream to
 	// Out/results.jsonl through package results (one writer per folder,
 	// secrets masked), and local run directories are made in Out/work,
@@ -95,26 +101,29 @@ func (k *Kit) Runner(cfg RunConfig) (*runner.Runner, error) {
 
 // Jobs returns the jobs of files as cfg selects them (Runs, Filters,
 // Shard, MaxJobs), lazily, and how many jobs the whole run has: see
-// runner.FileSources and runner.Combine.
+// sources.Files and sources.Combine.
 func (k *Kit) Jobs(cfg RunConfig, files ...*scenario.File) (iter.Seq2[matrix.Job, error], int64, error) {
 	return k.jobs(cfg, nil, files)
 }
 
 // jobs is Jobs whose matrices yield the jobs skip names as headers only.
 func (k *Kit) jobs(cfg RunConfig, skip func(string) bool, files []*scenario.File) (iter.Seq2[matrix.Job, error], int64, error) {
-	sources, err := runner.FileSources(files, runner.SourceOptions{Runs: cfg.Runs, Filters: cfg.Filters, MaxJobs: cfg.MaxJobs, Skip: skip})
+	srcs, err := sources.Files(files, sources.Options{Runs: cfg.Runs, Filters: cfg.Filters, MaxJobs: cfg.MaxJobs, Skip: skip})
 	if err != nil {
 		return nil, 0, err
 	}
-	return runner.Combine(sources, cfg.Shard)
+	if len(cfg.Variants) > 0 {
+		srcs = sources.Suite(cfg.Variants, srcs)
+	}
+	return sources.Combine(srcs, cfg.Shard)
 }
 
 // Run runs files (as Kit.Load returns them) with cfg's agent on the kit's
 // registries and returns what the run did. The error reports a failure of
 // the run itself (bad configuration, results not writable, ctx ended),
-// never a failing job: see Summary.Passed and Summary.Failed.
+// never a failing job: see Summary.Jobs and Summary.Passed.
 func (k *Kit) Run(ctx context.Context, cfg RunConfig, files ...*scenario.File) (runner.Summary, error) {
-	if cfg.Agent == nil {
+	if cfg.Agent == nil && len(cfg.Runner.Variants) == 0 {
 		return runner.Summary{}, runner.ErrNoAgent
 	}
 	// recorded is what a resumed results file holds, known once it is
@@ -135,6 +144,9 @@ func (k *Kit) Run(ctx context.Context, cfg RunConfig, files ...*scenario.File) (
 		return runner.Run(ctx, rc, jobs)
 	}
 	plan := &results.Plan{Started: time.Now().UTC(), TotalJobs: total, ShardJobs: owned, Agent: fmt.Sprintf("%T", cfg.Agent), Seed: cfg.Seed}
+	if cfg.Agent == nil {
+		plan.Agent = "suite"
+	}
 	if !cfg.Shard.IsWhole() {
 		plan.Shard = cfg.Shard.String()
 	}

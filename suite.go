@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -15,19 +16,20 @@ import (
 // an `openai` spec without a model takes the suite's model; an exec agent's
 // programs get the suite agent's env with AGENTEVAL_AGENT, AGENTEVAL_MODEL
 // and AGENTEVAL_INSTRUCTIONS (runner.AgentOptions.Env and Instructions); a
-// model agent sends the instructions as its first system message. The variants are in the suite's order, agent-major:
-// pass them to runner.SuiteSources and the agents to runner.Config.Variants.
+// model agent sends the instructions as its first system message. The
+// variants are in the suite's order, agent-major: pass them in
+// RunConfig.Variants and the agents in RunConfig.Runner.Variants.
 // ignored lists the agents given instructions or env that their type does
 // not take (runner.AgentType.TakesInstructions, TakesEnv).
-func (k *Kit) SuiteAgents(s *scenario.Suite, opts runner.AgentOptions) (variants []runner.Variant, agents map[runner.Variant]Agent, ignored []string, err error) {
+func (k *Kit) SuiteAgents(s *scenario.Suite, opts runner.AgentOptions) (variants []matrix.Variant, agents map[matrix.Variant]Agent, ignored []string, err error) {
 	models := s.Models
 	if len(models) == 0 {
 		models = []scenario.SuiteModel{{}}
 	}
-	agents = map[runner.Variant]Agent{}
+	agents = map[matrix.Variant]Agent{}
 	for _, a := range s.Agents {
 		for _, m := range models {
-			v := runner.Variant{Agent: a.Name, Model: m.ID}
+			v := matrix.Variant{Agent: a.Name, Model: m.ID}
 			agent, used, err := k.suiteAgent(a, m, opts)
 			if err != nil {
 				return nil, nil, nil, fmt.Errorf("agent %s: %w", v, err)

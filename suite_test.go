@@ -7,6 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval"
+	"github.com/agenteval/agenteval/matrix"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -31,7 +33,7 @@ func TestSuiteAgents(t *testing.T) {
 	}
 	variants, agents, ignored, err := kit.SuiteAgents(s, runner.AgentOptions{})
 	require.NoError(t, err)
-	assert.Equal(t, []runner.Variant{{Agent: "tool", Model: "m1"}, {Agent: "tool", Model: "org/m2"}, {Agent: "prog", Model: "m1"},
+	assert.Equal(t, []matrix.Variant{{Agent: "tool", Model: "m1"}, {Agent: "tool", Model: "org/m2"}, {Agent: "prog", Model: "m1"},
 		{Agent: "prog", Model: "org/m2"}, {Agent: "model", Model: "m1"}, {Agent: "model", Model: "org/m2"},
 		{Agent: "base", Model: "m1"}, {Agent: "base", Model: "org/m2"}}, variants)
 	assert.Len(t, agents, len(variants))
@@ -43,4 +45,34 @@ func TestSuiteAgents(t *testing.T) {
 	s.Models = nil
 	_, _, _, err = kit.SuiteAgents(s, runner.AgentOptions{})
 	assert.ErrorContains(t, err, `agent model: "openai" names no model and the suite has no models`)
+}
+
+// A suite runs through the kit: SuiteAgents' variants in RunConfig.Variants
+// and its agents in Runner.Variants run every job once per agent × model,
+// each with its own agent and an id that starts with agent@model/.
+func TestSuiteRunsThroughTheKit(t *testing.T) {
+	t.Parallel()
+	kit := agenteval.New()
+	files, err := kit.Load("examples/scenarios/weather.scenario.yaml")
+	require.NoError(t, err)
+	s := &scenario.Suite{Agents: []scenario.SuiteAgent{{Name: "a", Agent: "echo"}, {Name: "b", Agent: "echo"}},
+		Models: []scenario.SuiteModel{{ID: "m1"}, {ID: "org/m2"}}}
+	variants, agents, _, err := kit.SuiteAgents(s, runner.AgentOptions{})
+	require.NoError(t, err)
+	var ids []string
+	cfg := agenteval.RunConfig{Variants: variants, Runner: runner.Config{Variants: agents,
+		Results: sinkFunc(func(r *results.Job) error { ids = append(ids, r.ID+" "+r.Agent+" "+r.Model); return nil })}}
+	jobs, total, err := kit.Jobs(cfg, files...)
+	require.NoError(t, err)
+	assert.Equal(t, int64(4), total)
+	n := 0
+	for range jobs {
+		n++
+	}
+	assert.Equal(t, 4, n)
+	sum, err := kit.Run(t.Context(), agenteval.RunConfig{Variants: variants, Concurrency: 1, Runner: cfg.Runner}, files...)
+	require.NoError(t, err)
+	assert.Equal(t, int64(4), sum.Jobs)
+	assert.Equal(t, []string{"a@m1/weather/-/run-1 a m1", "a@org:m2/weather/-/run-1 a org/m2",
+		"b@m1/weather/-/run-1 b m1", "b@org:m2/weather/-/run-1 b org/m2"}, ids)
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/agenteval/agenteval/fixture"
 	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/internal/githubfake"
-	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
@@ -61,17 +60,15 @@ func Run(ctx context.Context, opts Options) (runner.Summary, error) {
 		}
 		files = append(files, set.Files...)
 	}
-	sources, err := runner.FileSources(files, runner.SourceOptions{Runs: 2})
+	jobs, total, err := kit.Jobs(agenteval.RunConfig{Runs: 2}, files...)
 	if err != nil {
 		return runner.Summary{}, err
 	}
-	jobs, total, err := runner.Combine(sources, matrix.Shard{})
-	if err != nil {
-		return runner.Summary{}, err
-	}
-	names := make([]string, len(sources))
-	for i, s := range sources {
-		names[i] = s.Name
+	var names []string // the files that hold jobs
+	for _, f := range files {
+		if f.Matrix != nil || f.Scenario != nil {
+			names = append(names, f.Name)
+		}
 	}
 	// The demo's results are replaced on every run; the folder's lock still
 	// keeps two demos from writing one file at once.

@@ -19,7 +19,6 @@ import (
 	"github.com/agenteval/agenteval/fixture"
 	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/internal/githubfake"
-	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
@@ -88,9 +87,7 @@ func TestGitHubCheckpointFailsWhenTheAgentDoesNothing(t *testing.T) {
 	})
 	exec := github.NewExecutor(github.NewClient(github.Config{GraphQLURL: gh.GraphQLURL(), Transport: gh.Client().Transport}), github.ExecutorOptions{})
 	sink := &sliceSink{}
-	sources, err := runner.FileSources([]*scenario.File{f}, runner.SourceOptions{})
-	require.NoError(t, err)
-	jobs, _, err := runner.Combine(sources, matrix.Shard{})
+	jobs, _, err := agenteval.New().Jobs(agenteval.RunConfig{}, f)
 	require.NoError(t, err)
 	_, err = runner.Run(t.Context(), runner.Config{Agent: idle, Results: sink,
 		Checkpoints: runner.Checkpoints(checkpoint.Checker{Executor: exec}),

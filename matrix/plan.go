@@ -62,7 +62,7 @@ type Param struct {
 }
 
 // Job is one run of one combination: what a matrix expands to and what a
-// runner runs (runner.Source yields these; there is no other job type).
+// runner runs (sources.Source yields these; there is no other job type).
 type Job struct {
 	// ID is Source/Combination/run-Run, where Source is the matrix file's
 	// id (scenario.File.ID) or, without a matrix, the scenario's: the key of
@@ -72,7 +72,7 @@ type Job struct {
 	// Index is the job's position. From Plan.Jobs it is the position in the
 	// whole expansion (before filters and shards): combination index × runs
 	// + Run − 1, stable for a given matrix whatever selection produced the
-	// job. A runner.Source renumbers it as the job's deterministic position
+	// job. A sources.Source renumbers it as the job's deterministic position
 	// within the whole run (sources one after another, after filters).
 	Index int64
 	// ScenarioID is the base scenario's id.
@@ -87,7 +87,7 @@ type Job struct {
 	// Params are the job's parameters in axis order; nil without a matrix.
 	Params []Param
 	// Agent and Model are the suite's agent and model the job runs with
-	// (runner.SuiteSources sets them and prefixes ID with agent/model/);
+	// (a suite's run sets them and prefixes ID with agent/model/);
 	// "" outside a suite.
 	Agent, Model string
 	// Scenario is the scenario to run, with the parameters applied and

@@ -168,7 +168,7 @@ type jobShape struct {
 }
 
 // Make forecasts the jobs: the same jobs a run with the same sources,
-// filters, runs and shard would run (runner.Combine). It reads a
+// filters, runs and shard would run (agenteval.Kit.Jobs). It reads a
 // scenario once for the runs of one combination (jobs with one
 // source/combination key in a row), so matrices forecast at about the
 // speed of their expansion.
@@ -196,7 +196,7 @@ func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) 
 	var agentOrder []string
 	lastKey := "\x00" // no job's key
 	var shape jobShape
-	sources := map[string]*Source{}
+	srcs := map[string]*Source{}
 	var order []string
 	notes := map[string]bool{}
 	for j, err := range jobs {
@@ -253,10 +253,10 @@ func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) 
 		addCalls(&p.Calls, js.calls)
 		p.JobMS += js.ms
 		p.LongestJobMS = max(p.LongestJobMS, js.ms)
-		s := sources[src]
+		s := srcs[src]
 		if s == nil {
 			s = &Source{Source: src, Basis: basis}
-			sources[src] = s
+			srcs[src] = s
 			order = append(order, src)
 		}
 		s.Jobs++
@@ -268,7 +268,7 @@ func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) 
 		}
 	}
 	for _, src := range order {
-		s := sources[src]
+		s := srcs[src]
 		s.JobMS /= float64(s.Jobs)
 		p.Sources = append(p.Sources, *s)
 	}

@@ -13,27 +13,28 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/plan"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
 )
 
-func jobsOf(t *testing.T, runs int, shard matrix.Shard, paths ...string) (sources []runner.Source, reg *runner.Registries) {
+func jobsOf(t *testing.T, runs int, shard matrix.Shard, paths ...string) (srcs []sources.Source, reg *runner.Registries) {
 	t.Helper()
 	reg = runner.NewRegistries()
 	set, err := scenario.NewLoader(reg, scenario.Options{}).LoadPaths(paths...)
 	require.NotNil(t, set, "%v", err)
 	require.False(t, set.Diagnostics.HasErrors(), "%v", set.Diagnostics)
-	sources, err = runner.FileSources(set.Files, runner.SourceOptions{Runs: runs})
+	srcs, err = sources.Files(set.Files, sources.Options{Runs: runs})
 	require.NoError(t, err)
-	return sources, reg
+	return srcs, reg
 }
 
 func makePlan(t *testing.T, runs int, shard matrix.Shard, opts plan.Options, paths ...string) *plan.Plan {
 	t.Helper()
-	sources, reg := jobsOf(t, runs, shard, paths...)
-	jobs, _, err := runner.Combine(sources, shard)
+	srcs, reg := jobsOf(t, runs, shard, paths...)
+	jobs, _, err := sources.Combine(srcs, shard)
 	require.NoError(t, err)
 	opts.Evaluations = reg.Evaluations
 	p, err := plan.Make(context.Background(), jobs, opts)
@@ -134,8 +135,8 @@ func TestHistoryReplacesLimits(t *testing.T) {
 
 func TestMakeHonoursContext(t *testing.T) {
 	t.Parallel()
-	sources, _ := jobsOf(t, 1, matrix.Shard{}, "testdata/talk.scenario.yaml")
-	jobs, _, err := runner.Combine(sources, matrix.Shard{})
+	srcs, _ := jobsOf(t, 1, matrix.Shard{}, "testdata/talk.scenario.yaml")
+	jobs, _, err := sources.Combine(srcs, matrix.Shard{})
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -164,11 +165,11 @@ func BenchmarkMakeMatrix(b *testing.B) {
 	if set == nil || set.Diagnostics.HasErrors() {
 		b.Fatal(err, set.Diagnostics)
 	}
-	sources, err := runner.FileSources(set.Files, runner.SourceOptions{Runs: 1})
+	srcs, err := sources.Files(set.Files, sources.Options{Runs: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
-	jobs, total, err := runner.Combine(sources, matrix.Shard{})
+	jobs, total, err := sources.Combine(srcs, matrix.Shard{})
 	if err != nil || total != 10_000 {
 		b.Fatal(err, total)
 	}

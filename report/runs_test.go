@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/examples"
+	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
@@ -37,9 +38,9 @@ func matrix3Results(t testing.TB) string {
 	regs := runner.NewRegistries()
 	f, err := scenario.NewLoader(regs, scenario.Options{}).LoadFile(filepath.Join("testdata", "matrix3", "triage.matrix.yaml"))
 	require.NoError(t, err)
-	sources, err := runner.FileSources([]*scenario.File{f}, runner.SourceOptions{})
+	srcs, err := sources.Files([]*scenario.File{f}, sources.Options{})
 	require.NoError(t, err)
-	jobs, total, err := runner.Combine(sources, matrix.Shard{})
+	jobs, total, err := sources.Combine(srcs, matrix.Shard{})
 	require.NoError(t, err)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "results.jsonl")

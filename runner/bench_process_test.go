@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -16,7 +17,7 @@ import (
 func BenchmarkCodeStepJob(b *testing.B) {
 	s := codeScenarioB(b)
 	b.ReportAllocs()
-	jobs, _, err := Combine([]Source{scenarioSource("code", s, b.N)}, matrix.Shard{})
+	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("code", s, b.N)}, matrix.Shard{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func BenchmarkExecAgentJob(b *testing.B) {
 	}
 	s := loadScenario(b, "echo.scenario.yaml")
 	b.ReportAllocs()
-	jobs, _, err := Combine([]Source{scenarioSource("exec", s, b.N)}, matrix.Shard{})
+	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("exec", s, b.N)}, matrix.Shard{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func BenchmarkExecAgentJobPersistent(b *testing.B) {
 	}
 	s := loadScenario(b, "issues.scenario.yaml")
 	b.ReportAllocs()
-	jobs, _, err := Combine([]Source{scenarioSource("exec", s, b.N)}, matrix.Shard{})
+	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("exec", s, b.N)}, matrix.Shard{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 )
@@ -29,7 +30,7 @@ func (d jsonDiscard) Write(r *results.Job) error {
 func BenchmarkRunEcho(b *testing.B) {
 	s := loadScenario(b, "echo.scenario.yaml")
 	b.ReportAllocs()
-	jobs, _, err := Combine([]Source{scenarioSource("echo", s, b.N)}, matrix.Shard{})
+	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("echo", s, b.N)}, matrix.Shard{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func BenchmarkRunEcho(b *testing.B) {
 func BenchmarkRunFunc(b *testing.B) {
 	s := loadScenario(b, "echo.scenario.yaml")
 	b.ReportAllocs()
-	jobs, _, err := Combine([]Source{scenarioSource("echo", s, b.N)}, matrix.Shard{})
+	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("echo", s, b.N)}, matrix.Shard{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func BenchmarkRunEchoPeakMemory(b *testing.B) {
 			var peak uint64
 			for b.Loop() {
 				runtime.GC()
-				jobs, _, _ := Combine([]Source{scenarioSource("echo", s, n)}, matrix.Shard{})
+				jobs, _, _ := sources.Combine([]sources.Source{sources.Scenario("echo", s, n)}, matrix.Shard{})
 				start := time.Now()
 				sum, err := Run(b.Context(), Config{Agent: echoAgent{}, Results: newJSONDiscard(),
 					Progress: func(p Progress) {
@@ -97,7 +98,7 @@ func BenchmarkRunEchoPeakMemory(b *testing.B) {
 // BenchmarkResumeSkip is the cost of skipping recorded matrix jobs on
 // --resume: each is built, its id looked up, and passed over (10^5 a loop).
 func BenchmarkResumeSkip(b *testing.B) {
-	src, err := matrixSource(shardCostMatrix(b), SourceOptions{MaxJobs: -1})
+	src, err := sources.Matrix(shardCostMatrix(b), sources.Options{MaxJobs: -1})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func BenchmarkResumeSkip(b *testing.B) {
 	b.ReportAllocs()
 	start := time.Now()
 	for b.Loop() {
-		jobs, _, _ := Combine([]Source{src}, matrix.Shard{})
+		jobs, _, _ := sources.Combine([]sources.Source{src}, matrix.Shard{})
 		first := func(yield func(matrix.Job, error) bool) {
 			i := 0
 			for j, err := range jobs {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
@@ -40,7 +41,7 @@ func TestBudgetStopsStartingJobs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			jobs, _, err := Combine([]Source{scenarioSource("echo", s, 10)}, matrix.Shard{})
+			jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("echo", s, 10)}, matrix.Shard{})
 			require.NoError(t, err)
 			var calls atomic.Int64
 			sink := &memSink{}
@@ -66,7 +67,7 @@ func TestBudgetStopsStartingJobs(t *testing.T) {
 func TestBudgetOvershootIsBoundedByConcurrency(t *testing.T) {
 	t.Parallel()
 	s := loadScenario(t, "echo.scenario.yaml")
-	jobs, _, err := Combine([]Source{scenarioSource("echo", s, 40)}, matrix.Shard{})
+	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("echo", s, 40)}, matrix.Shard{})
 	require.NoError(t, err)
 	var calls atomic.Int64
 	sink := &memSink{}
@@ -81,7 +82,7 @@ func TestBudgetOvershootIsBoundedByConcurrency(t *testing.T) {
 func TestBudgetTime(t *testing.T) {
 	t.Parallel()
 	s := loadScenario(t, "echo.scenario.yaml")
-	jobs, _, err := Combine([]Source{scenarioSource("echo", s, 1000)}, matrix.Shard{})
+	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("echo", s, 1000)}, matrix.Shard{})
 	require.NoError(t, err)
 	slow := AgentFunc(func(ctx context.Context, _ SessionConfig, m string) (Reply, error) {
 		select {
@@ -114,7 +115,7 @@ func TestCostBudgetNeedsAPrice(t *testing.T) {
 func BenchmarkRunEchoBudget(b *testing.B) {
 	s := loadScenario(b, "echo.scenario.yaml")
 	b.ReportAllocs()
-	jobs, _, err := Combine([]Source{scenarioSource("echo", s, b.N)}, matrix.Shard{})
+	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("echo", s, b.N)}, matrix.Shard{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
@@ -35,7 +36,7 @@ func TestCancelDuringResumeStopsSkippingAndJoins(t *testing.T) {
 	isRecorded := func(i int) bool { return i%11 != 10 } // one hole in eleven
 	for i := range total {
 		if isRecorded(i) {
-			require.NoError(t, w.Write(&results.Job{ID: jobID(s.ID, "", i+1), Index: int64(i), Scenario: s.ID, Run: i + 1, Completed: true, Passed: true}))
+			require.NoError(t, w.Write(&results.Job{ID: sources.JobID(s.ID, "", i+1), Index: int64(i), Scenario: s.ID, Run: i + 1, Completed: true, Passed: true}))
 		}
 	}
 	require.NoError(t, w.Close())
@@ -58,7 +59,7 @@ func TestCancelDuringResumeStopsSkippingAndJoins(t *testing.T) {
 		}
 		return done[id]
 	}
-	jobs, _, err := Combine([]Source{scenarioSource(s.ID, s, total)}, matrix.Shard{})
+	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario(s.ID, s, total)}, matrix.Shard{})
 	require.NoError(t, err)
 	sum, err := Run(ctx, Config{Agent: echoAgent{}, Concurrency: 2, Skip: skip}, jobs)
 	returned.Store(true)
@@ -99,16 +100,16 @@ func shardCostMatrix(t testing.TB) *scenario.File {
 // jobs would allocate millions of times. (Not parallel: AllocsPerRun
 // counts the whole process's allocations.)
 func TestShardCostsTheShardNotTheRun(t *testing.T) {
-	src, err := matrixSource(shardCostMatrix(t), SourceOptions{MaxJobs: -1})
+	src, err := sources.Matrix(shardCostMatrix(t), sources.Options{MaxJobs: -1})
 	require.NoError(t, err)
 	require.EqualValues(t, 1_000_000, src.Count)
 	s := loadScenario(t, "echo.scenario.yaml")
-	sources := []Source{scenarioSource("plain", s, 1_000_000), src}
+	srcs := []sources.Source{sources.Scenario("plain", s, 1_000_000), src}
 	sh := matrix.Shard{Index: 1, Count: 10_000}
 	var n int64
 	allocs := testing.AllocsPerRun(1, func() {
 		n = 0
-		jobs, _, err := Combine(sources, sh)
+		jobs, _, err := sources.Combine(srcs, sh)
 		require.NoError(t, err)
 		for j, err := range jobs {
 			require.NoError(t, err)
@@ -128,11 +129,11 @@ func TestShardedSourcesMatchTheWholeRun(t *testing.T) {
 	t.Parallel()
 	s := loadScenario(t, "echo.scenario.yaml")
 	f := shardCostMatrix(t)
-	filtered, err := matrixSource(f, SourceOptions{Filters: []string{"name=v3 topic-3"}, MaxJobs: -1})
+	filtered, err := sources.Matrix(f, sources.Options{Filters: []string{"name=v3 topic-3"}, MaxJobs: -1})
 	require.NoError(t, err)
 	require.EqualValues(t, 10_000, filtered.Count)
-	small := []Source{scenarioSource("a", s, 7), filtered, scenarioSource("b", s, 5)}
-	whole, total, err := Combine(small, matrix.Shard{})
+	small := []sources.Source{sources.Scenario("a", s, 7), filtered, sources.Scenario("b", s, 5)}
+	whole, total, err := sources.Combine(small, matrix.Shard{})
 	require.NoError(t, err)
 	type key struct {
 		id    string
@@ -156,7 +157,7 @@ func TestShardedSourcesMatchTheWholeRun(t *testing.T) {
 					want = append(want, k)
 				}
 			}
-			jobs, _, err := Combine(small, sh)
+			jobs, _, err := sources.Combine(small, sh)
 			require.NoError(t, err)
 			for j, err := range jobs {
 				require.NoError(t, err)

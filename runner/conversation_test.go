@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm/llmtest"
 	"github.com/agenteval/agenteval/matrix"
@@ -53,7 +54,7 @@ func runOne(t *testing.T, cfg Config, s *scenario.Scenario) *results.Job {
 	t.Helper()
 	sink := &memSink{}
 	cfg.Results = sink
-	jobs, _, err := Combine([]Source{scenarioSource("s", s, 1)}, matrix.Shard{})
+	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("s", s, 1)}, matrix.Shard{})
 	require.NoError(t, err)
 	_, err = Run(t.Context(), cfg, jobs)
 	require.NoError(t, err)

@@ -6,10 +6,10 @@
 // A Job is one run of one scenario variant: scenario × matrix combination ×
 // run number, with a deterministic Index and an id source/combination/run-N
 // (source: the scenario's id, or the matrix file's; see scenario.AssignIDs)
-// that results, resume and shards key on. FileSources turns loaded files
-// into Sources (a scenario runs Runs times; a matrix expands lazily through
-// package matrix) and Combine numbers them into one run, keeping the jobs a
-// Shard owns (index mod n == i-1). Run executes them on Config.Concurrency
+// that results, resume and shards key on. agenteval.Kit.Jobs turns loaded
+// files into the jobs of one run (a scenario runs Runs times; a matrix
+// expands lazily through package matrix), keeping the jobs a Shard owns
+// (index mod n == i-1). Run executes them on Config.Concurrency
 // workers and streams each results.Job to Config.Results the moment it is
 // finished; memory does not grow with the number of jobs.
 //

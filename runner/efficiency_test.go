@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
@@ -30,7 +31,7 @@ func TestRunRecordsEfficiency(t *testing.T) {
 			{Name: "Grep"},
 		}, Usage: llm.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15, ReasoningTokens: 2, CacheReadTokens: 3, CacheWriteTokens: 1}}, nil
 	})
-	jobs, _, err := Combine([]Source{scenarioSource("echo", s, 1)}, matrix.Shard{})
+	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("echo", s, 1)}, matrix.Shard{})
 	require.NoError(t, err)
 	sink := &memSink{}
 	_, err = Run(context.Background(), Config{Agent: agent, Results: sink,

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval"
-	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
@@ -38,11 +37,7 @@ judgment: {strategy: all_pass}
 	agent := runner.AgentFunc(func(_ context.Context, _ runner.SessionConfig, msg string) (runner.Reply, error) {
 		return runner.Reply{Text: "Hello, " + strings.TrimPrefix(msg, "I am ") + "!"}, nil
 	})
-	sources, err := runner.FileSources([]*scenario.File{f}, runner.SourceOptions{Runs: 3})
-	if err != nil {
-		panic(err)
-	}
-	jobs, _, err := runner.Combine(sources, matrix.Shard{})
+	jobs, _, err := agenteval.New().Jobs(agenteval.RunConfig{Runs: 3}, f)
 	if err != nil {
 		panic(err)
 	}

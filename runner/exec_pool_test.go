@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/internal/proctest"
+	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
@@ -42,11 +43,11 @@ func issuesScenario(t *testing.T, id, input, timeout string) *scenario.Scenario 
 }
 
 // runSources runs sources and returns the results by job id and the summary.
-func runSources(t *testing.T, cfg Config, sources ...Source) (map[string]*results.Job, Summary) {
+func runSources(t *testing.T, cfg Config, srcs ...sources.Source) (map[string]*results.Job, Summary) {
 	t.Helper()
 	sink := &memSink{}
 	cfg.Results = sink
-	jobs, _, err := Combine(sources, matrix.Shard{})
+	jobs, _, err := sources.Combine(srcs, matrix.Shard{})
 	require.NoError(t, err)
 	sum, err := Run(t.Context(), cfg, jobs)
 	require.NoError(t, err)
@@ -67,7 +68,7 @@ func TestExecPoolKeepsPersistentPrograms(t *testing.T) {
 	marker := "agenteval-pool-" + proctest.SleepArg()
 	agent := testExecAgent(t, servingCommand(t, marker))
 	byID, sum := runSources(t, Config{Agent: agent, Concurrency: 3, KeepTranscripts: true},
-		scenarioSource("issues", issuesScenario(t, "issues", "list the open issues", "30s"), 24))
+		sources.Scenario("issues", issuesScenario(t, "issues", "list the open issues", "30s"), 24))
 	assert.Equal(t, int64(24), sum.Passed)
 	assert.Empty(t, sum.Notes)
 	pids := map[string]bool{}
@@ -99,15 +100,15 @@ func TestExecPoolFailuresCostOnlyTheirSession(t *testing.T) {
 	agent := testExecAgent(t, servingCommand(t, marker))
 	ok := func(id string) *scenario.Scenario { return issuesScenario(t, id, "list the open issues", "30s") }
 	byID, sum := runSources(t, Config{Agent: agent, Concurrency: 2},
-		scenarioSource("ok1", ok("ok1"), 4),
-		scenarioSource("die", issuesScenario(t, "die", "die", "30s"), 1),
-		scenarioSource("ok2", ok("ok2"), 4),
-		scenarioSource("hang", issuesScenario(t, "hang", "hang", "1s"), 1),
-		scenarioSource("ok3", ok("ok3"), 4),
-		scenarioSource("garbage", issuesScenario(t, "garbage", "garbage", "30s"), 1),
-		scenarioSource("ok4", ok("ok4"), 4),
-		scenarioSource("fail", issuesScenario(t, "fail", "fail", "30s"), 1),
-		scenarioSource("ok5", ok("ok5"), 4),
+		sources.Scenario("ok1", ok("ok1"), 4),
+		sources.Scenario("die", issuesScenario(t, "die", "die", "30s"), 1),
+		sources.Scenario("ok2", ok("ok2"), 4),
+		sources.Scenario("hang", issuesScenario(t, "hang", "hang", "1s"), 1),
+		sources.Scenario("ok3", ok("ok3"), 4),
+		sources.Scenario("garbage", issuesScenario(t, "garbage", "garbage", "30s"), 1),
+		sources.Scenario("ok4", ok("ok4"), 4),
+		sources.Scenario("fail", issuesScenario(t, "fail", "fail", "30s"), 1),
+		sources.Scenario("ok5", ok("ok5"), 4),
 	)
 	assert.Equal(t, int64(24), sum.Jobs)
 	assert.Equal(t, int64(20), sum.Passed, "every session but the four that broke")
@@ -156,7 +157,7 @@ func TestExecPoolStartsOneShotProgramsPerSession(t *testing.T) {
 	dir := t.TempDir()
 	starts := filepath.Join(dir, "starts")
 	agent := testExecAgent(t, `echo $$ >> `+starts+`; read start; read msg; echo '{"type":"reply","id":1,"text":"hello"}'; cat >/dev/null`)
-	_, sum := runSources(t, Config{Agent: agent, Concurrency: 2}, scenarioSource("hi", inputScenario(t, "30s"), 5))
+	_, sum := runSources(t, Config{Agent: agent, Concurrency: 2}, sources.Scenario("hi", inputScenario(t, "30s"), 5))
 	assert.Equal(t, int64(5), sum.Passed)
 	b, err := os.ReadFile(starts)
 	require.NoError(t, err)
@@ -181,7 +182,7 @@ judgment: {strategy: all_pass}
 `))
 	require.NoError(t, err)
 	byID, sum := runSources(t, Config{Agent: testExecAgent(t, servingCommand(t, marker)), Concurrency: 2},
-		scenarioSource("cwd", f.Scenario, 10))
+		sources.Scenario("cwd", f.Scenario, 10))
 	for id, r := range byID {
 		assert.True(t, r.Passed, "%s: %s", id, r.Explain())
 	}
@@ -200,9 +201,9 @@ func TestExecPoolEndsWithACancelledRun(t *testing.T) {
 	sink := &memSink{}
 	go func() {
 		defer close(done)
-		jobs, _, _ := Combine([]Source{
-			scenarioSource("ok", issuesScenario(t, "ok", "list the open issues", "30s"), 3),
-			scenarioSource("hang", issuesScenario(t, "hang", "hang", "60s"), 2),
+		jobs, _, _ := sources.Combine([]sources.Source{
+			sources.Scenario("ok", issuesScenario(t, "ok", "list the open issues", "30s"), 3),
+			sources.Scenario("hang", issuesScenario(t, "hang", "hang", "60s"), 2),
 		}, matrix.Shard{})
 		_, _ = Run(ctx, Config{Agent: agent, Concurrency: 3, Results: sink}, jobs)
 	}()
@@ -223,7 +224,7 @@ func TestExecPoolInRunner(t *testing.T) {
 	marker := "agenteval-pool-runner-" + proctest.SleepArg()
 	r, err := NewRunner(Config{Agent: testExecAgent(t, servingCommand(t, marker)), Concurrency: 1})
 	require.NoError(t, err)
-	jobs, _, err := Combine([]Source{scenarioSource("issues", issuesScenario(t, "issues", "list the open issues", "30s"), 3)}, matrix.Shard{})
+	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("issues", issuesScenario(t, "issues", "list the open issues", "30s"), 3)}, matrix.Shard{})
 	require.NoError(t, err)
 	for j, err := range jobs {
 		require.NoError(t, err)
@@ -266,7 +267,7 @@ func TestExecReadyLine(t *testing.T) {
 func TestExecPoolReplacesProgramsThatEndBetweenSessions(t *testing.T) {
 	t.Parallel()
 	agent := testExecAgent(t, `echo '{"type":"ready","sessions":"many"}'; read start; read msg; echo '{"type":"reply","text":"hello"}'; read end; exit 0`)
-	byID, sum := runSources(t, Config{Agent: agent, Concurrency: 1}, scenarioSource("hi", inputScenario(t, "30s"), 10))
+	byID, sum := runSources(t, Config{Agent: agent, Concurrency: 1}, sources.Scenario("hi", inputScenario(t, "30s"), 10))
 	for id, r := range byID {
 		assert.True(t, r.Passed, "%s: %s", id, r.Explain())
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -31,9 +32,9 @@ func TestTwoMatricesOverOneBaseGetTheirOwnJobIDs(t *testing.T) {
 	}
 	set, err := scenario.NewLoader(NewRegistries(), scenario.Options{}).LoadDirFS(fsys, "cli")
 	require.NoError(t, err)
-	sources, err := FileSources(set.Files, SourceOptions{})
+	srcs, err := sources.Files(set.Files, sources.Options{})
 	require.NoError(t, err)
-	jobs, total, err := Combine(sources, matrix.Shard{})
+	jobs, total, err := sources.Combine(srcs, matrix.Shard{})
 	require.NoError(t, err)
 	assert.EqualValues(t, 5, total)
 	ids := map[string]int64{}
@@ -63,10 +64,10 @@ func TestFileSourcesRefuseSharedJobIDs(t *testing.T) {
 		require.NoError(t, err)
 		files = append(files, f)
 	}
-	_, err := FileSources(files, SourceOptions{})
+	_, err := sources.Files(files, sources.Options{})
 	require.EqualError(t, err, "a/x.scenario.yaml and b/x.scenario.yaml would give their jobs the same ids (x/-/...); give one of them another id or file name")
 	scenario.AssignIDs(files)
-	_, err = FileSources(files, SourceOptions{})
+	_, err = sources.Files(files, sources.Options{})
 	require.NoError(t, err)
 }
 
@@ -81,10 +82,10 @@ func TestSkippedMatrixJobsAreNotBuilt(t *testing.T) {
 	}
 	set, err := scenario.NewLoader(NewRegistries(), scenario.Options{}).LoadDirFS(fsys, ".")
 	require.NoError(t, err)
-	collect := func(opts SourceOptions, sh matrix.Shard) []matrix.Job {
-		sources, err := FileSources(set.Files, opts)
+	collect := func(opts sources.Options, sh matrix.Shard) []matrix.Job {
+		srcs, err := sources.Files(set.Files, opts)
 		require.NoError(t, err)
-		jobs, _, err := Combine(sources, sh)
+		jobs, _, err := sources.Combine(srcs, sh)
 		require.NoError(t, err)
 		var out []matrix.Job
 		for j, err := range jobs {
@@ -94,14 +95,14 @@ func TestSkippedMatrixJobsAreNotBuilt(t *testing.T) {
 		return out
 	}
 	for _, sh := range []matrix.Shard{{}, {Index: 2, Count: 3}} {
-		all := collect(SourceOptions{}, sh)
+		all := collect(sources.Options{}, sh)
 		skipped := map[string]bool{}
 		for i, j := range all {
 			if i%2 == 0 {
 				skipped[j.ID] = true
 			}
 		}
-		got := collect(SourceOptions{Skip: func(id string) bool { return skipped[id] }}, sh)
+		got := collect(sources.Options{Skip: func(id string) bool { return skipped[id] }}, sh)
 		require.Len(t, got, len(all))
 		for i, j := range got {
 			assert.Equal(t, all[i].ID, j.ID)
@@ -143,7 +144,7 @@ func BenchmarkResumeSkipsRecordedMatrixJobs(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				src, err := matrixSource(m, SourceOptions{Skip: bc.skip})
+				src, err := sources.Matrix(m, sources.Options{Skip: bc.skip})
 				require.NoError(b, err)
 				n := 0
 				for j, err := range src.Jobs(0, matrix.Shard{}) {

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
@@ -27,7 +28,7 @@ func TestAgentPanicFailsOnlyThatRun(t *testing.T) {
 		return Reply{Text: m}, nil
 	})
 	sink := &memSink{}
-	jobs, _, err := Combine([]Source{scenarioSource("s", s, 4)}, matrix.Shard{})
+	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("s", s, 4)}, matrix.Shard{})
 	require.NoError(t, err)
 	sum, err := Run(t.Context(), Config{Agent: agent, Results: sink, Concurrency: 1}, jobs)
 	require.NoError(t, err)
@@ -88,7 +89,7 @@ func TestResumeAfterInterruptNeitherRepeatsNorLoses(t *testing.T) {
 	})
 	w, err := results.Open(path, &results.Plan{RunID: "t"}, results.Options{Overwrite: true})
 	require.NoError(t, err)
-	jobs, _, err := Combine([]Source{scenarioSource("s", s, n)}, matrix.Shard{})
+	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("s", s, n)}, matrix.Shard{})
 	require.NoError(t, err)
 	_, err = Run(ctx, Config{Agent: slow, Results: w, Concurrency: 3}, jobs)
 	require.ErrorIs(t, err, context.Canceled)
@@ -105,7 +106,7 @@ func TestResumeAfterInterruptNeitherRepeatsNorLoses(t *testing.T) {
 	first := len(done)
 	w, err = results.Open(path, &results.Plan{RunID: "t"}, results.Options{Resume: true})
 	require.NoError(t, err)
-	jobs, _, err = Combine([]Source{scenarioSource("s", s, n)}, matrix.Shard{})
+	jobs, _, err = sources.Combine([]sources.Source{sources.Scenario("s", s, n)}, matrix.Shard{})
 	require.NoError(t, err)
 	sum, err := Run(t.Context(), Config{Agent: echoAgent{}, Results: w, Skip: func(id string) bool { return done[id] }}, jobs)
 	require.NoError(t, err)
@@ -127,7 +128,7 @@ func TestShardsPartitionARun(t *testing.T) {
 			var sizes int64
 			for i := int64(1); i <= n; i++ {
 				sh := matrix.Shard{Index: int(i), Count: int(n)}
-				jobs, all, err := Combine([]Source{scenarioSource("a", s, total), scenarioSource("b", s, 3)}, sh)
+				jobs, all, err := sources.Combine([]sources.Source{sources.Scenario("a", s, total), sources.Scenario("b", s, 3)}, sh)
 				require.NoError(t, err)
 				sizes += sh.Size(all)
 				var got int64
@@ -284,7 +285,7 @@ func TestRunWritesAResultsWriterFromItsWorkers(t *testing.T) {
 	w, err := results.Open(path, &results.Plan{RunID: "t"}, results.Options{Overwrite: true})
 	require.NoError(t, err)
 	const n = 300
-	jobs, _, err := Combine([]Source{scenarioSource("s", s, n)}, matrix.Shard{})
+	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("s", s, n)}, matrix.Shard{})
 	require.NoError(t, err)
 	var progressed int64
 	sum, err := Run(t.Context(), Config{Agent: echoAgent{}, Results: w, Concurrency: 8, Progress: func(p Progress) {
@@ -302,7 +303,7 @@ func TestRunWritesAResultsWriterFromItsWorkers(t *testing.T) {
 	closed, err := results.Open(filepath.Join(t.TempDir(), "results.jsonl"), &results.Plan{RunID: "t"}, results.Options{})
 	require.NoError(t, err)
 	require.NoError(t, closed.Close()) // every Write now fails
-	jobs, _, err = Combine([]Source{scenarioSource("s", s, n)}, matrix.Shard{})
+	jobs, _, err = sources.Combine([]sources.Source{sources.Scenario("s", s, n)}, matrix.Shard{})
 	require.NoError(t, err)
 	sum, err = Run(t.Context(), Config{Agent: echoAgent{}, Results: closed, Concurrency: 4}, jobs)
 	require.ErrorContains(t, err, "runner: writing results")

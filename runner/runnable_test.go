@@ -19,6 +19,7 @@ import (
 
 	"github.com/agenteval/agenteval/checkpoint"
 	"github.com/agenteval/agenteval/internal/githubfake"
+	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -99,7 +100,7 @@ judgment: {strategy: all_pass}
 `)
 	sink := &memSink{}
 	plain := loadScenario(t, "echo.scenario.yaml")
-	jobs, _, err := Combine([]Source{scenarioSource("e2b", s, 2), scenarioSource("echo", plain, 1)}, matrix.Shard{})
+	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("e2b", s, 2), sources.Scenario("echo", plain, 1)}, matrix.Shard{})
 	require.NoError(t, err)
 	sum, err := Run(t.Context(), Config{Agent: echoAgent{}, Results: sink}, jobs)
 	require.NoError(t, err, "one job's impossibility never sinks the batch")
@@ -223,7 +224,7 @@ judgment: {strategy: all_pass}
 // buffers follow the jobs. (Not parallel: it measures allocation.)
 func TestConcurrencyIsBoundedByTheJobs(t *testing.T) {
 	s := loadScenario(t, "echo.scenario.yaml")
-	jobs, _, err := Combine([]Source{scenarioSource("echo", s, 1)}, matrix.Shard{})
+	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("echo", s, 1)}, matrix.Shard{})
 	require.NoError(t, err)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)

@@ -62,9 +62,9 @@ type Config struct {
 	// StepTimeout bounds a step that sets no timeout (default 5 minutes).
 	StepTimeout time.Duration
 	// Variants are the agents of a suite, by agent and model: a job whose
-	// Agent or Model is set (SuiteSources) runs with Variants[{Agent,
+	// Agent or Model is set (a suite: agenteval.RunConfig.Variants) runs with Variants[{Agent,
 	// Model}]; other jobs with Agent.
-	Variants map[Variant]Agent
+	Variants map[matrix.Variant]Agent
 	// ToolCategories are tool-call categories of the host's own (a
 	// suite's tool_categories), checked before ghx's built-in ones when
 	// each job's tool calls are counted by category.
@@ -169,7 +169,7 @@ type run struct {
 	// tools sorts the agents' tool calls into categories.
 	tools *toolclass.Classifier
 	// variants are Config.Variants, each ready for the run.
-	variants map[Variant]Agent
+	variants map[matrix.Variant]Agent
 }
 
 func newRun(cfg Config) (*run, error) {
@@ -203,7 +203,7 @@ func newRun(cfg Config) (*run, error) {
 		ends = append(ends, end)
 	}
 	if len(cfg.Variants) > 0 {
-		r.variants = make(map[Variant]Agent, len(cfg.Variants))
+		r.variants = make(map[matrix.Variant]Agent, len(cfg.Variants))
 		for v, a := range cfg.Variants {
 			if sa, ok := a.(runScopedAgent); ok {
 				var end func() []string

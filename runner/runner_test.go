@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
@@ -29,7 +30,7 @@ func loadScenario(t testing.TB, name string) *scenario.Scenario {
 func TestRunEchoPasses(t *testing.T) {
 	t.Parallel()
 	s := loadScenario(t, "echo.scenario.yaml")
-	jobs, total, err := Combine([]Source{scenarioSource("echo", s, 3)}, matrix.Shard{})
+	jobs, total, err := sources.Combine([]sources.Source{sources.Scenario("echo", s, 3)}, matrix.Shard{})
 	require.NoError(t, err)
 	require.EqualValues(t, 3, total)
 	sink := &memSink{}

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/matrix"
 )
 
@@ -17,9 +18,9 @@ import (
 func TestSuiteSourcesRunEachVariantWithItsAgent(t *testing.T) {
 	t.Parallel()
 	s := loadScenario(t, "echo.scenario.yaml")
-	variants := []Variant{{Agent: "good", Model: "openai/m1"}, {Agent: "good", Model: "m2"}, {Agent: "bad"}}
-	sources := SuiteSources(variants, []Source{scenarioSource("echo", s, 2)})
-	jobs, total, err := Combine(sources, matrix.Shard{})
+	variants := []matrix.Variant{{Agent: "good", Model: "openai/m1"}, {Agent: "good", Model: "m2"}, {Agent: "bad"}}
+	srcs := sources.Suite(variants, []sources.Source{sources.Scenario("echo", s, 2)})
+	jobs, total, err := sources.Combine(srcs, matrix.Shard{})
 	require.NoError(t, err)
 	require.EqualValues(t, 6, total)
 	var ids []string
@@ -33,7 +34,7 @@ func TestSuiteSourcesRunEachVariantWithItsAgent(t *testing.T) {
 
 	seen := map[string]int{}
 	for i := 1; i <= 4; i++ {
-		part, _, err := Combine(sources, matrix.Shard{Index: i, Count: 4})
+		part, _, err := sources.Combine(srcs, matrix.Shard{Index: i, Count: 4})
 		require.NoError(t, err)
 		for j, err := range part {
 			require.NoError(t, err)
@@ -49,8 +50,8 @@ func TestSuiteSourcesRunEachVariantWithItsAgent(t *testing.T) {
 		})
 	}
 	sink := &memSink{}
-	jobs, _, _ = Combine(sources, matrix.Shard{})
-	_, err = Run(context.Background(), Config{Results: sink, Variants: map[Variant]Agent{
+	jobs, _, _ = sources.Combine(srcs, matrix.Shard{})
+	_, err = Run(context.Background(), Config{Results: sink, Variants: map[matrix.Variant]Agent{
 		variants[0]: said("one"), variants[1]: said("two"), // bad has no agent: its jobs say so
 	}, KeepTranscripts: true}, jobs)
 	require.NoError(t, err)

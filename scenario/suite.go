@@ -254,7 +254,7 @@ func (s *Suite) Select(files []*File) ([]*File, error) {
 			sc = f.Base.Scenario
 		}
 		if sc == nil || (f.Kind != KindScenario && f.Kind != KindGitHub && f.Kind != KindMatrix) {
-			out = append(out, f) // not a job source: FileSources leaves it out
+			out = append(out, f) // not a job source: the run's sources leave it out
 			continue
 		}
 		ids := []string{sc.ID, f.ID}

@@ -165,7 +165,7 @@ func (rs *runSuite) priceBudget(b *runner.Budget, prices plan.Prices, agentModel
 		return nil
 	}
 	modelOf := rs.agentModel(agentModelFlag)
-	priced := map[runner.Variant]plan.Price{}
+	priced := map[matrix.Variant]plan.Price{}
 	for _, v := range rs.variants {
 		model, none := modelOf(matrix.Job{Agent: v.Agent, Model: v.Model})
 		if none {
@@ -185,7 +185,7 @@ func (rs *runSuite) priceBudget(b *runner.Budget, prices plan.Prices, agentModel
 		}
 	}
 	b.Cost = func(j *results.Job) float64 {
-		return priced[runner.Variant{Agent: j.Agent, Model: j.Model}].Cost(j.Usage)
+		return priced[matrix.Variant{Agent: j.Agent, Model: j.Model}].Cost(j.Usage)
 	}
 	return nil
 }

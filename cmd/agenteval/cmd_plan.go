@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/plan"
 	"github.com/agenteval/agenteval/runner"
@@ -111,15 +112,15 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 			return usageErr("%v", err)
 		}
 	}
-	sources, err := runner.FileSources(files, runner.SourceOptions{Runs: *runs, Filters: filters, MaxJobs: *maxJobs})
+	srcs, err := sources.Files(files, sources.Options{Runs: *runs, Filters: filters, MaxJobs: *maxJobs})
 	if err != nil {
 		return usageErr("%v", err)
 	}
 	if suite != nil {
-		sources = runner.SuiteSources(suite.variants, sources)
+		srcs = sources.Suite(suite.variants, srcs)
 		suite.planOptions(files, &opts, *agentModelName)
 	}
-	jobs, _, err := runner.Combine(sources, shard)
+	jobs, _, err := sources.Combine(srcs, shard)
 	if err != nil {
 		return usageErr("%v", err)
 	}

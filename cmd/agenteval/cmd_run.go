@@ -18,6 +18,7 @@ import (
 	"github.com/agenteval/agenteval/checkpoint"
 	"github.com/agenteval/agenteval/fixture"
 	"github.com/agenteval/agenteval/github"
+	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/results"
@@ -164,17 +165,17 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	// recorded is the resumed file's jobs, known once it is open: the
 	// sources skip them by id before building their scenarios.
 	var recorded map[string]bool
-	srcOpts := runner.SourceOptions{Runs: *runs, Filters: filters, MaxJobs: *maxJobs}
+	srcOpts := sources.Options{Runs: *runs, Filters: filters, MaxJobs: *maxJobs}
 	if *resume {
 		srcOpts.Skip = func(id string) bool { return recorded[id] }
 	}
-	sources, err := runner.FileSources(files, srcOpts)
+	srcs, err := sources.Files(files, srcOpts)
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	fileSources := sources
+	fileSources := srcs
 	if suite != nil {
-		sources = runner.SuiteSources(suite.variants, sources)
+		srcs = sources.Suite(suite.variants, srcs)
 	}
 	// Run directories live in the results folder, under its lock: a run
 	// killed with -9 leaves them where the next run into the folder finds
@@ -268,13 +269,13 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		exec := github.NewExecutor(gh, github.ExecutorOptions{})
 		cfg.Checkpoints = runner.Checkpoints(checkpoint.Checker{Executor: exec, Conditions: env.kit.Conditions})
 	}
-	jobs, total, err := runner.Combine(sources, shard)
+	jobs, total, err := sources.Combine(srcs, shard)
 	if err != nil {
 		return usageErr("%v", err)
 	}
 	resultsPath := filepath.Join(*out, "results.jsonl")
-	names := make([]string, len(sources))
-	for i, s := range sources {
+	names := make([]string, len(srcs))
+	for i, s := range srcs {
 		names[i] = s.Name
 	}
 	inputs, err := planInputs(files, *manifest, *seedFile)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/fixture"
+	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
@@ -25,8 +26,8 @@ import (
 type runSuite struct {
 	file     string
 	suite    *scenario.Suite
-	variants []runner.Variant
-	agents   map[runner.Variant]runner.Agent
+	variants []matrix.Variant
+	agents   map[matrix.Variant]runner.Agent
 }
 
 // loadRunSuite loads the suite (or ghx's eval.config.yaml) with the
@@ -165,14 +166,14 @@ func (rs *runSuite) settings() map[string]string {
 // job of the run, before the counted jobs: start-up costs (a program's
 // first start, a cold cache) stay out of the numbers. Its results are
 // dropped.
-func (rs *runSuite) warmup(ctx context.Context, env *cliEnv, cfg runner.Config, sources []runner.Source) {
-	if !rs.suite.Warmup || len(sources) == 0 {
+func (rs *runSuite) warmup(ctx context.Context, env *cliEnv, cfg runner.Config, srcs []sources.Source) {
+	if !rs.suite.Warmup || len(srcs) == 0 {
 		return
 	}
-	var first *runner.Source
-	for i := range sources {
-		if sources[i].Count > 0 {
-			first = &sources[i]
+	var first *sources.Source
+	for i := range srcs {
+		if srcs[i].Count > 0 {
+			first = &srcs[i]
 			break
 		}
 	}
@@ -180,7 +181,7 @@ func (rs *runSuite) warmup(ctx context.Context, env *cliEnv, cfg runner.Config, 
 		return
 	}
 	inner := first.Jobs
-	one := runner.Source{Name: first.Name, Count: 1, Jobs: func(offset int64, _ matrix.Shard) iter.Seq2[matrix.Job, error] {
+	one := sources.Source{Name: first.Name, Count: 1, Jobs: func(offset int64, _ matrix.Shard) iter.Seq2[matrix.Job, error] {
 		return func(yield func(matrix.Job, error) bool) {
 			for j, err := range inner(offset, matrix.Shard{}) {
 				j.Index = offset
@@ -191,7 +192,7 @@ func (rs *runSuite) warmup(ctx context.Context, env *cliEnv, cfg runner.Config, 
 	}}
 	cfg.Results = discardSink{}
 	cfg.Progress, cfg.Skip, cfg.Budget = nil, nil, nil
-	jobs, _, err := runner.Combine(runner.SuiteSources(rs.variants, []runner.Source{one}), matrix.Shard{})
+	jobs, _, err := sources.Combine(sources.Suite(rs.variants, []sources.Source{one}), matrix.Shard{})
 	if err != nil {
 		return
 	}
@@ -240,7 +241,7 @@ func agentJobs(jobs func(yield func(matrix.Job, error) bool), agent string) func
 // run runs the suite's jobs after the warm-up: in one run, or, when the
 // suite reseeds fixtures between agents, one agent after the other with
 // the fixtures reset in between (ghx's reseed_between_modes).
-func (rs *runSuite) run(ctx context.Context, env *cliEnv, cfg runner.Config, fileSources []runner.Source,
+func (rs *runSuite) run(ctx context.Context, env *cliEnv, cfg runner.Config, fileSources []sources.Source,
 	jobs func(yield func(matrix.Job, error) bool), owned int64, mgr fixture.Manager, fixtures *runner.FixtureConfig) (runner.Summary, error) {
 	reseed := rs.suite.Fixtures != nil && rs.suite.Fixtures.ReseedBetweenAgents && len(rs.suite.Agents) > 1
 	if reseed {

@@ -1,4 +1,4 @@
-package runner
+package sources
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// SourceOptions tune FileSources.
-type SourceOptions struct {
+// Options tune Files.
+type Options struct {
 	// Runs is how many times each plain scenario runs (at least 1);
 	// matrices use their runs_per_combination.
 	Runs int
@@ -21,16 +21,16 @@ type SourceOptions struct {
 	// MaxJobs refuses a run with more jobs (0 means no cap).
 	MaxJobs int64
 	// Skip, when set, names the jobs the run will skip (resume, with
-	// Config.Skip): a matrix yields those as headers, their Scenario nil,
+	// runner.Config.Skip): a matrix yields those as headers, their Scenario nil,
 	// without building their scenarios, so that skipping what a results
 	// file holds costs no expansion.
 	Skip func(id string) bool
 }
 
-// FileSources turns loaded files into job sources: each scenario runs
+// Files turns loaded files into job sources: each scenario runs
 // opts.Runs times; each matrix expands lazily. Manifests and scenario sets
 // contribute no jobs.
-func FileSources(files []*scenario.File, opts SourceOptions) ([]Source, error) {
+func Files(files []*scenario.File, opts Options) ([]Source, error) {
 	var out []Source
 	var total int64
 	// Job ids are Source/Combination/run-N: two sources with one prefix
@@ -42,7 +42,7 @@ func FileSources(files []*scenario.File, opts SourceOptions) ([]Source, error) {
 		var prefix string
 		switch {
 		case f.Matrix != nil:
-			s, err := matrixSource(f, opts)
+			s, err := Matrix(f, opts)
 			if err != nil {
 				return nil, err
 			}
@@ -52,7 +52,7 @@ func FileSources(files []*scenario.File, opts SourceOptions) ([]Source, error) {
 				leftOut++
 				continue // filters select matrix combinations
 			}
-			src = scenarioSource(f.Name, f.Scenario, opts.Runs)
+			src = Scenario(f.Name, f.Scenario, opts.Runs)
 			prefix = src.prefix
 		default:
 			continue
@@ -76,11 +76,11 @@ func FileSources(files []*scenario.File, opts SourceOptions) ([]Source, error) {
 	return out, nil
 }
 
-// matrixSource compiles a matrix file into a lazily expanded source. Its
+// Matrix compiles a matrix file into a lazily expanded source. Its
 // jobs are numbered by their position in the filtered expansion; a shard
 // reaches its own positions by arithmetic (matrix.Plan.Select), so it costs
 // its jobs, not the whole matrix.
-func matrixSource(f *scenario.File, opts SourceOptions) (Source, error) {
+func Matrix(f *scenario.File, opts Options) (Source, error) {
 	fs, err := matrix.ParseFilters(opts.Filters)
 	if err != nil {
 		return Source{}, err

@@ -1,6 +1,13 @@
-package runner
+// Package sources turns loaded files into the numbered jobs of one run:
+// each scenario runs Options.Runs times, each matrix expands lazily,
+// sources are numbered one after another (Combine) and a shard reaches its
+// own jobs by arithmetic. A suite repeats every source once per agent ×
+// model (Suite). Hosts get these jobs from agenteval.Kit.Jobs; the CLI and
+// Kit share this one implementation.
+package sources
 
 import (
+	"errors"
 	"fmt"
 	"iter"
 	"strconv"
@@ -22,17 +29,17 @@ type Source struct {
 	// building and dropping the others: a shard of a huge run costs its own
 	// jobs only.
 	Jobs func(offset int64, sh matrix.Shard) iter.Seq2[matrix.Job, error]
-	// prefix is the start its job ids share, for FileSources' uniqueness check.
+	// prefix is the start its job ids share, for Files' uniqueness check.
 	prefix string
 }
 
-// scenarioSource runs a scenario runs times (at least once) as combination "-".
-func scenarioSource(name string, s *scenario.Scenario, runs int) Source {
+// Scenario runs a scenario runs times (at least once) as combination "-".
+func Scenario(name string, s *scenario.Scenario, runs int) Source {
 	runs = max(1, runs)
 	return Source{Name: name, Count: int64(runs), prefix: s.ID + "/-", Jobs: func(offset int64, sh matrix.Shard) iter.Seq2[matrix.Job, error] {
 		return func(yield func(matrix.Job, error) bool) {
 			for i := range positions(sh, offset, int64(runs)) {
-				j := matrix.Job{ID: jobID(s.ID, "", int(i)+1), Index: offset + i, ScenarioID: s.ID,
+				j := matrix.Job{ID: JobID(s.ID, "", int(i)+1), Index: offset + i, ScenarioID: s.ID,
 					Combination: matrix.SingleCombination, Run: int(i) + 1, Scenario: s}
 				if !yield(j, nil) {
 					return
@@ -43,7 +50,7 @@ func scenarioSource(name string, s *scenario.Scenario, runs int) Source {
 }
 
 // JobID formats scenario/combination/run-N; an empty combination is "-".
-func jobID(scenarioID, combination string, run int) string {
+func JobID(scenarioID, combination string, run int) string {
 	if combination == "" {
 		combination = "-"
 	}
@@ -90,7 +97,7 @@ func Combine(sources []Source, sh matrix.Shard) (iter.Seq2[matrix.Job, error], i
 	var total int64
 	for _, s := range sources {
 		if s.Count < 0 || total+s.Count < total {
-			return nil, 0, fmt.Errorf("runner: job count overflows")
+			return nil, 0, errors.New("job count overflows")
 		}
 		total += s.Count
 	}

@@ -1,0 +1,49 @@
+package sources
+
+import (
+	"iter"
+	"strings"
+
+	"github.com/agenteval/agenteval/matrix"
+)
+
+// Suite returns the sources of a comparison: every source once per
+// variant, in order (the first variant's jobs first), each job carrying its
+// variant's Agent and Model and an id prefixed with agent@model/. Combine
+// numbers them as one run, so shards, resume and the report's merge treat
+// the comparison as one run, and runner.Config.Variants gives each job its agent.
+func Suite(variants []matrix.Variant, srcs []Source) []Source {
+	out := make([]Source, 0, len(variants)*len(srcs))
+	for _, v := range variants {
+		prefix := variantPrefix(v)
+		for _, s := range srcs {
+			inner := s.Jobs
+			out = append(out, Source{Name: s.Name, Count: s.Count, prefix: prefix + s.prefix,
+				Jobs: func(offset int64, sh matrix.Shard) iter.Seq2[matrix.Job, error] {
+					return func(yield func(matrix.Job, error) bool) {
+						for j, err := range inner(offset, sh) {
+							if err == nil {
+								j.ID = prefix + j.ID
+								j.Agent, j.Model = v.Agent, v.Model
+							}
+							if !yield(j, err) {
+								return
+							}
+						}
+					}
+				}})
+		}
+	}
+	return out
+}
+
+// variantPrefix is what the ids of the variant's jobs start with: agent/ or,
+// with a model, agent@model/, the model's slashes written as colons
+// (good@openai:gpt-4o/weather/-/run-1), so every id keeps the
+// source/combination/run-N form after it.
+func variantPrefix(v matrix.Variant) string {
+	if v.Model == "" {
+		return v.Agent + "/"
+	}
+	return v.Agent + "@" + strings.ReplaceAll(v.Model, "/", ":") + "/"
+}
