@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/internal/evalparams"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -57,9 +58,9 @@ func BenchmarkEvaluations(b *testing.B) {
 	stepIn := evaluate.Input{Trace: step, Turn: -1, Scope: evaluate.ScopeStep, Env: &evaluate.Env{AllowCommands: true}}
 	finalIn := evaluate.Input{Trace: conv, Turn: -1, Scope: evaluate.ScopeFinal, Env: &evaluate.Env{}}
 	turnIn := evaluate.Input{Trace: conv, Turn: 7, Scope: evaluate.ScopeTurn, Env: &evaluate.Env{}}
-	expected := []scenario.ExpectedAction{{Action: "list_repositories"}, {Action: "get_repository"}, {Action: "list_issues", Args: map[string]any{"state": "open"}},
+	expected := []evalparams.ExpectedAction{{Action: "list_repositories"}, {Action: "get_repository"}, {Action: "list_issues", Args: map[string]any{"state": "open"}},
 		{Action: "get_issue"}, {Action: "add_comment", Args: map[string]any{"number": 12}}}
-	reversed := []scenario.ExpectedAction{expected[4], expected[3], expected[2], expected[1], expected[0]}
+	reversed := []evalparams.ExpectedAction{expected[4], expected[3], expected[2], expected[1], expected[0]}
 
 	cases := []struct {
 		name   string
@@ -67,22 +68,22 @@ func BenchmarkEvaluations(b *testing.B) {
 		params any
 		in     evaluate.Input
 	}{
-		{"string_contains", "string_contains", &scenario.StringContains{Value: "#19 (SLOW BUILD)"}, stepIn},
-		{"string_contains/transcript", "string_contains", &scenario.StringContains{Value: "go mod tidy"}, finalIn},
-		{"regex_match", "regex_match", &scenario.RegexMatch{Pattern: `\b\d+ open issues\b`}, stepIn},
-		{"trajectory_contains_action", "trajectory_contains_action", &scenario.TrajectoryContainsAction{Action: "ADD_COMMENT", Args: map[string]any{"number": 12}}, stepIn},
-		{"trajectory_match/strict", "trajectory_match", &scenario.TrajectoryMatch{Mode: "strict", ArgsMatch: "partial", Expected: expected}, stepIn},
-		{"trajectory_match/unordered", "trajectory_match", &scenario.TrajectoryMatch{Mode: "unordered", ArgsMatch: "partial", Expected: reversed}, stepIn},
-		{"execution_time", "execution_time", &scenario.ExecutionTime{MaxDurationMS: ptr(5000.0), TargetDurationMS: ptr(2000.0)}, stepIn},
-		{"file_exists", "file_exists", &scenario.FileExists{Path: "out/report.md"}, stepIn},
-		{"file_contains", "file_contains", &scenario.FileContains{Path: "out/report.md", Value: "3 issues triaged"}, stepIn},
-		{"command_exit_code_is", "command_exit_code_is", &scenario.CommandExitCodeIs{Command: "test -f out/report.md"}, stepIn},
-		{"conversation_length", "conversation_length", &scenario.ConversationLength{MinTurns: 2, MaxTurns: 8, OptimalTurns: 4}, finalIn},
+		{"string_contains", "string_contains", &evalparams.StringContains{Value: "#19 (SLOW BUILD)"}, stepIn},
+		{"string_contains/transcript", "string_contains", &evalparams.StringContains{Value: "go mod tidy"}, finalIn},
+		{"regex_match", "regex_match", &evalparams.RegexMatch{Pattern: `\b\d+ open issues\b`}, stepIn},
+		{"trajectory_contains_action", "trajectory_contains_action", &evalparams.TrajectoryContainsAction{Action: "ADD_COMMENT", Args: map[string]any{"number": 12}}, stepIn},
+		{"trajectory_match/strict", "trajectory_match", &evalparams.TrajectoryMatch{Mode: "strict", ArgsMatch: "partial", Expected: expected}, stepIn},
+		{"trajectory_match/unordered", "trajectory_match", &evalparams.TrajectoryMatch{Mode: "unordered", ArgsMatch: "partial", Expected: reversed}, stepIn},
+		{"execution_time", "execution_time", &evalparams.ExecutionTime{MaxDurationMS: ptr(5000.0), TargetDurationMS: ptr(2000.0)}, stepIn},
+		{"file_exists", "file_exists", &evalparams.FileExists{Path: "out/report.md"}, stepIn},
+		{"file_contains", "file_contains", &evalparams.FileContains{Path: "out/report.md", Value: "3 issues triaged"}, stepIn},
+		{"command_exit_code_is", "command_exit_code_is", &evalparams.CommandExitCodeIs{Command: "test -f out/report.md"}, stepIn},
+		{"conversation_length", "conversation_length", &evalparams.ConversationLength{MinTurns: 2, MaxTurns: 8, OptimalTurns: 4}, finalIn},
 		{"conversation_flow", "conversation_flow", flow(0.7, "question_then_answer", "problem_then_solution", "clarification_cycle", "empathy_then_solution", "escalation_pattern"), finalIn},
 		{"user_satisfaction/keyword", "user_satisfaction", sat("keyword_analysis", 0.7, nil), finalIn},
 		{"user_satisfaction/sentiment", "user_satisfaction", sat("sentiment_analysis", 0.7, nil), finalIn},
 		{"context_retention", "context_retention", retention(3, 0.8, "Ada", "Berlin"), finalIn},
-		{"string_contains/turn", "string_contains", &scenario.StringContains{Value: "go.mod"}, turnIn},
+		{"string_contains/turn", "string_contains", &evalparams.StringContains{Value: "go.mod"}, turnIn},
 	}
 	reg := evaluate.NewRegistry()
 	for _, c := range cases {
@@ -105,10 +106,10 @@ func BenchmarkEvaluations(b *testing.B) {
 // BenchmarkCompile measures building a scenario's evaluations once.
 func BenchmarkCompile(b *testing.B) {
 	s := &scenario.Scenario{Run: []scenario.RunStep{{Evaluations: []scenario.Evaluation{
-		{Type: "string_contains", Params: &scenario.StringContains{Value: "issues"}},
-		{Type: "regex_match", Params: &scenario.RegexMatch{Pattern: `#\d+`}},
-		{Type: "trajectory_contains_action", Params: &scenario.TrajectoryContainsAction{Action: "list_issues"}},
-		{Type: "execution_time", Params: &scenario.ExecutionTime{MaxDurationMS: ptr(5000.0)}},
+		{Type: "string_contains", Params: &evalparams.StringContains{Value: "issues"}},
+		{Type: "regex_match", Params: &evalparams.RegexMatch{Pattern: `#\d+`}},
+		{Type: "trajectory_contains_action", Params: &evalparams.TrajectoryContainsAction{Action: "list_issues"}},
+		{Type: "execution_time", Params: &evalparams.ExecutionTime{MaxDurationMS: ptr(5000.0)}},
 	}}}}
 	reg := evaluate.NewRegistry()
 	b.ReportAllocs()

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenteval/agenteval/internal/evalparams"
 	"github.com/agenteval/agenteval/internal/proc"
-	"github.com/agenteval/agenteval/scenario"
 )
 
 // commandExitCodeIsKind returns the command_exit_code_is evaluation type.
@@ -54,7 +54,7 @@ type commandExitCode struct {
 	timeout  time.Duration
 }
 
-func newCommandExitCode(p *scenario.CommandExitCodeIs) (Evaluator, error) {
+func newCommandExitCode(p *evalparams.CommandExitCodeIs) (Evaluator, error) {
 	if p.Command == "" {
 		return nil, errors.New("command is empty")
 	}

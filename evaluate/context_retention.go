@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agenteval/agenteval/scenario"
+	"github.com/agenteval/agenteval/internal/evalparams"
 )
 
 // contextRetentionKind returns the context_retention evaluation type.
@@ -39,7 +39,7 @@ type contextRetention struct {
 	threshold float64
 }
 
-func newContextRetention(p *scenario.ContextRetention) (Evaluator, error) {
+func newContextRetention(p *evalparams.ContextRetention) (Evaluator, error) {
 	if len(p.TestMemoryOf) == 0 {
 		return nil, errors.New("test_memory_of is empty; list the facts the agent must remember")
 	}

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agenteval/agenteval/scenario"
+	"github.com/agenteval/agenteval/internal/evalparams"
 )
 
 // conversationFlowKind returns the conversation_flow evaluation type.
@@ -78,7 +78,7 @@ var (
 		"a human", "support team", "transfer", "transferring", "open a ticket", "support ticket", "senior engineer", "on-call"}
 )
 
-func newConversationFlow(p *scenario.ConversationFlow) (Evaluator, error) {
+func newConversationFlow(p *evalparams.ConversationFlow) (Evaluator, error) {
 	e := &conversationFlow{threshold: 0.7}
 	if p.FlowQualityThreshold != nil {
 		e.threshold = *p.FlowQualityThreshold

@@ -6,7 +6,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/agenteval/agenteval/scenario"
+	"github.com/agenteval/agenteval/internal/evalparams"
 )
 
 // conversationLengthKind returns the conversation_length evaluation type.
@@ -33,7 +33,7 @@ type conversationLength struct {
 	rng               []int
 }
 
-func newConversationLength(p *scenario.ConversationLength) (Evaluator, error) {
+func newConversationLength(p *evalparams.ConversationLength) (Evaluator, error) {
 	for _, b := range []struct {
 		name string
 		v    int

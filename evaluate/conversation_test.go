@@ -3,31 +3,31 @@ package evaluate_test
 import (
 	"testing"
 
-	"github.com/agenteval/agenteval/scenario"
+	"github.com/agenteval/agenteval/internal/evalparams"
 )
 
 func TestConversationLength(t *testing.T) {
 	t.Parallel()
 	three := final("a", "b", "c", "d", "e", "f")
 	runCases(t, "conversation_length", []evalCase{
-		{name: "within bounds", params: &scenario.ConversationLength{MinTurns: 2, MaxTurns: 4}, in: three, pass: true, score: 1, msg: "conversation lasted 3 turns"},
-		{name: "optimal", params: &scenario.ConversationLength{MaxTurns: 5, OptimalTurns: 3}, in: three, pass: true, score: 1, msg: "3 turns (optimal)"},
-		{name: "off optimal", params: &scenario.ConversationLength{OptimalTurns: 2}, in: three, pass: true, score: 0.5, msg: "(1 from the optimum of 2)"},
-		{name: "above max", params: &scenario.ConversationLength{MaxTurns: 2}, in: three, score: 0, msg: "conversation lasted 3 turns, above the maximum of 2"},
-		{name: "below min", params: &scenario.ConversationLength{MinTurns: 4}, in: three, score: 0, msg: "below the minimum of 4"},
-		{name: "outside target range", params: &scenario.ConversationLength{TargetRange: []int{4, 6}}, in: three, score: 0, msg: "outside the target range 4-6"},
-		{name: "target range inclusive", params: &scenario.ConversationLength{TargetRange: []int{1, 3}}, in: three, pass: true, score: 1},
-		{name: "turn counts so far", params: &scenario.ConversationLength{MaxTurns: 1}, in: turn(1, "a", "b", "c", "d"), pass: true, score: 1, msg: "lasted 1 turns"},
-		{name: "not a conversation", params: &scenario.ConversationLength{MaxTurns: 1}, in: reply("x"), score: 0, msg: "conversation_length needs a conversation, but step 0 is a input step"},
-		{name: "malformed: range order", params: &scenario.ConversationLength{TargetRange: []int{5, 2}}, buildErr: "target_range [5, 2] must be [low, high]"},
-		{name: "malformed: range size", params: &scenario.ConversationLength{TargetRange: []int{5}}, buildErr: "target_range has 1 numbers"},
-		{name: "malformed: min above max", params: &scenario.ConversationLength{MinTurns: 5, MaxTurns: 2}, buildErr: "min_turns 5 is above max_turns 2"},
-		{name: "malformed: negative", params: &scenario.ConversationLength{MaxTurns: -1}, buildErr: "max_turns -1 must be at least 1"},
+		{name: "within bounds", params: &evalparams.ConversationLength{MinTurns: 2, MaxTurns: 4}, in: three, pass: true, score: 1, msg: "conversation lasted 3 turns"},
+		{name: "optimal", params: &evalparams.ConversationLength{MaxTurns: 5, OptimalTurns: 3}, in: three, pass: true, score: 1, msg: "3 turns (optimal)"},
+		{name: "off optimal", params: &evalparams.ConversationLength{OptimalTurns: 2}, in: three, pass: true, score: 0.5, msg: "(1 from the optimum of 2)"},
+		{name: "above max", params: &evalparams.ConversationLength{MaxTurns: 2}, in: three, score: 0, msg: "conversation lasted 3 turns, above the maximum of 2"},
+		{name: "below min", params: &evalparams.ConversationLength{MinTurns: 4}, in: three, score: 0, msg: "below the minimum of 4"},
+		{name: "outside target range", params: &evalparams.ConversationLength{TargetRange: []int{4, 6}}, in: three, score: 0, msg: "outside the target range 4-6"},
+		{name: "target range inclusive", params: &evalparams.ConversationLength{TargetRange: []int{1, 3}}, in: three, pass: true, score: 1},
+		{name: "turn counts so far", params: &evalparams.ConversationLength{MaxTurns: 1}, in: turn(1, "a", "b", "c", "d"), pass: true, score: 1, msg: "lasted 1 turns"},
+		{name: "not a conversation", params: &evalparams.ConversationLength{MaxTurns: 1}, in: reply("x"), score: 0, msg: "conversation_length needs a conversation, but step 0 is a input step"},
+		{name: "malformed: range order", params: &evalparams.ConversationLength{TargetRange: []int{5, 2}}, buildErr: "target_range [5, 2] must be [low, high]"},
+		{name: "malformed: range size", params: &evalparams.ConversationLength{TargetRange: []int{5}}, buildErr: "target_range has 1 numbers"},
+		{name: "malformed: min above max", params: &evalparams.ConversationLength{MinTurns: 5, MaxTurns: 2}, buildErr: "min_turns 5 is above max_turns 2"},
+		{name: "malformed: negative", params: &evalparams.ConversationLength{MaxTurns: -1}, buildErr: "max_turns -1 must be at least 1"},
 	})
 }
 
-func flow(th float64, patterns ...string) *scenario.ConversationFlow {
-	return &scenario.ConversationFlow{RequiredPatterns: patterns, FlowQualityThreshold: &th}
+func flow(th float64, patterns ...string) *evalparams.ConversationFlow {
+	return &evalparams.ConversationFlow{RequiredPatterns: patterns, FlowQualityThreshold: &th}
 }
 
 func TestConversationFlow(t *testing.T) {
@@ -64,8 +64,8 @@ func TestConversationFlow(t *testing.T) {
 	})
 }
 
-func sat(method string, th float64, ind *scenario.SatisfactionIndicators) *scenario.UserSatisfaction {
-	return &scenario.UserSatisfaction{MeasurementMethod: method, SatisfactionThreshold: &th, Indicators: ind}
+func sat(method string, th float64, ind *evalparams.SatisfactionIndicators) *evalparams.UserSatisfaction {
+	return &evalparams.UserSatisfaction{MeasurementMethod: method, SatisfactionThreshold: &th, Indicators: ind}
 }
 
 func TestUserSatisfaction(t *testing.T) {
@@ -81,8 +81,8 @@ func TestUserSatisfaction(t *testing.T) {
 		{name: "keywords: ends unhappy", params: sat("keyword_analysis", 0.7, nil), in: unhappy, score: 0.2},
 		{name: "keywords: the agent's words do not count", params: sat("keyword_analysis", 0.7, nil), in: agentOnly, score: 0.5},
 		{name: "keywords: negation", params: sat("keyword_analysis", 0.5, nil), in: negated, score: 0},
-		{name: "keywords: custom indicators add to defaults", params: sat("keyword_analysis", 0.7, &scenario.SatisfactionIndicators{Positive: []string{"LGTM"}}), in: final("lgtm, thanks", "ok"), pass: true, score: 1},
-		{name: "keywords: custom negative", params: sat("keyword_analysis", 0.7, &scenario.SatisfactionIndicators{Negative: []string{"meh"}}), in: final("meh", "ok"), score: 0},
+		{name: "keywords: custom indicators add to defaults", params: sat("keyword_analysis", 0.7, &evalparams.SatisfactionIndicators{Positive: []string{"LGTM"}}), in: final("lgtm, thanks", "ok"), pass: true, score: 1},
+		{name: "keywords: custom negative", params: sat("keyword_analysis", 0.7, &evalparams.SatisfactionIndicators{Negative: []string{"meh"}}), in: final("meh", "ok"), score: 0},
 		{name: "keywords: explicit zero threshold passes anything", params: sat("keyword_analysis", 0, nil), in: unhappy, pass: true, score: 0.2},
 		{name: "sentiment: ends happy", params: sat("sentiment_analysis", 0.7, nil), in: happy, pass: true, score: -1},
 		{name: "sentiment: ends unhappy", params: sat("sentiment_analysis", 0.7, nil), in: unhappy, score: -1, msg: "sentiment_analysis"},
@@ -92,12 +92,12 @@ func TestUserSatisfaction(t *testing.T) {
 		{name: "not a conversation", params: sat("keyword_analysis", 0.7, nil), in: reply("x"), score: 0, msg: "needs a conversation"},
 		{name: "malformed: method", params: sat("vibes", 0.7, nil), buildErr: `measurement_method "vibes"`},
 		{name: "malformed: threshold", params: sat("keyword_analysis", -0.1, nil), buildErr: "satisfaction_threshold -0.1 is outside 0..1"},
-		{name: "malformed: empty indicator", params: sat("keyword_analysis", 0.7, &scenario.SatisfactionIndicators{Positive: []string{" "}}), buildErr: "indicators.positive has an empty word"},
+		{name: "malformed: empty indicator", params: sat("keyword_analysis", 0.7, &evalparams.SatisfactionIndicators{Positive: []string{" "}}), buildErr: "indicators.positive has an empty word"},
 	})
 }
 
-func retention(after int, th float64, facts ...string) *scenario.ContextRetention {
-	return &scenario.ContextRetention{TestMemoryOf: facts, RetentionTurns: after, MemoryAccuracyThreshold: &th}
+func retention(after int, th float64, facts ...string) *evalparams.ContextRetention {
+	return &evalparams.ContextRetention{TestMemoryOf: facts, RetentionTurns: after, MemoryAccuracyThreshold: &th}
 }
 
 func TestContextRetention(t *testing.T) {
@@ -125,9 +125,9 @@ func TestContextRetention(t *testing.T) {
 		{name: "never given", params: retention(1, 0.5, "Ada", "Paris"), in: c, pass: true, score: 0.5, msg: `not retained: "Paris" (the user never said it)`},
 		{name: "given last", params: retention(1, 0.8, "Paris"), in: final("hi", "hello", "I'm in Paris"), score: 0, msg: "no agent turn after it"},
 		{name: "white space is collapsed", params: retention(3, 1, "lives in  Berlin"), in: final("She lives in\nBerlin", "ok", "a", "b", "c", "d", "e", "She lives in Berlin."), pass: true, score: 1},
-		{name: "default retention turns", params: &scenario.ContextRetention{TestMemoryOf: []string{"Ada"}}, in: c, pass: true, score: 1},
+		{name: "default retention turns", params: &evalparams.ContextRetention{TestMemoryOf: []string{"Ada"}}, in: c, pass: true, score: 1},
 		{name: "not a conversation", params: retention(1, 0.8, "x"), in: reply("x"), score: 0, msg: "needs a conversation"},
-		{name: "malformed: no facts", params: &scenario.ContextRetention{}, buildErr: "test_memory_of is empty"},
+		{name: "malformed: no facts", params: &evalparams.ContextRetention{}, buildErr: "test_memory_of is empty"},
 		{name: "malformed: empty fact", params: retention(1, 0.8, " "), buildErr: "test_memory_of[0] is empty"},
 		{name: "malformed: turns", params: retention(-1, 0.8, "x"), buildErr: "retention_turns -1"},
 		{name: "malformed: threshold", params: retention(1, 2, "x"), buildErr: "memory_accuracy_threshold 2 is outside 0..1"},

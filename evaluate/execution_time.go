@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agenteval/agenteval/scenario"
+	"github.com/agenteval/agenteval/internal/evalparams"
 )
 
 // executionTimeKind returns the execution_time evaluation type.
@@ -39,7 +39,7 @@ type executionTime struct {
 	min, max, target *float64
 }
 
-func newExecutionTime(p *scenario.ExecutionTime) (Evaluator, error) {
+func newExecutionTime(p *evalparams.ExecutionTime) (Evaluator, error) {
 	if p.MaxDurationMS == nil && p.MinDurationMS == nil && p.TargetDurationMS == nil {
 		return nil, errors.New("give max_duration_ms, min_duration_ms or target_duration_ms")
 	}

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/agenteval/agenteval/scenario"
+	"github.com/agenteval/agenteval/internal/evalparams"
 )
 
 // fileContainsKind returns the file_contains evaluation type.
@@ -35,7 +35,7 @@ type fileContains struct {
 	sensitive bool
 }
 
-func newFileContains(p *scenario.FileContains) (Evaluator, error) {
+func newFileContains(p *evalparams.FileContains) (Evaluator, error) {
 	c, err := confinedPath(p.Path)
 	if err != nil {
 		return nil, err

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/agenteval/agenteval/scenario"
+	"github.com/agenteval/agenteval/internal/evalparams"
 )
 
 // fileExistsKind returns the file_exists evaluation type.
@@ -27,7 +27,7 @@ type fileExists struct {
 	path string
 }
 
-func newFileExists(p *scenario.FileExists) (Evaluator, error) {
+func newFileExists(p *evalparams.FileExists) (Evaluator, error) {
 	c, err := confinedPath(p.Path)
 	if err != nil {
 		return nil, err

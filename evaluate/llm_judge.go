@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agenteval/agenteval/internal/evalparams"
 	"github.com/agenteval/agenteval/internal/expect"
 	"github.com/agenteval/agenteval/judge"
-	"github.com/agenteval/agenteval/scenario"
 )
 
 // llmJudgeKind returns the llm_judge evaluation type.
@@ -37,7 +37,7 @@ type llmJudge struct {
 	in judge.Input
 }
 
-func newLLMJudge(p *scenario.LLMJudge) (Evaluator, error) {
+func newLLMJudge(p *evalparams.LLMJudge) (Evaluator, error) {
 	if strings.TrimSpace(p.Prompt) == "" {
 		return nil, errors.New("prompt is empty")
 	}

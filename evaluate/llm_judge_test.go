@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/internal/evalparams"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm/llmtest"
 	"github.com/agenteval/agenteval/scenario"
@@ -46,20 +47,20 @@ func TestLLMJudge(t *testing.T) {
 	serverDown, _ := withJudge(t, step, llmtest.Error(400, "invalid_request_error", "bad model"))
 	garbage, _ := withJudge(t, step, llmtest.Text("I cannot decide."))
 	runCases(t, "llm_judge", []evalCase{
-		{name: "pass", params: &scenario.LLMJudge{Prompt: "Did it list the open issues?", Expected: "yes"}, in: pass, pass: true, score: 0.9,
+		{name: "pass", params: &evalparams.LLMJudge{Prompt: "Did it list the open issues?", Expected: "yes"}, in: pass, pass: true, score: 0.9,
 			msg: "judge: PASS (score 0.90, expected yes); It lists the three issues."},
-		{name: "fail with capabilities", params: &scenario.LLMJudge{Prompt: "Is it accurate?", Expected: "yes", Capabilities: []string{"Accuracy", "Format"}}, in: fail, score: 0.2,
+		{name: "fail with capabilities", params: &evalparams.LLMJudge{Prompt: "Is it accurate?", Expected: "yes", Capabilities: []string{"Accuracy", "Format"}}, in: fail, score: 0.2,
 			msg: "judge: FAIL (score 0.20, expected yes); not achieved: Accuracy; It invents issue numbers."},
-		{name: "score threshold decides", params: &scenario.LLMJudge{Prompt: "How good?", Expected: "0.8+"}, in: threshold, score: 0.6, msg: "expected 0.8+"},
-		{name: "model error", params: &scenario.LLMJudge{Prompt: "q", Expected: "yes"}, in: serverDown, evalErr: "judge:"},
-		{name: "unparseable verdict", params: &scenario.LLMJudge{Prompt: "q", Expected: "yes"}, in: garbage, evalErr: "unparseable judge output"},
-		{name: "no judge configured", params: &scenario.LLMJudge{Prompt: "q", Expected: "yes"}, in: step, evalErr: "no judge model is configured"},
-		{name: "malformed: expected", params: &scenario.LLMJudge{Prompt: "q", Expected: "1.5+"}, buildErr: "between 0 and 1"},
-		{name: "malformed: empty expected", params: &scenario.LLMJudge{Prompt: "q"}, buildErr: "expected is empty"},
-		{name: "malformed: prompt", params: &scenario.LLMJudge{Expected: "yes"}, buildErr: "prompt is empty"},
-		{name: "malformed: empty capabilities", params: &scenario.LLMJudge{Prompt: "q", Expected: "yes", Capabilities: []string{}}, buildErr: "capabilities is empty"},
-		{name: "malformed: blank capability", params: &scenario.LLMJudge{Prompt: "q", Expected: "yes", Capabilities: []string{"a", ""}}, buildErr: "capabilities[1] is empty"},
-		{name: "malformed: temperature", params: &scenario.LLMJudge{Prompt: "q", Expected: "yes", Temperature: ptr(3.0)}, buildErr: "temperature 3 is outside 0..2"},
+		{name: "score threshold decides", params: &evalparams.LLMJudge{Prompt: "How good?", Expected: "0.8+"}, in: threshold, score: 0.6, msg: "expected 0.8+"},
+		{name: "model error", params: &evalparams.LLMJudge{Prompt: "q", Expected: "yes"}, in: serverDown, evalErr: "judge:"},
+		{name: "unparseable verdict", params: &evalparams.LLMJudge{Prompt: "q", Expected: "yes"}, in: garbage, evalErr: "unparseable judge output"},
+		{name: "no judge configured", params: &evalparams.LLMJudge{Prompt: "q", Expected: "yes"}, in: step, evalErr: "no judge model is configured"},
+		{name: "malformed: expected", params: &evalparams.LLMJudge{Prompt: "q", Expected: "1.5+"}, buildErr: "between 0 and 1"},
+		{name: "malformed: empty expected", params: &evalparams.LLMJudge{Prompt: "q"}, buildErr: "expected is empty"},
+		{name: "malformed: prompt", params: &evalparams.LLMJudge{Expected: "yes"}, buildErr: "prompt is empty"},
+		{name: "malformed: empty capabilities", params: &evalparams.LLMJudge{Prompt: "q", Expected: "yes", Capabilities: []string{}}, buildErr: "capabilities is empty"},
+		{name: "malformed: blank capability", params: &evalparams.LLMJudge{Prompt: "q", Expected: "yes", Capabilities: []string{"a", ""}}, buildErr: "capabilities[1] is empty"},
+		{name: "malformed: temperature", params: &evalparams.LLMJudge{Prompt: "q", Expected: "yes", Temperature: ptr(3.0)}, buildErr: "temperature 3 is outside 0..2"},
 	})
 }
 
@@ -67,7 +68,7 @@ func TestLLMJudgeSendsEvidence(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	reg := evaluate.NewRegistry()
-	ev, err := evaluate.Build(reg, scenario.Evaluation{Type: "llm_judge", Params: &scenario.LLMJudge{Prompt: "Did it help?", Expected: "yes", Samples: 1}})
+	ev, err := evaluate.Build(reg, scenario.Evaluation{Type: "llm_judge", Params: &evalparams.LLMJudge{Prompt: "Did it help?", Expected: "yes", Samples: 1}})
 	require.NoError(t, err)
 
 	step := reply("Found 3 issues.", evaluate.Action{Name: "list_issues", Args: map[string]any{"state": "open"}, Error: "rate limited"})
@@ -117,6 +118,6 @@ func TestUserSatisfactionLLMJudge(t *testing.T) {
 	runCases(t, "user_satisfaction", []evalCase{
 		{name: "judge satisfied", params: sat("llm_judge", 0.7, nil), in: happy, pass: true, score: 0.9, msg: "user satisfaction 90% (threshold 70%, llm_judge): The user thanks the agent."},
 		{name: "judge below threshold", params: sat("llm_judge", 0.7, nil), in: meh, score: 0.4},
-		{name: "default method is llm_judge", params: &scenario.UserSatisfaction{}, in: conv, evalErr: "no judge model is configured"},
+		{name: "default method is llm_judge", params: &evalparams.UserSatisfaction{}, in: conv, evalErr: "no judge model is configured"},
 	})
 }

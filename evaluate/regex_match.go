@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/agenteval/agenteval/scenario"
+	"github.com/agenteval/agenteval/internal/evalparams"
 )
 
 // regexMatchKind returns the regex_match evaluation type.
@@ -36,7 +36,7 @@ type regexMatch struct {
 	passed [len(evidenceWords)]string
 }
 
-func newRegexMatch(p *scenario.RegexMatch) (Evaluator, error) {
+func newRegexMatch(p *evalparams.RegexMatch) (Evaluator, error) {
 	if p.Pattern == "" {
 		return nil, fmt.Errorf("pattern is empty; it would match any text")
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/internal/evalparams"
 	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -214,13 +215,13 @@ func TestCompile(t *testing.T) {
 	reg := evaluate.NewRegistry()
 	s := &scenario.Scenario{Run: []scenario.RunStep{
 		{Input: "a", Evaluations: []scenario.Evaluation{
-			{Type: "string_contains", Params: &scenario.StringContains{Value: "x"}},
-			{Type: "file_exists", Params: &scenario.FileExists{Path: "out.txt"}},
+			{Type: "string_contains", Params: &evalparams.StringContains{Value: "x"}},
+			{Type: "file_exists", Params: &evalparams.FileExists{Path: "out.txt"}},
 		}},
 		{Input: "b", Conversation: &scenario.Conversation{
 			MaxTurns:         3,
-			TurnEvaluations:  []scenario.Evaluation{{Type: "regex_match", Params: &scenario.RegexMatch{Pattern: "y"}}},
-			FinalEvaluations: []scenario.Evaluation{{Type: "command_exit_code_is", Params: &scenario.CommandExitCodeIs{Command: "true"}}},
+			TurnEvaluations:  []scenario.Evaluation{{Type: "regex_match", Params: &evalparams.RegexMatch{Pattern: "y"}}},
+			FinalEvaluations: []scenario.Evaluation{{Type: "command_exit_code_is", Params: &evalparams.CommandExitCodeIs{Command: "true"}}},
 		}},
 	}}
 	c, err := evaluate.Compile(reg, s)
@@ -246,7 +247,7 @@ func TestCompile(t *testing.T) {
 		Message: rs[0].Message, Details: rs[0].Details}, rs[0])
 
 	bad := &scenario.Scenario{Run: []scenario.RunStep{
-		{Evaluations: []scenario.Evaluation{{Type: "regex_match", Params: &scenario.RegexMatch{Pattern: "("}}}},
+		{Evaluations: []scenario.Evaluation{{Type: "regex_match", Params: &evalparams.RegexMatch{Pattern: "("}}}},
 		{Conversation: &scenario.Conversation{FinalEvaluations: []scenario.Evaluation{{Type: "nope"}}}},
 	}}
 	_, err = evaluate.Compile(reg, bad)
@@ -263,9 +264,9 @@ func TestCompile(t *testing.T) {
 func TestCompiledConcurrentRuns(t *testing.T) {
 	t.Parallel()
 	s := &scenario.Scenario{Run: []scenario.RunStep{{Input: "hi", Evaluations: []scenario.Evaluation{
-		{Type: "regex_match", Params: &scenario.RegexMatch{Pattern: `run \d+`}},
-		{Type: "trajectory_match", Params: &scenario.TrajectoryMatch{Mode: "unordered", Expected: []scenario.ExpectedAction{{Action: "a"}, {Action: "b"}}}},
-		{Type: "execution_time", Params: &scenario.ExecutionTime{MaxDurationMS: ptr(15.0)}},
+		{Type: "regex_match", Params: &evalparams.RegexMatch{Pattern: `run \d+`}},
+		{Type: "trajectory_match", Params: &evalparams.TrajectoryMatch{Mode: "unordered", Expected: []evalparams.ExpectedAction{{Action: "a"}, {Action: "b"}}}},
+		{Type: "execution_time", Params: &evalparams.ExecutionTime{MaxDurationMS: ptr(15.0)}},
 	}}}}
 	c, err := evaluate.Compile(evaluate.NewRegistry(), s)
 	require.NoError(t, err)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agenteval/agenteval/scenario"
+	"github.com/agenteval/agenteval/internal/evalparams"
 )
 
 // stringContainsKind returns the string_contains evaluation type.
@@ -32,7 +32,7 @@ type stringContains struct {
 	passed [len(evidenceWords)]string
 }
 
-func newStringContains(p *scenario.StringContains) (Evaluator, error) {
+func newStringContains(p *evalparams.StringContains) (Evaluator, error) {
 	if p.Value == "" {
 		return nil, errors.New("value is empty; it would match any text")
 	}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agenteval/agenteval/scenario"
+	"github.com/agenteval/agenteval/internal/evalparams"
 )
 
 // trajectoryContainsActionKind returns the trajectory_contains_action evaluation type.
@@ -32,7 +32,7 @@ type trajectoryContains struct {
 	args   map[string]any
 }
 
-func newTrajectoryContains(p *scenario.TrajectoryContainsAction) (Evaluator, error) {
+func newTrajectoryContains(p *evalparams.TrajectoryContainsAction) (Evaluator, error) {
 	n := normalizeActionName(p.Action)
 	if n == "" {
 		return nil, errors.New("action is empty")

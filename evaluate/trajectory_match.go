@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/agenteval/agenteval/scenario"
+	"github.com/agenteval/agenteval/internal/evalparams"
 )
 
 // trajectoryMatchKind returns the trajectory_match evaluation type.
@@ -56,7 +56,7 @@ type expectedAction struct {
 	mode argsMode
 }
 
-func newTrajectoryMatch(p *scenario.TrajectoryMatch) (Evaluator, error) {
+func newTrajectoryMatch(p *evalparams.TrajectoryMatch) (Evaluator, error) {
 	if len(p.Expected) == 0 {
 		return nil, errors.New("expected is empty; list at least one action")
 	}

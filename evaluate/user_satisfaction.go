@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agenteval/agenteval/internal/evalparams"
 	"github.com/agenteval/agenteval/judge"
-	"github.com/agenteval/agenteval/scenario"
 )
 
 // userSatisfactionKind returns the user_satisfaction evaluation type.
@@ -51,7 +51,7 @@ type userSatisfaction struct {
 	pos, neg  []string
 }
 
-func newUserSatisfaction(p *scenario.UserSatisfaction) (Evaluator, error) {
+func newUserSatisfaction(p *evalparams.UserSatisfaction) (Evaluator, error) {
 	e := &userSatisfaction{method: p.MeasurementMethod, threshold: 0.7}
 	if e.method == "" {
 		e.method = "llm_judge"

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/internal/evalparams"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/scenario"
@@ -390,7 +391,7 @@ func shapeOf(s *scenario.Scenario, o *Options, notes map[string]bool) jobShape {
 			}
 			evals++
 			n := int64(1)
-			if lj, ok := ch.Evaluation.Params.(*scenario.LLMJudge); ok && lj.Samples > 1 {
+			if lj, ok := ch.Evaluation.Params.(*evalparams.LLMJudge); ok && lj.Samples > 1 {
 				n = int64(lj.Samples)
 			}
 			calls += n

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/fixture"
+	"github.com/agenteval/agenteval/internal/evalparams"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -31,7 +32,7 @@ func TestFixturesWithVariables(t *testing.T) {
 		"pr": {Type: "pr", Number: 7, Repo: "acme/demo"}}}
 	s := &scenario.Scenario{ID: "x", Environment: scenario.Environment{Type: "local"}, Judgment: scenario.Judgment{Strategy: "all_pass"},
 		Run: []scenario.RunStep{{Input: "Review PR #{{pr_number}}; include the run ID '{{run_id}}'.",
-			Evaluations: []scenario.Evaluation{{Type: "string_contains", Params: &scenario.StringContains{Value: "done"}}}}},
+			Evaluations: []scenario.Evaluation{{Type: "string_contains", Params: &evalparams.StringContains{Value: "done"}}}}},
 		Fixture: &scenario.Fixture{Requires: []string{"pr"}, Bindings: map[string]string{"pr_number": "pr.number"}}}
 	res := runOne(t, Config{Agent: agent, Fixtures: Fixtures(FixtureConfig{Manifest: m,
 		Variables: map[string]any{fixture.VarRunID: "run-42"}})}, s)

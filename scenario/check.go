@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/internal/confine"
+	"github.com/agenteval/agenteval/internal/evalparams"
 	"github.com/agenteval/agenteval/internal/textdist"
 )
 
@@ -175,29 +176,29 @@ func checkVirtualFS(f *File, p Path, vfs map[string]string) {
 // checkParams checks an evaluation's parameters beyond their schema.
 func (l *Loader) checkParams(f *File, p Path, e *Evaluation) {
 	switch v := e.Params.(type) {
-	case *RegexMatch:
+	case *evalparams.RegexMatch:
 		if _, err := regexp.Compile(v.Pattern); err != nil {
 			f.addf(p.Key("pattern"), Error, "regex", "pattern does not compile: %v", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 		}
-	case *ExecutionTime:
+	case *evalparams.ExecutionTime:
 		if v.MaxDurationMS == nil && v.MinDurationMS == nil && v.TargetDurationMS == nil {
 			f.addf(p, Error, "required", "execution_time needs max_duration_ms, min_duration_ms or target_duration_ms")
 		}
 		if v.MaxDurationMS != nil && v.MinDurationMS != nil && *v.MinDurationMS > *v.MaxDurationMS {
 			f.addf(p.Key("min_duration_ms"), Error, "range", "min_duration_ms %v is above max_duration_ms %v", *v.MinDurationMS, *v.MaxDurationMS)
 		}
-	case *ConversationLength:
+	case *evalparams.ConversationLength:
 		if len(v.TargetRange) == 2 && v.TargetRange[0] >= v.TargetRange[1] {
 			f.addf(p.Key("target_range"), Error, "range", "target_range [%d, %d] must be [low, high] with low < high", v.TargetRange[0], v.TargetRange[1])
 		}
 		if v.MinTurns > 0 && v.MaxTurns > 0 && v.MinTurns > v.MaxTurns {
 			f.addf(p.Key("min_turns"), Error, "range", "min_turns %d is above max_turns %d", v.MinTurns, v.MaxTurns)
 		}
-	case *FileExists:
+	case *evalparams.FileExists:
 		if err := confine.Path(v.Path); err != nil {
 			f.addf(p.Key("path"), Error, "path", "%v", err)
 		}
-	case *FileContains:
+	case *evalparams.FileContains:
 		if err := confine.Path(v.Path); err != nil {
 			f.addf(p.Key("path"), Error, "path", "%v", err)
 		}

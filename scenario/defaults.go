@@ -129,3 +129,10 @@ func (l *Loader) decodeEvaluation(f *File, e *Evaluation, p Path) {
 		f.addf(p, Error, "type", "%v", err)
 	}
 }
+
+// setDefault sets *p to v when the file left it out.
+func setDefault(p **float64, v float64) {
+	if *p == nil {
+		*p = &v
+	}
+}

@@ -10,8 +10,9 @@ import (
 
 // Evaluation is one check in a step, a conversation turn or a conversation's
 // end. Type selects the evaluation type; Params holds that type's own fields,
-// decoded into the parameter struct its [EvaluationType] registers (for
-// string_contains, a *StringContains).
+// decoded into the parameter struct its [EvaluationType] registers (a
+// built-in's is internal to this module; read or write it as data with
+// MarshalJSON and the loader's DecodeEvaluation).
 type Evaluation struct {
 	// Type names the evaluation type.
 	Type string `json:"type"`

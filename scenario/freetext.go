@@ -3,6 +3,8 @@ package scenario
 import (
 	"reflect"
 	"slices"
+
+	"github.com/agenteval/agenteval/internal/evalparams"
 )
 
 // freeText lists, per struct type, the JSON names of string fields whose
@@ -12,21 +14,21 @@ import (
 // hostile strings into each to keep this list honest.
 func freeText() map[reflect.Type][]string {
 	return map[reflect.Type][]string{
-		reflect.TypeFor[Scenario]():             {"name", "description"},
-		reflect.TypeFor[RunStep]():              {"name", "input"},
-		reflect.TypeFor[UserSimulator]():        {"persona", "objective", "style", "emotional_state"},
-		reflect.TypeFor[TerminationCondition](): {"description"},
-		reflect.TypeFor[TerminationJudge]():     {"prompt"},
-		reflect.TypeFor[Character]():            {"name", "system"},
-		reflect.TypeFor[LLMConfig]():            {"model"},
-		reflect.TypeFor[Mock]():                 {"responseFn"},
-		reflect.TypeFor[MockError]():            {"message"},
-		reflect.TypeFor[Setup]():                {"virtual_fs"},
-		reflect.TypeFor[Evaluation]():           {"description"},
-		reflect.TypeFor[StringContains]():       {"value"},
-		reflect.TypeFor[FileContains]():         {"value"},
-		reflect.TypeFor[LLMJudge]():             {"prompt"},
-		reflect.TypeFor[Checkpoint]():           {"description"},
+		reflect.TypeFor[Scenario]():                  {"name", "description"},
+		reflect.TypeFor[RunStep]():                   {"name", "input"},
+		reflect.TypeFor[UserSimulator]():             {"persona", "objective", "style", "emotional_state"},
+		reflect.TypeFor[TerminationCondition]():      {"description"},
+		reflect.TypeFor[TerminationJudge]():          {"prompt"},
+		reflect.TypeFor[Character]():                 {"name", "system"},
+		reflect.TypeFor[LLMConfig]():                 {"model"},
+		reflect.TypeFor[Mock]():                      {"responseFn"},
+		reflect.TypeFor[MockError]():                 {"message"},
+		reflect.TypeFor[Setup]():                     {"virtual_fs"},
+		reflect.TypeFor[Evaluation]():                {"description"},
+		reflect.TypeFor[evalparams.StringContains](): {"value"},
+		reflect.TypeFor[evalparams.FileContains]():   {"value"},
+		reflect.TypeFor[evalparams.LLMJudge]():       {"prompt"},
+		reflect.TypeFor[Checkpoint]():                {"description"},
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/agenteval/agenteval/internal/evalparams"
 	"github.com/stretchr/testify/require"
 )
 
@@ -65,8 +66,8 @@ environment: {type: local}
 		}
 	}
 	require.True(t, IsFreeText(reflect.TypeFor[*RunStep](), "input"))
-	require.False(t, IsFreeText(reflect.TypeFor[FileContains](), "path"))
-	require.False(t, IsFreeText(reflect.TypeFor[RegexMatch](), "pattern"))
+	require.False(t, IsFreeText(reflect.TypeFor[evalparams.FileContains](), "path"))
+	require.False(t, IsFreeText(reflect.TypeFor[evalparams.RegexMatch](), "pattern"))
 }
 
 // setPlainForTest returns a copy of plain data with the value at p replaced.

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/evalparams"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -28,11 +29,11 @@ func TestLoadAppliesDefaults(t *testing.T) {
 	assert.InDelta(t, 0.7, *c.UserSimulator.Temperature, 0)
 	assert.Equal(t, "intermediate", c.UserSimulator.KnowledgeLevel)
 	assert.True(t, *c.DebugOptions.ExportFullTranscript)
-	us, ok := c.FinalEvaluations[1].Params.(*scenario.UserSatisfaction)
+	us, ok := c.FinalEvaluations[1].Params.(*evalparams.UserSatisfaction)
 	require.True(t, ok)
 	assert.Equal(t, "llm_judge", us.MeasurementMethod)
 	assert.InDelta(t, 0.7, *us.SatisfactionThreshold, 0)
-	re, ok := s.Run[0].Evaluations[1].Params.(*scenario.RegexMatch)
+	re, ok := s.Run[0].Evaluations[1].Params.(*evalparams.RegexMatch)
 	require.True(t, ok)
 	assert.Equal(t, "#[0-9]+", re.Pattern)
 	assert.Equal(t, []scenario.Plugin{{Name: "@elizaos/plugin-sql"}, {Name: "@elizaos/plugin-github", Enabled: ptr(true)}}, s.Plugins)

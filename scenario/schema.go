@@ -34,6 +34,10 @@ var schemaFiles embed.FS
 
 const pkgPath = "github.com/agenteval/agenteval/scenario"
 
+// paramsPath is the package of the built-in evaluation types' parameter
+// structs; the schemas name them as if they were this package's.
+const paramsPath = "github.com/agenteval/agenteval/internal/evalparams"
+
 // GenerateSchema returns the JSON Schema (draft 2020-12, using only keywords
 // that editors' YAML language servers understand) of a document kind. The
 // names the formats leave open (evaluation types with their parameters,
@@ -136,7 +140,7 @@ func newReflector(comments map[string]string) *jsonschema.Reflector {
 		ExpandedStruct: true,
 		CommentMap:     comments,
 		Namer: func(t reflect.Type) string {
-			if t.PkgPath() == pkgPath || t.PkgPath() == "" {
+			if t.PkgPath() == pkgPath || t.PkgPath() == paramsPath || t.PkgPath() == "" {
 				return t.Name()
 			}
 			return strings.NewReplacer("/", ".", "-", "_").Replace(t.PkgPath()) + "." + t.Name()

@@ -23,24 +23,30 @@ func extractComments(t testing.TB) map[string]string {
 	t.Helper()
 	r := &jsonschema.Reflector{}
 	require.NoError(t, r.AddGoComments(pkgPath, "."))
+	// AddGoComments names a package base + its directory as walked, so
+	// this package's path plus ../internal/evalparams is paramsPath.
+	require.NoError(t, r.AddGoComments(pkgPath, "../internal/evalparams"))
 	types := schemaTypes()
 	out := map[string]string{}
 	for k, v := range r.CommentMap {
-		rest, ok := strings.CutPrefix(k, pkgPath+".")
-		if !ok || v == "" {
-			continue
-		}
-		typ, _, _ := strings.Cut(rest, ".")
-		if types[typ] {
-			out[k] = v
+		for _, pkg := range []string{pkgPath, paramsPath} {
+			rest, ok := strings.CutPrefix(k, pkg+".")
+			if !ok || v == "" {
+				continue
+			}
+			typ, _, _ := strings.Cut(rest, ".")
+			if types[pkg+"."+typ] {
+				out[k] = v
+			}
 		}
 	}
 	return out
 }
 
-// schemaTypes returns the names of this package's types that the schemas
-// describe: those reachable from each kind's root type and from the
-// built-in evaluation types' parameters.
+// schemaTypes returns the names (package path.name) of this package's and
+// the built-in parameters' types that the schemas describe: those reachable
+// from each kind's root type and from the built-in evaluation types'
+// parameters.
 func schemaTypes() map[string]bool {
 	seen := map[string]bool{}
 	var visit func(rt reflect.Type)
@@ -48,10 +54,11 @@ func schemaTypes() map[string]bool {
 		for rt.Kind() == reflect.Pointer || rt.Kind() == reflect.Slice || rt.Kind() == reflect.Map || rt.Kind() == reflect.Array {
 			rt = rt.Elem()
 		}
-		if rt.PkgPath() != pkgPath || seen[rt.Name()] {
+		name := rt.PkgPath() + "." + rt.Name()
+		if rt.PkgPath() != pkgPath && rt.PkgPath() != paramsPath || seen[name] {
 			return
 		}
-		seen[rt.Name()] = true
+		seen[name] = true
 		if rt.Kind() == reflect.Struct {
 			for f := range rt.Fields() {
 				visit(f.Type)

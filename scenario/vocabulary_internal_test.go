@@ -1,5 +1,7 @@
 package scenario
 
+import "github.com/agenteval/agenteval/internal/evalparams"
+
 // testRegistries is what the built-in registries tell the loader, for this
 // package's internal tests: the registries live in packages that import this
 // one. TestInternalVocabularyIsTheBuiltins (external) keeps it equal to
@@ -21,19 +23,19 @@ func (testRegistries) Vocabulary() *Vocabulary {
 	}
 	v := &Vocabulary{
 		Evaluations: []EvaluationType{
-			eval("string_contains", false, func() any { return new(StringContains) }),
-			eval("regex_match", false, func() any { return new(RegexMatch) }),
-			eval("llm_judge", false, func() any { return new(LLMJudge) }),
-			eval("trajectory_contains_action", false, func() any { return new(TrajectoryContainsAction) }),
-			eval("execution_time", false, func() any { return new(ExecutionTime) }),
-			eval("file_exists", false, func() any { return new(FileExists) }),
-			eval("file_contains", false, func() any { return new(FileContains) }),
-			eval("command_exit_code_is", false, func() any { return new(CommandExitCodeIs) }),
-			eval("conversation_length", true, func() any { return new(ConversationLength) }),
-			eval("conversation_flow", true, func() any { return new(ConversationFlow) }),
-			eval("user_satisfaction", true, func() any { return new(UserSatisfaction) }),
-			eval("context_retention", true, func() any { return new(ContextRetention) }),
-			eval("trajectory_match", false, func() any { return new(TrajectoryMatch) }),
+			eval("string_contains", false, func() any { return new(evalparams.StringContains) }),
+			eval("regex_match", false, func() any { return new(evalparams.RegexMatch) }),
+			eval("llm_judge", false, func() any { return new(evalparams.LLMJudge) }),
+			eval("trajectory_contains_action", false, func() any { return new(evalparams.TrajectoryContainsAction) }),
+			eval("execution_time", false, func() any { return new(evalparams.ExecutionTime) }),
+			eval("file_exists", false, func() any { return new(evalparams.FileExists) }),
+			eval("file_contains", false, func() any { return new(evalparams.FileContains) }),
+			eval("command_exit_code_is", false, func() any { return new(evalparams.CommandExitCodeIs) }),
+			eval("conversation_length", true, func() any { return new(evalparams.ConversationLength) }),
+			eval("conversation_flow", true, func() any { return new(evalparams.ConversationFlow) }),
+			eval("user_satisfaction", true, func() any { return new(evalparams.UserSatisfaction) }),
+			eval("context_retention", true, func() any { return new(evalparams.ContextRetention) }),
+			eval("trajectory_match", false, func() any { return new(evalparams.TrajectoryMatch) }),
 		},
 		Strategies: terms("all_pass", "any_pass", "majority_pass", "weighted"),
 		Conditions: []Term{{Name: "non_empty"}, {Name: "empty"},

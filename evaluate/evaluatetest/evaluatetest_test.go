@@ -10,7 +10,7 @@ import (
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/evaluate/evaluatetest"
-	"github.com/agenteval/agenteval/scenario"
+	"github.com/agenteval/agenteval/internal/evalparams"
 )
 
 // TestBuiltinsConform runs every built-in kind that needs nothing beyond
@@ -20,25 +20,25 @@ func TestBuiltinsConform(t *testing.T) {
 	th := 0.5
 	cases := map[string][]evaluatetest.Case{
 		"string_contains": {
-			{Name: "found", Params: &scenario.StringContains{Value: "open issues"}, Pass: true},
-			{Name: "missing", Params: &scenario.StringContains{Value: "closed"}},
-			{Name: "empty", Params: &scenario.StringContains{}, Malformed: true},
+			{Name: "found", Params: &evalparams.StringContains{Value: "open issues"}, Pass: true},
+			{Name: "missing", Params: &evalparams.StringContains{Value: "closed"}},
+			{Name: "empty", Params: &evalparams.StringContains{}, Malformed: true},
 		},
 		"regex_match": {
-			{Name: "match", Params: &scenario.RegexMatch{Pattern: `#\d`}, Pass: true},
-			{Name: "bad", Params: &scenario.RegexMatch{Pattern: `(`}, Malformed: true},
+			{Name: "match", Params: &evalparams.RegexMatch{Pattern: `#\d`}, Pass: true},
+			{Name: "bad", Params: &evalparams.RegexMatch{Pattern: `(`}, Malformed: true},
 		},
-		"trajectory_contains_action": {{Name: "found", Params: &scenario.TrajectoryContainsAction{Action: "LIST_ISSUES"}, Pass: true}},
+		"trajectory_contains_action": {{Name: "found", Params: &evalparams.TrajectoryContainsAction{Action: "LIST_ISSUES"}, Pass: true}},
 		"trajectory_match": {
-			{Name: "superset", Params: &scenario.TrajectoryMatch{Mode: "superset", Expected: []scenario.ExpectedAction{{Action: "list_issues"}}}, Pass: true},
-			{Name: "bad mode", Params: &scenario.TrajectoryMatch{Mode: "x", Expected: []scenario.ExpectedAction{{Action: "a"}}}, Malformed: true},
+			{Name: "superset", Params: &evalparams.TrajectoryMatch{Mode: "superset", Expected: []evalparams.ExpectedAction{{Action: "list_issues"}}}, Pass: true},
+			{Name: "bad mode", Params: &evalparams.TrajectoryMatch{Mode: "x", Expected: []evalparams.ExpectedAction{{Action: "a"}}}, Malformed: true},
 		},
-		"execution_time":      {{Name: "fast", Params: &scenario.ExecutionTime{MaxDurationMS: &[]float64{2000}[0]}, Pass: true}},
-		"conversation_length": {{Name: "not a conversation", Params: &scenario.ConversationLength{MaxTurns: 3}}},
-		"conversation_flow":   {{Name: "not a conversation", Params: &scenario.ConversationFlow{RequiredPatterns: []string{"question_then_answer"}, FlowQualityThreshold: &th}}},
-		"user_satisfaction":   {{Name: "not a conversation", Params: &scenario.UserSatisfaction{MeasurementMethod: "keyword_analysis", SatisfactionThreshold: &th}}},
-		"context_retention":   {{Name: "not a conversation", Params: &scenario.ContextRetention{TestMemoryOf: []string{"x"}, RetentionTurns: 1, MemoryAccuracyThreshold: &th}}},
-		"file_exists":         {{Name: "no directory", Params: &scenario.FileExists{Path: "a.txt"}}},
+		"execution_time":      {{Name: "fast", Params: &evalparams.ExecutionTime{MaxDurationMS: &[]float64{2000}[0]}, Pass: true}},
+		"conversation_length": {{Name: "not a conversation", Params: &evalparams.ConversationLength{MaxTurns: 3}}},
+		"conversation_flow":   {{Name: "not a conversation", Params: &evalparams.ConversationFlow{RequiredPatterns: []string{"question_then_answer"}, FlowQualityThreshold: &th}}},
+		"user_satisfaction":   {{Name: "not a conversation", Params: &evalparams.UserSatisfaction{MeasurementMethod: "keyword_analysis", SatisfactionThreshold: &th}}},
+		"context_retention":   {{Name: "not a conversation", Params: &evalparams.ContextRetention{TestMemoryOf: []string{"x"}, RetentionTurns: 1, MemoryAccuracyThreshold: &th}}},
+		"file_exists":         {{Name: "no directory", Params: &evalparams.FileExists{Path: "a.txt"}}},
 	}
 	for _, k := range evaluate.NewRegistry().All() {
 		cs, ok := cases[k.Name]

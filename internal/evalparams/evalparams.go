@@ -1,8 +1,11 @@
-package scenario
-
-// The parameter structs of the built-in evaluation types. Their semantics
-// (what passes, how the score is computed) are documented on the evaluators
-// in package evaluate; these structs define only what a file may say.
+// Package evalparams holds the parameter structs of the built-in evaluation
+// types: what a scenario file may say under each built-in `type:`. Their
+// json and jsonschema tags and doc comments become the generated JSON
+// Schema (package scenario reflects them, under these names); their
+// semantics (what passes, how the score is computed) are documented on the
+// evaluators in package evaluate, which registers them. A loaded
+// evaluation's Params holds one of these.
+package evalparams
 
 // StringContains checks that the text under test contains Value.
 type StringContains struct {
