@@ -141,7 +141,7 @@ func FuzzLoad(f *testing.F) {
 			if err == nil && (file.Kind == scenario.KindScenario || file.Kind == scenario.KindGitHub) && file.Scenario == nil {
 				t.Fatalf("%s loaded without errors but has no scenario", file.Kind)
 			}
-			if err == nil && ((file.Kind == scenario.KindSuite && file.Suite == nil) || (file.Kind == scenario.KindEvalConfig && file.EvalConfig == nil)) {
+			if err == nil && ((file.Kind == scenario.KindSuite || file.Kind == scenario.KindEvalConfig) && file.Suite == nil) {
 				t.Fatalf("%s loaded without errors but has no suite", file.Kind)
 			}
 		}

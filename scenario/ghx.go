@@ -4,9 +4,10 @@ import (
 	"strings"
 )
 
-// GitHubScenario is a GitHub eval scenario file (ghx JSON, camelCase) exactly
-// as the format defines it. Convert it to the runtime model with [GitHubScenario.Scenario].
-type GitHubScenario struct {
+// gitHubScenario is a GitHub eval scenario file (ghx JSON, camelCase) exactly
+// as the format defines it. It is the loader's decoding step: its scenario
+// method converts it to the runtime model (File.Scenario).
+type gitHubScenario struct {
 	// ID is `<words>-NNN`, such as pr-fix-mixed-threads-wf-001.
 	ID string `json:"id" jsonschema:"pattern=^[a-z0-9]+(?:-[a-z0-9]+)*-\\d{3}$"`
 	// Name is a human-readable title.
@@ -26,17 +27,17 @@ type GitHubScenario struct {
 	// Difficulty is basic, intermediate or advanced.
 	Difficulty string `json:"difficulty" jsonschema:"enum=basic,enum=intermediate,enum=advanced"`
 	// Fixture names the fixture resources the scenario needs.
-	Fixture *GitHubFixture `json:"fixture,omitempty"`
+	Fixture *gitHubFixture `json:"fixture,omitempty"`
 	// Assertions hold the checkpoints.
-	Assertions GitHubAssertions `json:"assertions"`
+	Assertions gitHubAssertions `json:"assertions"`
 	// Evaluations (an agenteval extension) check the agent's reply to the prompt.
 	Evaluations []Evaluation `json:"evaluations,omitempty"`
 	// Judgment (an agenteval extension) sets the strategy; default all_pass.
 	Judgment *Judgment `json:"judgment,omitempty"`
 }
 
-// GitHubFixture is the fixture block of a GitHub eval scenario.
-type GitHubFixture struct {
+// gitHubFixture is the fixture block of a GitHub eval scenario.
+type gitHubFixture struct {
 	// Repo is the repository (owner/name), usually "{{fixture_repo}}".
 	Repo string `json:"repo"`
 	// Requires lists manifest fixture names.
@@ -51,8 +52,8 @@ type GitHubFixture struct {
 	SeedPerIteration bool `json:"seedPerIteration,omitempty" jsonschema:"default=false"`
 }
 
-// GitHubAssertions holds a GitHub scenario's checkpoints.
-type GitHubAssertions struct {
+// gitHubAssertions holds a GitHub scenario's checkpoints.
+type gitHubAssertions struct {
 	// Checkpoints run after the session; all must pass.
 	Checkpoints []Checkpoint `json:"checkpoints"`
 	// ExpectedToolSequence is informational.
@@ -61,11 +62,11 @@ type GitHubAssertions struct {
 	ExpectedCapabilities []string `json:"expectedCapabilities,omitempty"`
 }
 
-// Scenario converts the GitHub scenario to the runtime model: the prompt
+// scenario converts the GitHub scenario to the runtime model: the prompt
 // becomes one run step carrying the timeout and any evaluations; retries,
 // fixture and checkpoints carry over; the environment is local and the
 // judgment all_pass unless the file says otherwise.
-func (g *GitHubScenario) Scenario() *Scenario {
+func (g *gitHubScenario) scenario() *Scenario {
 	s := &Scenario{
 		ID:             g.ID,
 		Name:           g.Name,
@@ -92,10 +93,6 @@ func (g *GitHubScenario) Scenario() *Scenario {
 	}
 	return s
 }
-
-// ScenarioSets maps a set name to the ids of the GitHub scenarios in it
-// (scenario-sets.json, beside the scenarios).
-type ScenarioSets map[string][]string
 
 // Manifest is a fixture manifest: what a seeder created and where.
 type Manifest struct {

@@ -51,20 +51,24 @@ type File struct {
 	Doc *Document
 	// Scenario is the runtime model, for KindScenario and KindGitHub.
 	Scenario *Scenario
-	// GitHub is the GitHub scenario as written, for KindGitHub.
-	GitHub *GitHubScenario
 	// Matrix is the matrix, for KindMatrix.
 	Matrix *Matrix
 	// Base is the matrix's base scenario, loaded relative to the matrix file.
 	Base *File
 	// Manifest is the fixture manifest, for KindManifest.
 	Manifest *Manifest
-	// Sets are the scenario sets, for KindScenarioSets.
-	Sets ScenarioSets
-	// Suite is the suite, for KindSuite.
+	// Sets are the scenario sets, for KindScenarioSets
+	// (scenario-sets.json, beside the scenarios): set name to the ids of
+	// the GitHub scenarios in it.
+	Sets map[string][]string
+	// Suite is the suite, for KindSuite, and for KindEvalConfig the suite
+	// ghx's configuration describes: its agents are the modes, without a
+	// spec until [Loader.LoadSuite] gives them theirs.
 	Suite *Suite
-	// EvalConfig is ghx's configuration, for KindEvalConfig.
-	EvalConfig *EvalConfig
+	// gitHub is the GitHub scenario as written, for KindGitHub, and
+	// evalConfig ghx's configuration, for KindEvalConfig.
+	gitHub     *gitHubScenario
+	evalConfig *evalConfig
 	// Diagnostics are the errors and warnings found, sorted by position.
 	Diagnostics Diagnostics
 	// loader loaded the file, with the registries' vocabulary of gen.
@@ -281,8 +285,8 @@ func (l *Loader) decode(f *File) {
 		f.Scenario = new(Scenario)
 		target = f.Scenario
 	case KindGitHub:
-		f.GitHub = new(GitHubScenario)
-		target = f.GitHub
+		f.gitHub = new(gitHubScenario)
+		target = f.gitHub
 	case KindMatrix:
 		f.Matrix = new(Matrix)
 		target = f.Matrix
@@ -295,8 +299,8 @@ func (l *Loader) decode(f *File) {
 		f.Suite = new(Suite)
 		target = f.Suite
 	case KindEvalConfig:
-		f.EvalConfig = new(EvalConfig)
-		target = f.EvalConfig
+		f.evalConfig = new(evalConfig)
+		target = f.evalConfig
 	}
 	if err := decodeValue(f.Doc.Value, target); err != nil {
 		if de, ok := err.(*decodeError); ok && schemaOK {
@@ -304,7 +308,7 @@ func (l *Loader) decode(f *File) {
 		} else if schemaOK {
 			f.addf(nil, Error, "type", "%v", err)
 		}
-		f.Scenario, f.GitHub, f.Matrix, f.Manifest, f.Sets, f.Suite, f.EvalConfig = nil, nil, nil, nil, nil, nil, nil
+		f.Scenario, f.gitHub, f.Matrix, f.Manifest, f.Sets, f.Suite, f.evalConfig = nil, nil, nil, nil, nil, nil, nil
 		return
 	}
 	switch f.Kind {
@@ -314,10 +318,10 @@ func (l *Loader) decode(f *File) {
 		l.checkScenario(f, f.Scenario, false)
 	case KindGitHub:
 		base := Path{}.Key("evaluations")
-		for i := range f.GitHub.Evaluations {
-			l.decodeEvaluation(f, &f.GitHub.Evaluations[i], base.Index(i))
+		for i := range f.gitHub.Evaluations {
+			l.decodeEvaluation(f, &f.gitHub.Evaluations[i], base.Index(i))
 		}
-		f.Scenario = f.GitHub.Scenario()
+		f.Scenario = f.gitHub.scenario()
 		f.Scenario.SetDefaults(f.Name)
 		l.checkScenario(f, f.Scenario, true)
 	case KindMatrix:
@@ -331,8 +335,9 @@ func (l *Loader) decode(f *File) {
 		f.Suite.SetDefaults()
 		checkSuite(f, f.Suite)
 	case KindEvalConfig:
-		f.EvalConfig.SetDefaults()
-		checkEvalConfig(f, f.EvalConfig)
+		f.evalConfig.setDefaults()
+		checkEvalConfig(f, f.evalConfig)
+		f.Suite, _ = f.evalConfig.suite(nil)
 	}
 }
 

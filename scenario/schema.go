@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/invopop/jsonschema"
 )
@@ -102,7 +104,7 @@ func schemaFor(k Kind, v *vocab, comments map[string]string) (*jsonschema.Schema
 		s = r.Reflect(&Scenario{})
 		s.Title = "agenteval agent scenario (*.scenario.yaml)"
 	case KindGitHub:
-		s = r.Reflect(&GitHubScenario{})
+		s = r.Reflect(&gitHubScenario{})
 		s.Title = "GitHub eval scenario (ghx JSON)"
 	case KindMatrix:
 		s = r.Reflect(&Matrix{})
@@ -114,7 +116,7 @@ func schemaFor(k Kind, v *vocab, comments map[string]string) (*jsonschema.Schema
 		s = r.Reflect(&Suite{})
 		s.Title = "agenteval suite (*.suite.yaml)"
 	case KindEvalConfig:
-		s = r.Reflect(&EvalConfig{})
+		s = r.Reflect(&evalConfig{})
 		s.Title = "ghx eval configuration (eval.config.yaml)"
 	case KindScenarioSets:
 		s = &jsonschema.Schema{Type: "object", Description: "Scenario sets: set name to the ids of the GitHub scenarios in it.",
@@ -141,7 +143,7 @@ func newReflector(comments map[string]string) *jsonschema.Reflector {
 		CommentMap:     comments,
 		Namer: func(t reflect.Type) string {
 			if t.PkgPath() == pkgPath || t.PkgPath() == paramsPath || t.PkgPath() == "" {
-				return t.Name()
+				return schemaName(t.Name())
 			}
 			return strings.NewReplacer("/", ".", "-", "_").Replace(t.PkgPath()) + "." + t.Name()
 		},
@@ -157,6 +159,17 @@ func newReflector(comments map[string]string) *jsonschema.Reflector {
 		},
 	}
 	return r
+}
+
+// schemaName is a Go type's name in the schemas: the raw decoding shapes of
+// ghx's files are unexported here, but the schemas name them as the formats'
+// own types, with a capital (gitHubFixture is GitHubFixture).
+func schemaName(goName string) string {
+	if goName == "" {
+		return ""
+	}
+	r, n := utf8.DecodeRuneInString(goName)
+	return string(unicode.ToUpper(r)) + goName[n:]
 }
 
 // patchDefinitions applies what struct tags cannot say: string-or-object

@@ -5,6 +5,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/doc"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -26,6 +31,7 @@ func extractComments(t testing.TB) map[string]string {
 	// AddGoComments names a package base + its directory as walked, so
 	// this package's path plus ../internal/evalparams is paramsPath.
 	require.NoError(t, r.AddGoComments(pkgPath, "../internal/evalparams"))
+	addUnexportedComments(t, r.CommentMap)
 	types := schemaTypes()
 	out := map[string]string{}
 	for k, v := range r.CommentMap {
@@ -41,6 +47,64 @@ func extractComments(t testing.TB) map[string]string {
 		}
 	}
 	return out
+}
+
+// addUnexportedComments adds what AddGoComments leaves out: the doc
+// comments of this package's unexported types (the raw shapes ghx's files
+// decode into) and of their exported fields, keyed as the reflector looks
+// them up and made as AddGoComments makes them (a type's synopsis, a
+// field's whole comment). A type's comment begins with its Go name; the
+// description names it as the schema does (see schemaName).
+func addUnexportedComments(t testing.TB, m map[string]string) {
+	t.Helper()
+	names, err := filepath.Glob("*.go")
+	require.NoError(t, err)
+	fset := token.NewFileSet()
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		require.NoError(t, err)
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				ts := spec.(*ast.TypeSpec)
+				typ := ts.Name.Name
+				if ast.IsExported(typ) {
+					continue
+				}
+				txt := ts.Doc.Text()
+				if txt == "" && len(gd.Specs) == 1 {
+					txt = gd.Doc.Text() // type X struct: the comment is the declaration's
+				}
+				if txt != "" {
+					if rest, ok := strings.CutPrefix(txt, typ); ok {
+						txt = schemaName(typ) + rest
+					}
+					m[pkgPath+"."+typ] = strings.TrimSpace(new(doc.Package).Synopsis(txt))
+				}
+				st, ok := ts.Type.(*ast.StructType)
+				if !ok {
+					continue
+				}
+				for _, field := range st.Fields.List {
+					txt := field.Doc.Text()
+					if txt == "" {
+						txt = field.Comment.Text()
+					}
+					for _, n := range field.Names {
+						if txt != "" && n.IsExported() {
+							m[pkgPath+"."+typ+"."+n.Name] = strings.TrimSpace(txt)
+						}
+					}
+				}
+			}
+		}
+	}
 }
 
 // schemaTypes returns the names (package path.name) of this package's and
@@ -65,7 +129,7 @@ func schemaTypes() map[string]bool {
 			}
 		}
 	}
-	for _, root := range []any{Scenario{}, GitHubScenario{}, Matrix{}, Manifest{}, ScenarioSets{}, Suite{}, EvalConfig{}} {
+	for _, root := range []any{Scenario{}, gitHubScenario{}, Matrix{}, Manifest{}, Suite{}, evalConfig{}} {
 		visit(reflect.TypeOf(root))
 	}
 	for _, et := range (testRegistries{}).Vocabulary().Evaluations {

@@ -188,6 +188,22 @@ func (l *Loader) suiteOf(name string, f *File, err error, specs map[string]strin
 	}
 	var s *Suite
 	switch {
+	case f.evalConfig != nil:
+		agents := map[string]SuiteAgent{}
+		for n, spec := range specs {
+			agents[n] = SuiteAgent{Name: n, Agent: spec}
+		}
+		var missing []string
+		s, missing = f.evalConfig.suite(agents)
+		for _, n := range slices.Sorted(maps.Keys(specs)) {
+			if !slices.Contains(f.evalConfig.Modes, n) {
+				return nil, f, fmt.Errorf("%s has no mode %q to give the spec %q; its modes are %s", name, n, specs[n], strings.Join(f.evalConfig.Modes, ", "))
+			}
+		}
+		if err := checkModes(missing); err != nil {
+			return nil, f, fmt.Errorf("%s: %w", name, err)
+		}
+		f.Suite = s
 	case f.Suite != nil:
 		s = f.Suite
 		names := s.AgentNames()
@@ -201,21 +217,6 @@ func (l *Loader) suiteOf(name string, f *File, err error, specs map[string]strin
 				return nil, f, errors.New(msg)
 			}
 			s.Agents[i].Agent = specs[n]
-		}
-	case f.EvalConfig != nil:
-		agents := map[string]SuiteAgent{}
-		for n, spec := range specs {
-			agents[n] = SuiteAgent{Name: n, Agent: spec}
-		}
-		var missing []string
-		s, missing = f.EvalConfig.Suite(agents)
-		for _, n := range slices.Sorted(maps.Keys(specs)) {
-			if !slices.Contains(f.EvalConfig.Modes, n) {
-				return nil, f, fmt.Errorf("%s has no mode %q to give the spec %q; its modes are %s", name, n, specs[n], strings.Join(f.EvalConfig.Modes, ", "))
-			}
-		}
-		if err := CheckModes(missing); err != nil {
-			return nil, f, fmt.Errorf("%s: %w", name, err)
 		}
 	default:
 		return nil, f, fmt.Errorf("%s: no suite could be read", name)
@@ -262,8 +263,8 @@ func (s *Suite) Select(files []*File) ([]*File, error) {
 		case sel.Set != "" && !slices.ContainsFunc(ids, func(id string) bool { return slices.Contains(setIDs, id) }):
 		case len(sel.IDs) > 0 && !slices.ContainsFunc(ids, func(id string) bool { return slices.Contains(sel.IDs, id) }):
 		case len(sel.Tags) > 0 && !slices.ContainsFunc(sc.Tags, func(t string) bool { return slices.Contains(sel.Tags, t) }):
-		case len(sel.Category) > 0 && (f.GitHub == nil || !slices.Contains(sel.Category, f.GitHub.Category)):
-		case len(sel.Difficulty) > 0 && (f.GitHub == nil || !slices.Contains(sel.Difficulty, f.GitHub.Difficulty)):
+		case len(sel.Category) > 0 && (f.gitHub == nil || !slices.Contains(sel.Category, f.gitHub.Category)):
+		case len(sel.Difficulty) > 0 && (f.gitHub == nil || !slices.Contains(sel.Difficulty, f.gitHub.Difficulty)):
 		default:
 			out = append(out, f)
 		}
@@ -278,36 +279,37 @@ func (s *Suite) SetDefaults() {
 	}
 }
 
-// EvalConfig is ghx's eval.config.yaml (packages/eval/config), as ghx's
-// own schema reads it. Its modes become agents: a suite or `agenteval run
-// --mode NAME=AGENT` says what each mode runs ([EvalConfig.Suite]).
-type EvalConfig struct {
+// evalConfig is ghx's eval.config.yaml (packages/eval/config), as ghx's
+// own schema reads it. It is the loader's decoding step, converted to a
+// Suite (File.Suite). Its modes become agents: a suite or `agenteval run --mode NAME=AGENT`
+// says what each mode runs.
+type evalConfig struct {
 	// Modes are the execution modes to compare, in order; each becomes an agent of that name.
 	Modes []string `json:"modes" jsonschema:"minItems=1"`
 	// Scenarios selects a named set or explicit ids (ids win).
-	Scenarios EvalConfigScenarios `json:"scenarios,omitempty"`
+	Scenarios evalConfigScenarios `json:"scenarios,omitempty"`
 	// Execution holds repetitions, warm-up and the per-prompt timeout.
-	Execution EvalConfigExecution `json:"execution,omitempty"`
+	Execution evalConfigExecution `json:"execution,omitempty"`
 	// Output holds ghx's output settings; results_dir becomes the results directory.
-	Output EvalConfigOutput `json:"output,omitempty"`
+	Output evalConfigOutput `json:"output,omitempty"`
 	// Provider is ghx's session provider (OpenCode); agenteval runs the agents the modes name instead.
-	Provider EvalConfigProvider `json:"provider,omitempty"`
+	Provider evalConfigProvider `json:"provider,omitempty"`
 	// Models are the models every mode runs with.
 	Models []SuiteModel `json:"models" jsonschema:"minItems=1"`
 	// Fixtures says where fixtures live and how they are seeded.
-	Fixtures EvalConfigFixtures `json:"fixtures,omitempty"`
+	Fixtures evalConfigFixtures `json:"fixtures,omitempty"`
 }
 
-// EvalConfigScenarios is ghx's scenario selection.
-type EvalConfigScenarios struct {
+// evalConfigScenarios is ghx's scenario selection.
+type evalConfigScenarios struct {
 	// Set is a named set of scenario-sets.json.
 	Set string `json:"set,omitempty"`
 	// IDs are explicit scenario ids; they take precedence over set.
 	IDs []string `json:"ids,omitempty"`
 }
 
-// EvalConfigExecution is ghx's execution section.
-type EvalConfigExecution struct {
+// evalConfigExecution is ghx's execution section.
+type evalConfigExecution struct {
 	// Repetitions is how many runs each scenario gets per mode and model (default 5).
 	Repetitions int `json:"repetitions,omitempty" jsonschema:"minimum=1,default=5"`
 	// Warmup runs an uncounted canary session first (default true).
@@ -316,8 +318,8 @@ type EvalConfigExecution struct {
 	TimeoutDefaultMS int `json:"timeout_default_ms,omitempty" jsonschema:"minimum=1,default=120000"`
 }
 
-// EvalConfigOutput is ghx's output section.
-type EvalConfigOutput struct {
+// evalConfigOutput is ghx's output section.
+type evalConfigOutput struct {
 	// ResultsDir is where results go (default results).
 	ResultsDir string `json:"results_dir,omitempty"`
 	// ReportsDir is where ghx writes reports.
@@ -328,16 +330,16 @@ type EvalConfigOutput struct {
 	LogLevel string `json:"log_level,omitempty" jsonschema:"enum=debug,enum=info,enum=warn,enum=error"`
 }
 
-// EvalConfigProvider is ghx's provider section.
-type EvalConfigProvider struct {
+// evalConfigProvider is ghx's provider section.
+type evalConfigProvider struct {
 	// ID is the provider (opencode).
 	ID string `json:"id,omitempty"`
 	// Port is the provider server's port.
 	Port int `json:"port,omitempty" jsonschema:"minimum=1"`
 }
 
-// EvalConfigFixtures is ghx's fixtures section.
-type EvalConfigFixtures struct {
+// evalConfigFixtures is ghx's fixtures section.
+type evalConfigFixtures struct {
 	// Repo is the fixture repository (owner/name).
 	Repo string `json:"repo,omitempty"`
 	// Manifest is the manifest path, relative to packages/eval (the directory above config/).
@@ -348,13 +350,13 @@ type EvalConfigFixtures struct {
 	ReseedBetweenModes bool `json:"reseed_between_modes,omitempty"`
 }
 
-// Suite returns the suite the configuration describes, with paths relative
+// suite returns the suite the configuration describes, with paths relative
 // to the configuration file's directory: ghx reads scenarios/, the manifest
 // and results relative to packages/eval, the directory above config/. Its
 // agents are the modes, named and with no spec: agents gives each mode's
 // spec (from a suite's agents or --mode NAME=AGENT); the names it lacks are
 // returned as missing.
-func (c *EvalConfig) Suite(agents map[string]SuiteAgent) (s *Suite, missing []string) {
+func (c *evalConfig) suite(agents map[string]SuiteAgent) (s *Suite, missing []string) {
 	root := ".."
 	s = &Suite{
 		Name:        "ghx eval",
@@ -386,8 +388,8 @@ func (c *EvalConfig) Suite(agents map[string]SuiteAgent) (s *Suite, missing []st
 	return s, missing
 }
 
-// SetDefaults fills what ghx's schema defaults.
-func (c *EvalConfig) SetDefaults() {
+// setDefaults fills what ghx's schema defaults.
+func (c *evalConfig) setDefaults() {
 	if c.Execution.Repetitions == 0 {
 		c.Execution.Repetitions = 5
 	}
@@ -478,7 +480,7 @@ func checkAgentSpec(f *File, p Path, spec string, types []string) {
 }
 
 // checkEvalConfig applies ghx's rules the schema cannot express.
-func checkEvalConfig(f *File, c *EvalConfig) {
+func checkEvalConfig(f *File, c *evalConfig) {
 	for i, m := range c.Modes {
 		if !slices.Contains(ghxModes, m) {
 			d := f.addf(Path{}.Key("modes").Index(i), Error, "enum", "unknown mode %q; ghx's modes are %s", m, strings.Join(ghxModes, ", "))
@@ -487,9 +489,9 @@ func checkEvalConfig(f *File, c *EvalConfig) {
 	}
 }
 
-// CheckModes reports the modes of a ghx configuration that agents does not
+// checkModes reports the modes of a ghx configuration that agents does not
 // define, as an error naming them and how to define them.
-func CheckModes(missing []string) error {
+func checkModes(missing []string) error {
 	if len(missing) == 0 {
 		return nil
 	}

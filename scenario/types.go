@@ -2,7 +2,7 @@ package scenario
 
 // Scenario is the one runtime model every file format converts to. An agent
 // scenario (*.scenario.yaml) decodes into it directly; a GitHub eval scenario
-// (ghx JSON) converts into it with [GitHubScenario.Scenario]. Because both
+// (ghx JSON) converts into it when loaded. Because both
 // meet here, a YAML scenario may also carry a fixture and checkpoints, and a
 // GitHub scenario may also carry evaluations and a judgment.
 type Scenario struct {

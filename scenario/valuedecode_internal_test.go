@@ -111,9 +111,9 @@ func TestDecodeValueMatchesEncodingJSON(t *testing.T) {
 		require.False(t, ds.HasErrors(), "%s: %v", name, ds)
 		k := DetectKind(name, doc.Value)
 		newTarget := map[Kind]func() any{
-			KindScenario: func() any { return new(Scenario) }, KindGitHub: func() any { return new(GitHubScenario) },
+			KindScenario: func() any { return new(Scenario) }, KindGitHub: func() any { return new(gitHubScenario) },
 			KindMatrix: func() any { return new(Matrix) }, KindManifest: func() any { return new(Manifest) },
-			KindScenarioSets: func() any { return new(ScenarioSets) },
+			KindScenarioSets: func() any { return new(map[string][]string) },
 		}[k]
 		require.NotNil(t, newTarget, name)
 		viaValue, viaJSON := newTarget(), newTarget()
@@ -136,7 +136,7 @@ func forEachEvaluation(v any, fn func(*Evaluation)) {
 	switch x := v.(type) {
 	case *Scenario:
 		x.evaluations(func(_ Path, e *Evaluation) { fn(e) })
-	case *GitHubScenario:
+	case *gitHubScenario:
 		for i := range x.Evaluations {
 			fn(&x.Evaluations[i])
 		}
