@@ -50,7 +50,10 @@ func Build(reg *Registry, e scenario.Evaluation) (Evaluator, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := e.WeightOr(1)
+	w := 1.0
+	if e.Weight != nil {
+		w = *e.Weight
+	}
 	if w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
 		return nil, fmt.Errorf("%s: weight %v must be a number ≥ 0", e.Type, w)
 	}

@@ -190,7 +190,7 @@ func (r *run) runStep(ctx context.Context, s *scenario.Scenario, step *scenario.
 	sess Session, ws Workspace, trace *evaluate.Trace, compiled *evaluate.Compiled, evalEnv *evaluate.Env, res *results.Job, seed int64, w *worker) error {
 	timeout := r.cfg.StepTimeout
 	if step.Timeout > 0 {
-		timeout = step.Timeout.D()
+		timeout = time.Duration(step.Timeout)
 	}
 	switch {
 	case step.Conversation != nil:

@@ -5,7 +5,7 @@
 //
 // A Job is one run of one scenario variant: scenario × matrix combination ×
 // run number, with a deterministic Index and an id source/combination/run-N
-// (source: the scenario's id, or the matrix file's; see scenario.AssignIDs)
+// (source: the scenario's id, or the matrix file's; see scenario.Loader.LoadPaths)
 // that results, resume and shards key on. agenteval.Kit.Jobs turns loaded
 // files into the jobs of one run (a scenario runs Runs times; a matrix
 // expands lazily through package matrix), keeping the jobs a Shard owns

@@ -48,8 +48,8 @@ func TestTwoMatricesOverOneBaseGetTheirOwnJobIDs(t *testing.T) {
 	assert.Len(t, ids, 5)
 }
 
-// TestFileSourcesRefuseSharedJobIDs: files that a host loaded without
-// scenario.AssignIDs can still share an id; the run refuses them rather than
+// TestFileSourcesRefuseSharedJobIDs: files that a host loaded one by one
+// (not with scenario.Loader.LoadPaths) can still share an id; the run refuses them rather than
 // record one's jobs as the other's.
 func TestFileSourcesRefuseSharedJobIDs(t *testing.T) {
 	t.Parallel()
@@ -66,8 +66,9 @@ func TestFileSourcesRefuseSharedJobIDs(t *testing.T) {
 	}
 	_, err := sources.Files(files, sources.Options{})
 	require.EqualError(t, err, "a/x.scenario.yaml and b/x.scenario.yaml would give their jobs the same ids (x/-/...); give one of them another id or file name")
-	scenario.AssignIDs(files)
-	_, err = sources.Files(files, sources.Options{})
+	set, err := l.LoadDirFS(fsys, ".")
+	require.NoError(t, err)
+	_, err = sources.Files(set.Files, sources.Options{})
 	require.NoError(t, err)
 }
 

@@ -196,9 +196,9 @@ func isIdent(s string) bool {
 	return true
 }
 
-// ParsePointer turns an RFC 6901 JSON pointer into a Path; tokens made of
+// parsePointer turns an RFC 6901 JSON pointer into a Path; tokens made of
 // digits become indexes.
-func ParsePointer(ptr string) Path {
+func parsePointer(ptr string) Path {
 	if ptr == "" {
 		return nil // the whole document; "/" is the key "" (RFC 6901)
 	}

@@ -49,10 +49,10 @@ func TestPath(t *testing.T) {
 	assert.Equal(t, `/setup/virtual_fs/data~1a.json`, p.Pointer())
 	q := Path{}.Key("run").Index(0).Key("evaluations").Index(2).Key("type")
 	assert.Equal(t, "run[0].evaluations[2].type", q.String())
-	assert.Equal(t, q, ParsePointer(q.Pointer()))
-	assert.Equal(t, Path{}.Key("a~b"), ParsePointer("/a~0b"))
-	assert.Nil(t, ParsePointer(""))
-	assert.Equal(t, Path{}.Key(""), ParsePointer("/"))
+	assert.Equal(t, q, parsePointer(q.Pointer()))
+	assert.Equal(t, Path{}.Key("a~b"), parsePointer("/a~0b"))
+	assert.Nil(t, parsePointer(""))
+	assert.Equal(t, Path{}.Key(""), parsePointer("/"))
 	base := Path{}.Key("a")
 	x, y := base.Key("x"), base.Key("y")
 	assert.Equal(t, "a.x", x.String(), "appending does not share storage")
@@ -85,7 +85,7 @@ func TestKinds(t *testing.T) {
 		{"n.yaml", []any{}, KindUnknown},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, DetectKind(tt.name, tt.value), tt.name)
+		assert.Equal(t, tt.want, detectKind(tt.name, tt.value), tt.name)
 	}
 	assert.Equal(t, "Kind(42)", Kind(42).String())
 }

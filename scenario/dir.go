@@ -17,8 +17,8 @@ type Set struct {
 	Diagnostics Diagnostics
 }
 
-// Scenarios returns the runnable scenarios (agent and GitHub), in path order.
-func (s *Set) Scenarios() []*File {
+// scenarios returns the runnable scenarios (agent and GitHub), in path order.
+func (s *Set) scenarios() []*File {
 	var out []*File
 	for _, f := range s.Files {
 		if f.Scenario != nil && (f.Kind == KindScenario || f.Kind == KindGitHub) {
@@ -28,8 +28,8 @@ func (s *Set) Scenarios() []*File {
 	return out
 }
 
-// Matrices returns the matrix files, in path order.
-func (s *Set) Matrices() []*File {
+// matrices returns the matrix files, in path order.
+func (s *Set) matrices() []*File {
 	var out []*File
 	for _, f := range s.Files {
 		if f.Matrix != nil {
@@ -41,7 +41,7 @@ func (s *Set) Matrices() []*File {
 
 // LoadPaths loads what agenteval validate and run are given: each path a
 // file, or a directory whose .yaml, .yml and .json files are loaded. The
-// files get their run ids ([AssignIDs]) and, for several paths, the checks
+// files get their run ids (unique across the files, derived from their paths where they write none) and, for several paths, the checks
 // across files ([checkSet]). A path that cannot be read is an error and
 // the Set is nil; otherwise the error, when not nil, is the Set's
 // Diagnostics, which hold an error.
@@ -53,7 +53,7 @@ func (l *Loader) LoadPaths(paths ...string) (*Set, error) {
 			return nil, fmt.Errorf("%s: %w", p, err)
 		}
 		if st.IsDir() {
-			dir, _ := l.LoadDir(p)
+			dir, _ := l.loadDir(p)
 			if dir == nil {
 				return nil, fmt.Errorf("%s: cannot read directory", p)
 			}
@@ -68,14 +68,14 @@ func (l *Loader) LoadPaths(paths ...string) (*Set, error) {
 	if len(paths) > 1 {
 		set.Diagnostics = append(set.Diagnostics, checkSet(set.Files)...)
 	} else {
-		AssignIDs(set.Files) // a directory's were; a file's base may lie elsewhere
+		assignIDs(set.Files) // a directory's were; a file's base may lie elsewhere
 	}
 	set.Diagnostics = set.Diagnostics.Sort()
 	return set, set.Diagnostics.err()
 }
 
-// LoadDir loads every .yaml, .yml and .json file below dir on disk.
-func (l *Loader) LoadDir(dir string) (*Set, error) {
+// loadDir loads every .yaml, .yml and .json file below dir on disk.
+func (l *Loader) loadDir(dir string) (*Set, error) {
 	return l.loadTree(osFS{}, dir)
 }
 
@@ -135,12 +135,12 @@ func (l *Loader) loadTree(fsys fs.FS, dir string) (*Set, error) {
 }
 
 // checkSet finds problems across files: two scenarios with one id. It
-// first gives the files their ids with [AssignIDs], so that two files of one
+// first gives the files their ids with assignIDs, so that two files of one
 // name in different directories are not taken for one scenario. (A
 // scenario-sets file is checked when it is loaded, against the scenarios in
 // its own directory, as ghx looks its members up.)
 func checkSet(files []*File) Diagnostics {
-	AssignIDs(files)
+	assignIDs(files)
 	var out Diagnostics
 	ids := map[string]*File{}
 	for _, f := range files {

@@ -26,7 +26,7 @@ func TestDirectoryWalkSkipsForeignFiles(t *testing.T) {
 	}
 	assert.Contains(t, codes, "d/ci.yaml skipped warning")
 	assert.Contains(t, codes, "d/broken.yaml syntax error")
-	assert.Len(t, set.Scenarios(), 1)
+	assert.Len(t, set.scenarios(), 1)
 	_, err = l.LoadFS(fsys, "d/ci.yaml")
 	assert.Error(t, err, "named on its own, an unplaceable file is an error")
 }

@@ -91,14 +91,6 @@ func (e Evaluation) MarshalJSON() ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// WeightOr returns the evaluation's weight, or def when none is given.
-func (e Evaluation) WeightOr(def float64) float64 {
-	if e.Weight == nil {
-		return def
-	}
-	return *e.Weight
-}
-
 // decodeParams decodes the evaluation's own fields into t's parameters.
 func (e *Evaluation) decodeParams(t *EvaluationType) error {
 	p := t.NewParams()

@@ -30,3 +30,17 @@ func MarshalComments(t testing.TB, m map[string]string) []byte { return marshalC
 
 // FirstDiff shows the first line where want and got differ.
 func FirstDiff(want, got string) string { return firstDiff(want, got) }
+
+// DetectKind, ParsePointer, Scenarios, Matrices, LoadDir and AgentNames
+// are the package's own helpers, for the external tests.
+func DetectKind(name string, value any) Kind { return detectKind(name, value) }
+
+func ParsePointer(ptr string) Path { return parsePointer(ptr) }
+
+func (s *Set) Scenarios() []*File { return s.scenarios() }
+
+func (s *Set) Matrices() []*File { return s.matrices() }
+
+func (l *Loader) LoadDir(dir string) (*Set, error) { return l.loadDir(dir) }
+
+func AgentNames(s *Suite) []string { return s.agentNames() }

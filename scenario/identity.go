@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// AssignIDs gives every file whose id is not written in it (every matrix, an
+// assignIDs gives every file whose id is not written in it (every matrix, an
 // agent scenario without id, and the base scenarios of matrices) the id of
 // its path relative to the deepest directory that holds all the files, without
 // its suffix: examples/a.scenario.yaml and docs/a.scenario.yaml, loaded
@@ -15,9 +15,10 @@ import (
 // on the files' paths, so the same inputs give the same ids on every run
 // (resume and shard merges rely on that), whatever order they come in, and
 // calling it again on more files recomputes every derived id from scratch.
-// checkSet calls it first; call it yourself before compiling or running
-// files that checkSet does not see.
-func AssignIDs(files []*File) {
+// LoadPaths calls it (checkSet first thing); a host that loads files one
+// by one and runs them together gets an error from runner.FileSources
+// where two would share an id.
+func assignIDs(files []*File) {
 	var all []*File
 	for _, f := range files {
 		if f == nil {

@@ -82,21 +82,21 @@ func TestDerivedIDsAreStable(t *testing.T) {
 	}
 	a := load("cli/examples/analyze-past-trade.scenario.yaml", "cli/docs/example_scenarios/analyze-past-trade.scenario.yaml")
 	assert.Equal(t, "analyze-past-trade", a[0].ID, "loaded on its own")
-	AssignIDs(a)
+	assignIDs(a)
 	want := fileIDs(t, a)
 	assert.Equal(t, "examples/analyze-past-trade", want["cli/examples/analyze-past-trade.scenario.yaml"])
-	AssignIDs(a)
+	assignIDs(a)
 	assert.Equal(t, want, fileIDs(t, a), "assigning again changes nothing")
 	b := load("cli/docs/example_scenarios/analyze-past-trade.scenario.yaml", "cli/examples/analyze-past-trade.scenario.yaml")
-	AssignIDs(b)
+	assignIDs(b)
 	assert.Equal(t, want, fileIDs(t, b), "the order of the files changes nothing")
 
 	one := load("cli/examples/simple-test.matrix.yaml")
-	AssignIDs(one)
+	assignIDs(one)
 	assert.Equal(t, "simple-test", one[0].ID, "a file on its own keeps its bare name")
 	assert.Equal(t, "test-github-issues", one[0].Base.ID)
 	far := load("cli/simple-test.matrix.yaml")
-	AssignIDs(far)
+	assignIDs(far)
 	assert.Equal(t, map[string]string{"cli/simple-test.matrix.yaml": "simple-test", "base of cli/simple-test.matrix.yaml": "examples/test-github-issues"},
 		fileIDs(t, far), "a base in another directory counts for the common root")
 }

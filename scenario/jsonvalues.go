@@ -13,9 +13,6 @@ import (
 // (30000) or as a Go duration string ("30s", "1m30s").
 type Duration time.Duration
 
-// D returns d as a time.Duration.
-func (d Duration) D() time.Duration { return time.Duration(d) }
-
 // MarshalJSON writes d as a duration string.
 func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
 

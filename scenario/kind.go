@@ -56,9 +56,9 @@ func ParseKind(s string) (Kind, error) {
 	return KindUnknown, fmt.Errorf("%s", msg)
 }
 
-// DetectKind decides a file's kind from its name and, where the name does not
+// detectKind decides a file's kind from its name and, where the name does not
 // settle it, from its content's top-level keys.
-func DetectKind(name string, value any) Kind {
+func detectKind(name string, value any) Kind {
 	base := strings.ToLower(path.Base(strings.ReplaceAll(name, `\`, "/")))
 	switch {
 	case strings.HasSuffix(base, ".scenario.yaml"), strings.HasSuffix(base, ".scenario.yml"), strings.HasSuffix(base, ".scenario.json"):

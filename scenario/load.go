@@ -42,8 +42,8 @@ type File struct {
 	// ID is the file's identity in a run, the first part of its jobs' ids:
 	// a scenario's id, or a matrix file's name without .matrix.yaml. An id
 	// that the file does not write (every matrix's, an agent scenario's
-	// without id) is derived from its path; [AssignIDs] makes derived ids
-	// unique across the files of a run.
+	// without id) is derived from its path; [Loader.LoadPaths] makes derived ids
+	// unique across the files it loads.
 	ID string
 	// Kind is the document kind.
 	Kind Kind
@@ -188,7 +188,7 @@ func (l *Loader) load(fsys fs.FS, name string, data []byte, withBase bool) (*Fil
 		f.Doc = doc
 		kind := l.opts.Kind
 		if kind == KindUnknown {
-			kind = DetectKind(name, doc.Value)
+			kind = detectKind(name, doc.Value)
 		}
 		f.Kind = kind
 		l.decode(f)
@@ -332,7 +332,7 @@ func (l *Loader) decode(f *File) {
 	case KindManifest:
 		checkManifest(f)
 	case KindSuite:
-		f.Suite.SetDefaults()
+		f.Suite.setDefaults()
 		checkSuite(f, f.Suite)
 	case KindEvalConfig:
 		f.evalConfig.setDefaults()

@@ -20,7 +20,7 @@ func TestLoadAppliesDefaults(t *testing.T) {
 	require.NoError(t, err)
 	s := f.Scenario
 	assert.Equal(t, "typical", s.ID, "the id comes from the file name")
-	assert.Equal(t, 30*time.Second, s.Run[0].Timeout.D())
+	assert.Equal(t, 30*time.Second, time.Duration(s.Run[0].Timeout))
 	c := s.Run[1].Conversation
 	require.NotNil(t, c)
 	assert.Equal(t, 30000, c.TimeoutPerTurnMS)
@@ -82,7 +82,7 @@ func TestLoadValueGoValues(t *testing.T) {
 	assert.Equal(t, []string{"a", "b"}, s.Tags)
 	assert.Equal(t, 5000, s.TimeoutMS)
 	assert.Equal(t, 2, s.AllowedRetries)
-	assert.Equal(t, 1500*time.Millisecond, s.Run[0].Timeout.D())
+	assert.Equal(t, 1500*time.Millisecond, time.Duration(s.Run[0].Timeout))
 	assert.Equal(t, 3, s.Run[0].Conversation.MaxTurns)
 	assert.InDelta(t, 2.0, *s.Run[0].Evaluations[0].Weight, 0)
 

@@ -64,7 +64,7 @@ func (l *Loader) siblingIDs(fsys fs.FS, name string) (string, map[string]bool, e
 			continue
 		}
 		doc, _ := ParseDocument(sibling, data, l.opts.Limits)
-		if doc == nil || DetectKind(sibling, doc.Value) != KindGitHub {
+		if doc == nil || detectKind(sibling, doc.Value) != KindGitHub {
 			continue
 		}
 		if m, ok := doc.Value.(map[string]any); ok {

@@ -125,14 +125,6 @@ type ToolCategory struct {
 	Commands []string `json:"commands,omitempty"`
 }
 
-// ModelLabel returns the model's label, or its id when it has none.
-func (m SuiteModel) ModelLabel() string {
-	if m.Label != "" {
-		return m.Label
-	}
-	return m.ID
-}
-
 // Agent returns the suite's agent of that name.
 func (s *Suite) Agent(name string) (SuiteAgent, bool) {
 	for _, a := range s.Agents {
@@ -143,8 +135,8 @@ func (s *Suite) Agent(name string) (SuiteAgent, bool) {
 	return SuiteAgent{}, false
 }
 
-// AgentNames returns the agents' names in order.
-func (s *Suite) AgentNames() []string {
+// agentNames returns the agents' names in order.
+func (s *Suite) agentNames() []string {
 	out := make([]string, len(s.Agents))
 	for i, a := range s.Agents {
 		out[i] = a.Name
@@ -206,7 +198,7 @@ func (l *Loader) suiteOf(name string, f *File, err error, specs map[string]strin
 		f.Suite = s
 	case f.Suite != nil:
 		s = f.Suite
-		names := s.AgentNames()
+		names := s.agentNames()
 		for _, n := range slices.Sorted(maps.Keys(specs)) {
 			i := slices.Index(names, n)
 			if i < 0 {
@@ -272,8 +264,8 @@ func (s *Suite) Select(files []*File) ([]*File, error) {
 	return out, nil
 }
 
-// SetDefaults fills what the file leaves out.
-func (s *Suite) SetDefaults() {
+// setDefaults fills what the file leaves out.
+func (s *Suite) setDefaults() {
 	if s.Repetitions == 0 {
 		s.Repetitions = 1
 	}

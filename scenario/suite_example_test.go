@@ -37,7 +37,7 @@ repetitions: 3
 	for _, a := range s.Agents {
 		fmt.Println(a.Name, a.Agent)
 	}
-	fmt.Println(s.Repetitions, s.Models[0].ModelLabel(), s.Scenarios.Tags)
+	fmt.Println(s.Repetitions, s.Models[0].ID, s.Scenarios.Tags)
 	// Output:
 	// candidate exec:./my-agent --fast
 	// baseline echo

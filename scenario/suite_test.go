@@ -24,7 +24,7 @@ func TestLoadSuiteFromGhxConfig(t *testing.T) {
 	require.Equal(t, scenario.KindEvalConfig, f.Kind)
 	assert.Empty(t, f.Diagnostics, "ghx's own file loads without a finding")
 
-	assert.Equal(t, []string{"baseline", "mcp", "ghx"}, s.AgentNames(), "the modes, in ghx's order")
+	assert.Equal(t, []string{"baseline", "mcp", "ghx"}, scenario.AgentNames(s), "the modes, in ghx's order")
 	a, ok := s.Agent("mcp")
 	require.True(t, ok)
 	assert.Equal(t, "exec:./mcp", a.Agent)
@@ -32,7 +32,7 @@ func TestLoadSuiteFromGhxConfig(t *testing.T) {
 	assert.Equal(t, "default", s.Scenarios.Set)
 	assert.Equal(t, 5, s.Repetitions)
 	assert.True(t, s.Warmup)
-	assert.Equal(t, 120*time.Second, s.Timeouts.Step.D())
+	assert.Equal(t, 120*time.Second, time.Duration(s.Timeouts.Step))
 	dir := filepath.Dir(ghxConfig)
 	assert.Equal(t, dir, s.Dir)
 	// ghx reads these relative to packages/eval, the directory above config/.

@@ -109,7 +109,7 @@ func TestDecodeValueMatchesEncodingJSON(t *testing.T) {
 	for name, src := range inputs {
 		doc, ds := ParseDocument(name, src, Limits{})
 		require.False(t, ds.HasErrors(), "%s: %v", name, ds)
-		k := DetectKind(name, doc.Value)
+		k := detectKind(name, doc.Value)
 		newTarget := map[Kind]func() any{
 			KindScenario: func() any { return new(Scenario) }, KindGitHub: func() any { return new(gitHubScenario) },
 			KindMatrix: func() any { return new(Matrix) }, KindManifest: func() any { return new(Manifest) },

@@ -64,8 +64,11 @@ func runMatrix(ctx context.Context, env *cliEnv, args []string) int {
 	if _, err := os.Stat(name); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	f, _ := env.kit.Loader(scenario.Options{}).LoadFile(name)
-	scenario.AssignIDs([]*scenario.File{f}) // the job ids `run` gives this file alone
+	set, err := env.kit.Loader(scenario.Options{}).LoadPaths(name) // the job ids `run` gives this file alone
+	if set == nil {
+		return fail(exitUsage, "%v", err)
+	}
+	f := set.Files[0]
 	var plan *matrix.Plan
 	var diags scenario.Diagnostics
 	switch {

@@ -112,10 +112,10 @@ func (rs *runSuite) selectFiles(files []*scenario.File) ([]*scenario.File, error
 
 // applyTimeouts gives the suite's job timeout to scenarios that set none.
 func (rs *runSuite) applyTimeouts(files []*scenario.File, cfg *runner.Config) {
-	if d := rs.suite.Timeouts.Step.D(); d > 0 {
+	if d := time.Duration(rs.suite.Timeouts.Step); d > 0 {
 		cfg.StepTimeout = d
 	}
-	job := rs.suite.Timeouts.Job.D()
+	job := time.Duration(rs.suite.Timeouts.Job)
 	if job <= 0 {
 		return
 	}
@@ -157,7 +157,7 @@ func (rs *runSuite) settings() map[string]string {
 		"models":     strings.Join(models, " "),
 		"selection":  fmt.Sprintf("set=%s ids=%s tags=%s category=%s difficulty=%s", sel.Set, strings.Join(sel.IDs, ","), strings.Join(sel.Tags, ","), strings.Join(sel.Category, ","), strings.Join(sel.Difficulty, ",")),
 		"warmup":     strconv.FormatBool(rs.suite.Warmup),
-		"timeouts":   fmt.Sprintf("step=%v job=%v", rs.suite.Timeouts.Step.D(), rs.suite.Timeouts.Job.D()),
+		"timeouts":   fmt.Sprintf("step=%v job=%v", time.Duration(rs.suite.Timeouts.Step), time.Duration(rs.suite.Timeouts.Job)),
 		"categories": strings.Join(cats, " "),
 	}
 }
