@@ -419,7 +419,7 @@ func schemaView(k Kind, v any) any {
 // two overlap.
 func (g *generation) precompile(kind Kind, name string) {
 	if kind == KindUnknown {
-		kind = DetectKind(name, nil)
+		kind = detectKind(name, nil)
 	}
 	var kinds []Kind
 	switch kind {
