@@ -7,12 +7,13 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval/internal/textdist"
+	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
 
 // builtins returns new values of the eight built-in condition types; custom
 // dispatches to the scorers registered in scorers.
-func builtins(scorers *Scorers) []*ConditionType {
+func builtins(scorers *registry.Registry[*Scorer]) []*ConditionType {
 	c := customScorers{scorers}
 	return []*ConditionType{
 		{
@@ -255,7 +256,7 @@ func describeValue(v any) string {
 }
 
 // customScorers is the custom condition type's view of its scorers.
-type customScorers struct{ r *Scorers }
+type customScorers struct{ r *registry.Registry[*Scorer] }
 
 func (r customScorers) validate(c scenario.Condition) error {
 	if c.Scorer == "" {

@@ -37,8 +37,8 @@
 //     numeric string, a boolean, null, a list or an object fails (compare a
 //     list's length with items.length).
 //   - custom hands the data to the Scorer registered under the condition's
-//     scorer name. An unregistered name is an error, both at load time (pass
-//     Registry.HasScorer as scenario.Options.CustomScorer) and when scoring.
+//     scorer name. An unregistered name is an error, both at load time (the
+//     loader learns the scorers from the kit's registries) and when scoring.
 //
 // A report with zero checkpoints does not pass.
 //

@@ -3,14 +3,15 @@ package checkpoint
 import (
 	"context"
 
+	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
 
 // testRegistry is a condition registry with the scorers its custom type
 // dispatches to, as the tests use them.
 type testRegistry struct {
-	*Registry
-	scorers *Scorers
+	*registry.Registry[*ConditionType]
+	scorers *registry.Registry[*Scorer]
 }
 
 func newTestRegistry() testRegistry {

@@ -19,7 +19,7 @@ import (
 type CheckFunc func(ctx context.Context, data any, cond scenario.Condition) (passed bool, detail string, err error)
 
 // ConditionType is a condition type: a plugin value, registered in a
-// [Registry] under its Name (the value of condition.type in files) and
+// [registry.Registry] ([NewRegistry]) under its Name (the value of condition.type in files) and
 // described well enough to document itself and to be checked when a file
 // is loaded.
 type ConditionType struct {
@@ -44,9 +44,6 @@ type ConditionType struct {
 	Validate func(cond scenario.Condition) error
 }
 
-// Registry holds condition types by name (agenteval.Kit's Conditions).
-type Registry = registry.Registry[*ConditionType]
-
 // Scorer is a custom condition: a checkpoint whose condition is
 // {type: custom, scorer: NAME} is decided by the Scorer registered in
 // [Scorers] under NAME.
@@ -64,11 +61,8 @@ type Scorer struct {
 	Describe func(cond scenario.Condition) string
 }
 
-// Scorers holds custom scorers by name (agenteval.Kit's Scorers).
-type Scorers = registry.Registry[*Scorer]
-
 // NewScorers returns an empty registry of custom scorers.
-func NewScorers() *Scorers {
+func NewScorers() *registry.Registry[*Scorer] {
 	return registry.New("custom scorer", func(s *Scorer) string { return s.Name }, func(s *Scorer) error {
 		if s.Score == nil {
 			return errors.New("a scorer needs Score")
@@ -80,7 +74,7 @@ func NewScorers() *Scorers {
 // NewRegistry returns a registry holding the eight built-in condition types
 // (built in here): non_empty, empty, count_gte, count_eq, field_equals,
 // field_contains, field_gte and custom, which dispatches to scorers.
-func NewRegistry(scorers *Scorers) *Registry {
+func NewRegistry(scorers *registry.Registry[*Scorer]) *registry.Registry[*ConditionType] {
 	r := registry.New("condition type", func(t *ConditionType) string { return t.Name }, func(t *ConditionType) error {
 		if t.Check == nil || t.Describe == nil {
 			return errors.New("a condition type needs Check and Describe")
@@ -97,7 +91,7 @@ func NewRegistry(scorers *Scorers) *Registry {
 // its type is registered (else ErrUnknownType), its fields fit the type
 // (else ErrInvalidCondition) and a custom condition's scorer is registered
 // (else ErrUnknownScorer).
-func validate(reg *Registry, cond scenario.Condition) error {
+func validate(reg *registry.Registry[*ConditionType], cond scenario.Condition) error {
 	t, ok := reg.Lookup(cond.Type)
 	if !ok {
 		if s := textdist.Suggest(cond.Type, reg.Names()); s != "" {
@@ -113,7 +107,7 @@ func validate(reg *Registry, cond scenario.Condition) error {
 
 // describe says what cond expects, in words: "count >= 2",
 // `state == "closed"`, "custom scorer: NAME".
-func describe(reg *Registry, cond scenario.Condition) string {
+func describe(reg *registry.Registry[*ConditionType], cond scenario.Condition) string {
 	t, ok := reg.Lookup(cond.Type)
 	if !ok {
 		return fmt.Sprintf("unknown condition type %q", cond.Type)
@@ -124,7 +118,7 @@ func describe(reg *Registry, cond scenario.Condition) string {
 // check validates cond, normalizes data (see normalize) and decides cond
 // over it with the types reg holds. A panic in the condition or a custom
 // scorer is returned as an *Error whose Panic is set.
-func check(ctx context.Context, reg *Registry, data any, cond scenario.Condition) (passed bool, detail string, err error) {
+func check(ctx context.Context, reg *registry.Registry[*ConditionType], data any, cond scenario.Condition) (passed bool, detail string, err error) {
 	if err := validate(reg, cond); err != nil {
 		return false, "", err
 	}

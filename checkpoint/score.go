@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -63,7 +64,7 @@ type Checker struct {
 	Executor Executor
 	// Conditions holds the condition types (with their custom scorers); nil
 	// means NewRegistry(NewScorers()): the built-ins, no custom scorers.
-	Conditions *Registry
+	Conditions *registry.Registry[*ConditionType]
 	// Concurrency is how many checkpoints run at once; 0 or 1 runs them one
 	// after another, in order.
 	Concurrency int
@@ -107,7 +108,7 @@ func (c Checker) Score(ctx context.Context, checkpoints []scenario.Checkpoint) R
 }
 
 // scoreOne runs one checkpoint's task and checks its data.
-func (c Checker) scoreOne(ctx context.Context, reg *Registry, cp *scenario.Checkpoint) (res Result) {
+func (c Checker) scoreOne(ctx context.Context, reg *registry.Registry[*ConditionType], cp *scenario.Checkpoint) (res Result) {
 	start := time.Now()
 	res = Result{
 		ID:          cp.ID,

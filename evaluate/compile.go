@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -75,7 +76,7 @@ func (e *CompileError) Unwrap() error { return e.Err }
 
 // Compile builds every evaluation of s with the kinds reg holds. It reports
 // every evaluation that cannot be built, joined, each as a *[CompileError].
-func Compile(reg *Registry, s *scenario.Scenario) (*Compiled, error) {
+func Compile(reg *registry.Registry[*Kind], s *scenario.Scenario) (*Compiled, error) {
 	if s == nil {
 		return nil, errors.New("evaluate: Compile of a nil scenario")
 	}

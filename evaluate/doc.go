@@ -4,9 +4,10 @@
 // Every evaluation type is one [Kind]: a name, documentation, the parameter
 // struct a scenario file fills and a constructor that validates those
 // parameters once and returns an [Evaluator]. Kinds live in an explicit
-// [Registry]; the 13 built-ins are registered exactly as a host
-// program registers its own, and [Registry.Types] hands the same names and
-// parameter structs to the scenario loader and the JSON Schema generator.
+// [registry.Registry] ([NewRegistry]); the 13 built-ins are registered
+// exactly as a host program registers its own, and [Kind.Type] hands the
+// same names and parameter structs to the scenario loader and the JSON
+// Schema generator.
 //
 // The built-ins, each documented on its constructor (what it reads, what
 // passes, how the score is computed):
@@ -32,7 +33,7 @@
 // check could not judge at all (no judge model, a failed model call, a
 // cancelled run), and the Result then carries it in Error.
 //
-// A runner compiles each scenario once with [Registry.Compile] (regular
+// A runner compiles each scenario once with [Compile] (regular
 // expressions, parsed expectations and defaults are prepared there, not once
 // per run) and then calls [Compiled.Evaluate] after each step, each
 // conversation turn and each conversation's end. Evaluations never panic into

@@ -9,13 +9,9 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// Registry holds evaluation kinds by name: the one list the loader, the
-// generated schema and the runner consult (agenteval.Kit's Evaluations).
-type Registry = registry.Registry[*Kind]
-
 // NewRegistry returns a registry holding the 13 built-in kinds,
 // registered exactly as a host registers its own.
-func NewRegistry() *Registry {
+func NewRegistry() *registry.Registry[*Kind] {
 	r := registry.New("evaluation type", func(k *Kind) string { return k.Name }, checkKind)
 	if err := r.Register(builtins()...); err != nil {
 		panic(err) // the built-ins are fixed; a clash is a bug in this package
@@ -45,7 +41,7 @@ func (k *Kind) Type() scenario.EvaluationType {
 // kind's NewParams returns, as the loader fills it
 // (scenario.Loader.DecodeEvaluation decodes one). An unknown type is a
 // *registry.Error.
-func Build(reg *Registry, e scenario.Evaluation) (Evaluator, error) {
+func Build(reg *registry.Registry[*Kind], e scenario.Evaluation) (Evaluator, error) {
 	k, err := reg.Get(e.Type)
 	if err != nil {
 		return nil, err

@@ -6,7 +6,7 @@
 //     threshold or free text), samples several times when asked and caches
 //     verdicts (in an llm.Cache).
 //   - [Strategy], the judgment strategies that turn many [Outcome] values into
-//     one [Decision]. They are plugin values in a [Registry] ([NewRegistry]
+//     one [Decision]. They are plugin values in a [registry.Registry] ([NewRegistry]
 //     holds the built-ins) that a host program extends exactly as the
 //     built-ins are registered; [Decide] applies the rules every strategy
 //     shares. Nothing is registered by package initialisation.

@@ -6,13 +6,9 @@ import (
 	"github.com/agenteval/agenteval/registry"
 )
 
-// Registry holds judgment strategies by name: the list the loader, the
-// generated schema and the runner consult (agenteval.Kit's Strategies).
-type Registry = registry.Registry[*Strategy]
-
 // NewRegistry returns a registry holding the four built-in strategies
 // (all_pass, any_pass, majority_pass, weighted), registered exactly as a host registers its own.
-func NewRegistry() *Registry {
+func NewRegistry() *registry.Registry[*Strategy] {
 	r := registry.New("judgment strategy", func(s *Strategy) string { return s.Name }, func(s *Strategy) error {
 		if s.Decide == nil {
 			return errors.New("a strategy needs Decide")
@@ -29,7 +25,7 @@ func NewRegistry() *Registry {
 // strategy shares: no outcomes never pass, and a failed critical outcome
 // fails the decision whatever the strategy says. An unknown name is a
 // *registry.Error that suggests the name likely meant.
-func Decide(reg *Registry, name string, outcomes []Outcome, opts Options) (Decision, error) {
+func Decide(reg *registry.Registry[*Strategy], name string, outcomes []Outcome, opts Options) (Decision, error) {
 	s, err := reg.Get(name)
 	if err != nil {
 		return Decision{}, err

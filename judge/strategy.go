@@ -55,7 +55,7 @@ type Decision struct {
 }
 
 // Strategy turns outcomes into one decision: a plugin value, registered in
-// a [Registry] under its Name (the value of judgment.strategy in files).
+// a [registry.Registry] ([NewRegistry]) under its Name (the value of judgment.strategy in files).
 type Strategy struct {
 	// Name is the identifier used in scenario files, such as "all_pass".
 	Name string

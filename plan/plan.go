@@ -14,6 +14,7 @@ import (
 	"github.com/agenteval/agenteval/internal/evalparams"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/matrix"
+	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -78,7 +79,7 @@ type Options struct {
 	StepTimeout time.Duration
 	// Evaluations is the registry that builds the scenarios' evaluations,
 	// to tell which ask the judge (default evaluate.NewRegistry()).
-	Evaluations *evaluate.Registry
+	Evaluations *registry.Registry[*evaluate.Kind]
 }
 
 // Plan is the forecast of a run. Its JSON shape is plan.schema.json.

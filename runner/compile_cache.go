@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -14,7 +15,7 @@ import (
 // does not touch, so the key is the identity of those lists: regexes and
 // templates compile once per distinct list, not once per run or variant.
 type compileCache struct {
-	reg *evaluate.Registry
+	reg *registry.Registry[*evaluate.Kind]
 	mu  sync.Mutex
 	m   map[string]*compileEntry
 }
@@ -29,7 +30,7 @@ type compileEntry struct {
 
 const compileCacheMax = 4096
 
-func newCompileCache(reg *evaluate.Registry) *compileCache {
+func newCompileCache(reg *registry.Registry[*evaluate.Kind]) *compileCache {
 	return &compileCache{reg: reg, m: map[string]*compileEntry{}}
 }
 

@@ -15,10 +15,10 @@ import (
 // the loader (Registries implements scenario.Registries), the schema, the
 // runner and the CLI, so a plugin registered once is known everywhere.
 type Registries struct {
-	Evaluations  *evaluate.Registry
-	Strategies   *judge.Registry
-	Conditions   *checkpoint.Registry
-	Scorers      *checkpoint.Scorers
+	Evaluations  *registry.Registry[*evaluate.Kind]
+	Strategies   *registry.Registry[*judge.Strategy]
+	Conditions   *registry.Registry[*checkpoint.ConditionType]
+	Scorers      *registry.Registry[*checkpoint.Scorer]
 	Terminations *registry.Registry[*TerminationType]
 	Agents       *registry.Registry[*AgentType]
 	Environments *registry.Registry[*EnvironmentType]

@@ -16,8 +16,10 @@
 //		}
 //	}
 //
-// Both formats meet in one runtime model, [Scenario]. Evaluation types come
-// from a [Registry]; a host program registers its own with
-// [Registry.With] and a [Loader] built on that registry accepts them, and
-// [GenerateSchema] describes them, exactly like the built-ins.
+// Both formats meet in one runtime model, [Scenario]. The names a file may
+// use where the formats leave them open (evaluation types, strategies,
+// condition types, ...) come from the program's [Registries]
+// (agenteval.Kit); a type a host program registers there is accepted by a
+// [Loader] built on them, and [GenerateSchema] describes it, exactly like
+// the built-ins.
 package scenario

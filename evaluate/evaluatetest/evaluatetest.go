@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -252,7 +253,9 @@ func checkCancel(name string, ev evaluate.Evaluator, in evaluate.Input, fail fun
 
 // evaluations shows the loader and the schema what an evaluation registry
 // holds, and nothing else.
-type evaluations struct{ r *evaluate.Registry }
+type evaluations struct {
+	r *registry.Registry[*evaluate.Kind]
+}
 
 func (e evaluations) Version() uint64 { return e.r.Version() }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/agenteval/agenteval/checkpoint"
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -16,9 +17,9 @@ import (
 // strategies and condition types, and the format's termination and
 // environment types.
 type registries struct {
-	evals      *evaluate.Registry
-	strategies *judge.Registry
-	conditions *checkpoint.Registry
+	evals      *registry.Registry[*evaluate.Kind]
+	strategies *registry.Registry[*judge.Strategy]
+	conditions *registry.Registry[*checkpoint.ConditionType]
 }
 
 // Registries returns the built-in vocabulary as a scenario.Registries.
