@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/agenteval/agenteval/internal/formats"
 	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -24,7 +25,7 @@ func checkKind(k *Kind) error {
 	if k.NewParams == nil || k.New == nil {
 		return errors.New("an evaluation kind needs both NewParams and New")
 	}
-	return k.Type().Check()
+	return formats.CheckParams(k.Name, k.NewParams)
 }
 
 // Type is what the loader and the schema learn about the kind.

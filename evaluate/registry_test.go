@@ -14,6 +14,7 @@ import (
 	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/internal/evalparams"
+	"github.com/agenteval/agenteval/internal/formats"
 	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -63,7 +64,7 @@ func TestBuiltinsAreTheFormatsTypes(t *testing.T) {
 		assert.IsType(t, st.NewParams(), k.NewParams(), k.Name)
 		assert.Equal(t, k.Doc, st.Doc, k.Name)
 		assert.NotEmpty(t, k.Doc, k.Name)
-		assert.NoError(t, st.Check(), k.Name)
+		assert.NoError(t, formats.CheckParams(k.Name, k.NewParams), k.Name)
 	}
 }
 

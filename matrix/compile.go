@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agenteval/agenteval/internal/formats"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -93,7 +94,7 @@ func (c *compiler) compile() *Plan {
 	}
 	id := f.ID
 	if id == "" {
-		id = scenario.IDFromFileName(f.Name)
+		id = formats.IDFromFileName(f.Name)
 	}
 	p := &Plan{id: id, scenarioID: base.ID, name: f.Matrix.Name, base: base, baseValue: reflect.ValueOf(base), runs: max(f.Matrix.RunsPerCombination, 1), trie: &node{axis: -1}}
 	for i := range f.Matrix.Axes {

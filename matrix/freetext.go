@@ -4,11 +4,11 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/agenteval/agenteval/scenario"
+	"github.com/agenteval/agenteval/internal/formats"
 )
 
 // freeTextSlot reports whether an axis varies a free-text string field
-// (scenario.IsFreeText): a prompt, a description, a file's content. Every
+// (formats.IsFreeText): a prompt, a description, a file's content. Every
 // string of the same emptiness loads the same way there, so Compile checks
 // one value of each emptiness in full and takes the others as they are,
 // which keeps a sweep over thousands of prompts cheap to compile.
@@ -47,7 +47,7 @@ func freeTextSlot(root reflect.Value, steps []step) bool {
 	if leaf.Kind() != reflect.String || leaf.Type() != reflect.TypeFor[string]() {
 		return false // a named string type may parse its text
 	}
-	return scenario.IsFreeText(owner.Type(), name)
+	return formats.IsFreeText(owner.Type(), name)
 }
 
 // freeClass is the memo key of a free-text value: its emptiness.

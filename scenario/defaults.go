@@ -2,10 +2,9 @@ package scenario
 
 import (
 	"errors"
-	"path"
-	"path/filepath"
 	"slices"
-	"strings"
+
+	"github.com/agenteval/agenteval/internal/formats"
 )
 
 // Documented defaults of the agent scenario format.
@@ -26,7 +25,7 @@ const (
 // Calling it again is harmless.
 func (s *Scenario) SetDefaults(fileName string) {
 	if s.ID == "" && fileName != "" {
-		s.ID = IDFromFileName(fileName)
+		s.ID = formats.IDFromFileName(fileName)
 	}
 	if s.Environment.Type == "" {
 		s.Environment.Type = "local"
@@ -75,18 +74,6 @@ func (s *Scenario) SetDefaults(fileName string) {
 			c.DebugOptions.ExportFullTranscript = &t
 		}
 	}
-}
-
-// IDFromFileName derives a scenario id from a file name:
-// dir/test-basic.scenario.yaml gives test-basic.
-func IDFromFileName(name string) string {
-	base := path.Base(filepath.ToSlash(name))
-	for _, suf := range []string{".scenario.yaml", ".scenario.yml", ".scenario.json", ".matrix.yaml", ".matrix.yml", ".matrix.json", ".yaml", ".yml", ".json"} {
-		if strings.HasSuffix(strings.ToLower(base), suf) {
-			return base[:len(base)-len(suf)]
-		}
-	}
-	return base
 }
 
 // Evaluations calls fn for every evaluation of the scenario with its path:

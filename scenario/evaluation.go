@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"slices"
+
+	"github.com/agenteval/agenteval/internal/formats"
 )
 
 // Evaluation is one check in a step, a conversation turn or a conversation's
@@ -17,7 +18,7 @@ type Evaluation struct {
 	// Type names the evaluation type.
 	Type string `json:"type"`
 	// Description says what the check means to a reader.
-	Description string `json:"description,omitempty"`
+	Description string `json:"description,omitempty" agenteval:"freetext"`
 	// Weight counts the evaluation under the weighted strategy (default 1).
 	Weight *float64 `json:"weight,omitempty" jsonschema:"minimum=0"`
 	// Critical fails the verdict whenever this evaluation fails, whatever the strategy.
@@ -31,12 +32,7 @@ type Evaluation struct {
 }
 
 // commonEvaluationKeys are the fields every evaluation type shares.
-var commonEvaluationKeys = []string{"type", "description", "weight", "critical"}
-
-// EvaluationCommonKeys returns the JSON names of the fields every evaluation
-// has whatever its type (type, description, weight, critical); a type's own
-// parameters may not use them.
-func EvaluationCommonKeys() []string { return slices.Clone(commonEvaluationKeys) }
+var commonEvaluationKeys = formats.EvaluationKeys()
 
 // UnmarshalJSON reads the shared fields and keeps the rest for the registry.
 func (e *Evaluation) UnmarshalJSON(b []byte) error {
@@ -109,14 +105,4 @@ func (e *Evaluation) decodeParams(t *EvaluationType) error {
 	}
 	e.Params = p
 	return nil
-}
-
-// jsonName is the json key of a struct field.
-func jsonName(f reflect.StructField) string {
-	tag := f.Tag.Get("json")
-	name, _, _ := bytes.Cut([]byte(tag), []byte(","))
-	if len(name) == 0 {
-		return f.Name
-	}
-	return string(name)
 }

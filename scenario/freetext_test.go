@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"github.com/agenteval/agenteval/internal/evalparams"
+	"github.com/agenteval/agenteval/internal/formats"
 	"github.com/stretchr/testify/require"
 )
 
-// TestFreeTextFields loads hostile strings into every field IsFreeText
-// names and checks they draw no diagnostic a plain string does not.
+// TestFreeTextFields loads hostile strings into every field tagged
+// agenteval:"freetext" and checks they draw no diagnostic a plain string does not.
 func TestFreeTextFields(t *testing.T) {
 	t.Parallel()
 	base := `name: free
@@ -65,9 +66,9 @@ environment: {type: local}
 			require.Len(t, g.Diagnostics, len(f.Diagnostics), "%s = %q: %v", p, s, g.Diagnostics)
 		}
 	}
-	require.True(t, IsFreeText(reflect.TypeFor[*RunStep](), "input"))
-	require.False(t, IsFreeText(reflect.TypeFor[evalparams.FileContains](), "path"))
-	require.False(t, IsFreeText(reflect.TypeFor[evalparams.RegexMatch](), "pattern"))
+	require.True(t, formats.IsFreeText(reflect.TypeFor[*RunStep](), "input"))
+	require.False(t, formats.IsFreeText(reflect.TypeFor[evalparams.FileContains](), "path"))
+	require.False(t, formats.IsFreeText(reflect.TypeFor[evalparams.RegexMatch](), "pattern"))
 }
 
 // setPlainForTest returns a copy of plain data with the value at p replaced.

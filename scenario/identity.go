@@ -4,6 +4,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/agenteval/agenteval/internal/formats"
 )
 
 // assignIDs gives every file whose id is not written in it (every matrix, an
@@ -34,7 +36,7 @@ func assignIDs(files []*File) {
 		if !derivesID(f) {
 			continue
 		}
-		id := IDFromFileName(f.Name)
+		id := formats.IDFromFileName(f.Name)
 		if ok {
 			if rel, err := filepath.Rel(root, absName(f.Name)); err == nil && !strings.HasPrefix(rel, "..") {
 				if dir := path.Dir(filepath.ToSlash(rel)); dir != "." {
@@ -55,7 +57,7 @@ func fileID(f *File) string {
 	case f.Scenario != nil && (f.Kind == KindScenario || f.Kind == KindGitHub):
 		return f.Scenario.ID
 	case f.Kind == KindMatrix:
-		return IDFromFileName(f.Name)
+		return formats.IDFromFileName(f.Name)
 	}
 	return ""
 }

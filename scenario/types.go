@@ -11,9 +11,9 @@ type Scenario struct {
 	// by its directory when files of several directories run together.
 	ID string `json:"id,omitempty" jsonschema:"pattern=^[A-Za-z0-9][A-Za-z0-9._-]*$"`
 	// Name is a human-readable title.
-	Name string `json:"name"`
+	Name string `json:"name" agenteval:"freetext"`
 	// Description says what the scenario checks and why.
-	Description string `json:"description"`
+	Description string `json:"description" agenteval:"freetext"`
 	// Tags label the scenario for filtering and reports.
 	Tags []string `json:"tags,omitempty"`
 	// Plugins lists the plugins the agent under test loads: a name, or an object with options.
@@ -58,11 +58,11 @@ func (p Plugin) IsEnabled() bool { return p.Enabled == nil || *p.Enabled }
 // meaning to agenteval; any other keys are kept in Extra and passed to the agent.
 type Character struct {
 	// Name is the character's name.
-	Name string `json:"name,omitempty"`
+	Name string `json:"name,omitempty" agenteval:"freetext"`
 	// Bio describes the character, as one string or a list of lines.
 	Bio StringList `json:"bio,omitempty"`
 	// System is the system prompt.
-	System string `json:"system,omitempty"`
+	System string `json:"system,omitempty" agenteval:"freetext"`
 	// SystemPrompt is more of the system prompt, after System (ElizaOS's
 	// matrix documentation sweeps character.system_prompt).
 	SystemPrompt string `json:"system_prompt,omitempty"`
@@ -102,7 +102,7 @@ func (c *Character) Sampling() (model string, temperature *float64, maxTokens in
 // LLMConfig selects a model and its sampling settings.
 type LLMConfig struct {
 	// Model is the model name.
-	Model string `json:"model,omitempty"`
+	Model string `json:"model,omitempty" agenteval:"freetext"`
 	// Temperature is the sampling temperature.
 	Temperature *float64 `json:"temperature,omitempty" jsonschema:"minimum=0,maximum=2"`
 	// MaxTokens bounds the reply length.
@@ -141,7 +141,7 @@ type Setup struct {
 	// VirtualFS maps file paths to their content. Paths are relative to the
 	// run's working directory (environment.setup.workingDirectory, else the
 	// run's directory), where file checks look too.
-	VirtualFS map[string]string `json:"virtual_fs,omitempty"`
+	VirtualFS map[string]string `json:"virtual_fs,omitempty" agenteval:"freetext"`
 }
 
 // Mock replaces one service method while a run lasts.
@@ -155,7 +155,7 @@ type Mock struct {
 	// Response is returned as-is.
 	Response any `json:"response,omitempty"`
 	// ResponseFn is a template (${input.x}, ${args[0]}) rendered over the call; text starting with { or [ is parsed as JSON.
-	ResponseFn string `json:"responseFn,omitempty"`
+	ResponseFn string `json:"responseFn,omitempty" agenteval:"freetext"`
 	// Error makes the call fail.
 	Error *MockError `json:"error,omitempty"`
 	// Metadata tunes delay and probability.
@@ -181,7 +181,7 @@ type MockError struct {
 	// Code is a machine-readable code.
 	Code string `json:"code" jsonschema:"minLength=1"`
 	// Message says what went wrong.
-	Message string `json:"message"`
+	Message string `json:"message" agenteval:"freetext"`
 	// Status is an HTTP-like status.
 	Status int `json:"status,omitempty"`
 }
@@ -198,9 +198,9 @@ type MockMetadata struct {
 // multi-turn conversation, or a code snippet run in the run's directory.
 type RunStep struct {
 	// Name labels the step in reports.
-	Name string `json:"name,omitempty"`
+	Name string `json:"name,omitempty" agenteval:"freetext"`
 	// Input is the message sent to the agent (the first user message of a conversation).
-	Input string `json:"input,omitempty"`
+	Input string `json:"input,omitempty" agenteval:"freetext"`
 	// Code is a snippet run in the run's directory instead of talking to the agent.
 	Code string `json:"code,omitempty"`
 	// Lang is the interpreter for code: sh, bash, python3 or node.
@@ -242,15 +242,15 @@ type UserSimulator struct {
 	// MaxTokens bounds each simulated message.
 	MaxTokens int `json:"max_tokens,omitempty" jsonschema:"minimum=1,default=200"`
 	// Persona says who the user is.
-	Persona string `json:"persona"`
+	Persona string `json:"persona" agenteval:"freetext"`
 	// Objective says what the user wants.
-	Objective string `json:"objective"`
+	Objective string `json:"objective" agenteval:"freetext"`
 	// Style is how the user writes.
-	Style string `json:"style,omitempty"`
+	Style string `json:"style,omitempty" agenteval:"freetext"`
 	// Constraints are rules the user follows.
 	Constraints []string `json:"constraints,omitempty"`
 	// EmotionalState colours the user's messages.
-	EmotionalState string `json:"emotional_state,omitempty"`
+	EmotionalState string `json:"emotional_state,omitempty" agenteval:"freetext"`
 	// KnowledgeLevel is beginner, intermediate or expert.
 	KnowledgeLevel string `json:"knowledge_level,omitempty" jsonschema:"enum=beginner,enum=intermediate,enum=expert,default=intermediate"`
 }
@@ -260,7 +260,7 @@ type TerminationCondition struct {
 	// Type names a registered termination type (agenteval types terminations).
 	Type string `json:"type"`
 	// Description says what the condition means (the judge reads it).
-	Description string `json:"description,omitempty"`
+	Description string `json:"description,omitempty" agenteval:"freetext"`
 	// Keywords that end the conversation when the right speaker says one.
 	Keywords []string `json:"keywords,omitempty"`
 	// LLMJudge asks a model whether the condition holds.
@@ -270,7 +270,7 @@ type TerminationCondition struct {
 // TerminationJudge asks a model whether a termination condition holds.
 type TerminationJudge struct {
 	// Prompt is the question to the model.
-	Prompt string `json:"prompt"`
+	Prompt string `json:"prompt" agenteval:"freetext"`
 	// Threshold is the score at or above which the condition holds.
 	Threshold *float64 `json:"threshold,omitempty" jsonschema:"minimum=0,maximum=1,default=0.8"`
 }
@@ -316,7 +316,7 @@ type Checkpoint struct {
 	// ID names the checkpoint; unique within a scenario.
 	ID string `json:"id" jsonschema:"minLength=1"`
 	// Description says what the checkpoint proves.
-	Description string `json:"description" jsonschema:"minLength=1"`
+	Description string `json:"description" jsonschema:"minLength=1" agenteval:"freetext"`
 	// Task is the capability task to run, such as pr.commits.list.
 	Task string `json:"task" jsonschema:"minLength=1"`
 	// Input is the task's input.

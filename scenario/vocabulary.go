@@ -68,26 +68,6 @@ type EvaluationType struct {
 	Conversation bool
 }
 
-// Check reports what makes t unusable: no NewParams, parameters that are
-// not a pointer to a struct, or a parameter field that would shadow a field
-// every evaluation has (type, description, weight, critical).
-func (t EvaluationType) Check() error {
-	if t.NewParams == nil {
-		return fmt.Errorf("evaluation type %q has no NewParams", t.Name)
-	}
-	p := t.NewParams()
-	rt := reflect.TypeOf(p)
-	if rt == nil || rt.Kind() != reflect.Pointer || rt.Elem().Kind() != reflect.Struct {
-		return fmt.Errorf("evaluation type %q: NewParams must return a pointer to a struct, got %T", t.Name, p)
-	}
-	for f := range rt.Elem().Fields() {
-		if name := jsonName(f); slices.Contains(commonEvaluationKeys, name) {
-			return fmt.Errorf("evaluation type %q: field %q shadows a field every evaluation has", t.Name, name)
-		}
-	}
-	return nil
-}
-
 // Term is one name an open field takes, with what a file must give along
 // with it.
 type Term struct {

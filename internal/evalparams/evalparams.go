@@ -10,7 +10,7 @@ package evalparams
 // StringContains checks that the text under test contains Value.
 type StringContains struct {
 	// Value is the text to look for.
-	Value string `json:"value"`
+	Value string `json:"value" agenteval:"freetext"`
 	// CaseSensitive compares case-sensitively (default false).
 	CaseSensitive bool `json:"case_sensitive,omitempty"`
 }
@@ -26,7 +26,7 @@ type RegexMatch struct {
 // LLMJudge asks a model to judge the step against a prompt and expectation.
 type LLMJudge struct {
 	// Prompt is the question the judge answers.
-	Prompt string `json:"prompt" jsonschema:"minLength=1"`
+	Prompt string `json:"prompt" jsonschema:"minLength=1" agenteval:"freetext"`
 	// Expected is yes, no, a score threshold ("0.8+", "<0.3") or a free-text expectation.
 	Expected string `json:"expected" jsonschema:"minLength=1"`
 	// Capabilities are separate points the judge rates one by one.
@@ -70,7 +70,7 @@ type FileContains struct {
 	// Path is relative to the run's directory.
 	Path string `json:"path" jsonschema:"minLength=1"`
 	// Value is the text to look for.
-	Value string `json:"value"`
+	Value string `json:"value" agenteval:"freetext"`
 	// CaseSensitive compares case-sensitively (default true for files).
 	CaseSensitive *bool `json:"case_sensitive,omitempty" jsonschema:"default=true"`
 }

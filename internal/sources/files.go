@@ -6,6 +6,7 @@ import (
 	"iter"
 	"strings"
 
+	"github.com/agenteval/agenteval/internal/formats"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -95,7 +96,7 @@ func Matrix(f *scenario.File, opts Options) (Source, error) {
 	}
 	prefix := f.ID + "/c-"
 	if f.ID == "" {
-		prefix = scenario.IDFromFileName(f.Name) + "/c-"
+		prefix = formats.IDFromFileName(f.Name) + "/c-"
 	}
 	if len(plan.Parameters()) == 0 {
 		prefix = prefix[:len(prefix)-2] + matrix.SingleCombination
