@@ -129,7 +129,7 @@ func observe(data any) string {
 
 // checkCount builds count_gte and count_eq: holds reports whether the
 // comparison of the count with the value (-1, 0, 1) satisfies op.
-func checkCount(op string, holds func(cmp int) bool) CheckFunc {
+func checkCount(op string, holds func(cmp int) bool) checkFunc {
 	return func(_ context.Context, data any, cond scenario.Condition) (bool, string, error) {
 		if err := validateNumber(cond); err != nil {
 			return false, "", err

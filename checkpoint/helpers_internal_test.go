@@ -35,9 +35,9 @@ func (r testRegistry) RegisterScorer(name string, s any) error {
 	sc := &Scorer{Name: name}
 	switch f := s.(type) {
 	case ScorerFunc:
-		sc.Score = CheckFunc(f)
+		sc.Score = checkFunc(f)
 	case describer:
-		sc.Score, sc.Describe = CheckFunc(f.ScorerFunc), f.Describe
+		sc.Score, sc.Describe = checkFunc(f.ScorerFunc), f.Describe
 	}
 	return r.scorers.Register(sc)
 }

@@ -11,12 +11,8 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// CheckFunc tests a task's data against a condition. passed is the verdict;
-// detail says what was observed and, when the check fails, why (for example
-// "count is 1, want >= 2"). err is for a check that could not be made (a
-// malformed condition, a scorer that failed), not for a check that failed.
-// data is plain JSON (see normalize).
-type CheckFunc func(ctx context.Context, data any, cond scenario.Condition) (passed bool, detail string, err error)
+// checkFunc is the shape of ConditionType.Check and Scorer.Score.
+type checkFunc = func(ctx context.Context, data any, cond scenario.Condition) (passed bool, detail string, err error)
 
 // ConditionType is a condition type: a plugin value, registered in a
 // [registry.Registry] ([NewRegistry]) under its Name (the value of condition.type in files) and
@@ -34,8 +30,12 @@ type ConditionType struct {
 	// "string" or "scalar" (string, number, boolean or null); "" leaves it
 	// free. The loader and the schema check it.
 	Value string
-	// Check decides the condition; required.
-	Check CheckFunc
+	// Check decides the condition over a task's data (plain JSON: see
+	// normalize); required. passed is the verdict; detail says what was
+	// observed and, when the check fails, why ("count is 1, want >= 2").
+	// err is for a check that could not be made (a malformed condition, a
+	// scorer that failed), not for a check that failed.
+	Check func(ctx context.Context, data any, cond scenario.Condition) (passed bool, detail string, err error)
 	// Describe says what the condition expects, in words (count >= 2);
 	// required.
 	Describe func(cond scenario.Condition) string
@@ -45,16 +45,16 @@ type ConditionType struct {
 }
 
 // Scorer is a custom condition: a checkpoint whose condition is
-// {type: custom, scorer: NAME} is decided by the Scorer registered in
-// [Scorers] under NAME.
+// {type: custom, scorer: NAME} is decided by the Scorer registered under
+// NAME (agenteval.Kit's Scorers, [NewScorers]).
 type Scorer struct {
 	// Name is what custom conditions give as their scorer.
 	Name string
 	// Doc says what the scorer decides.
 	Doc string
-	// Score has the contract of CheckFunc. It must be safe for concurrent
-	// use; a panic fails only the checkpoint being scored.
-	Score CheckFunc
+	// Score has the contract of ConditionType.Check. It must be safe for
+	// concurrent use; a panic fails only the checkpoint being scored.
+	Score func(ctx context.Context, data any, cond scenario.Condition) (passed bool, detail string, err error)
 	// Describe, when set, says in words what the scorer expects; reports
 	// show it as the checkpoint's expected value ("custom scorer: NAME"
 	// without it).

@@ -19,7 +19,7 @@ import (
 // pass and 0 otherwise.
 //
 // It runs only when Env.AllowCommands is true. Otherwise it does not run
-// and Evaluate returns an error wrapping ErrCommandsNotAllowed: the check
+// and Evaluate returns an error saying so: the check
 // could not judge, so a runner records the run incomplete, never failed
 // (the runner's own rule refuses such a job before it starts).
 //
@@ -37,9 +37,9 @@ func commandExitCodeIsKind() *Kind {
 		newCommandExitCode)
 }
 
-// ErrCommandsNotAllowed is the error of a command check that did not run
+// errCommandsNotAllowed is the error of a command check that did not run
 // because commands are not allowed (Env.AllowCommands is false).
-var ErrCommandsNotAllowed = errors.New("commands are not allowed")
+var errCommandsNotAllowed = errors.New("commands are not allowed")
 
 // defaultCommandTimeout bounds a command whose evaluation gives none.
 const defaultCommandTimeout = 30 * time.Second
@@ -79,7 +79,7 @@ func (e *commandExitCode) Evaluate(ctx context.Context, in Input) (Result, error
 	r := Result{Details: map[string]any{"command": e.command, "expected_code": e.expected}}
 	if in.Env == nil || !in.Env.AllowCommands {
 		r.Details["skipped"] = true
-		return r, fmt.Errorf("command %s was not run: %w; pass --allow-commands (Env.AllowCommands) to run it", quote(excerpt(e.command)), ErrCommandsNotAllowed)
+		return r, fmt.Errorf("command %s was not run: %w; pass --allow-commands (Env.AllowCommands) to run it", quote(excerpt(e.command)), errCommandsNotAllowed)
 	}
 	if in.Trace.Dir == "" {
 		r.Message = noDirMessage("command_exit_code_is")

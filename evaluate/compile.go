@@ -21,16 +21,15 @@ type Check struct {
 	Index int
 	// Evaluation is the evaluation as the file gave it.
 	Evaluation scenario.Evaluation
+	// Path is where the evaluation is written, as in diagnostics:
+	// "run[0].evaluations[1]".
+	Path string
 	// Evaluator is built from it by [Build]: its Results carry the
 	// evaluation's identity and it recovers panics.
 	Evaluator Evaluator
 	// Needs is what Evaluator needs from a run beyond the trace.
 	Needs Needs
 }
-
-// Path is where the evaluation is written, as in diagnostics:
-// "run[0].evaluations[1]".
-func (c *Check) Path() string { return checkPath(c.Scope, c.Step, c.Index) }
 
 func checkPath(s Scope, step, index int) string {
 	field := "evaluations"
@@ -54,8 +53,8 @@ type compiledStep struct {
 	step, turn, final []*Check
 }
 
-// CompileError reports an evaluation that could not be built.
-type CompileError struct {
+// compileError reports an evaluation that could not be built.
+type compileError struct {
 	// Scope, Step and Index locate the evaluation (see [Check]).
 	Scope Scope
 	Step  int
@@ -67,15 +66,17 @@ type CompileError struct {
 }
 
 // Error names the evaluation and the cause.
-func (e *CompileError) Error() string {
+func (e *compileError) Error() string {
 	return fmt.Sprintf("%s: %v", checkPath(e.Scope, e.Step, e.Index), e.Err)
 }
 
 // Unwrap returns the cause.
-func (e *CompileError) Unwrap() error { return e.Err }
+func (e *compileError) Unwrap() error { return e.Err }
 
 // Compile builds every evaluation of s with the kinds reg holds. It reports
-// every evaluation that cannot be built, joined, each as a *[CompileError].
+// every evaluation that cannot be built, joined, each with its path
+// (run[0].evaluations[1]: ...) and wrapping its cause (a *registry.Error
+// for an unknown type, else the kind's validation error).
 func Compile(reg *registry.Registry[*Kind], s *scenario.Scenario) (*Compiled, error) {
 	if s == nil {
 		return nil, errors.New("evaluate: Compile of a nil scenario")
@@ -87,12 +88,12 @@ func Compile(reg *registry.Registry[*Kind], s *scenario.Scenario) (*Compiled, er
 		for i, e := range evs {
 			ev, err := Build(reg, e)
 			if err != nil {
-				errs = append(errs, &CompileError{Scope: scope, Step: step, Index: i, Type: e.Type, Err: err})
+				errs = append(errs, &compileError{Scope: scope, Step: step, Index: i, Type: e.Type, Err: err})
 				continue
 			}
 			needs := needsOf(ev)
 			c.needs = c.needs.or(needs)
-			checks = append(checks, &Check{Scope: scope, Step: step, Index: i, Evaluation: e, Evaluator: ev, Needs: needs})
+			checks = append(checks, &Check{Scope: scope, Step: step, Index: i, Path: checkPath(scope, step, i), Evaluation: e, Evaluator: ev, Needs: needs})
 		}
 		return checks
 	}

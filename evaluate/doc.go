@@ -5,7 +5,7 @@
 // struct a scenario file fills and a constructor that validates those
 // parameters once and returns an [Evaluator]. Kinds live in an explicit
 // [registry.Registry] ([NewRegistry]); the 13 built-ins are registered
-// exactly as a host program registers its own, and [Kind.Type] hands the
+// exactly as a host program registers its own, and the registries hand the
 // same names and parameter structs to the scenario loader and the JSON
 // Schema generator.
 //

@@ -28,11 +28,6 @@ func checkKind(k *Kind) error {
 	return formats.CheckParams(k.Name, k.NewParams)
 }
 
-// Type is what the loader and the schema learn about the kind.
-func (k *Kind) Type() scenario.EvaluationType {
-	return scenario.EvaluationType{Name: k.Name, Doc: k.Doc, NewParams: k.NewParams, Conversation: k.Conversation}
-}
-
 // Build returns the evaluator of one evaluation, of a kind reg holds. Its
 // Results carry the evaluation's type, description, weight (default 1) and
 // critical flag, and Scope, Step and Turn from the Input; a panic inside

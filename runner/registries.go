@@ -51,7 +51,7 @@ func (r *Registries) Version() uint64 {
 func (r *Registries) Vocabulary() *scenario.Vocabulary {
 	v := &scenario.Vocabulary{}
 	for _, k := range r.Evaluations.All() {
-		v.Evaluations = append(v.Evaluations, k.Type())
+		v.Evaluations = append(v.Evaluations, scenario.EvaluationType{Name: k.Name, Doc: k.Doc, NewParams: k.NewParams, Conversation: k.Conversation})
 	}
 	for _, s := range r.Strategies.All() {
 		v.Strategies = append(v.Strategies, scenario.Term{Name: s.Name, Doc: s.Doc})

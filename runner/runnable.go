@@ -92,7 +92,7 @@ func checksNeeding(c *evaluate.Compiled, s *scenario.Scenario, match func(evalua
 		for _, scope := range []evaluate.Scope{evaluate.ScopeStep, evaluate.ScopeTurn, evaluate.ScopeFinal} {
 			for _, ch := range c.Checks(scope, i) {
 				if match(ch.Needs) {
-					where = append(where, fmt.Sprintf("%s at %s", ch.Evaluation.Type, ch.Path()))
+					where = append(where, fmt.Sprintf("%s at %s", ch.Evaluation.Type, ch.Path))
 				}
 			}
 		}

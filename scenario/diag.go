@@ -107,11 +107,6 @@ func (ds Diagnostics) Errors() Diagnostics {
 	return slices.DeleteFunc(slices.Clone(ds), func(d Diagnostic) bool { return d.Severity != Error })
 }
 
-// Warnings returns the warning diagnostics.
-func (ds Diagnostics) Warnings() Diagnostics {
-	return slices.DeleteFunc(slices.Clone(ds), func(d Diagnostic) bool { return d.Severity != Warning })
-}
-
 // Err returns ds as an error when it holds an error, and nil otherwise.
 func (ds Diagnostics) err() error {
 	if ds.HasErrors() {
@@ -166,20 +161,6 @@ func (p Path) String() string {
 	return b.String()
 }
 
-// Pointer renders the path as an RFC 6901 JSON pointer.
-func (p Path) Pointer() string {
-	var b strings.Builder
-	for _, e := range p {
-		b.WriteByte('/')
-		if e.IsIndex {
-			fmt.Fprintf(&b, "%d", e.Index)
-		} else {
-			b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(e.Key))
-		}
-	}
-	return b.String()
-}
-
 // isIdent reports whether s is an identifier that needs no quoting in a path.
 func isIdent(s string) bool {
 	if s == "" {
@@ -194,24 +175,6 @@ func isIdent(s string) bool {
 		}
 	}
 	return true
-}
-
-// parsePointer turns an RFC 6901 JSON pointer into a Path; tokens made of
-// digits become indexes.
-func parsePointer(ptr string) Path {
-	if ptr == "" {
-		return nil // the whole document; "/" is the key "" (RFC 6901)
-	}
-	var p Path
-	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
-		if n, ok := atoi(tok); ok {
-			p = p.Index(n)
-		} else {
-			p = p.Key(tok)
-		}
-	}
-	return p
 }
 
 func atoi(s string) (int, bool) {

@@ -44,3 +44,6 @@ func (s *Set) Matrices() []*File { return s.matrices() }
 func (l *Loader) LoadDir(dir string) (*Set, error) { return l.loadDir(dir) }
 
 func AgentNames(s *Suite) []string { return s.agentNames() }
+
+// Pointer renders the path as an RFC 6901 JSON pointer.
+func (p Path) Pointer() string { return p.pointer() }

@@ -143,12 +143,12 @@ func runValidate(_ context.Context, env *cliEnv, args []string) int {
 		}
 		enc := json.NewEncoder(env.stdout)
 		enc.SetIndent("", "  ")
-		_ = enc.Encode(map[string]any{"files": len(files), "diagnostics": diags, "errors": len(diags.Errors()), "warnings": len(diags.Warnings())})
+		_ = enc.Encode(map[string]any{"files": len(files), "diagnostics": diags, "errors": len(diags.Errors()), "warnings": len(diags) - len(diags.Errors())})
 	} else {
 		for _, d := range diags {
 			fmt.Fprintln(env.stdout, d.String())
 		}
-		fmt.Fprintf(env.stderr, "%d file(s): %d error(s), %d warning(s)\n", len(files), len(diags.Errors()), len(diags.Warnings()))
+		fmt.Fprintf(env.stderr, "%d file(s): %d error(s), %d warning(s)\n", len(files), len(diags.Errors()), len(diags)-len(diags.Errors()))
 	}
 	if diags.HasErrors() {
 		return exitFail

@@ -262,7 +262,7 @@ func (e evaluations) Version() uint64 { return e.r.Version() }
 func (e evaluations) Vocabulary() *scenario.Vocabulary {
 	v := &scenario.Vocabulary{}
 	for _, k := range e.r.All() {
-		v.Evaluations = append(v.Evaluations, k.Type())
+		v.Evaluations = append(v.Evaluations, scenario.EvaluationType{Name: k.Name, Doc: k.Doc, NewParams: k.NewParams, Conversation: k.Conversation})
 	}
 	return v
 }

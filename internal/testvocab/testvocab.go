@@ -32,7 +32,7 @@ func (r registries) Version() uint64 { return 1 }
 func (r registries) Vocabulary() *scenario.Vocabulary {
 	v := &scenario.Vocabulary{}
 	for _, k := range r.evals.All() {
-		v.Evaluations = append(v.Evaluations, k.Type())
+		v.Evaluations = append(v.Evaluations, scenario.EvaluationType{Name: k.Name, Doc: k.Doc, NewParams: k.NewParams, Conversation: k.Conversation})
 	}
 	for _, s := range r.strategies.All() {
 		v.Strategies = append(v.Strategies, scenario.Term{Name: s.Name, Doc: s.Doc})
