@@ -319,7 +319,7 @@ func TestHasScorerPlugsIntoLoader(t *testing.T) {
 	assert.True(t, rep.Passed)
 }
 
-func TestTaskErrorMessage(t *testing.T) {
+func TestErrorMessage(t *testing.T) {
 	t.Parallel()
 	e := &Error{Task: "pr.view", Err: errors.New("Not found")}
 	assert.Equal(t, "task pr.view: Not found", e.Error())
