@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/agenteval/agenteval/internal/runout"
 	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm"
@@ -173,7 +174,7 @@ func (k *Kit) Run(ctx context.Context, cfg RunConfig, files ...*scenario.File) (
 	rc.Total = owned
 	sum, err := runner.Run(ctx, rc, jobs)
 	if sum.Budget != nil { // a run with a budget ends with what it used
-		err = errors.Join(err, w.WriteBudget(sum.Budget.Record(rc.Budget, plan.RunID, owned, sum.Jobs)))
+		err = errors.Join(err, w.WriteBudget(runout.BudgetRecord(rc.Budget, sum.Budget, plan.RunID, owned, sum.Jobs)))
 	}
 	if !rc.KeepDirs {
 		err = errors.Join(err, os.RemoveAll(rc.WorkDir))

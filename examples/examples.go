@@ -14,6 +14,7 @@ import (
 	"github.com/agenteval/agenteval/fixture"
 	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/internal/githubfake"
+	"github.com/agenteval/agenteval/internal/runout"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
@@ -90,7 +91,7 @@ func Run(ctx context.Context, opts Options) (runner.Summary, error) {
 		}}),
 		Seed:     1,
 		Results:  w,
-		Progress: (&runner.ProgressPrinter{W: log, Every: 1000}).Update,
+		Progress: (&runout.ProgressPrinter{W: log, Every: 1000}).Update,
 	}
 	cfg.Total = total
 	sum, runErr := runner.Run(ctx, cfg, jobs)

@@ -124,18 +124,3 @@ func (s *budgetState) use(elapsed time.Duration) *BudgetUse {
 	}
 	return u
 }
-
-// Record is the results record of this use of budget b (results.Budget),
-// for a run that owned owned jobs and ran ran of them: what a results file
-// ends with, so a report can say the run stopped at its budget.
-func (u *BudgetUse) Record(b *Budget, runID string, owned, ran int64) *results.Budget {
-	rec := &results.Budget{Record: results.RecordBudget, RunID: runID, Used: u.Used, Reached: u.Reached, Stopped: u.Stopped, Ended: time.Now().UTC()}
-	if b != nil {
-		rec.Priced = b.Cost != nil
-		rec.Limit = results.Amounts{Tokens: b.Tokens, CostUSD: b.CostUSD, TimeMS: float64(b.Time) / float64(time.Millisecond)}
-	}
-	if u.Stopped {
-		rec.Unstarted = max(0, owned-ran)
-	}
-	return rec
-}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenteval/agenteval/internal/runout"
 	"github.com/agenteval/agenteval/internal/textdist"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/plan"
@@ -196,7 +197,7 @@ func endBudget(env *cliEnv, w *results.Writer, runID string, b *runner.Budget, u
 	if b == nil || use == nil {
 		return false, nil
 	}
-	rec := use.Record(b, runID, owned, ran)
+	rec := runout.BudgetRecord(b, use, runID, owned, ran)
 	if err := w.WriteBudget(rec); err != nil {
 		return false, err
 	}

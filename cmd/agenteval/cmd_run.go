@@ -18,6 +18,7 @@ import (
 	"github.com/agenteval/agenteval/checkpoint"
 	"github.com/agenteval/agenteval/fixture"
 	"github.com/agenteval/agenteval/github"
+	"github.com/agenteval/agenteval/internal/runout"
 	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm"
@@ -327,7 +328,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	warnUnrunnable(env, cfg, files)
 	cfg.Results = w
-	pp := &runner.ProgressPrinter{W: env.stderr, Terminal: env.isTerminal, Every: 10000, Verbose: *verbose}
+	pp := &runout.ProgressPrinter{W: env.stderr, Terminal: env.isTerminal, Every: 10000, Verbose: *verbose}
 	cfg.Progress = pp.Update
 	var sum runner.Summary
 	var runErr error

@@ -1,9 +1,15 @@
-package runner
+// Package runout is what the CLI and agenteval.Kit write about a run
+// beside its results: the progress lines (ProgressPrinter) and the budget
+// record a run with a budget ends with (BudgetRecord).
+package runout
 
 import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/agenteval/agenteval/results"
+	"github.com/agenteval/agenteval/runner"
 )
 
 // ProgressPrinter reports progress: on a terminal a line redrawn in place
@@ -17,8 +23,8 @@ type ProgressPrinter struct {
 	last     time.Time
 }
 
-// Update is a Config.Progress function.
-func (p *ProgressPrinter) Update(pr Progress) {
+// Update is a runner.Config.Progress function.
+func (p *ProgressPrinter) Update(pr runner.Progress) {
 	if p.Verbose && pr.Last != nil && !pr.Last.Passed {
 		if p.Terminal {
 			fmt.Fprint(p.W, "\r\033[K")
@@ -46,7 +52,7 @@ func (p *ProgressPrinter) Update(pr Progress) {
 	}
 }
 
-func (p *ProgressPrinter) line(pr Progress) string {
+func (p *ProgressPrinter) line(pr runner.Progress) string {
 	rate := float64(pr.Done) / max(pr.Elapsed.Seconds(), 1e-9)
 	passRate := 0.0
 	if pr.Done > 0 {
@@ -62,4 +68,20 @@ func (p *ProgressPrinter) line(pr Progress) string {
 		s += "  ETA " + eta.Round(time.Second).String()
 	}
 	return s
+}
+
+// BudgetRecord is the results record (results.Budget) of u, what a run
+// that owned owned jobs and ran ran of them used of budget b: what a
+// results file ends with, so a report can say the run stopped at its
+// budget.
+func BudgetRecord(b *runner.Budget, u *runner.BudgetUse, runID string, owned, ran int64) *results.Budget {
+	rec := &results.Budget{Record: results.RecordBudget, RunID: runID, Used: u.Used, Reached: u.Reached, Stopped: u.Stopped, Ended: time.Now().UTC()}
+	if b != nil {
+		rec.Priced = b.Cost != nil
+		rec.Limit = results.Amounts{Tokens: b.Tokens, CostUSD: b.CostUSD, TimeMS: float64(b.Time) / float64(time.Millisecond)}
+	}
+	if u.Stopped {
+		rec.Unstarted = max(0, owned-ran)
+	}
+	return rec
 }
