@@ -109,7 +109,7 @@ func writeMarkdownScenario(b *bufio.Writer, s *Summary, sc *ScenarioSummary) {
 	if len(sc.TerminationReasons) > 0 {
 		parts := make([]string, len(sc.TerminationReasons))
 		for i, r := range sc.TerminationReasons {
-			parts[i] = fmt.Sprintf("%s ×%d", mdCode(r.Reason), r.Count)
+			parts[i] = fmt.Sprintf("%s ×%d", mdCode(r.Name), r.N)
 		}
 		fmt.Fprintf(b, "Termination reasons: %s\n\n", strings.Join(parts, ", "))
 	}

@@ -39,7 +39,7 @@ func TestReadMergesShards(t *testing.T) {
 		PassRate: 0.6, PassInterval: stats.Wilson(3, 5), CompletionRate: 1, CompletionInterval: stats.Wilson(5, 5)}, greet.Counts)
 	assert.Equal(t, 6, greet.Attempts, "the winning record of run 5 took 2 attempts")
 	assert.Equal(t, [3]int64{500, 100, 600}, [3]int64{greet.Tokens.Prompt, greet.Tokens.Completion, greet.Tokens.Total})
-	assert.Equal(t, []ReasonCount{{"goal_reached", 3}, {"max_turns", 2}}, greet.TerminationReasons)
+	assert.Equal(t, results.Counts{{Name: "goal_reached", N: 3}, {Name: "max_turns", N: 2}}, greet.TerminationReasons)
 	require.Len(t, greet.FailingEvaluations, 1)
 	assert.Equal(t, EvaluationFailures{Type: "llm_judge", Description: "polite <and> helpful", Jobs: 2, Failed: 2, FailRate: 1}, greet.FailingEvaluations[0])
 	assert.True(t, greet.Combinations[0].Flaky)

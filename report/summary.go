@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/internal/stats"
+	"github.com/agenteval/agenteval/results"
 )
 
 // Summary is the computed report: every number the renderers show. Field
@@ -84,12 +85,6 @@ type KValue struct {
 	PassHatK float64 `json:"pass_hat_k"`
 }
 
-// ReasonCount is how often a conversation ended for one reason.
-type ReasonCount struct {
-	Reason string `json:"reason"`
-	Count  int    `json:"count"`
-}
-
 // EvaluationFailures says how often one evaluation (by type and description)
 // failed: counted in jobs, not in results.
 type EvaluationFailures struct {
@@ -126,8 +121,9 @@ type Stats struct {
 		Completion int64 `json:"completion"`
 		Total      int64 `json:"total"`
 	} `json:"tokens"`
-	// TerminationReasons count conversation endings, most frequent first.
-	TerminationReasons []ReasonCount `json:"termination_reasons"`
+	// TerminationReasons count conversation endings by reason, most
+	// frequent first (in JSON an object of reason to count, in that order).
+	TerminationReasons results.Counts `json:"termination_reasons"`
 	// FailingEvaluations are the (at most 10) evaluations that failed or
 	// errored in the most jobs, most failures first.
 	FailingEvaluations []EvaluationFailures `json:"failing_evaluations"`
@@ -333,7 +329,7 @@ func (r *Results) combinationSummary(c *combo) (CombinationSummary, []float64) {
 // statsOf computes the figures of a tally; it sorts durs.
 func statsOf(t *tally, durs []float64) Stats {
 	st := Stats{Counts: newCounts(t.runs, t.completed, t.passed), Attempts: t.attempts,
-		TerminationReasons: []ReasonCount{}, FailingEvaluations: []EvaluationFailures{}, PassK: []KValue{}}
+		TerminationReasons: results.Counts{}, FailingEvaluations: []EvaluationFailures{}, PassK: []KValue{}}
 	st.Tokens.Prompt, st.Tokens.Completion, st.Tokens.Total = t.prompt, t.completion, t.total
 	slices.Sort(durs)
 	for _, d := range durs {
@@ -347,11 +343,11 @@ func statsOf(t *tally, durs []float64) Stats {
 	}
 	for reason, n := range t.terms {
 		if n > 0 {
-			st.TerminationReasons = append(st.TerminationReasons, ReasonCount{Reason: reason, Count: n})
+			st.TerminationReasons = append(st.TerminationReasons, results.Count{Name: reason, N: n})
 		}
 	}
-	slices.SortFunc(st.TerminationReasons, func(a, b ReasonCount) int {
-		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Reason, b.Reason))
+	slices.SortFunc(st.TerminationReasons, func(a, b results.Count) int {
+		return cmp.Or(cmp.Compare(b.N, a.N), strings.Compare(a.Name, b.Name))
 	})
 	for k, c := range t.evals {
 		if c.failed > 0 || c.errored > 0 {
