@@ -31,14 +31,14 @@ import (
 )
 
 // The names a test needs on the common path, so that it imports only this
-// package.
+// package: a Go function as the agent (AgentFunc), what it is given and
+// what it answers. An agent with state of its own implements
+// agenteval.Agent and agenteval.Session.
 type (
 	// Config says how the jobs run (agenteval.RunConfig). Concurrency
 	// bounds the jobs that run at once; Out is Kit.Run's and not used here
 	// (Runner.Results, when set, receives every result).
 	Config = agenteval.RunConfig
-	// Agent is the system under test (agenteval.Agent).
-	Agent = agenteval.Agent
 	// AgentFunc turns a function into a stateless Agent.
 	AgentFunc = agenteval.AgentFunc
 	// SessionConfig is what a session starts with.
