@@ -18,10 +18,8 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// Version is the version of the Plan's JSON shape (plan.schema.json). It
-// changes only when a field changes meaning or goes away; new fields may
-// be added within a version.
-const Version = 1
+// shapeVersion is the version of the Plan's JSON shape (plan.schema.json).
+const shapeVersion = 1
 
 // Roles of model calls.
 const (
@@ -84,7 +82,9 @@ type Options struct {
 
 // Plan is the forecast of a run. Its JSON shape is plan.schema.json.
 type Plan struct {
-	// Version is the shape's version (Version).
+	// Version is the version of this JSON shape (plan.schema.json), now 1.
+	// It changes only when a field changes meaning or goes away; new fields
+	// may be added within a version.
 	Version int `json:"version"`
 	// Jobs is the number of jobs the forecast covers.
 	Jobs int64 `json:"jobs"`
@@ -192,7 +192,7 @@ func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) 
 	if o.Evaluations == nil {
 		o.Evaluations = evaluate.NewRegistry()
 	}
-	p := &Plan{Version: Version, Concurrency: o.Concurrency, Roles: []Role{}, Sources: []Source{}}
+	p := &Plan{Version: shapeVersion, Concurrency: o.Concurrency, Roles: []Role{}, Sources: []Source{}}
 	var tokens [3]Tokens
 	agents := map[string]*Role{} // by model
 	var agentOrder []string

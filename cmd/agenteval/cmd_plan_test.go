@@ -44,7 +44,7 @@ func TestPlanJSONAndHistory(t *testing.T) {
 	require.Equal(t, exitOK, code, stderr)
 	var p plan.Plan
 	require.NoError(t, json.Unmarshal([]byte(js), &p))
-	assert.Equal(t, plan.Version, p.Version)
+	assert.Equal(t, 1, p.Version, "the plan's shape version")
 	assert.EqualValues(t, 4, p.Jobs)
 	assert.EqualValues(t, 4*1300, p.Tokens.Total)
 	assert.EqualValues(t, 4, p.Basis.LimitJobs)
