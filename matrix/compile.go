@@ -300,12 +300,13 @@ func cmpOr(a, b string) string {
 // scenarios and matrices alike. s should be as the loader returns it;
 // Single applies its defaults (which changes nothing if they are there)
 // and shares it, read-only, with the jobs, each of which gets its own copy
-// of the top-level struct.
-func Single(s *scenario.Scenario, runs int) *Plan {
+// of the top-level struct. maxJobs caps its jobs as Options.MaxJobs caps
+// a matrix's (0: no cap).
+func Single(s *scenario.Scenario, runs int, maxJobs int64) *Plan {
 	s.SetDefaults("")
 	return &Plan{
 		id: s.ID, scenarioID: s.ID, base: s, baseValue: reflect.ValueOf(s), runs: max(runs, 1),
 		trie: &node{axis: -1}, combos: 1, shard: Shard{Index: 1, Count: 1},
-		sel: [][]int{},
+		sel: [][]int{}, maxJobs: max(maxJobs, 0),
 	}
 }

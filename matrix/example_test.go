@@ -59,7 +59,7 @@ func ExampleSingle() {
 	if err != nil {
 		panic(err)
 	}
-	for job, err := range matrix.Single(f.Scenario, 2).Jobs(context.Background()) {
+	for job, err := range matrix.Single(f.Scenario, 2, 0).Jobs(context.Background()) {
 		if err != nil {
 			panic(err)
 		}

@@ -45,7 +45,7 @@ func (p *Plan) expand(ctx context.Context, materialise bool) iter.Seq2[Job, erro
 			yield(Job{}, fmt.Errorf("%w: the matrix has more jobs than an int64 can number (%s)", ErrOverflow, p.sizeText()))
 			return
 		}
-		total, err := p.Total()
+		total, err := p.total()
 		if err != nil {
 			yield(Job{}, err)
 			return

@@ -235,7 +235,7 @@ func TestCountCapAndOverflow(t *testing.T) {
 	assert.Equal(t, int64(142857143), n)
 
 	calls := 0
-	for _, err := range p.WithMaxJobs(10_000).Jobs(context.Background()) {
+	for _, err := range p.withMaxJobs(10_000).Jobs(context.Background()) {
 		calls++
 		require.ErrorIs(t, err, ErrTooManyJobs)
 		assert.EqualError(t, err, "matrix: too many jobs: the selection holds 3000000000 jobs (3 × 1000000000 run(s)), more than the cap of 10000; narrow it with filters or raise the cap (--max-jobs)")
@@ -246,9 +246,9 @@ func TestCountCapAndOverflow(t *testing.T) {
 	for _, err := range small.Jobs(context.Background()) {
 		require.ErrorIs(t, err, ErrTooManyJobs)
 	}
-	assert.Len(t, collect(t, small.WithMaxJobs(12)), 12)
-	assert.Len(t, collect(t, small.WithMaxJobs(0)), 12, "0 is no cap")
-	assert.Equal(t, int64(0), small.WithMaxJobs(-1).maxJobs)
+	assert.Len(t, collect(t, small.withMaxJobs(12)), 12)
+	assert.Len(t, collect(t, small.withMaxJobs(0)), 12, "0 is no cap")
+	assert.Equal(t, int64(0), small.withMaxJobs(-1).maxJobs)
 }
 
 func TestJobsStopsEarly(t *testing.T) {
@@ -277,7 +277,7 @@ func TestSingle(t *testing.T) {
 	l := scenario.NewLoader(testvocab.Registries(), scenario.Options{})
 	f, err := l.LoadFile("testdata/base.scenario.yaml")
 	require.NoError(t, err)
-	p := Single(f.Scenario, 3)
+	p := Single(f.Scenario, 3, 0)
 	n, err := p.Count()
 	require.NoError(t, err)
 	assert.Equal(t, int64(3), n)
@@ -300,7 +300,15 @@ func TestSingle(t *testing.T) {
 	jobs = collect(t, q)
 	require.Len(t, jobs, 1)
 	assert.Equal(t, "base/-/run-2", jobs[0].ID)
-	assert.Equal(t, 1, Single(f.Scenario, 0).runs)
+	assert.Equal(t, 1, Single(f.Scenario, 0, 0).runs)
+	var capErr error
+	for _, err := range Single(f.Scenario, 3, 2).Jobs(context.Background()) {
+		if err != nil {
+			capErr = err
+			break
+		}
+	}
+	assert.ErrorIs(t, capErr, ErrTooManyJobs, "3 runs over a cap of 2")
 }
 
 func TestParamsDoNotAlias(t *testing.T) {

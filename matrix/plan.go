@@ -106,9 +106,9 @@ func (p *Plan) Parameters() []string {
 	return out
 }
 
-// Total returns the number of jobs the filters select, before sharding.
+// total returns the number of jobs the filters select, before sharding.
 // It never expands the matrix; ErrOverflow when the number does not fit.
-func (p *Plan) Total() (int64, error) {
+func (p *Plan) total() (int64, error) {
 	n := int64(p.runs)
 	for i := range p.axes {
 		var ok bool
@@ -123,7 +123,7 @@ func (p *Plan) Total() (int64, error) {
 // shard's share of it. It never expands the matrix and ignores the cap;
 // ErrOverflow when the total does not fit an int64.
 func (p *Plan) Count() (int64, error) {
-	n, err := p.Total()
+	n, err := p.total()
 	if err != nil {
 		return 0, err
 	}
@@ -210,9 +210,9 @@ func (p *Plan) unknownParam(f Filter, param string) error {
 	return fmt.Errorf("%s", msg)
 }
 
-// WithMaxJobs returns a copy of the plan with another cap on its selected
+// withMaxJobs returns a copy of the plan with another cap on its selected
 // jobs: 0 (or less) means no cap.
-func (p *Plan) WithMaxJobs(n int64) *Plan {
+func (p *Plan) withMaxJobs(n int64) *Plan {
 	q := *p
 	q.maxJobs = max(n, 0)
 	return &q

@@ -76,7 +76,7 @@ func runMatrix(ctx context.Context, env *cliEnv, args []string) int {
 		plan, diags = matrix.Compile(f, matrix.Options{MaxJobs: *maxJobs})
 	case (f.Kind == scenario.KindScenario || f.Kind == scenario.KindGitHub) && f.Scenario != nil && !f.Diagnostics.HasErrors():
 		diags = f.Diagnostics
-		plan = matrix.Single(f.Scenario, *runs).WithMaxJobs(*maxJobs)
+		plan = matrix.Single(f.Scenario, *runs, *maxJobs)
 	default:
 		diags = f.Diagnostics
 		if !diags.HasErrors() {
