@@ -1,24 +1,29 @@
 #!/usr/bin/env bash
-# agenteval beside promptfoo 0.123.1, in one run on one machine, on two workloads:
+# agenteval beside promptfoo 0.123.1, in one run on one machine, on two workloads, then agenteval's in-process
+# cost per job:
 #
 #  python  the same trivial Python agent logic (reply "Answer: " + message) behind agenteval's exec protocol
 #          (examples/agents/python's kit: persistent processes) and behind promptfoo's Python provider;
 #          N_PY cases, two checks each (contains, regex), concurrency C on both;
 #  echo    a built-in echo agent/provider, N_ECHO cases, three checks each (as ../shared/bench/compare-promptfoo.sh).
 #
+#  inproc  BenchmarkRunEcho (runner: the echo workload's job in process, results encoded), five times; it prints
+#          the median time and allocations per job beside the goals (5 µs, 20 allocations) as ratios goal/measured.
+#
 # Each workload runs promptfoo once to warm up (its first run creates its database), then REPS times each
 # tool, alternating; it prints every time and the ratio of the medians, promptfoo_wall / agenteval_wall.
 #
 # Usage, from the project root:  bench/compare-promptfoo.sh [N_PY] [N_ECHO] [C]     (defaults 1000 10000 4)
-# Environment: REPS (default 3); WORKLOADS ("python echo"); CPUPROFILE=DIR writes agenteval's CPU profile of
+# Environment: REPS (default 3); WORKLOADS ("python echo inproc"); CPUPROFILE=DIR writes agenteval's CPU profile of
 # each workload's last repetition to DIR/<workload>.pprof (go tool pprof -top bin DIR/python.pprof).
 # The first call installs Node 22 and promptfoo from the npm registry into a cache folder (a few minutes).
 set -u
-N_PY=${1:-1000}; N_ECHO=${2:-10000}; C=${3:-4}; REPS=${REPS:-3}; WORKLOADS=${WORKLOADS:-python echo}
+N_PY=${1:-1000}; N_ECHO=${2:-10000}; C=${3:-4}; REPS=${REPS:-3}; WORKLOADS=${WORKLOADS:-python echo inproc}
 root=$(cd "$(dirname "$0")/.." && pwd)
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
 # Built before HOME moves below, so the Go module and build caches are the user's.
 (cd "$root" && go build -o "$W/agenteval" ./cmd/agenteval) || exit 1
+GOENV_USER=(GOPATH="$(go env GOPATH)" GOMODCACHE="$(go env GOMODCACHE)" GOCACHE="$(go env GOCACHE)") # for inproc's go test
 P=${AGENTEVAL_PEERS:-${XDG_CACHE_HOME:-$HOME/.cache}/agenteval-peers}
 if [ ! -x "$P/promptfoo/node_modules/.bin/promptfoo" ]; then
   mkdir -p "$P/node22" "$P/promptfoo"
@@ -102,6 +107,14 @@ median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print (NR % 2) 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "promptfoo $("$PF" --version 2>/dev/null | tail -1), node $(node --version), $(python3 --version), $(go version | cut -d' ' -f3)"
 for wl in $WORKLOADS; do
+  if [ "$wl" = inproc ]; then
+    rows=$(cd "$root" && env "${GOENV_USER[@]}" go test -run '^$' -bench '^BenchmarkRunEcho$' -benchmem -count 5 ./runner | grep '^BenchmarkRunEcho')
+    echo "$rows"
+    ns=$(median $(echo "$rows" | awk '{for (i = 1; i < NF; i++) if ($(i + 1) == "ns/op") print $i}'))
+    allocs=$(median $(echo "$rows" | awk '{for (i = 1; i < NF; i++) if ($(i + 1) == "allocs/op") print $i}'))
+    echo "inproc: median $ns ns and $allocs allocations per job: ratio goal/measured = $(echo "scale=2; 5000 / $ns" | bc)x (5 µs), $(echo "scale=2; 20 / $allocs" | bc)x (20 allocations)"
+    continue
+  fi
   (
     "setup_$wl"
     "$PF" eval -c pf.yaml --no-cache --no-table --no-write -j "$C" >/dev/null 2>&1 # warm-up: creates promptfoo's database
