@@ -18,7 +18,7 @@
 //   - fixture: fixture manifests, {{placeholder}} binding on parsed values,
 //     and the Manager interface.
 //   - checkpoint: checks on live state after a session: the condition
-//     registry, Score, and the Executor interface.
+//     registry, Checker.Score, and the Executor interface.
 //   - github: GitHub, in one place: the client (endpoints, token, retries),
 //     the checkpoint executor (the capability tasks on GitHub's GraphQL and
 //     REST APIs) and the fixture manager (seed, status, reset, cleanup).
@@ -31,12 +31,15 @@
 //   - runner: agents and sessions, environments, mocks, conversations with a
 //     simulated user, jobs at scale, resume, shards, progress.
 //   - results: the results record (plan and job records), written safely
-//     (folder lock, resume check, redaction) and read as a stream.
+//     (folder lock, resume check, redaction; Write is safe for concurrent
+//     use); report reads it back.
 //   - agentevaltest: the go test helper: each job a subtest, failures at the
 //     caller's line; a host test needs no other import.
 //   - report: statistics over results (Wilson intervals, pass@k, pass^k,
 //     flakiness, per-parameter rates), comparisons, and JUnit, Markdown, JSON
 //     and HTML output.
+//   - plan: the forecast of a run before it runs (jobs, model calls, tokens,
+//     cost, wall time), from the scenarios' limits and past results.
 //   - registry: the one shape every extension point has.
 //   - redact: the one mechanism that keeps the process's secrets (tokens and
 //     keys from the environment and flags, URL user-info, Authorization
