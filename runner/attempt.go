@@ -105,9 +105,10 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 		} else {
 			sess, err = callTimeout(ctx, w, r.cfg.StepTimeout, func(ctx context.Context) (Session, error) {
 				return agent.NewSession(ctx, sc)
-			})
+			}, closeSession)
 		}
 		if err != nil {
+			closeSession(sess) // a session returned alongside an error is not used
 			return fail("starting the agent session: %v", err)
 		}
 		defer func() {
@@ -334,7 +335,7 @@ func send(ctx context.Context, w *worker, timeout time.Duration, sess Session, m
 	if is, ok := sess.(instantSession); ok {
 		return callInstant(ctx, func(ctx context.Context) (Reply, error) { return is.Send(ctx, msg) })
 	}
-	return callTimeout(ctx, w, timeout, func(ctx context.Context) (Reply, error) { return sess.Send(ctx, msg) })
+	return callTimeout(ctx, w, timeout, func(ctx context.Context) (Reply, error) { return sess.Send(ctx, msg) }, nil)
 }
 
 // fixtureReleaseTimeout bounds the removal of an attempt's fresh fixtures.
@@ -348,5 +349,13 @@ func (r *run) releaseFixtures(ctx context.Context, release func(context.Context)
 	defer cancel()
 	if err := release(ctx); err != nil {
 		res.Notes = append(res.Notes, err.Error())
+	}
+}
+
+// closeSession closes a session the runner will not use: one NewSession
+// returned after the runner gave up on it, or together with an error.
+func closeSession(s Session) {
+	if s != nil {
+		_ = s.Close()
 	}
 }

@@ -84,12 +84,16 @@ type instantSession interface {
 }
 
 // call is one guarded agent call: its context, the function, and what it
-// returned; one allocation.
+// returned; one allocation. discard, when set, receives what an abandoned
+// call returns once it returns (a session the runner no longer wants).
 type call[T any] struct {
-	ctx callCtx
-	fn  func(context.Context) (T, error)
-	v   T
-	err error
+	ctx     callCtx
+	fn      func(context.Context) (T, error)
+	discard func(T)
+	v       T
+	err     error
+	// returned is set, under ctx.mu, when fn has returned.
+	returned bool
 }
 
 func (c *call[T]) run() {
@@ -97,21 +101,44 @@ func (c *call[T]) run() {
 		if p := recover(); p != nil {
 			c.err = fmt.Errorf("agent panicked: %v", p)
 		}
+		c.ctx.mu.Lock()
+		c.returned = true
+		late := c.ctx.abandoned
+		c.ctx.mu.Unlock()
+		if late && c.discard != nil {
+			c.discard(c.v) // the runner gave up first; this side discards
+		}
 	}()
 	c.v, c.err = c.fn(&c.ctx)
+}
+
+// abandon marks the call abandoned (at its deadline, or with its parent):
+// its context is then left to end on its own, with the timeout (due now)
+// or the parent's cause, rather than be cancelled by end. If fn returned meanwhile (at the same
+// moment as the deadline), this side discards what it returned. Of run's
+// end and abandon, the one that comes second discards: exactly once.
+func (c *call[T]) abandon() {
+	c.ctx.mu.Lock()
+	c.ctx.abandoned = true
+	done := c.returned
+	c.ctx.mu.Unlock()
+	if done && c.discard != nil {
+		c.discard(c.v)
+	}
 }
 
 // callTimeout runs fn with a deadline d and returns at the deadline even
 // when fn ignores its context (the call is then abandoned, on the
 // worker's caller goroutine). A panic in fn comes back as an error. fn's
 // context is a callCtx: a timer and a channel are made for it only when
-// fn asks for them.
-func callTimeout[T any](ctx context.Context, w *worker, d time.Duration, fn func(context.Context) (T, error)) (T, error) {
+// fn asks for them. discard, when not nil, gets what fn returns after the
+// call was abandoned (so a session opened too late is closed, not leaked).
+func callTimeout[T any](ctx context.Context, w *worker, d time.Duration, fn func(context.Context) (T, error), discard func(T)) (T, error) {
 	var zero T
 	if err := ctx.Err(); err != nil {
 		return zero, context.Cause(ctx)
 	}
-	c := &call[T]{fn: fn}
+	c := &call[T]{fn: fn, discard: discard}
 	c.ctx.init(ctx, d)
 	defer c.ctx.end()
 	if w.caller == nil {
@@ -142,7 +169,7 @@ func callTimeout[T any](ctx context.Context, w *worker, d time.Duration, fn func
 	// to it from now on but for its context, which ends now.
 	close(cl.req)
 	w.caller = nil
-	c.ctx.expire()
+	c.abandon()
 	return zero, err
 }
 
@@ -215,15 +242,6 @@ func (c *callCtx) Value(key any) any { return c.ctx().Value(key) }
 
 // String names the context as context's own do.
 func (c *callCtx) String() string { return fmt.Sprintf("runner.callCtx(%v)", c.d) }
-
-// expire marks the call abandoned (at its deadline, or with its
-// parent): its context is then left to end on its own, with the timeout
-// (due now) or the parent's cause, rather than be cancelled by end.
-func (c *callCtx) expire() {
-	c.mu.Lock()
-	c.abandoned = true
-	c.mu.Unlock()
-}
 
 // end cancels the context once the call is over.
 func (c *callCtx) end() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"hash/fnv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -44,19 +45,19 @@ func TestCallTimeout(t *testing.T) {
 		assert.True(t, ok)
 		assert.WithinDuration(t, time.Now().Add(time.Minute), d, 10*time.Second)
 		return 7, nil
-	})
+	}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, 7, v)
 	first := w.caller
 	require.NotNil(t, first)
-	_, _ = callTimeout(ctx, &w, time.Minute, func(context.Context) (int, error) { return 0, nil })
+	_, _ = callTimeout(ctx, &w, time.Minute, func(context.Context) (int, error) { return 0, nil }, nil)
 	assert.Same(t, first, w.caller, "the caller is kept from call to call")
 
 	// A call that ignores its context is abandoned at its deadline.
 	release := make(chan struct{})
 	defer close(release)
 	start := time.Now()
-	_, err = callTimeout(ctx, &w, 20*time.Millisecond, func(context.Context) (int, error) { <-release; return 1, nil })
+	_, err = callTimeout(ctx, &w, 20*time.Millisecond, func(context.Context) (int, error) { <-release; return 1, nil }, nil)
 	require.ErrorIs(t, err, errTimeout)
 	assert.Contains(t, err.Error(), "20ms: timed out")
 	assert.Less(t, time.Since(start), time.Minute)
@@ -68,20 +69,20 @@ func TestCallTimeout(t *testing.T) {
 		<-ctx.Done()
 		seen <- context.Cause(ctx)
 		return 0, ctx.Err()
-	})
+	}, nil)
 	require.ErrorIs(t, err, errTimeout)
 	require.ErrorIs(t, <-seen, errTimeout)
 
 	// An error with the context still alive is the call's own.
 	boom := errors.New("boom")
-	_, err = callTimeout(ctx, &w, time.Minute, func(context.Context) (int, error) { return 0, boom })
+	_, err = callTimeout(ctx, &w, time.Minute, func(context.Context) (int, error) { return 0, boom }, nil)
 	assert.Same(t, boom, err)
 
 	// A panic is an error; the caller survives it.
-	_, err = callTimeout(ctx, &w, time.Minute, func(context.Context) (int, error) { panic("bang") })
+	_, err = callTimeout(ctx, &w, time.Minute, func(context.Context) (int, error) { panic("bang") }, nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "agent panicked: bang")
-	v, err = callTimeout(ctx, &w, time.Minute, func(context.Context) (int, error) { return 3, nil })
+	v, err = callTimeout(ctx, &w, time.Minute, func(context.Context) (int, error) { return 3, nil }, nil)
 	require.NoError(t, err)
 	assert.Equal(t, 3, v)
 
@@ -89,14 +90,14 @@ func TestCallTimeout(t *testing.T) {
 	cause := errors.New("run cancelled")
 	pctx, cancel := context.WithCancelCause(ctx)
 	go func() { time.Sleep(10 * time.Millisecond); cancel(cause) }()
-	_, err = callTimeout(pctx, &w, time.Minute, func(context.Context) (int, error) { <-release; return 0, nil })
+	_, err = callTimeout(pctx, &w, time.Minute, func(context.Context) (int, error) { <-release; return 0, nil }, nil)
 	assert.Same(t, cause, err)
-	_, err = callTimeout(pctx, &w, time.Minute, func(context.Context) (int, error) { return 0, nil })
+	_, err = callTimeout(pctx, &w, time.Minute, func(context.Context) (int, error) { return 0, nil }, nil)
 	assert.Same(t, cause, err, "a call after the parent ended does not start")
 
 	// A context kept past its call is cancelled.
 	var kept context.Context
-	_, err = callTimeout(ctx, &w, time.Minute, func(ctx context.Context) (int, error) { kept = ctx; return 0, nil })
+	_, err = callTimeout(ctx, &w, time.Minute, func(ctx context.Context) (int, error) { kept = ctx; return 0, nil }, nil)
 	require.NoError(t, err)
 	<-kept.Done()
 	assert.ErrorIs(t, kept.Err(), context.Canceled)
@@ -115,7 +116,7 @@ func TestCallCtxAfterAbandon(t *testing.T) {
 		<-ctx.Done()
 		got <- context.Cause(ctx)
 		return 0, nil
-	})
+	}, nil)
 	require.ErrorIs(t, err, errTimeout)
 	close(proceed)
 	assert.ErrorIs(t, <-got, errTimeout)
@@ -130,4 +131,32 @@ func TestCallInstant(t *testing.T) {
 	cancel()
 	_, err = callInstant(ctx, func(context.Context) (int, error) { return 1, nil })
 	assert.ErrorIs(t, err, context.Canceled)
+}
+
+// TestAnAbandonedCallsResultIsDiscardedOnce: what a call returns after the
+// runner gave up on it goes to discard, exactly once, whether it returns
+// long after the deadline or at the same moment.
+func TestAnAbandonedCallsResultIsDiscardedOnce(t *testing.T) {
+	t.Parallel()
+	for _, late := range []time.Duration{0, 5 * time.Millisecond, 50 * time.Millisecond} {
+		var w worker
+		var discarded atomic.Int64
+		got := make(chan int, 4)
+		_, err := callTimeout(t.Context(), &w, 5*time.Millisecond, func(context.Context) (int, error) {
+			time.Sleep(late)
+			return 7, nil
+		}, func(v int) { discarded.Add(1); got <- v })
+		if err == nil {
+			continue // returned in time (late 0): nothing to discard
+		}
+		select {
+		case v := <-got:
+			assert.Equal(t, 7, v)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("late %v: the abandoned call's result was never discarded", late)
+		}
+		time.Sleep(20 * time.Millisecond)
+		assert.EqualValues(t, 1, discarded.Load(), "late %v", late)
+		w.end()
+	}
 }

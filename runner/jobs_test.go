@@ -309,3 +309,42 @@ func TestRunWritesAResultsWriterFromItsWorkers(t *testing.T) {
 	require.ErrorContains(t, err, "runner: writing results")
 	assert.Less(t, sum.Jobs, int64(n), "the run stops at the first failed write")
 }
+
+// slowStart is an agent whose NewSession ignores its context and returns
+// after a pause; it counts the sessions it opened and closed.
+type slowStart struct {
+	pause          time.Duration
+	opened, closed *atomic.Int64
+}
+
+func (a slowStart) NewSession(context.Context, SessionConfig) (Session, error) {
+	time.Sleep(a.pause)
+	a.opened.Add(1)
+	return slowSession{a.closed}, nil
+}
+
+type slowSession struct{ closed *atomic.Int64 }
+
+func (slowSession) Send(_ context.Context, m string) (Reply, error) { return Reply{Text: m}, nil }
+func (s slowSession) Close() error                                  { s.closed.Add(1); return nil }
+
+// TestASessionOpenedAfterTheRunnerGaveUpIsClosed: a NewSession that overruns
+// the step timeout is abandoned (the job is incomplete), and the session it
+// returns later is closed, not leaked.
+func TestASessionOpenedAfterTheRunnerGaveUpIsClosed(t *testing.T) {
+	t.Parallel()
+	s := loadScenario(t, "echo.scenario.yaml")
+	opened, closed := new(atomic.Int64), new(atomic.Int64)
+	res := runOne(t, Config{Agent: slowStart{pause: 300 * time.Millisecond, opened: opened, closed: closed}, StepTimeout: 30 * time.Millisecond}, s)
+	assert.False(t, res.Completed)
+	assert.Contains(t, res.Error, "starting the agent session")
+	require.Eventually(t, func() bool { return opened.Load() == 1 && closed.Load() == 1 }, 5*time.Second, 10*time.Millisecond,
+		"the session opened after the timeout is closed")
+
+	// In time, the session is the job's and closed once, at its end.
+	opened, closed = new(atomic.Int64), new(atomic.Int64)
+	res = runOne(t, Config{Agent: slowStart{opened: opened, closed: closed}}, s)
+	assert.True(t, res.Passed, res.Error)
+	assert.EqualValues(t, 1, opened.Load())
+	assert.EqualValues(t, 1, closed.Load())
+}
