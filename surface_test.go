@@ -1,0 +1,109 @@
+package agenteval_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// maxSurface is the most exported names the module's public packages may
+// hold in all (issue 14): what exists only for sibling packages belongs
+// under internal/.
+const maxSurface = 500
+
+// TestPublicSurfaceStaysSmall counts what a host can name: exported
+// top-level identifiers and the exported methods of exported types, in every
+// package outside internal/, cmd/ and examples/ (tests not counted), and
+// fails past maxSurface. `go test -run PublicSurface -v .` prints the count
+// per package.
+func TestPublicSurfaceStaysSmall(t *testing.T) {
+	t.Parallel()
+	counts := map[string]int{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch name := d.Name(); {
+			case path != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")),
+				name == "testdata", name == "internal", name == "cmd", name == "examples":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		counts[filepath.ToSlash(filepath.Dir(path))] += exportedNames(f)
+		return nil
+	})
+	require.NoError(t, err)
+	total := 0
+	for _, pkg := range slices.Sorted(maps.Keys(counts)) {
+		t.Logf("%-24s %3d", pkg, counts[pkg])
+		total += counts[pkg]
+	}
+	t.Logf("%-24s %3d (at most %d)", "total", total, maxSurface)
+	assert.Greater(t, counts["scenario"], 0, "the walk found the packages")
+	assert.LessOrEqual(t, total, maxSurface, "the public surface grew past %d names: move what only sibling packages use under internal/", maxSurface)
+}
+
+// exportedNames counts f's exported top-level names and the exported
+// methods of its exported types.
+func exportedNames(f *ast.File) int {
+	n := 0
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if !d.Name.IsExported() {
+				continue
+			}
+			if d.Recv == nil {
+				n++
+				continue
+			}
+			t := d.Recv.List[0].Type
+			if st, ok := t.(*ast.StarExpr); ok {
+				t = st.X
+			}
+			switch x := t.(type) {
+			case *ast.IndexExpr:
+				t = x.X
+			case *ast.IndexListExpr:
+				t = x.X
+			}
+			if id, ok := t.(*ast.Ident); ok && id.IsExported() {
+				n++
+			}
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				switch s := s.(type) {
+				case *ast.TypeSpec:
+					if s.Name.IsExported() {
+						n++
+					}
+				case *ast.ValueSpec:
+					for _, name := range s.Names {
+						if name.IsExported() {
+							n++
+						}
+					}
+				}
+			}
+		}
+	}
+	return n
+}
