@@ -25,8 +25,8 @@ import (
 //
 // Write is safe for concurrent use, and each call encodes and masks its
 // record before it takes the writer's lock, so the callers share that work
-// (runner.Run calls it from its workers). Sync, Close and WriteBudget must
-// not run at the same time as Write.
+// (runner.Run calls it from its workers: see ConcurrentWrites). Sync,
+// Close and WriteBudget must not run at the same time as Write.
 type Writer struct {
 	f *os.File
 	// valueMu guards buf and enc, which encode the plan and budget records.
@@ -130,6 +130,11 @@ func (w *Writer) writePlan(p *Plan) error {
 	p.Record = RecordPlan
 	return w.writeValue(p)
 }
+
+// ConcurrentWrites reports that Write is safe for concurrent use and
+// encodes before it locks (runner.ConcurrentSink): runner.Run calls it from
+// its workers.
+func (w *Writer) ConcurrentWrites() bool { return true }
 
 // linePool holds the buffers Write encodes records into; writeLine copies
 // each line into the pending buffer, so a buffer is free again once Write

@@ -348,3 +348,45 @@ func TestASessionOpenedAfterTheRunnerGaveUpIsClosed(t *testing.T) {
 	assert.EqualValues(t, 1, opened.Load())
 	assert.EqualValues(t, 1, closed.Load())
 }
+
+// countingSink records the most Write calls in flight at once.
+type countingSink struct {
+	concurrent       bool
+	inFlight, atMost atomic.Int64
+}
+
+func (s *countingSink) ConcurrentWrites() bool { return s.concurrent }
+
+func (s *countingSink) Write(*results.Job) error {
+	n := s.inFlight.Add(1)
+	for {
+		m := s.atMost.Load()
+		if n <= m || s.atMost.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	time.Sleep(time.Millisecond) // long enough for the workers to meet here
+	s.inFlight.Add(-1)
+	return nil
+}
+
+// TestOnlyAConcurrentSinkIsWrittenFromTheWorkers: a sink that says its Write
+// is safe for concurrent use is called from the workers at once; one that
+// says it is not (or says nothing) is called one job at a time.
+func TestOnlyAConcurrentSinkIsWrittenFromTheWorkers(t *testing.T) {
+	t.Parallel()
+	s := loadScenario(t, "echo.scenario.yaml")
+	for _, concurrent := range []bool{true, false} {
+		sink := &countingSink{concurrent: concurrent}
+		jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("s", s, 100)}, matrix.Shard{})
+		require.NoError(t, err)
+		sum, err := Run(t.Context(), Config{Agent: echoAgent{}, Results: sink, Concurrency: 4}, jobs)
+		require.NoError(t, err)
+		assert.EqualValues(t, 100, sum.Jobs)
+		if concurrent {
+			assert.Greater(t, sink.atMost.Load(), int64(1), "written from the workers")
+		} else {
+			assert.EqualValues(t, 1, sink.atMost.Load(), "written one at a time")
+		}
+	}
+}

@@ -70,8 +70,8 @@ type Config struct {
 	// each job's tool calls are counted by category.
 	ToolCategories []scenario.ToolCategory
 	// Results receives every finished job, in completion order, from one
-	// goroutine; a *results.Writer, which is safe for concurrent use, is
-	// written from the workers instead (each encodes its own records).
+	// goroutine; a ConcurrentSink (such as *results.Writer) is written from
+	// the workers instead, each encoding its own records.
 	Results Sink
 	// KeepTranscripts records the transcript of every job; by default only
 	// failing and incomplete jobs carry theirs.
@@ -107,6 +107,15 @@ type FixtureBinder interface {
 // Sink receives finished jobs.
 type Sink interface {
 	Write(r *results.Job) error
+}
+
+// ConcurrentSink is a Sink whose Write is safe for concurrent use and does
+// its costly part (encoding a record) before any lock: Run then calls it
+// from its workers, which share that work, instead of from its one
+// collecting goroutine. ConcurrentWrites reports whether this sink is.
+type ConcurrentSink interface {
+	Sink
+	ConcurrentWrites() bool
 }
 
 // Progress is the state of a run after a job finished.
@@ -241,11 +250,13 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[matrix.Job, error], total 
 	var skipped int64
 	var wg sync.WaitGroup
 	budget := newBudgetState(r.cfg.Budget)
-	// A *results.Writer is safe for concurrent use and encodes each record
-	// in the caller: the workers write to it, sharing the encoding that
-	// would otherwise all fall on the collecting goroutine below. Any other
+	// A ConcurrentSink is written by the workers, sharing the encoding that
+	// would otherwise all fall on the collecting goroutine below; any other
 	// Sink is written from that one goroutine, as documented.
-	concurrent, _ := r.cfg.Results.(*results.Writer)
+	concurrent, _ := r.cfg.Results.(ConcurrentSink)
+	if concurrent != nil && !concurrent.ConcurrentWrites() {
+		concurrent = nil
+	}
 	var writeErrOnce sync.Once
 	var writeErr error
 	failWrite := func(err error) {
