@@ -161,7 +161,6 @@ func (c *compiler) axis(p *Plan, i int, p0 any) (axis, bool) {
 	head, _ := json.Marshal(a.param)
 	a.hashHead = append(append([]byte{'['}, head...), ',')
 	ok := true
-	seen := map[string]int{}
 	free := freeTextSlot(p.baseValue, steps)
 	type checked struct {
 		typ       reflect.Type
@@ -174,7 +173,7 @@ func (c *compiler) axis(p *Plan, i int, p0 any) (axis, bool) {
 	if len(plain) != len(ax.Values) {
 		plain = nil
 	}
-	seen = make(map[string]int, len(ax.Values))
+	seen := make(map[string]int, len(ax.Values))
 	a.values = make([]any, 0, len(ax.Values))
 	a.canon = make([][]byte, 0, len(ax.Values))
 	a.leaves = make([]reflect.Value, 0, len(ax.Values))
