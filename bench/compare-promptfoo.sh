@@ -75,18 +75,7 @@ Y
 
 setup_echo() {
   mkdir -p echo && cd echo || exit 1
-  cat > base.scenario.yaml <<'Y'
-name: "echo throughput"
-description: "three deterministic checks on the echo reply"
-environment: {type: local}
-run:
-  - input: "Question 0: what is topic-0?"
-    evaluations:
-      - {type: string_contains, value: "topic-"}
-      - {type: regex_match, pattern: "^Question [0-9]+: what is topic-[0-9]+\\?$"}
-      - {type: string_contains, value: "Question", case_sensitive: true}
-judgment: {strategy: all_pass}
-Y
+  cp "$root/bench/echo/base.scenario.yaml" . || exit 1 # the workload BenchmarkRunEchoMatrixCLI runs too
   matrix "$N_ECHO" > m.matrix.yaml
   { echo 'prompts:'; echo '  - "Question {{id}}: what is {{topic}}?"'; echo 'providers:'; echo '  - echo'; echo 'tests:'
     for ((i = 0; i < N_ECHO; i++)); do

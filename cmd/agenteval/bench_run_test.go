@@ -16,24 +16,17 @@ import (
 // whole run, loading included (process start-up is not).
 func BenchmarkRunEchoMatrixCLI(b *testing.B) {
 	dir := b.TempDir()
-	base := `name: "echo throughput"
-description: "three deterministic checks on the echo reply"
-environment: {type: local}
-run:
-  - input: "Question 0: what is topic-0?"
-    evaluations:
-      - {type: string_contains, value: "topic-"}
-      - {type: regex_match, pattern: "^Question [0-9]+: what is topic-[0-9]+\\?$"}
-      - {type: string_contains, value: "Question", case_sensitive: true}
-judgment: {strategy: all_pass}
-`
+	base, err := os.ReadFile("../../bench/echo/base.scenario.yaml") // the script's echo workload
+	if err != nil {
+		b.Fatal(err)
+	}
 	var m strings.Builder
 	m.WriteString("name: m\ndescription: N inputs\nbase_scenario: base.scenario.yaml\nmatrix:\n  - parameter: \"run[0].input\"\n    values:\n")
 	const n = 10000
 	for i := range n {
 		fmt.Fprintf(&m, "      - \"Question %d: what is topic-%d?\"\n", i, i)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "base.scenario.yaml"), []byte(base), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "base.scenario.yaml"), base, 0o644); err != nil {
 		b.Fatal(err)
 	}
 	matrix := filepath.Join(dir, "m.matrix.yaml")
