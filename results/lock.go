@@ -54,7 +54,7 @@ func lockDir(dir string) (*dirLock, error) {
 	var orphanDeadline time.Time
 	for attempt := 0; attempt < 5; {
 		l, retry, err := lockOnce(dir, path)
-		if le := (*LockedError)(nil); errors.As(err, &le) && ownerGone(le) {
+		if le := (*LockedError)(nil); errors.As(err, &le) && ownerGone(le.PID, le.Host) {
 			// The run named in the lock is gone, yet the kernel's lock is
 			// held: by a program it was starting when it was killed, between
 			// fork and exec (the lock's descriptor closes at exec). That
@@ -128,7 +128,7 @@ func lockByFile(dir, path string) (*dirLock, bool, error) {
 	}
 	pid, host := readLockOwner(g)
 	g.Close()
-	if me, _ := os.Hostname(); pid > 0 && host == me && !processAlive(pid) {
+	if ownerGone(pid, host) {
 		// Left by a run that was killed: take it over.
 		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, false, fmt.Errorf("results: removing the stale lock %s: %w", path, err)
@@ -142,11 +142,11 @@ func lockByFile(dir, path string) (*dirLock, bool, error) {
 // gone (see lockDir).
 var orphanWait = 3 * time.Second
 
-// ownerGone reports whether the process e names ran on this host and has
-// ended.
-func ownerGone(e *LockedError) bool {
+// ownerGone reports whether the process a lock file names ran on this
+// host and has ended.
+func ownerGone(pid int, host string) bool {
 	me, _ := os.Hostname()
-	return e.PID > 0 && e.Host == me && !processAlive(e.PID)
+	return pid > 0 && host == me && !processAlive(pid)
 }
 
 // writeLockOwner records who holds the lock: "pid host started".

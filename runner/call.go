@@ -156,6 +156,9 @@ func callTimeout[T any](ctx context.Context, w *worker, d time.Duration, fn func
 	case <-cl.done:
 		w.timer.Stop()
 		if c.err != nil && c.ctx.Err() != nil {
+			if c.discard != nil {
+				c.discard(c.v) // returned with the context's end: not used
+			}
 			return zero, context.Cause(&c.ctx)
 		}
 		return c.v, c.err

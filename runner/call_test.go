@@ -160,3 +160,27 @@ func TestAnAbandonedCallsResultIsDiscardedOnce(t *testing.T) {
 		w.end()
 	}
 }
+
+// TestACallEndedWithItsContextDiscardsWhatItReturned: a call that returns a
+// value with its context's error (cancelled while it ran) has the value
+// discarded once, whichever way the runner saw the end.
+func TestACallEndedWithItsContextDiscardsWhatItReturned(t *testing.T) {
+	t.Parallel()
+	for range 20 {
+		var w worker
+		var discarded atomic.Int64
+		ctx, cancel := context.WithCancel(t.Context())
+		started := make(chan struct{})
+		go func() { <-started; cancel() }()
+		_, err := callTimeout(ctx, &w, time.Minute, func(ctx context.Context) (int, error) {
+			close(started)
+			<-ctx.Done()
+			return 7, ctx.Err()
+		}, func(v int) { assert.Equal(t, 7, v); discarded.Add(1) })
+		require.Error(t, err)
+		require.Eventually(t, func() bool { return discarded.Load() == 1 }, 5*time.Second, time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
+		assert.EqualValues(t, 1, discarded.Load())
+		w.end()
+	}
+}

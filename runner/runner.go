@@ -333,7 +333,6 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[matrix.Job, error], total 
 	go func() { <-fed; wg.Wait(); close(resCh); close(collected) }()
 	var p Progress
 	p.Total = total
-	stopWriting := false // after a failed write, the collector writes no more
 	for res := range resCh {
 		sum.Jobs++
 		if res.Completed {
@@ -342,9 +341,10 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[matrix.Job, error], total 
 		if res.Passed {
 			sum.Passed++
 		}
-		if concurrent == nil && r.cfg.Results != nil && !stopWriting {
+		// Without a ConcurrentSink only this goroutine sets writeErr, so it
+		// reads it here without a race; after a failed write, no more.
+		if concurrent == nil && r.cfg.Results != nil && writeErr == nil {
 			if err := r.cfg.Results.Write(res); err != nil {
-				stopWriting = true
 				failWrite(err)
 			}
 		}

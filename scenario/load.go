@@ -94,8 +94,6 @@ type generation struct {
 	vocab    *vocab
 	mu       sync.Mutex
 	compiled map[Kind]*compiledSchema
-	// compiling marks the kinds precompile has started (under mu).
-	compiling map[Kind]bool
 }
 
 type compiledSchema struct {
@@ -433,12 +431,8 @@ func (g *generation) precompile(kind Kind, name string) {
 	g.mu.Lock()
 	var todo []Kind
 	for _, k := range kinds {
-		if _, ok := g.compiled[k]; !ok && !g.compiling[k] {
-			if g.compiling == nil {
-				g.compiling = map[Kind]bool{}
-			}
-			g.compiling[k] = true
-			todo = append(todo, k)
+		if _, ok := g.compiled[k]; !ok {
+			todo = append(todo, k) // a second compile of k waits on mu and finds it done
 		}
 	}
 	g.mu.Unlock()
