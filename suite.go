@@ -54,7 +54,7 @@ func (k *Kit) suiteAgent(a scenario.SuiteAgent, m scenario.SuiteModel, opts runn
 		}
 		spec = "openai:" + m.ID
 	}
-	name, _, _ := strings.Cut(spec, ":")
+	name, arg, _ := strings.Cut(spec, ":")
 	t, err := k.Agents.Get(name)
 	if err != nil {
 		return nil, false, err
@@ -65,7 +65,7 @@ func (k *Kit) suiteAgent(a scenario.SuiteAgent, m scenario.SuiteModel, opts runn
 	}
 	opts.Env = append(opts.Env, "AGENTEVAL_AGENT="+a.Name, "AGENTEVAL_MODEL="+m.ID)
 	opts.Instructions = a.Instructions
-	agent, err := k.Agent(spec, opts)
+	agent, err := t.New(arg, opts) // as Kit.Agent, with the type already looked up
 	if err != nil {
 		return nil, false, err
 	}

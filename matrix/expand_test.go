@@ -324,3 +324,11 @@ func TestParamsDoNotAlias(t *testing.T) {
 	assert.Equal(t, want, fmt.Sprint(jobs[1].Params))
 	assert.Equal(t, 2, cap(jobs[1].Params))
 }
+
+// withMaxJobs (tests) returns a copy of the plan with another cap on its selected
+// jobs: 0 (or less) means no cap.
+func (p *Plan) withMaxJobs(n int64) *Plan {
+	q := *p
+	q.maxJobs = max(n, 0)
+	return &q
+}

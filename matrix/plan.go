@@ -210,14 +210,6 @@ func (p *Plan) unknownParam(f Filter, param string) error {
 	return fmt.Errorf("%s", msg)
 }
 
-// withMaxJobs returns a copy of the plan with another cap on its selected
-// jobs: 0 (or less) means no cap.
-func (p *Plan) withMaxJobs(n int64) *Plan {
-	q := *p
-	q.maxJobs = max(n, 0)
-	return &q
-}
-
 func allIndexes(n int) []int {
 	out := make([]int, n)
 	for i := range out {
