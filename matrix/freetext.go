@@ -2,13 +2,12 @@ package matrix
 
 import (
 	"reflect"
-	"strings"
 
 	"github.com/agenteval/agenteval/internal/formats"
 )
 
 // freeTextSlot reports whether an axis varies a free-text string field
-// (formats.IsFreeText): a prompt, a description, a file's content. Every
+// (tagged agenteval:"freetext", formats.FreeTextTag): a prompt, a description, a file's content. Every
 // string of the same emptiness loads the same way there, so Compile checks
 // one value of each emptiness in full and takes the others as they are,
 // which keeps a sweep over thousands of prompts cheap to compile.
@@ -39,15 +38,11 @@ func freeTextSlot(root reflect.Value, steps []step) bool {
 		return false
 	}
 	f := owner.Type().Field(fieldStep.field)
-	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-	if name == "" {
-		name = f.Name
-	}
 	leaf := get(root, steps)
 	if leaf.Kind() != reflect.String || leaf.Type() != reflect.TypeFor[string]() {
 		return false // a named string type may parse its text
 	}
-	return formats.IsFreeText(owner.Type(), name)
+	return f.Tag.Get("agenteval") == formats.FreeTextTag // the field in hand: no search by name
 }
 
 // freeClass is the memo key of a free-text value: its emptiness.
