@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"errors"
+	"github.com/agenteval/agenteval/internal/evalparams"
 	"slices"
 
 	"github.com/agenteval/agenteval/internal/formats"
@@ -34,7 +35,7 @@ func (s *Scenario) SetDefaults(fileName string) {
 		s.Judgment.Strategy = "all_pass"
 	}
 	if s.Judgment.Strategy == "weighted" {
-		setDefault(&s.Judgment.Threshold, defaultWeightedThreshold)
+		evalparams.SetDefault(&s.Judgment.Threshold, defaultWeightedThreshold)
 	}
 	for i := range s.Run {
 		c := s.Run[i].Conversation
@@ -54,7 +55,7 @@ func (s *Scenario) SetDefaults(fileName string) {
 		if u.ModelType == "" {
 			u.ModelType = defaultSimulatorModel
 		}
-		setDefault(&u.Temperature, defaultSimulatorTemp)
+		evalparams.SetDefault(&u.Temperature, defaultSimulatorTemp)
 		if u.MaxTokens == 0 {
 			u.MaxTokens = defaultSimulatorTokens
 		}
@@ -63,7 +64,7 @@ func (s *Scenario) SetDefaults(fileName string) {
 		}
 		for j := range c.TerminationConditions {
 			if t := c.TerminationConditions[j].LLMJudge; t != nil {
-				setDefault(&t.Threshold, defaultTerminationThresh)
+				evalparams.SetDefault(&t.Threshold, defaultTerminationThresh)
 			}
 		}
 		if c.DebugOptions == nil {
@@ -114,12 +115,5 @@ func (l *Loader) decodeEvaluation(f *File, e *Evaluation, p Path) {
 			return
 		}
 		f.addf(p, Error, "type", "%v", err)
-	}
-}
-
-// setDefault sets *p to v when the file left it out.
-func setDefault(p **float64, v float64) {
-	if *p == nil {
-		*p = &v
 	}
 }

@@ -106,7 +106,7 @@ type ConversationFlow struct {
 }
 
 // SetDefaults fills the documented defaults.
-func (c *ConversationFlow) SetDefaults() { setDefault(&c.FlowQualityThreshold, 0.7) }
+func (c *ConversationFlow) SetDefaults() { SetDefault(&c.FlowQualityThreshold, 0.7) }
 
 // UserSatisfaction estimates whether the simulated user ended satisfied.
 type UserSatisfaction struct {
@@ -120,7 +120,7 @@ type UserSatisfaction struct {
 
 // SetDefaults fills the documented defaults.
 func (u *UserSatisfaction) SetDefaults() {
-	setDefault(&u.SatisfactionThreshold, 0.7)
+	SetDefault(&u.SatisfactionThreshold, 0.7)
 	if u.MeasurementMethod == "" {
 		u.MeasurementMethod = "llm_judge"
 	}
@@ -149,7 +149,7 @@ func (c *ContextRetention) SetDefaults() {
 	if c.RetentionTurns == 0 {
 		c.RetentionTurns = 3
 	}
-	setDefault(&c.MemoryAccuracyThreshold, 0.8)
+	SetDefault(&c.MemoryAccuracyThreshold, 0.8)
 }
 
 // TrajectoryMatch compares the step's actions with an expected list.
@@ -183,7 +183,9 @@ type ExpectedAction struct {
 	ArgsMatch string `json:"args_match,omitempty" jsonschema:"enum=exact,enum=partial,enum=ignore"`
 }
 
-func setDefault(p **float64, v float64) {
+// SetDefault sets *p to v when the file left it out (scenario's defaults
+// use it too).
+func SetDefault(p **float64, v float64) {
 	if *p == nil {
 		*p = &v
 	}
