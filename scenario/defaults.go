@@ -2,9 +2,9 @@ package scenario
 
 import (
 	"errors"
-	"github.com/agenteval/agenteval/internal/evalparams"
 	"slices"
 
+	"github.com/agenteval/agenteval/internal/evalparams"
 	"github.com/agenteval/agenteval/internal/formats"
 )
 
