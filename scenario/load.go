@@ -335,7 +335,7 @@ func (l *Loader) decode(f *File) {
 	case KindEvalConfig:
 		f.evalConfig.setDefaults()
 		checkEvalConfig(f, f.evalConfig)
-		f.Suite, _ = f.evalConfig.suite(nil)
+		f.Suite = f.evalConfig.suite()
 	}
 }
 

@@ -181,21 +181,23 @@ func (l *Loader) suiteOf(name string, f *File, err error, specs map[string]strin
 	var s *Suite
 	switch {
 	case f.evalConfig != nil:
-		agents := map[string]SuiteAgent{}
-		for n, spec := range specs {
-			agents[n] = SuiteAgent{Name: n, Agent: spec}
-		}
-		var missing []string
-		s, missing = f.evalConfig.suite(agents)
+		// The loader made the suite (its modes as agents without specs);
+		// the specs given here complete it.
 		for _, n := range slices.Sorted(maps.Keys(specs)) {
 			if !slices.Contains(f.evalConfig.Modes, n) {
 				return nil, f, fmt.Errorf("%s has no mode %q to give the spec %q; its modes are %s", name, n, specs[n], strings.Join(f.evalConfig.Modes, ", "))
 			}
 		}
+		s = f.Suite
+		var missing []string
+		for i := range s.Agents {
+			if s.Agents[i].Agent = specs[s.Agents[i].Name]; s.Agents[i].Agent == "" {
+				missing = append(missing, s.Agents[i].Name)
+			}
+		}
 		if err := checkModes(missing); err != nil {
 			return nil, f, fmt.Errorf("%s: %w", name, err)
 		}
-		f.Suite = s
 	case f.Suite != nil:
 		s = f.Suite
 		names := s.agentNames()
@@ -348,9 +350,9 @@ type evalConfigFixtures struct {
 // agents are the modes, named and with no spec: agents gives each mode's
 // spec (from a suite's agents or --mode NAME=AGENT); the names it lacks are
 // returned as missing.
-func (c *evalConfig) suite(agents map[string]SuiteAgent) (s *Suite, missing []string) {
+func (c *evalConfig) suite() *Suite {
 	root := ".."
-	s = &Suite{
+	s := &Suite{
 		Name:        "ghx eval",
 		Models:      slices.Clone(c.Models),
 		Scenarios:   SuiteScenarios{Paths: []string{path.Join(root, "scenarios")}, Set: c.Scenarios.Set, IDs: slices.Clone(c.Scenarios.IDs)},
@@ -370,14 +372,9 @@ func (c *evalConfig) suite(agents map[string]SuiteAgent) (s *Suite, missing []st
 			continue // ghx allows a mode twice; it runs the same agent again
 		}
 		seen[m] = true
-		a, ok := agents[m]
-		if !ok || a.Agent == "" {
-			missing = append(missing, m)
-		}
-		a.Name = m
-		s.Agents = append(s.Agents, a)
+		s.Agents = append(s.Agents, SuiteAgent{Name: m})
 	}
-	return s, missing
+	return s
 }
 
 // setDefaults fills what ghx's schema defaults.
