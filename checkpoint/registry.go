@@ -123,13 +123,20 @@ func check(ctx context.Context, reg *registry.Registry[*ConditionType], data any
 		return false, "", err
 	}
 	t, _ := reg.Lookup(cond.Type)
+	return decide(ctx, t, data, cond, "")
+}
+
+// decide tests data, normalized, with the condition type t, for a
+// condition already validated; a panic in it comes back as an *Error
+// naming task.
+func decide(ctx context.Context, t *ConditionType, data any, cond scenario.Condition, task string) (passed bool, detail string, err error) {
 	plain, err := normalize(data)
 	if err != nil {
 		return false, "", err
 	}
 	defer func() {
 		if v := recover(); v != nil {
-			passed, detail, err = false, "", newPanicError("", v, debug.Stack())
+			passed, detail, err = false, "", newPanicError(task, v, debug.Stack())
 		}
 	}()
 	return t.Check(ctx, plain, cond)

@@ -148,6 +148,7 @@ func (c Checker) scoreOne(ctx context.Context, reg *registry.Registry[*Condition
 		return res
 	}
 	res.Actual = data
-	res.Passed, res.Message, res.Err = check(ctx, reg, data, cp.Condition)
+	t, _ := reg.Lookup(cp.Condition.Type) // validated above
+	res.Passed, res.Message, res.Err = decide(ctx, t, data, cp.Condition, cp.Task)
 	return res
 }

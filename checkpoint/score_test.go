@@ -169,6 +169,7 @@ func TestScorePanics(t *testing.T) {
 	var pe *Error
 	require.ErrorAs(t, rep.Results[0].Err, &pe)
 	assert.NotNil(t, pe.Panic)
+	assert.Equal(t, "t", pe.Task, "a panic in the condition names its checkpoint's task")
 	assert.Contains(t, rep.Results[0].Error, "assignment to entry in nil map")
 	assert.False(t, rep.Results[0].Passed)
 	require.ErrorAs(t, rep.Results[1].Err, &pe)
