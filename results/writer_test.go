@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/agenteval/agenteval/redact"
 	"github.com/stretchr/testify/assert"
@@ -85,7 +86,7 @@ func TestWriterGroupCommit(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "results.jsonl")
 	w, err := Open(path, &Plan{RunID: "g"}, Options{})
 	require.NoError(t, err)
-	w.setSyncEvery(7)
+	w.setSyncInterval(0) // an fsync after every group, while Writes go on
 	count := func() int {
 		b, err := os.ReadFile(path)
 		require.NoError(t, err)
@@ -133,7 +134,7 @@ func TestWriterConcurrentWrites(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "results.jsonl")
 	w, err := Open(path, &Plan{RunID: "c"}, Options{Redactor: redact.New(secret)})
 	require.NoError(t, err)
-	w.setSyncEvery(13)
+	w.setSyncInterval(0)
 	const writers, each = 8, 250
 	var wg sync.WaitGroup
 	for g := range writers {
@@ -163,9 +164,54 @@ func TestWriterConcurrentWrites(t *testing.T) {
 	assert.Len(t, seen, writers*each)
 }
 
-// setSyncEvery changes the fsync group size of a writer in use.
-func (w *Writer) setSyncEvery(n int) {
+// setSyncInterval changes how long a written record may wait for its fsync.
+func (w *Writer) setSyncInterval(d time.Duration) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.syncEvery = n
+	w.syncInterval = d
+}
+
+// TestWriterSyncsWithinTheInterval: a record no later write follows still
+// reaches stable storage within the interval (the flusher's timer).
+func TestWriterSyncsWithinTheInterval(t *testing.T) {
+	t.Parallel()
+	w, err := Open(filepath.Join(t.TempDir(), "results.jsonl"), &Plan{RunID: "i"}, Options{})
+	require.NoError(t, err)
+	w.setSyncInterval(20 * time.Millisecond)
+	require.NoError(t, w.Write(&Job{ID: "s/-/run-1", Scenario: "s", Run: 1}))
+	require.Eventually(t, func() bool { return w.syncs.Load() >= 1 }, 5*time.Second, 5*time.Millisecond,
+		"the plan and the record are synced without another write")
+	synced := w.syncs.Load()
+	time.Sleep(60 * time.Millisecond)
+	assert.Equal(t, synced, w.syncs.Load(), "nothing new written: no more fsyncs")
+	require.NoError(t, w.Close())
+}
+
+// TestWriterCloseSyncsPastTheInterval: Close leaves a writer open for less
+// than the interval to the OS and syncs one open for longer.
+func TestWriterCloseSyncsPastTheInterval(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		openFor  time.Duration
+		wantSync int64
+	}{
+		{"short run: left to the OS", 0, 0},
+		{"long run: synced at Close", 2 * time.Hour, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "results.jsonl")
+			w, err := Open(path, &Plan{RunID: "c"}, Options{})
+			require.NoError(t, err)
+			w.setSyncInterval(time.Hour) // no periodic fsync in this test
+			w.opened = w.opened.Add(-tc.openFor)
+			require.NoError(t, w.Write(&Job{ID: "s/-/run-1", Scenario: "s", Run: 1}))
+			require.NoError(t, w.Close())
+			assert.Equal(t, tc.wantSync, w.syncs.Load())
+			b, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.Equal(t, 2, bytes.Count(b, []byte("\n")), "both records are in the file either way")
+		})
+	}
 }
