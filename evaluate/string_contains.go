@@ -27,9 +27,12 @@ type stringContains struct {
 	value     string
 	sensitive bool
 	// boxed is value as an interface, boxed once rather than per result;
-	// passed holds the pass message per evidence word (see evidenceWords).
-	boxed  any
-	passed [len(evidenceWords)]string
+	// passed holds the pass message and details the (read-only, shared)
+	// details per evidence word (see evidenceWords): a result allocates
+	// neither.
+	boxed   any
+	passed  [len(evidenceWords)]string
+	details [len(evidenceWords)]map[string]any
 }
 
 func newStringContains(p *evalparams.StringContains) (Evaluator, error) {
@@ -39,8 +42,13 @@ func newStringContains(p *evalparams.StringContains) (Evaluator, error) {
 	e := &stringContains{value: p.Value, sensitive: p.CaseSensitive, boxed: p.Value}
 	for i, what := range evidenceWords {
 		e.passed[i] = e.passMessage(what)
+		e.details[i] = e.detailsFor(what)
 	}
 	return e, nil
+}
+
+func (e *stringContains) detailsFor(what string) map[string]any {
+	return map[string]any{"value": e.boxed, "case_sensitive": e.sensitive, "evidence": boxEvidence(what)}
 }
 
 func (e *stringContains) passMessage(what string) string {
@@ -56,10 +64,16 @@ func (e *stringContains) Evaluate(_ context.Context, in Input) (Result, error) {
 	} else {
 		found = containsFold(text, e.value)
 	}
-	r := Result{Details: map[string]any{"value": e.boxed, "case_sensitive": e.sensitive, "evidence": boxEvidence(what)}}
+	var r Result
+	i := evidenceIndex(what)
+	if i >= 0 {
+		r.Details = e.details[i]
+	} else {
+		r.Details = e.detailsFor(what)
+	}
 	if found {
 		r.Passed, r.Score = true, 1
-		if i := evidenceIndex(what); i >= 0 {
+		if i >= 0 {
 			r.Message = e.passed[i]
 		} else {
 			r.Message = e.passMessage(what)

@@ -1,10 +1,15 @@
 package evaluate_test
 
 import (
+	"context"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/internal/evalparams"
+	"github.com/agenteval/agenteval/scenario"
 )
 
 func TestStringContains(t *testing.T) {
@@ -48,4 +53,27 @@ func TestRegexMatch(t *testing.T) {
 		{name: "malformed: unbalanced", params: &evalparams.RegexMatch{Pattern: `(abc`}, buildErr: "missing closing )"},
 		{name: "malformed: empty", params: &evalparams.RegexMatch{}, buildErr: "pattern is empty"},
 	})
+}
+
+// TestStringContainsSharesItsDetails: string_contains builds its details
+// once per evidence word, so a judged reply allocates nothing for them
+// (the echo workload judges 10^4 replies); every result carries the same
+// content. (Not parallel: AllocsPerRun.)
+func TestStringContainsSharesItsDetails(t *testing.T) {
+	ev, err := evaluate.Build(evaluate.NewRegistry(), scenario.Evaluation{Type: "string_contains", Params: &evalparams.StringContains{Value: "topic-"}})
+	require.NoError(t, err)
+	in := reply("Question 1: what is topic-1?")
+	first, err := ev.Evaluate(context.Background(), in)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"value": "topic-", "case_sensitive": false, "evidence": "reply"}, first.Details)
+	allocs := testing.AllocsPerRun(100, func() {
+		r, err := ev.Evaluate(context.Background(), in)
+		if err != nil || !r.Passed {
+			t.Fatalf("%+v %v", r, err)
+		}
+	})
+	assert.Zero(t, allocs, "a pass allocates neither its message nor its details")
+	failed, err := ev.Evaluate(context.Background(), reply("nothing"))
+	require.NoError(t, err)
+	assert.Equal(t, first.Details, failed.Details)
 }
