@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/agenteval/agenteval/internal/jsonstr"
@@ -293,26 +294,29 @@ func appendValue(b []byte, v any) ([]byte, error) {
 		}
 		return append(b, ']'), nil
 	case map[string]any:
-		// The keys of small maps (an evaluation's details) are sorted on
-		// the stack: no allocation.
-		var small [16]string
-		keys := small[:0]
+		// The entries of small maps (an evaluation's details) are taken in
+		// one pass and sorted by key on the stack: no allocation, no second
+		// lookup per key.
+		var small [16]entry
+		entries := small[:0]
 		if len(x) > len(small) {
-			keys = make([]string, 0, len(x))
+			entries = make([]entry, 0, len(x))
 		}
-		for k := range x {
-			keys = append(keys, k)
+		for k, v := range x {
+			entries = append(entries, entry{k, v})
 		}
-		slices.Sort(keys)
+		if len(entries) > 1 {
+			slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.key, b.key) })
+		}
 		b = append(b, '{')
-		for i, k := range keys {
+		for i := range entries {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = jsonstr.Append(b, k)
+			b = jsonstr.Append(b, entries[i].key)
 			b = append(b, ':')
 			var err error
-			if b, err = appendValue(b, x[k]); err != nil {
+			if b, err = appendValue(b, entries[i].value); err != nil {
 				return b, err
 			}
 		}
@@ -323,6 +327,12 @@ func appendValue(b []byte, v any) ([]byte, error) {
 		return b, err
 	}
 	return append(b, enc...), nil
+}
+
+// entry is one key and value of a map being encoded.
+type entry struct {
+	key   string
+	value any
 }
 
 // isJSONNumber reports whether s is a number in JSON's grammar (json.Number

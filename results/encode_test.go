@@ -157,15 +157,24 @@ func FuzzAppendFloat(f *testing.F) {
 // benchJob is a typical echo-workload record (three passing checks, the
 // usage and efficiency blocks), the record every job of a big run writes.
 func benchJob() *Job {
-	return &Job{ID: "examples/simple-test/c-44b05dbc1c5d0f7e/run-1", Scenario: "examples/test-github-issues", Run: 1, Attempts: 1,
+	msg := "reply matches /^Question [0-9]+: what is topic-[0-9]+\\?$/ (case-insensitive) at \"Question 17: what is topic-17?\""
+	return &Job{ID: "m/c-44b05dbc1c5d0f7e/run-1", Index: 17, Scenario: "base", ScenarioName: "echo throughput", Matrix: "m",
+		Combination: "c-44b05dbc1c5d0f7e", Params: map[string]any{"run[0].input": "Question 17: what is topic-17?"}, Run: 1, Attempts: 1,
 		Completed: true, Passed: true, Score: 1, Reason: "all 3 evaluations passed", Strategy: "all_pass",
-		Evaluations: []Evaluation{{Type: "string_contains", Passed: true, Score: 1, Message: `found "topic-"`, Weight: 1},
-			{Type: "regex_match", Passed: true, Score: 1, Message: "matched", Weight: 1},
-			{Type: "string_contains", Passed: true, Score: 1, Message: `found "Question"`, Weight: 1}}}
+		Evaluations: []Evaluation{
+			{Type: "string_contains", Scope: ScopeStep, Turn: -1, Passed: true, Score: 1, Message: `reply contains "topic-" (case-insensitive)`, Weight: 1,
+				Details: map[string]any{"value": "topic-", "case_sensitive": false, "evidence": "reply"}},
+			{Type: "regex_match", Scope: ScopeStep, Turn: -1, Passed: true, Score: 1, Message: msg, Weight: 1,
+				Details: map[string]any{"pattern": "^Question [0-9]+: what is topic-[0-9]+\\?$", "case_sensitive": false, "evidence": "reply",
+					"match": "Question 17: what is topic-17?", "match_index": 0}},
+			{Type: "string_contains", Scope: ScopeStep, Turn: -1, Passed: true, Score: 1, Message: `reply contains "Question" (case-sensitive)`, Weight: 1,
+				Details: map[string]any{"value": "Question", "case_sensitive": true, "evidence": "reply"}}},
+		Started: time.Date(2026, 11, 24, 22, 57, 12, 56485625, time.UTC), DurationMS: 0.017, Environment: "local"}
 }
 
 // BenchmarkEncodeJob compares the hand-written encoder with encoding/json
-// on the same record: the measurement behind keeping the hand encoder.
+// on the same record (one of the echo workload's): the measurement behind
+// keeping the hand encoder.
 func BenchmarkEncodeJob(b *testing.B) {
 	job := benchJob()
 	b.Run("hand", func(b *testing.B) {

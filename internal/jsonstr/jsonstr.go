@@ -2,7 +2,10 @@
 // written encoders on the hot path (results records, exec protocol lines).
 package jsonstr
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
 
 const hexDigits = "0123456789abcdef"
 
@@ -22,6 +25,14 @@ func Append(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Eight bytes at a time while none needs a look: most of a
+		// record's strings are plain ASCII.
+		for i+8 <= len(s) && plain8(s, i) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		if c := s[i]; c < utf8.RuneSelf {
 			if plain[c] {
 				i++
@@ -67,4 +78,24 @@ func Append(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// Bytes repeated in every lane of a uint64, for plain8.
+const (
+	lanes01   = 0x0101010101010101
+	lanes20   = 0x2020202020202020 // the first byte that is not a control character
+	lanes22   = 0x2222222222222222 // '"'
+	lanes5c   = 0x5c5c5c5c5c5c5c5c // '\\'
+	laneHighs = 0x8080808080808080
+)
+
+// plain8 reports whether the 8 bytes of s at i are all written as they are:
+// ASCII, not a control character, '"' or '\\'. It tests all eight at once
+// (SWAR): x-lanes01 & ^x has a lane's high bit set where x has a zero byte
+// (exact for "any lane"); v-lanes20 & ^v likewise where v has a byte below
+// 0x20; and v's own high bits mark non-ASCII bytes.
+func plain8(s string, i int) bool {
+	v := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+	quote, backslash := v^lanes22, v^lanes5c
+	return ((v-lanes20)&^v|(quote-lanes01)&^quote|(backslash-lanes01)&^backslash|v)&laneHighs == 0
 }
