@@ -13,50 +13,88 @@ const (
 	kindToken  // the prefix of a GitHub token or an OpenAI key
 )
 
-// marks are the patterns' fixed parts.
+// marks are the patterns' fixed parts; anchor is where their two rare pairs
+// of bytes begin (see table).
 var marks = []entry{
-	{[]byte("uthorization"), kindAuth}, {[]byte("UTHORIZATION"), kindAuth},
-	{[]byte("ghp_"), kindToken}, {[]byte("gho_"), kindToken}, {[]byte("ghu_"), kindToken},
-	{[]byte("ghs_"), kindToken}, {[]byte("ghr_"), kindToken}, {[]byte("github_pat_"), kindToken}, {[]byte("sk-"), kindToken},
+	{text: []byte("uthorization"), kind: kindAuth, anchor: 6}, {text: []byte("UTHORIZATION"), kind: kindAuth, anchor: 6},
+	{text: []byte("ghp_"), kind: kindToken, anchor: 1}, {text: []byte("gho_"), kind: kindToken, anchor: 1}, {text: []byte("ghu_"), kind: kindToken, anchor: 1},
+	{text: []byte("ghs_"), kind: kindToken, anchor: 1}, {text: []byte("ghr_"), kind: kindToken, anchor: 1}, {text: []byte("github_pat_"), kind: kindToken, anchor: 5},
+	{text: []byte("sk-"), kind: kindToken},
 }
+
+// Every entry is at least three bytes long (two pairs from its anchor):
+// the marks are, and so are secrets (minLen; this fails to compile if that
+// ever drops below three).
+var _ [minLen - 3]struct{}
 
 // patternsOnly is the table of a Redactor that knows no secret.
 var patternsOnly = newTable(nil)
 
+// entry is something a table looks for. Its anchor is an offset such that
+// text[anchor:anchor+3] exists; the table is keyed by the two pairs of bytes
+// there.
 type entry struct {
-	text []byte
-	kind int
+	text   []byte
+	kind   int
+	anchor int
 }
 
-// table finds every secret and mark in one pass over the text: a bitset of
-// the first two bytes of everything it looks for rules out almost every
-// position at the cost of one lookup, and the entries that share those two
-// bytes are compared only where they occur. It is immutable.
+// table finds every secret and mark in one pass over the text. The scan
+// reads a pair of bytes at every even position and tests it against a
+// bitset of 2^16 bits: an occurrence of an entry at p puts its anchor pair
+// (text[a:a+2]) at p+a or its next pair (text[a+1:a+3]) at p+a+1, one of
+// which is even, so half the positions are read and almost every one is
+// ruled out by one bit test. Anchors avoid pairs common in prose ("th" of
+// "authorization"). The entries registered under a pair are compared only
+// where it occurs. It is immutable.
 type table struct {
 	secrets []string // the forms of the secrets, as given to newTable
-	// first marks the bytes that begin something the table looks for: the
-	// scan tests one byte against it, and only the few positions that pass
-	// go on to the pair bitset.
-	first  [256]bool
-	pairs  [1 << 16 / 64]uint64
-	byPair map[uint16][]entry
+	pairs   [1 << 16 / 64]uint64
+	byPair  map[uint16][]hit
+}
+
+// hit is an entry registered under a pair found at offset at of its text.
+type hit struct {
+	e  *entry
+	at int
 }
 
 func pairAt(b []byte, i int) uint16 { return uint16(b[i])<<8 | uint16(b[i+1]) }
 
 func newTable(secrets []string) *table {
-	t := &table{secrets: secrets, byPair: map[uint16][]entry{}}
+	t := &table{secrets: secrets, byPair: map[uint16][]hit{}}
 	all := slices.Clone(marks)
 	for _, s := range secrets {
-		all = append(all, entry{[]byte(s), kindSecret})
+		all = append(all, entry{text: []byte(s), kind: kindSecret}) // secrets are at least 6 bytes
 	}
-	for _, e := range all {
-		t.first[e.text[0]] = true
-		k := pairAt(e.text, 0)
-		t.pairs[k>>6] |= 1 << (k & 63)
-		t.byPair[k] = append(t.byPair[k], e)
+	for i := range all {
+		e := &all[i]
+		for at := e.anchor; at <= e.anchor+1; at++ {
+			k := pairAt(e.text, at)
+			t.pairs[k>>6] |= 1 << (k & 63)
+			t.byPair[k] = append(t.byPair[k], hit{e, at})
+		}
 	}
 	return t
+}
+
+// each calls f with every position of b where an entry of the table
+// occurs, in no particular order, each once.
+func (t *table) each(b []byte, f func(i int, e *entry)) {
+	for i := 0; i+1 < len(b); i += 2 {
+		k := pairAt(b, i)
+		if t.pairs[k>>6]&(1<<(k&63)) == 0 {
+			continue
+		}
+		for _, h := range t.byPair[k] {
+			start := i - h.at
+			// Each occurrence is met once: at its anchor pair when that
+			// lies at an even position, else at the next pair.
+			if start >= 0 && bytes.HasPrefix(b[start:], h.e.text) {
+				f(start, h.e)
+			}
+		}
+	}
 }
 
 // span is a byte range [start, end).
@@ -76,33 +114,21 @@ func (t *table) mask(b []byte, inJSON bool) []byte {
 		}
 		return js.holds(s)
 	}
-	for i := 0; i+1 < len(b); i++ {
-		if !t.first[b[i]] {
-			continue
+	t.each(b, func(i int, e *entry) {
+		var s span
+		ok := false
+		switch e.kind {
+		case kindSecret:
+			s, ok = span{i, i + len(e.text)}, true
+		case kindAuth:
+			s, ok = authValue(b, i-1)
+		case kindToken:
+			s, ok = tokenAt(b, i, e.text)
 		}
-		k := pairAt(b, i)
-		if t.pairs[k>>6]&(1<<(k&63)) == 0 {
-			continue
+		if ok && keep(s) {
+			found = append(found, s)
 		}
-		for _, e := range t.byPair[k] {
-			if !bytes.HasPrefix(b[i:], e.text) {
-				continue
-			}
-			var s span
-			ok := false
-			switch e.kind {
-			case kindSecret:
-				s, ok = span{i, i + len(e.text)}, true
-			case kindAuth:
-				s, ok = authValue(b, i-1)
-			case kindToken:
-				s, ok = tokenAt(b, i, e.text)
-			}
-			if ok && keep(s) {
-				found = append(found, s)
-			}
-		}
-	}
+	})
 	if len(found) == 0 {
 		return b
 	}
