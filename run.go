@@ -114,7 +114,9 @@ func (k *Kit) jobs(cfg RunConfig, skip func(string) bool, files []*scenario.File
 		return nil, 0, err
 	}
 	if len(cfg.Variants) > 0 {
-		srcs = sources.Suite(cfg.Variants, srcs)
+		if srcs, err = sources.Suite(cfg.Variants, srcs, cfg.MaxJobs); err != nil {
+			return nil, 0, err
+		}
 	}
 	return sources.Combine(srcs, cfg.Shard)
 }

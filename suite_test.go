@@ -70,6 +70,10 @@ func TestSuiteRunsThroughTheKit(t *testing.T) {
 		n++
 	}
 	assert.Equal(t, 4, n)
+	capped := cfg
+	capped.MaxJobs = 3 // one job per variant is under it; the four are not
+	_, _, err = kit.Jobs(capped, files...)
+	require.ErrorContains(t, err, "the run has more than 3 jobs (4 agent/model variant(s) × 1)")
 	sum, err := kit.Run(t.Context(), agenteval.RunConfig{Variants: variants, Concurrency: 1, Runner: cfg.Runner}, files...)
 	require.NoError(t, err)
 	assert.Equal(t, int64(4), sum.Jobs)

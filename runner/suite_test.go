@@ -19,7 +19,8 @@ func TestSuiteSourcesRunEachVariantWithItsAgent(t *testing.T) {
 	t.Parallel()
 	s := loadScenario(t, "echo.scenario.yaml")
 	variants := []matrix.Variant{{Agent: "good", Model: "openai/m1"}, {Agent: "good", Model: "m2"}, {Agent: "bad"}}
-	srcs := sources.Suite(variants, []sources.Source{sources.Scenario("echo", s, 2)})
+	srcs, err := sources.Suite(variants, []sources.Source{sources.Scenario("echo", s, 2)}, 0)
+	require.NoError(t, err)
 	jobs, total, err := sources.Combine(srcs, matrix.Shard{})
 	require.NoError(t, err)
 	require.EqualValues(t, 6, total)

@@ -117,7 +117,9 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 		return usageErr("%v", err)
 	}
 	if suite != nil {
-		srcs = sources.Suite(suite.variants, srcs)
+		if srcs, err = sources.Suite(suite.variants, srcs, *maxJobs); err != nil {
+			return usageErr("%v", err)
+		}
 		suite.planOptions(files, &opts, *agentModelName)
 	}
 	jobs, _, err := sources.Combine(srcs, shard)

@@ -176,7 +176,9 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	fileSources := srcs
 	if suite != nil {
-		srcs = sources.Suite(suite.variants, srcs)
+		if srcs, err = sources.Suite(suite.variants, srcs, *maxJobs); err != nil {
+			return usageErr("%v", err)
+		}
 	}
 	// Run directories live in the results folder, under its lock: a run
 	// killed with -9 leaves them where the next run into the folder finds

@@ -192,7 +192,11 @@ func (rs *runSuite) warmup(ctx context.Context, env *cliEnv, cfg runner.Config, 
 	}}
 	cfg.Results = discardSink{}
 	cfg.Progress, cfg.Skip, cfg.Budget = nil, nil, nil
-	jobs, _, err := sources.Combine(sources.Suite(rs.variants, []sources.Source{one}), matrix.Shard{})
+	srcs, err := sources.Suite(rs.variants, []sources.Source{one}, 0)
+	if err != nil {
+		return
+	}
+	jobs, _, err := sources.Combine(srcs, matrix.Shard{})
 	if err != nil {
 		return
 	}

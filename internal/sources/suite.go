@@ -1,6 +1,7 @@
 package sources
 
 import (
+	"fmt"
 	"iter"
 	"strings"
 
@@ -12,7 +13,16 @@ import (
 // variant's Agent and Model and an id prefixed with agent@model/. Combine
 // numbers them as one run, so shards, resume and the report's merge treat
 // the comparison as one run, and runner.Config.Variants gives each job its agent.
-func Suite(variants []matrix.Variant, srcs []Source) []Source {
+// Like Files, it refuses a run of more than maxJobs jobs (0: no cap): the
+// variants multiply what Files counted.
+func Suite(variants []matrix.Variant, srcs []Source, maxJobs int64) ([]Source, error) {
+	var perVariant int64
+	for _, s := range srcs {
+		perVariant += s.Count
+	}
+	if n := int64(len(variants)); maxJobs > 0 && n > 0 && perVariant > maxJobs/n {
+		return nil, fmt.Errorf("the run has more than %d jobs (%d agent/model variant(s) × %d); raise the cap (--max-jobs) to run it anyway", maxJobs, n, perVariant)
+	}
 	out := make([]Source, 0, len(variants)*len(srcs))
 	for _, v := range variants {
 		prefix := variantPrefix(v)
@@ -34,7 +44,7 @@ func Suite(variants []matrix.Variant, srcs []Source) []Source {
 				}})
 		}
 	}
-	return out
+	return out, nil
 }
 
 // variantPrefix is what the ids of the variant's jobs start with: agent/ or,
