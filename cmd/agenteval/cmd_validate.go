@@ -11,10 +11,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/fixture"
 	"github.com/agenteval/agenteval/internal/textdist"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/plan"
+	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -115,6 +117,47 @@ func checkMatrices(files []*scenario.File) scenario.Diagnostics {
 	return out
 }
 
+// checkEvaluations builds every evaluation of the scenarios that loaded
+// without errors, as run does before a job, and reports the ones whose
+// parameters their type rejects (an llm_judge expected of "1.5+") at
+// their position: the schema checks shapes, the types check meaning, and
+// validate should not accept what run would then refuse. Unknown types are
+// the loader's to report.
+func checkEvaluations(files []*scenario.File, reg *registry.Registry[*evaluate.Kind]) scenario.Diagnostics {
+	var out scenario.Diagnostics
+	for _, f := range files {
+		s := f.Scenario
+		if s == nil || f.Matrix != nil || f.Diagnostics.HasErrors() {
+			continue
+		}
+		check := func(at scenario.Path, evs []scenario.Evaluation) {
+			for i, e := range evs {
+				_, err := evaluate.Build(reg, e)
+				var unknown *registry.Error
+				if err == nil || errors.As(err, &unknown) {
+					continue
+				}
+				p := at.Index(i)
+				d := scenario.Diagnostic{File: f.Name, Path: p.String(), Severity: scenario.Error, Code: "evaluation",
+					Message: err.Error()}
+				if f.Doc != nil {
+					d.Line, d.Column, _ = f.Doc.Locate(p)
+				}
+				out = append(out, d)
+			}
+		}
+		for i, st := range s.Run {
+			step := scenario.Path{}.Key("run").Index(i)
+			check(step.Key("evaluations"), st.Evaluations)
+			if cv := st.Conversation; cv != nil {
+				check(step.Key("conversation").Key("turn_evaluations"), cv.TurnEvaluations)
+				check(step.Key("conversation").Key("final_evaluations"), cv.FinalEvaluations)
+			}
+		}
+	}
+	return out
+}
+
 func runValidate(_ context.Context, env *cliEnv, args []string) int {
 	fs := newFlags(env, "validate", "[--strict] [--format text|json] PATH...")
 	strict := fs.Bool("strict", false, "treat unknown fields as errors")
@@ -136,7 +179,7 @@ func runValidate(_ context.Context, env *cliEnv, args []string) int {
 		return exitUsage
 	}
 	files := set.Files
-	diags := append(set.Diagnostics, checkMatrices(files)...).Sort()
+	diags := append(append(set.Diagnostics, checkMatrices(files)...), checkEvaluations(files, env.kit.Registries.Evaluations)...).Sort()
 	if *format == "json" {
 		if diags == nil {
 			diags = scenario.Diagnostics{}
