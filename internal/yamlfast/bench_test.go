@@ -1,0 +1,60 @@
+package yamlfast
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// echoMatrix is bench/compare-promptfoo.sh's matrix file: 10^4 values.
+func echoMatrix() []byte {
+	var m strings.Builder
+	m.WriteString("name: m\ndescription: N inputs\nbase_scenario: base.scenario.yaml\nmatrix:\n  - parameter: \"run[0].input\"\n    values:\n")
+	for i := range 10000 {
+		fmt.Fprintf(&m, "      - \"Question %d: what is topic-%d?\"\n", i, i)
+	}
+	return []byte(m.String())
+}
+
+func benchInputs(b *testing.B) map[string][]byte {
+	scenario, err := os.ReadFile("../../bench/echo/base.scenario.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return map[string][]byte{"EchoMatrix": echoMatrix(), "EchoScenario": scenario}
+}
+
+func BenchmarkParse(b *testing.B) {
+	for name, data := range benchInputs(b) {
+		b.Run(name, func(b *testing.B) {
+			if _, ok := Parse(data); !ok {
+				b.Fatal("not handled")
+			}
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				Parse(data)
+			}
+		})
+	}
+}
+
+// BenchmarkYAMLv3 is the same work done by yaml.v3's Decoder, to compare.
+func BenchmarkYAMLv3(b *testing.B) {
+	for name, data := range benchInputs(b) {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				var n yaml.Node
+				if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&n); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

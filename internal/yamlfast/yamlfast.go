@@ -1,0 +1,731 @@
+// Package yamlfast parses the YAML that scenario files are written in
+// (block mappings and sequences, one-line flow collections, plain, quoted
+// and block scalars, comments) several times faster than go.yaml.in/yaml/v3,
+// into exactly the node tree yaml.v3's Decoder produces for the same text.
+// It handles a subset: on anything outside it (tags, anchors, aliases, merge
+// keys, multi-line plain or quoted scalars, tabs, directives, several
+// documents, complex keys, timestamps, syntax errors, ...) Parse reports that
+// it did not handle the text, and the caller parses it with yaml.v3, which
+// also produces the error messages. Comments are skipped: the nodes'
+// comment fields stay empty.
+//
+// A fuzz test holds the promise: wherever Parse returns a tree, it equals
+// yaml.v3's on every field but the comments, and yaml.v3 reads exactly one
+// document from the text.
+package yamlfast
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// maxDepth bounds nesting; deeper texts go to yaml.v3 (which has its own
+// limit and message).
+const maxDepth = 100
+
+// maxKey is the longest simple key yaml.v3 accepts is 1024 characters; a
+// key of more bytes than this goes to yaml.v3.
+const maxKey = 1000
+
+const (
+	tagStr   = "!!str"
+	tagNull  = "!!null"
+	tagBool  = "!!bool"
+	tagInt   = "!!int"
+	tagFloat = "!!float"
+	tagMap   = "!!map"
+	tagSeq   = "!!seq"
+)
+
+// bail unwinds the parser when the text is outside the subset.
+type bail struct{}
+
+// Parse returns the DocumentNode yaml.v3's Decoder would return for data,
+// and true; or nil and false when the text is outside the subset this
+// package handles (the caller then parses it with yaml.v3).
+func Parse(data []byte) (doc *yaml.Node, ok bool) {
+	if !plainText(data) {
+		return nil, false
+	}
+	p := &parser{src: string(data), line: 1}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, isBail := r.(bail); !isBail {
+				panic(r)
+			}
+			doc, ok = nil, false
+		}
+	}()
+	return p.document(), true
+}
+
+// plainText reports whether data holds only the characters the parser
+// handles the way yaml.v3 does: printable text and '\n'. Tabs, carriage
+// returns, byte order marks, the other Unicode line breaks and characters
+// yaml.v3 rejects all go to yaml.v3.
+func plainText(data []byte) bool {
+	for i := 0; i < len(data); {
+		c := data[i]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 && c != '\n') || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(data[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			return false
+		case r < 0xa0, r == 0x2028, r == 0x2029, r == 0xfeff,
+			r >= 0xd800 && r < 0xe000, r == 0xfffe, r == 0xffff:
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+type parser struct {
+	src string
+	pos int
+	// line is the 1-based line of pos; lineStart the offset it begins at.
+	line      int
+	lineStart int
+	// indent is the indentation of the content line pos is on, after
+	// next; eof is set when no content line is left.
+	indent int
+	eof    bool
+	depth  int
+	// started is set once the first content line is read: from then on a
+	// document marker ends the parse.
+	started bool
+	// chunk hands out nodes from a block, one allocation for many nodes.
+	chunk []yaml.Node
+}
+
+func (p *parser) fail() { panic(bail{}) }
+
+func (p *parser) node() *yaml.Node {
+	if len(p.chunk) == 0 {
+		p.chunk = make([]yaml.Node, 128)
+	}
+	n := &p.chunk[0]
+	p.chunk = p.chunk[1:]
+	return n
+}
+
+// col is the 1-based column of offset off on the current line, counted in
+// characters as yaml.v3 counts them.
+func (p *parser) col(off int) int {
+	c := off - p.lineStart + 1
+	for i := p.lineStart; i < off; i++ {
+		if p.src[i]&0xc0 == 0x80 {
+			c--
+		}
+	}
+	return c
+}
+
+func (p *parser) at(off int) byte {
+	if off < len(p.src) {
+		return p.src[off]
+	}
+	return 0
+}
+
+// blankz reports whether off is a space, a line end or the end of text.
+func (p *parser) blankz(off int) bool {
+	c := p.at(off)
+	return c == ' ' || c == '\n' || c == 0
+}
+
+// next moves from the end of a line (after its content) to the first
+// character of the next content line, skipping blank and comment lines,
+// and sets indent; or sets eof. Document markers and directives at the
+// start of a line go to yaml.v3.
+func (p *parser) next() {
+	for {
+		// pos is at '\n' or the end of the text.
+		if p.pos >= len(p.src) {
+			p.eof, p.indent = true, -1
+			return
+		}
+		p.pos++
+		p.line++
+		p.lineStart = p.pos
+		i := p.pos
+		for i < len(p.src) && p.src[i] == ' ' {
+			i++
+		}
+		if i >= len(p.src) {
+			p.pos = i
+			continue
+		}
+		switch p.src[i] {
+		case '\n':
+			p.pos = i
+			continue
+		case '#':
+			p.pos = p.lineEnd(i)
+			continue
+		}
+		if i == p.lineStart && p.started {
+			p.checkMarker(i)
+		}
+		p.pos, p.indent = i, i-p.lineStart
+		return
+	}
+}
+
+// checkMarker bails on a document marker or directive at offset i, the
+// start of a line.
+func (p *parser) checkMarker(i int) {
+	s := p.src[i:]
+	if len(s) >= 3 && (s[:3] == "---" || s[:3] == "...") && p.blankz(i+3) {
+		p.fail()
+	}
+	if s[0] == '%' {
+		p.fail()
+	}
+}
+
+func (p *parser) lineEnd(i int) int {
+	for i < len(p.src) && p.src[i] != '\n' {
+		i++
+	}
+	return i
+}
+
+// endLine checks that only spaces and a comment follow pos on its line,
+// then moves to the next content line.
+func (p *parser) endLine() {
+	i := p.pos
+	for i < len(p.src) && p.src[i] == ' ' {
+		i++
+	}
+	if i < len(p.src) && p.src[i] != '\n' {
+		if p.src[i] != '#' || i == p.pos {
+			p.fail()
+		}
+		i = p.lineEnd(i)
+	}
+	p.pos = i
+	p.next()
+}
+
+func (p *parser) document() *yaml.Node {
+	doc := p.node()
+	doc.Kind = yaml.DocumentNode
+	// Start as if after a line: pos -1 so that next lands on line 1.
+	p.pos, p.line = -1, 0
+	p.next()
+	p.started = true
+	if p.eof {
+		p.fail() // empty: yaml.v3 says io.EOF
+	}
+	if p.indent == 0 && p.src[p.pos] == '-' && p.at(p.pos+1) == '-' && p.at(p.pos+2) == '-' && p.blankz(p.pos+3) {
+		doc.Line, doc.Column = p.line, 1
+		p.pos += 3
+		p.endLine()
+		if p.eof {
+			p.fail()
+		}
+	} else {
+		// next bailed on markers after the first line; a marker on
+		// the first content line that is not "---" is "...".
+		doc.Line, doc.Column = p.line, p.col(p.pos)+0
+		if p.indent == 0 {
+			p.checkMarker(p.pos)
+		}
+	}
+	root := p.blockCollection(-1)
+	if !p.eof {
+		p.fail()
+	}
+	doc.Content = []*yaml.Node{root}
+	return doc
+}
+
+func (p *parser) enter() {
+	p.depth++
+	if p.depth > maxDepth {
+		p.fail()
+	}
+}
+
+// blockCollection parses the block sequence or mapping that starts at pos,
+// the first character of a content line, indented more than parent; below
+// the root, also a flow collection or a one-line scalar on its own line.
+func (p *parser) blockCollection(parent int) *yaml.Node {
+	if p.indent <= parent {
+		p.fail()
+	}
+	if p.src[p.pos] == '-' && p.blankz(p.pos+1) {
+		return p.sequence(p.indent)
+	}
+	if parent >= 0 {
+		// A value on the line after its key or "-".
+		switch p.src[p.pos] {
+		case '[', '{':
+			n := p.flow()
+			p.endLine()
+			return n
+		case '|', '>':
+			p.fail()
+		}
+		start := p.pos
+		if n, isKey := p.scalar(false); !isKey {
+			p.endLine()
+			return n
+		}
+		p.pos = start
+	}
+	return p.mapping(p.indent)
+}
+
+// sequence parses a block sequence whose first "-" is at pos, in column
+// col+1 (col counts from 0, as indentation does).
+func (p *parser) sequence(col int) *yaml.Node {
+	p.enter()
+	defer func() { p.depth-- }()
+	seq := p.node()
+	seq.Kind, seq.Tag = yaml.SequenceNode, tagSeq
+	seq.Line, seq.Column = p.line, col+1
+	var items []*yaml.Node
+	for {
+		// pos is at "-".
+		dashEnd := p.pos + 1
+		p.pos = dashEnd
+		items = append(items, p.entryValue(col, dashEnd, true))
+		if p.eof || p.indent < col {
+			break
+		}
+		if p.indent > col {
+			p.fail()
+		}
+		if !(p.src[p.pos] == '-' && p.blankz(p.pos+1)) {
+			break // the end of a sequence indented as its mapping's keys
+		}
+	}
+	seq.Content = items
+	return seq
+}
+
+// mapping parses a block mapping whose first key is at pos, in column
+// col+1.
+func (p *parser) mapping(col int) *yaml.Node {
+	p.enter()
+	defer func() { p.depth-- }()
+	m := p.node()
+	m.Kind, m.Tag = yaml.MappingNode, tagMap
+	m.Line, m.Column = p.line, col+1
+	var content []*yaml.Node
+	for {
+		key, isKey := p.scalar(false)
+		if !isKey {
+			p.fail()
+		}
+		// pos is at ':'.
+		colonEnd := p.pos + 1
+		p.pos = colonEnd
+		content = append(content, key, p.entryValue(col, colonEnd, false))
+		if p.eof || p.indent < col {
+			break
+		}
+		if p.indent > col {
+			p.fail()
+		}
+	}
+	m.Content = content
+	return m
+}
+
+// entryValue parses what follows a "-" (inSeq) or a key's ":" ending at
+// offset after, in a block collection at indentation col; it ends at the
+// next content line.
+func (p *parser) entryValue(col, after int, inSeq bool) *yaml.Node {
+	i := p.pos
+	for i < len(p.src) && p.src[i] == ' ' {
+		i++
+	}
+	if i == p.pos && i < len(p.src) && p.src[i] != '\n' {
+		p.fail() // "-x" or "a:b" are not entries
+	}
+	if i >= len(p.src) || p.src[i] == '\n' || p.src[i] == '#' {
+		// The value is on the following lines, or empty.
+		line, column := p.line, p.col(after)
+		p.endLine()
+		if !p.eof && (p.indent > col || !inSeq && p.indent == col && p.src[p.pos] == '-' && p.blankz(p.pos+1)) {
+			if p.indent == col {
+				return p.sequence(col) // compact: "key:\n- a"
+			}
+			return p.blockCollection(col)
+		}
+		n := p.node()
+		n.Kind, n.Tag = yaml.ScalarNode, tagNull
+		n.Line, n.Column = line, column
+		return n
+	}
+	p.pos = i
+	switch c := p.src[i]; c {
+	case '-':
+		if p.blankz(i + 1) {
+			if !inSeq {
+				p.fail()
+			}
+			return p.sequence(p.col(i) - 1) // "- - a"
+		}
+	case '|', '>':
+		return p.blockScalar(col)
+	case '[', '{':
+		n := p.flow()
+		p.endLine()
+		return n
+	}
+	start := p.pos
+	n, isKey := p.scalar(false)
+	if isKey {
+		if !inSeq {
+			p.fail() // "a: b: c"
+		}
+		// A mapping in a sequence entry: "- a: 1".
+		p.pos = start
+		return p.mapping(p.col(start) - 1)
+	}
+	p.endLine()
+	return n
+}
+
+// scalar reads a one-line plain or quoted scalar at pos. It reports
+// whether the scalar is a key: then pos is at its ':'; otherwise pos is
+// after the scalar.
+func (p *parser) scalar(flow bool) (n *yaml.Node, isKey bool) {
+	start := p.pos
+	n = p.node()
+	n.Kind = yaml.ScalarNode
+	n.Line, n.Column = p.line, p.col(start)
+	switch p.src[start] {
+	case '"':
+		n.Style, n.Tag = yaml.DoubleQuotedStyle, tagStr
+		n.Value = p.doubleQuoted()
+	case '\'':
+		n.Style, n.Tag = yaml.SingleQuotedStyle, tagStr
+		n.Value = p.singleQuoted()
+	default:
+		var stop byte
+		n.Value, stop = p.plain(flow)
+		n.Tag = resolve(n.Value)
+		if stop == ':' {
+			if p.pos-start > maxKey {
+				p.fail()
+			}
+			return n, true
+		}
+		return n, false
+	}
+	// After a quoted scalar: a key when ':' follows (in flow, directly or
+	// after spaces; in block, followed by a space or the line's end).
+	i := p.pos
+	for i < len(p.src) && p.src[i] == ' ' {
+		i++
+	}
+	if p.at(i) == ':' && (flow || p.blankz(i+1)) {
+		if i-start > maxKey {
+			p.fail()
+		}
+		p.pos = i
+		return n, true
+	}
+	return n, false
+}
+
+// plain reads a one-line plain scalar at pos. It returns its value and
+// what stopped it: ':' (a key's indicator, pos at it), '#' or '\n' (the
+// comment or line end, pos after the value) or, in flow context, the
+// flow indicator at pos.
+func (p *parser) plain(flow bool) (string, byte) {
+	start := p.pos
+	c := p.src[start]
+	switch c {
+	case '-':
+		if p.blankz(start+1) || flow && isFlowIndicator(p.at(start+1)) {
+			p.fail()
+		}
+	case '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
+		p.fail()
+	}
+	end := start // after the last non-space character
+	i := start
+	for {
+		// At the start of a word.
+		for i < len(p.src) {
+			c := p.src[i]
+			if c == ' ' || c == '\n' {
+				break
+			}
+			if c == ':' {
+				if p.blankz(i + 1) {
+					p.pos = end
+					if i != end {
+						p.fail() // cannot happen: ':' ends a word
+					}
+					return p.src[start:end], ':'
+				}
+				if flow {
+					p.fail() // "a:b" in flow: left to yaml.v3
+				}
+			}
+			if flow && (isFlowIndicator(c) || c == '?') {
+				if c == '?' {
+					p.fail()
+				}
+				if i == start {
+					p.fail()
+				}
+				p.pos = end
+				return p.src[start:end], c
+			}
+			i++
+			end = i
+		}
+		// Spaces, then the next word, a comment or the line end.
+		for i < len(p.src) && p.src[i] == ' ' {
+			i++
+		}
+		if i >= len(p.src) || p.src[i] == '\n' {
+			p.pos = end
+			return p.src[start:end], '\n'
+		}
+		if p.src[i] == '#' {
+			p.pos = end
+			return p.src[start:end], '#'
+		}
+		if p.src[i] == ':' && p.blankz(i+1) {
+			// "key  : value"
+			p.pos = i
+			return p.src[start:end], ':'
+		}
+		if flow && (isFlowIndicator(p.src[i]) || p.src[i] == '?') {
+			if p.src[i] == '?' {
+				p.fail()
+			}
+			p.pos = end
+			return p.src[start:end], p.src[i]
+		}
+	}
+}
+
+func isFlowIndicator(c byte) bool {
+	return c == ',' || c == '[' || c == ']' || c == '{' || c == '}'
+}
+
+// singleQuoted reads a one-line single-quoted scalar at pos.
+func (p *parser) singleQuoted() string {
+	start := p.pos + 1
+	var buf []byte // nil while the value is a slice of the text
+	i := start
+	for {
+		if i >= len(p.src) || p.src[i] == '\n' {
+			p.fail() // multi-line, or unterminated
+		}
+		c := p.src[i]
+		if c == '\'' {
+			if p.at(i+1) == '\'' {
+				if buf == nil {
+					buf = append([]byte(nil), p.src[start:i]...)
+				}
+				buf = append(buf, '\'')
+				i += 2
+				continue
+			}
+			break
+		}
+		if buf != nil {
+			buf = append(buf, c)
+		}
+		i++
+	}
+	p.pos = i + 1
+	if buf == nil {
+		return p.src[start:i]
+	}
+	return string(buf)
+}
+
+// doubleQuoted reads a one-line double-quoted scalar at pos, with yaml.v3's
+// escapes.
+func (p *parser) doubleQuoted() string {
+	start := p.pos + 1
+	var buf []byte
+	i := start
+	for {
+		if i >= len(p.src) || p.src[i] == '\n' {
+			p.fail()
+		}
+		c := p.src[i]
+		if c == '"' {
+			break
+		}
+		if c != '\\' {
+			if buf != nil {
+				buf = append(buf, c)
+			}
+			i++
+			continue
+		}
+		if buf == nil {
+			buf = append([]byte(nil), p.src[start:i]...)
+		}
+		e := p.at(i + 1)
+		i += 2
+		digits := 0
+		switch e {
+		case '0':
+			buf = append(buf, 0)
+		case 'a':
+			buf = append(buf, '\a')
+		case 'b':
+			buf = append(buf, '\b')
+		case 't':
+			buf = append(buf, '\t')
+		case 'n':
+			buf = append(buf, '\n')
+		case 'v':
+			buf = append(buf, '\v')
+		case 'f':
+			buf = append(buf, '\f')
+		case 'r':
+			buf = append(buf, '\r')
+		case 'e':
+			buf = append(buf, 0x1b)
+		case ' ', '"', '\'', '\\':
+			buf = append(buf, e)
+		case 'N':
+			buf = utf8.AppendRune(buf, 0x85)
+		case '_':
+			buf = utf8.AppendRune(buf, 0xa0)
+		case 'L':
+			buf = utf8.AppendRune(buf, 0x2028)
+		case 'P':
+			buf = utf8.AppendRune(buf, 0x2029)
+		case 'x':
+			digits = 2
+		case 'u':
+			digits = 4
+		case 'U':
+			digits = 8
+		default:
+			p.fail() // unknown escape, or "\" at the line end
+		}
+		if digits > 0 {
+			if i+digits > len(p.src) {
+				p.fail()
+			}
+			v, err := strconv.ParseUint(p.src[i:i+digits], 16, 32)
+			if err != nil || v > 0x10ffff || v >= 0xd800 && v <= 0xdfff {
+				p.fail()
+			}
+			buf = utf8.AppendRune(buf, rune(v))
+			i += digits
+		}
+	}
+	p.pos = i + 1
+	if buf == nil {
+		return p.src[start:i]
+	}
+	return string(buf)
+}
+
+// flow parses a one-line flow sequence or mapping at pos; pos ends after
+// its closing bracket.
+func (p *parser) flow() *yaml.Node {
+	p.enter()
+	defer func() { p.depth-- }()
+	n := p.node()
+	n.Line, n.Column = p.line, p.col(p.pos)
+	n.Style = yaml.FlowStyle
+	closing := byte(']')
+	if p.src[p.pos] == '{' {
+		n.Kind, n.Tag, closing = yaml.MappingNode, tagMap, '}'
+	} else {
+		n.Kind, n.Tag = yaml.SequenceNode, tagSeq
+	}
+	p.pos++
+	p.flowSpaces()
+	if p.src[p.pos] == closing {
+		p.pos++
+		return n
+	}
+	var content []*yaml.Node
+	for {
+		if n.Kind == yaml.MappingNode {
+			key, isKey := p.flowItem(true)
+			if !isKey {
+				p.fail() // "{a}" or "{a, b}": left to yaml.v3
+			}
+			p.pos++ // ':'
+			p.flowSpaces()
+			if c := p.src[p.pos]; c == ',' || c == '}' {
+				p.fail() // empty value
+			}
+			val, isKey := p.flowItem(false)
+			if isKey {
+				p.fail()
+			}
+			content = append(content, key, val)
+		} else {
+			item, isKey := p.flowItem(false)
+			if isKey {
+				p.fail() // "[a: b]", a single pair
+			}
+			content = append(content, item)
+		}
+		p.flowSpaces()
+		c := p.src[p.pos]
+		if c == closing {
+			p.pos++
+			break
+		}
+		if c != ',' {
+			p.fail()
+		}
+		p.pos++
+		p.flowSpaces()
+		if c := p.src[p.pos]; c == closing || c == ',' {
+			p.fail() // trailing or doubled comma
+		}
+	}
+	n.Content = content
+	return n
+}
+
+// flowSpaces skips spaces inside a flow collection; the collection must
+// end on its line.
+func (p *parser) flowSpaces() {
+	for p.pos < len(p.src) && p.src[p.pos] == ' ' {
+		p.pos++
+	}
+	if p.pos >= len(p.src) || p.src[p.pos] == '\n' || p.src[p.pos] == '#' {
+		p.fail()
+	}
+}
+
+// flowItem parses a node inside a flow collection; for a scalar it
+// reports whether a ':' follows it (pos then at the ':').
+func (p *parser) flowItem(wantKey bool) (*yaml.Node, bool) {
+	switch p.src[p.pos] {
+	case '[', '{':
+		if wantKey {
+			p.fail()
+		}
+		return p.flow(), false
+	}
+	n, isKey := p.scalar(true)
+	if !isKey && n.Style == 0 && n.Value == "" {
+		p.fail()
+	}
+	return n, isKey
+}
