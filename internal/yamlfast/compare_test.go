@@ -33,13 +33,13 @@ func diff(want, got *yaml.Node, path string) string {
 		return ""
 	}
 	type fields struct {
-		Kind           yaml.Kind
-		Style          yaml.Style
-		Tag, Value     string
-		Anchor         string
-		Line, Column   int
-		Content        int
-		HasAlias       bool
+		Kind         yaml.Kind
+		Style        yaml.Style
+		Tag, Value   string
+		Anchor       string
+		Line, Column int
+		Content      int
+		HasAlias     bool
 	}
 	w := fields{want.Kind, want.Style, want.Tag, want.Value, want.Anchor, want.Line, want.Column, len(want.Content), want.Alias != nil}
 	g := fields{got.Kind, got.Style, got.Tag, got.Value, got.Anchor, got.Line, got.Column, len(got.Content), got.Alias != nil}

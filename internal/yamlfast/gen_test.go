@@ -1,9 +1,9 @@
 package yamlfast
 
 import (
+	"math/rand/v2"
 	"os"
 	"strconv"
-	"math/rand/v2"
 	"strings"
 	"testing"
 )

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // repoYAML lists every .yaml, .yml and .json file in the repository.
@@ -43,6 +45,22 @@ func seeds(t testing.TB) [][]byte {
 			t.Fatal(err)
 		}
 		out = append(out, data)
+	}
+	// The YAML files inside the CLI's test scripts, bad ones included.
+	scripts, err := filepath.Glob(filepath.Join("..", "..", "cmd", "agenteval", "testdata", "script", "*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, script := range scripts {
+		ar, err := txtar.ParseFile(script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if ext := filepath.Ext(f.Name); ext == ".yaml" || ext == ".yml" {
+				out = append(out, f.Data)
+			}
+		}
 	}
 	for _, s := range snippets {
 		out = append(out, []byte(s))

@@ -1,0 +1,94 @@
+package yamlfast
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestSubset lists what the fast path takes (each compared with yaml.v3's
+// tree) and what it leaves to yaml.v3.
+func TestSubset(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		text    string
+		handled bool
+	}{
+		{"mapping", "a: 1\nb: two\n", true},
+		{"no final newline", "a: 1\nb: two", true},
+		{"leading document marker", "---\na: 1\n", true},
+		{"document marker with a comment", "--- # c\na: 1\n", true},
+		{"comments and blank lines", "# head\n\na: 1 # line\n  # indented\n\nb: 2\n# foot\n", true},
+		{"nested mappings", "a:\n  b:\n    c: d\n  e: f\ng: h\n", true},
+		{"sequence under a key", "a:\n  - x\n  - y\n", true},
+		{"compact sequence under a key", "a:\n- x\n- y\nb: z\n", true},
+		{"mapping in a sequence", "- a: 1\n  b: 2\n- c: 3\n", true},
+		{"sequence in a sequence", "- - a\n  - b\n- c\n", true},
+		{"value on the next line", "a:\n  [x, y]\nb:\n  'z'\nc:\n  plain\n", true},
+		{"entry on the next line", "-\n  a: 1\n-\n  - b\n", true},
+		{"empty values", "a:\nb:   # c\nc: [x]\nd:\n- \n-\n", true},
+		{"flow collections", "a: [1, 'two', \"three\", [4], {five: 5}]\nb: {type: string_contains, value: \"topic-\"}\nc: []\nd: {}\n", true},
+		{"JSON-like flow mapping", "a: {\"k\":1, \"l\" : [true,null]}\n", true},
+		{"spaces in flow", "a: [ x , y ]\n", true},
+		{"single-quoted", "a: 'it''s # not a comment'\n'b c': ''\n", true},
+		{"double-quoted escapes", "a: \"\\0\\a\\b\\t\\n\\v\\f\\r\\e\\ \\\"\\'\\\\\\N\\_\\L\\P\\x41\\u00e9\\U0001F600\"\n", true},
+		{"quoted key with spaces before the colon", "\"a\" : 1\n", true},
+		{"plain scalars with indicators inside", "a: b:c, d#e [f] {g} - h ? i\nurl: http://x.y/z?q=1#frag\n", true},
+		{"plain scalar with inner spaces", "a: b   c  \n", true},
+		{"key with spaces before the colon", "a b  : c\n", true},
+		{"tags of plain scalars", "- ~\n- null\n- NULL\n- true\n- False\n- yes\n- no\n- on\n- 0x1F\n- 0o17\n- 0b101\n- -0b11\n- 017\n- 1_000\n- +1\n- -1.5e3\n- .5\n- 1.\n- .inf\n- -.Inf\n- .NaN\n- 1e5\n- 0.0.1\n- 18446744073709551615\n- 18446744073709551616\n- +.5e-3\n", true},
+		{"multi-byte characters count as one column", "é: ü\n日本語: [語, \"é\"]\n", true},
+		{"literal block scalars", "a: |\n  one\n    two\n\n  three\nb: |-\n  x\n\nc: |+\n  y\n\n\nd: end\n", true},
+		{"folded block scalars", "a: >\n  folded\n  text\n\n  para\n   more\n  end\nb: >-\n  x\n  y\n", true},
+		{"block scalar with leading blank lines", "a: |\n\n  text\n", true},
+		{"block scalar with a comment and lines of spaces", "a: | # c\n  x\n     \n  y\n", true},
+		{"block scalar in a sequence", "- |\n  x\n- >-\n  y\n", true},
+		{"block scalar at the end without a newline", "a: |\n  x", true},
+
+		{"empty", "", false},
+		{"only comments", "# c\n\n# d\n", false},
+		{"scalar document", "plain\n", false},
+		{"flow document", "{a: 1}\n", false},
+		{"tag", "a: !!str 1\n", false},
+		{"anchor and alias", "a: &x 1\nb: *x\n", false},
+		{"merge key", "<<: {a: 1}\n", false},
+		{"timestamp-like", "a: 2001-12-14\n", false},
+		{"multi-line plain scalar", "a: multi\n  line\n", false},
+		{"multi-line quoted scalar", "a: \"multi\n  line\"\n", false},
+		{"escaped line break", "a: \"x\\\n  y\"\n", false},
+		{"tab", "a:\tb\n", false},
+		{"carriage return", "a: 1\r\n", false},
+		{"byte order mark", "\ufeffa: 1\n", false},
+		{"line separator", "a: b\u2028c\n", false},
+		{"control character", "a: \x01\n", false},
+		{"invalid UTF-8", "a: \xff\n", false},
+		{"second document", "a: 1\n---\nb: 2\n", false},
+		{"document end", "a: 1\n...\n", false},
+		{"directive", "%YAML 1.2\n---\na: 1\n", false},
+		{"complex key", "? complex\n: key\n", false},
+		{"flow key", "[a]: b\n", false},
+		{"trailing comma", "a: [1, 2,]\n", false},
+		{"flow mapping without a value", "a: {b}\n", false},
+		{"single pair in a flow sequence", "a: [b: c]\n", false},
+		{"multi-line flow", "a: [\n  1, 2]\n", false},
+		{"comment in flow", "a: [1, # c\n  2]\n", false},
+		{"explicit indentation", "key: |2\n   text\n", false},
+		{"leading blank line longer than the text", "key: |\n\n     \n  text\n", false},
+		{"empty block scalar", "a: |\nb: 1\n", false},
+		{"unknown escape", "a: \"\\/\"\n", false},
+		{"surrogate escape", "a: \"\\ud800\"\n", false},
+		{"text after a quoted scalar", "k: \"a\" b\n", false},
+		{"mapping value in a value", "a: b: c\n", false},
+		{"bad indentation", "a: 1\n b: 2\n", false},
+		{"sequence then key at its indentation", "a:\n  - b\n  c: d\n", false},
+		{"reserved indicator", "a: @b\n", false},
+		{"no space after the colon", "a:b\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tt.handled, checkAgainstV3(t, []byte(tt.text)))
+		})
+	}
+}
