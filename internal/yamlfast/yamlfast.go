@@ -15,7 +15,9 @@
 package yamlfast
 
 import (
+	"encoding/binary"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -46,10 +48,14 @@ type bail struct{}
 // and true; or nil and false when the text is outside the subset this
 // package handles (the caller then parses it with yaml.v3).
 func Parse(data []byte) (doc *yaml.Node, ok bool) {
-	if !plainText(data) {
+	lines, ok := plainText(data)
+	if !ok {
 		return nil, false
 	}
-	p := &parser{src: string(data), line: 1}
+	// Most lines hold one or two nodes: one block for a line each, more
+	// as needed.
+	p := &parser{src: string(data), line: 1, chunkSize: min(lines+8, 1<<16)}
+	p.chunk = make([]yaml.Node, p.chunkSize)
 	defer func() {
 		if r := recover(); r != nil {
 			if _, isBail := r.(bail); !isBail {
@@ -64,13 +70,26 @@ func Parse(data []byte) (doc *yaml.Node, ok bool) {
 // plainText reports whether data holds only the characters the parser
 // handles the way yaml.v3 does: printable text and '\n'. Tabs, carriage
 // returns, byte order marks, the other Unicode line breaks and characters
-// yaml.v3 rejects all go to yaml.v3.
-func plainText(data []byte) bool {
+// yaml.v3 rejects all go to yaml.v3. It also counts the lines.
+func plainText(data []byte) (lines int, ok bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	for i := 0; i < len(data); {
+		if i+8 <= len(data) {
+			// Eight printable ASCII bytes at once: no high bit, none
+			// below 0x20, none equal to 0x7f.
+			w := binary.LittleEndian.Uint64(data[i:])
+			del := w ^ (0x7f * ones)
+			if (w|(w-0x20*ones)|(del-ones)&^del)&highs == 0 {
+				i += 8
+				continue
+			}
+		}
 		c := data[i]
 		if c < utf8.RuneSelf {
-			if (c < 0x20 && c != '\n') || c == 0x7f {
-				return false
+			if c == '\n' {
+				lines++
+			} else if c < 0x20 || c == 0x7f {
+				return 0, false
 			}
 			i++
 			continue
@@ -78,14 +97,14 @@ func plainText(data []byte) bool {
 		r, size := utf8.DecodeRune(data[i:])
 		switch {
 		case r == utf8.RuneError && size <= 1:
-			return false
+			return 0, false
 		case r < 0xa0, r == 0x2028, r == 0x2029, r == 0xfeff,
 			r >= 0xd800 && r < 0xe000, r == 0xfffe, r == 0xffff:
-			return false
+			return 0, false
 		}
 		i += size
 	}
-	return true
+	return lines, true
 }
 
 type parser struct {
@@ -103,14 +122,19 @@ type parser struct {
 	// document marker ends the parse.
 	started bool
 	// chunk hands out nodes from a block, one allocation for many nodes.
-	chunk []yaml.Node
+	chunk     []yaml.Node
+	chunkSize int
+	// stack holds the children of the collections being parsed, so that
+	// each gets a Content of its exact size.
+	stack []*yaml.Node
 }
 
 func (p *parser) fail() { panic(bail{}) }
 
 func (p *parser) node() *yaml.Node {
 	if len(p.chunk) == 0 {
-		p.chunk = make([]yaml.Node, 128)
+		p.chunkSize = min(max(32, p.chunkSize), 1024)
+		p.chunk = make([]yaml.Node, p.chunkSize)
 	}
 	n := &p.chunk[0]
 	p.chunk = p.chunk[1:]
@@ -294,12 +318,13 @@ func (p *parser) sequence(col int) *yaml.Node {
 	seq := p.node()
 	seq.Kind, seq.Tag = yaml.SequenceNode, tagSeq
 	seq.Line, seq.Column = p.line, col+1
-	var items []*yaml.Node
+	mark := len(p.stack)
 	for {
 		// pos is at "-".
 		dashEnd := p.pos + 1
 		p.pos = dashEnd
-		items = append(items, p.entryValue(col, dashEnd, true))
+		item := p.entryValue(col, dashEnd, true)
+		p.stack = append(p.stack, item)
 		if p.eof || p.indent < col {
 			break
 		}
@@ -310,7 +335,7 @@ func (p *parser) sequence(col int) *yaml.Node {
 			break // the end of a sequence indented as its mapping's keys
 		}
 	}
-	seq.Content = items
+	seq.Content = p.children(mark)
 	return seq
 }
 
@@ -322,7 +347,7 @@ func (p *parser) mapping(col int) *yaml.Node {
 	m := p.node()
 	m.Kind, m.Tag = yaml.MappingNode, tagMap
 	m.Line, m.Column = p.line, col+1
-	var content []*yaml.Node
+	mark := len(p.stack)
 	for {
 		key, isKey := p.scalar(false)
 		if !isKey {
@@ -331,7 +356,9 @@ func (p *parser) mapping(col int) *yaml.Node {
 		// pos is at ':'.
 		colonEnd := p.pos + 1
 		p.pos = colonEnd
-		content = append(content, key, p.entryValue(col, colonEnd, false))
+		p.stack = append(p.stack, key)
+		val := p.entryValue(col, colonEnd, false)
+		p.stack = append(p.stack, val)
 		if p.eof || p.indent < col {
 			break
 		}
@@ -339,7 +366,7 @@ func (p *parser) mapping(col int) *yaml.Node {
 			p.fail()
 		}
 	}
-	m.Content = content
+	m.Content = p.children(mark)
 	return m
 }
 
@@ -525,6 +552,12 @@ func isFlowIndicator(c byte) bool {
 // singleQuoted reads a one-line single-quoted scalar at pos.
 func (p *parser) singleQuoted() string {
 	start := p.pos + 1
+	if j := strings.IndexByte(p.src[start:], '\''); j >= 0 && p.at(start+j+1) != '\'' {
+		if v := p.src[start : start+j]; strings.IndexByte(v, '\n') < 0 {
+			p.pos = start + j + 1
+			return v
+		}
+	}
 	var buf []byte // nil while the value is a slice of the text
 	i := start
 	for {
@@ -559,6 +592,12 @@ func (p *parser) singleQuoted() string {
 // escapes.
 func (p *parser) doubleQuoted() string {
 	start := p.pos + 1
+	if j := strings.IndexByte(p.src[start:], '"'); j >= 0 {
+		if v := p.src[start : start+j]; strings.IndexByte(v, '\\') < 0 && strings.IndexByte(v, '\n') < 0 {
+			p.pos = start + j + 1
+			return v // no escapes: a slice of the text
+		}
+	}
 	var buf []byte
 	i := start
 	for {
@@ -659,7 +698,7 @@ func (p *parser) flow() *yaml.Node {
 		p.pos++
 		return n
 	}
-	var content []*yaml.Node
+	mark := len(p.stack)
 	for {
 		if n.Kind == yaml.MappingNode {
 			key, isKey := p.flowItem(true)
@@ -675,13 +714,13 @@ func (p *parser) flow() *yaml.Node {
 			if isKey {
 				p.fail()
 			}
-			content = append(content, key, val)
+			p.stack = append(p.stack, key, val)
 		} else {
 			item, isKey := p.flowItem(false)
 			if isKey {
 				p.fail() // "[a: b]", a single pair
 			}
-			content = append(content, item)
+			p.stack = append(p.stack, item)
 		}
 		p.flowSpaces()
 		c := p.src[p.pos]
@@ -698,8 +737,18 @@ func (p *parser) flow() *yaml.Node {
 			p.fail() // trailing or doubled comma
 		}
 	}
-	n.Content = content
+	n.Content = p.children(mark)
 	return n
+}
+
+// children moves the nodes on the stack from mark into a slice of their
+// own.
+func (p *parser) children(mark int) []*yaml.Node {
+	c := make([]*yaml.Node, len(p.stack)-mark)
+	copy(c, p.stack[mark:])
+	clear(p.stack[mark:])
+	p.stack = p.stack[:mark]
+	return c
 }
 
 // flowSpaces skips spaces inside a flow collection; the collection must
