@@ -1,6 +1,7 @@
 package yamlfast
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -45,6 +46,14 @@ func TestSubset(t *testing.T) {
 		{"block scalar with a comment and lines of spaces", "a: | # c\n  x\n     \n  y\n", true},
 		{"block scalar in a sequence", "- |\n  x\n- >-\n  y\n", true},
 		{"block scalar at the end without a newline", "a: |\n  x", true},
+		{"compact sequence in a mapping in a sequence", "- a:\n  - b\n  c: d\n- e\n", true},
+		{"indented root", "  a: 1\n  b: [x]\n", true},
+		{"keys that are not text", "1: a\nnull: b\ntrue: c\n-a: d\n", true},
+		{"block scalar keeping trailing lines of spaces", "a: |+\n  x\n   \n\n", true},
+		{"folded block scalar with more-indented lines", "a: >\n  x\n    y\n  z\n\n  w\n", true},
+		{"long quoted key", "\"" + strings.Repeat("k", 1100) + "\": v\n", false},
+		{"long flow key", "a: {" + strings.Repeat("k", 1100) + ": v}\n", false},
+		{"long value", "a: " + strings.Repeat("v", 5000) + "\n", true},
 
 		{"empty", "", false},
 		{"only comments", "# c\n\n# d\n", false},

@@ -122,8 +122,10 @@ type parser struct {
 	// document marker ends the parse.
 	started bool
 	// chunk hands out nodes from a block, one allocation for many nodes.
-	chunk     []yaml.Node
-	chunkSize int
+	// colLine, colOff and colVal remember col's last answer.
+	colLine, colOff, colVal int
+	chunk                   []yaml.Node
+	chunkSize               int
 	// stack holds the children of the collections being parsed, so that
 	// each gets a Content of its exact size.
 	stack []*yaml.Node
@@ -142,14 +144,19 @@ func (p *parser) node() *yaml.Node {
 }
 
 // col is the 1-based column of offset off on the current line, counted in
-// characters as yaml.v3 counts them.
+// characters as yaml.v3 counts them. It counts on from the last offset it
+// was asked about on the line, so that a long line costs linear time.
 func (p *parser) col(off int) int {
-	c := off - p.lineStart + 1
-	for i := p.lineStart; i < off; i++ {
-		if p.src[i]&0xc0 == 0x80 {
-			c--
+	from, c := p.lineStart, 1
+	if p.colLine == p.lineStart && p.colOff <= off && p.colOff > 0 {
+		from, c = p.colOff, p.colVal
+	}
+	for i := from; i < off; i++ {
+		if p.src[i]&0xc0 != 0x80 {
+			c++
 		}
 	}
+	p.colLine, p.colOff, p.colVal = p.lineStart, off, c
 	return c
 }
 
