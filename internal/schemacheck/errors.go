@@ -276,8 +276,12 @@ func (k *MaxLength) String() string {
 func (k *Pattern) String() string {
 	return quote(k.Got) + " does not match pattern " + quote(k.Want)
 }
-func (k *Minimum) String() string { return "minimum: got " + ratFloat(k.Got) + ", want " + ratFloat(k.Want) }
-func (k *Maximum) String() string { return "maximum: got " + ratFloat(k.Got) + ", want " + ratFloat(k.Want) }
+func (k *Minimum) String() string {
+	return "minimum: got " + ratFloat(k.Got) + ", want " + ratFloat(k.Want)
+}
+func (k *Maximum) String() string {
+	return "maximum: got " + ratFloat(k.Got) + ", want " + ratFloat(k.Want)
+}
 func (k *ExclusiveMinimum) String() string {
 	return "exclusiveMinimum: got " + ratFloat(k.Got) + ", want " + ratFloat(k.Want)
 }

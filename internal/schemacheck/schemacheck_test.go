@@ -328,4 +328,3 @@ func normalize(leaves []string) []string {
 	slices.Sort(leaves)
 	return leaves
 }
-
