@@ -14,7 +14,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/agenteval/agenteval/internal/schemacheck"
 )
 
 // Options configure a Loader. The zero value reports unknown fields as
@@ -97,16 +97,16 @@ type generation struct {
 }
 
 type compiledSchema struct {
-	schema *jsonschema.Schema
+	schema *schemacheck.Schema
 	doc    map[string]any
 	err    error
 	// evalSites are where evaluations occur; evals holds each registered
 	// evaluation type's schema, by name.
 	evalSites [][]string
-	evals     map[string]*jsonschema.Schema
+	evals     map[string]*schemacheck.Schema
 	// evaluation and condition check one evaluation (its type) or
 	// checkpoint condition on its own, for the Decode methods.
-	evaluation, condition *jsonschema.Schema
+	evaluation, condition *schemacheck.Schema
 }
 
 // NewLoader returns a loader that accepts what reg holds (agenteval.Kit's
@@ -364,13 +364,13 @@ func (l *Loader) validateSchema(f *File) bool {
 	return len(f.Diagnostics.Errors()) == before
 }
 
-func (l *Loader) validateAt(f *File, cs *compiledSchema, sch *jsonschema.Schema, loc []string, v any) {
+func (l *Loader) validateAt(f *File, cs *compiledSchema, sch *schemacheck.Schema, loc []string, v any) {
 	err := sch.Validate(v)
 	if err == nil {
 		return
 	}
 	loc = slices.Clone(loc)
-	ve, ok := err.(*jsonschema.ValidationError)
+	ve, ok := err.(*schemacheck.Error)
 	if !ok {
 		f.addf(f.Doc.pathOf(loc), Error, "schema", "%v", err)
 		return
@@ -460,12 +460,12 @@ func (g *generation) schema(k Kind) *compiledSchema {
 		cs.err = err
 		return cs
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	if err := d.Decode(&cs.doc); err != nil {
 		cs.err = err
 		return cs
 	}
-	cs.doc, _ = doc.(map[string]any)
 	defs, _ := cs.doc["$defs"].(map[string]any)
 	if ev, ok := defs["Evaluation"].(map[string]any); ok {
 		// The loader's copy keeps the type check and leaves the per-type
@@ -473,26 +473,23 @@ func (g *generation) schema(k Kind) *compiledSchema {
 		cs.evalSites = evaluationSites(cs.doc)
 		delete(ev, "allOf")
 	}
-	c := jsonschema.NewCompiler()
-	url := schemaBaseURL + k.String() + ".schema.json"
-	if err := c.AddResource(url, doc); err != nil {
+	c, err := schemacheck.Compile(cs.doc)
+	if err != nil {
 		cs.err = err
 		return cs
 	}
-	if cs.schema, cs.err = c.Compile(url); cs.err != nil {
-		return cs
-	}
-	for name, dst := range map[string]**jsonschema.Schema{"Evaluation": &cs.evaluation, "Condition": &cs.condition} {
+	cs.schema = c.Root()
+	for name, dst := range map[string]**schemacheck.Schema{"Evaluation": &cs.evaluation, "Condition": &cs.condition} {
 		if _, ok := defs[name]; ok {
-			if *dst, cs.err = c.Compile(url + "#/$defs/" + name); cs.err != nil {
+			if *dst, cs.err = c.Lookup("/$defs/" + name); cs.err != nil {
 				return cs
 			}
 		}
 	}
 	if cs.evalSites != nil {
-		cs.evals = map[string]*jsonschema.Schema{}
+		cs.evals = map[string]*schemacheck.Schema{}
 		for _, name := range g.vocab.evaluationNames() {
-			sch, err := c.Compile(url + "#/$defs/Evaluation_" + jsonPointerEscape(name))
+			sch, err := c.Lookup("/$defs/Evaluation_" + jsonPointerEscape(name))
 			if err != nil {
 				cs.err = err
 				return cs

@@ -6,21 +6,16 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agenteval/agenteval/internal/schemacheck"
 	"github.com/agenteval/agenteval/internal/textdist"
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
-
-var english = message.NewPrinter(language.English)
 
 // schemaDiagnostics flattens a validation error tree into positioned
 // diagnostics: one per leaf, unknown fields at their keys, enum mistakes with
 // the nearest valid value, and only the relevant branch of string-or-object
 // unions. prefix locates the validated instance in the document (nil: the
 // whole document).
-func schemaDiagnostics(doc *Document, schemaDoc map[string]any, prefix []string, ve *jsonschema.ValidationError) Diagnostics {
+func schemaDiagnostics(doc *Document, schemaDoc map[string]any, prefix []string, ve *schemacheck.Error) Diagnostics {
 	var out Diagnostics
 	add := func(p Path, atKey bool, code, msg, suggestion string, sev Severity) {
 		d := Diagnostic{File: doc.File, Path: p.String(), Severity: sev, Code: code, Message: msg, Suggestion: suggestion}
@@ -33,20 +28,20 @@ func schemaDiagnostics(doc *Document, schemaDoc map[string]any, prefix []string,
 		}
 		out = append(out, d)
 	}
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
+	var walk func(e *schemacheck.Error)
+	walk = func(e *schemacheck.Error) {
 		loc := e.InstanceLocation
 		if len(prefix) > 0 {
 			loc = append(slices.Clip(prefix), loc...)
 		}
 		p := doc.pathOf(loc)
-		switch k := e.ErrorKind.(type) {
-		case *kind.OneOf, *kind.AnyOf:
+		switch k := e.Kind.(type) {
+		case *schemacheck.OneOf, *schemacheck.AnyOf:
 			// A union of different JSON types (name-or-object, number-or-string):
 			// report the branch whose type matched, if one did.
-			var typed []*jsonschema.ValidationError
+			var typed []*schemacheck.Error
 			for _, c := range e.Causes {
-				if _, isType := c.ErrorKind.(*kind.Type); !isType {
+				if _, isType := c.Kind.(*schemacheck.Type); !isType {
 					typed = append(typed, c)
 				}
 			}
@@ -58,14 +53,14 @@ func schemaDiagnostics(doc *Document, schemaDoc map[string]any, prefix []string,
 			}
 			var want []string
 			for _, c := range e.Causes {
-				if t, ok := c.ErrorKind.(*kind.Type); ok {
+				if t, ok := c.Kind.(*schemacheck.Type); ok {
 					want = append(want, t.Want...)
 				}
 			}
 			add(p, false, "type", fmt.Sprintf("got %s, want %s", jsonTypeName(valueAt(doc.Value, loc)), strings.Join(uniq(want), " or ")), "", Error)
 			return
-		case *kind.AdditionalProperties:
-			allowed := schemaProperties(schemaDoc, fragment(e.SchemaURL))
+		case *schemacheck.AdditionalProperties:
+			allowed := schemaProperties(schemaDoc, e.SchemaLocation)
 			for _, name := range k.Properties {
 				msg := fmt.Sprintf("unknown field %q", name)
 				if len(allowed) > 0 && len(allowed) <= 12 {
@@ -74,12 +69,12 @@ func schemaDiagnostics(doc *Document, schemaDoc map[string]any, prefix []string,
 				add(p.Key(name), true, "unknown-field", msg, textdist.Suggest(name, allowed), Warning)
 			}
 			return
-		case *kind.Required:
+		case *schemacheck.Required:
 			for _, name := range k.Missing {
 				add(p.Key(name), false, "required", fmt.Sprintf("missing required field %q", name), "", Error)
 			}
 			return
-		case *kind.Enum:
+		case *schemacheck.Enum:
 			var want []string
 			for _, w := range k.Want {
 				want = append(want, fmt.Sprint(w))
@@ -88,25 +83,25 @@ func schemaDiagnostics(doc *Document, schemaDoc map[string]any, prefix []string,
 			msg := fmt.Sprintf("%q is not one of %s", got, strings.Join(want, ", "))
 			add(p, false, "enum", msg, textdist.Suggest(got, want), Error)
 			return
-		case *kind.Type:
+		case *schemacheck.Type:
 			add(p, false, "type", fmt.Sprintf("got %s, want %s", k.Got, strings.Join(k.Want, " or ")), "", Error)
 			return
-		case *kind.Minimum:
+		case *schemacheck.Minimum:
 			add(p, false, "range", fmt.Sprintf("%s is below the minimum %s", ratString(k.Got), ratString(k.Want)), "", Error)
 			return
-		case *kind.Maximum:
+		case *schemacheck.Maximum:
 			add(p, false, "range", fmt.Sprintf("%s is above the maximum %s", ratString(k.Got), ratString(k.Want)), "", Error)
 			return
-		case *kind.Pattern:
+		case *schemacheck.Pattern:
 			add(p, false, "pattern", fmt.Sprintf("%q does not match the pattern %s", k.Got, k.Want), "", Error)
 			return
-		case *kind.MinItems:
+		case *schemacheck.MinItems:
 			add(p, false, "range", fmt.Sprintf("needs at least %d item(s), has %d", k.Want, k.Got), "", Error)
 			return
-		case *kind.MaxItems:
+		case *schemacheck.MaxItems:
 			add(p, false, "range", fmt.Sprintf("takes at most %d item(s), has %d", k.Want, k.Got), "", Error)
 			return
-		case *kind.MinLength:
+		case *schemacheck.MinLength:
 			add(p, false, "range", "must not be empty", "", Error)
 			return
 		}
@@ -116,15 +111,10 @@ func schemaDiagnostics(doc *Document, schemaDoc map[string]any, prefix []string,
 			}
 			return
 		}
-		add(p, false, "schema", e.ErrorKind.LocalizedString(english), "", Error)
+		add(p, false, "schema", e.Kind.String(), "", Error)
 	}
 	walk(ve)
 	return out
-}
-
-func fragment(url string) string {
-	_, frag, _ := strings.Cut(url, "#")
-	return frag
 }
 
 func ratString(r *big.Rat) string {
