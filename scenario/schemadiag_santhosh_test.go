@@ -124,4 +124,3 @@ func fragment(url string) string {
 	_, frag, _ := strings.Cut(url, "#")
 	return frag
 }
-
