@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agenteval/agenteval/internal/jsonvalue"
 )
 
 // typeSet is a set of JSON types, one bit each, in the order types are
@@ -88,62 +90,17 @@ func ratOf(v any) (*big.Rat, bool) {
 	return new(big.Rat).SetString(fmt.Sprint(v))
 }
 
-// floatOf is a number's nearest float64; ok is false when a json.Number's
-// text is not a number.
-func floatOf(v any) (float64, bool) {
-	switch x := v.(type) {
-	case json.Number:
-		f, err := strconv.ParseFloat(string(x), 64)
-		if err != nil && !isRange(err) {
-			return 0, false
-		}
-		return f, true
-	case float64:
-		return x, true
-	case float32:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	case int8:
-		return float64(x), true
-	case int16:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case uint:
-		return float64(x), true
-	case uint8:
-		return float64(x), true
-	case uint16:
-		return float64(x), true
-	case uint32:
-		return float64(x), true
-	case uint64:
-		return float64(x), true
-	}
-	return 0, false
-}
-
-func isRange(err error) bool {
-	ne, ok := err.(*strconv.NumError)
-	return ok && ne.Err == strconv.ErrRange
-}
-
 // compareNum compares the number v with a limit. Rounding to the nearest
 // float keeps order, so unequal floats decide without allocating; equal
 // ones are compared exactly. ok is false when v's text is not a number.
 func compareNum(v any, n *number) (c int, ok bool) {
-	f, ok := floatOf(v)
-	if !ok {
-		return 0, false
-	}
-	switch {
-	case f < n.f:
-		return -1, true
-	case f > n.f:
-		return 1, true
+	if f, ok := jsonvalue.Float(v); ok { // not ok: a json.Number out of float range, or not a number
+		switch {
+		case f < n.f:
+			return -1, true
+		case f > n.f:
+			return 1, true
+		}
 	}
 	r, ok := ratOf(v)
 	if !ok {
@@ -247,8 +204,8 @@ func equal(a, b any) bool {
 			return true
 		}
 	}
-	fa, okA := floatOf(a)
-	fb, okB := floatOf(b)
+	fa, okA := jsonvalue.Float(a)
+	fb, okB := jsonvalue.Float(b)
 	if okA && okB && fa != fb {
 		return false
 	}
