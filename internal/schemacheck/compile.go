@@ -184,6 +184,14 @@ func (c *Compiled) at(pointer string) (*Schema, error) {
 	if err != nil {
 		return nil, &CompileError{Location: pointer, Err: err}
 	}
+	return c.node(pointer, v)
+}
+
+// node compiles v, the node at pointer.
+func (c *Compiled) node(pointer string, v any) (*Schema, error) {
+	if s, ok := c.nodes[pointer]; ok {
+		return s, nil
+	}
 	s := &Schema{Location: pointer}
 	c.nodes[pointer] = s // before compiling: references may come back here
 	if err := c.compile(s, v); err != nil {
@@ -256,16 +264,17 @@ func (c *Compiled) compile(s *Schema, v any) error {
 		}
 	}
 	sub := func(kw string) (*Schema, error) {
-		if _, ok := obj[kw]; !ok {
+		v, ok := obj[kw]
+		if !ok {
 			return nil, nil
 		}
-		return c.at(s.Location + "/" + escape(kw))
+		return c.node(s.Location+"/"+escape(kw), v)
 	}
 	subArr := func(kw string) ([]*Schema, error) {
 		arr, _ := obj[kw].([]any)
 		var out []*Schema
-		for i := range arr {
-			x, err := c.at(s.Location + "/" + kw + "/" + strconv.Itoa(i))
+		for i, v := range arr {
+			x, err := c.node(s.Location+"/"+kw+"/"+strconv.Itoa(i), v)
 			if err != nil {
 				return nil, err
 			}
@@ -324,8 +333,8 @@ func (c *Compiled) compile(s *Schema, v any) error {
 	// objects --
 	if props, ok := obj["properties"].(map[string]any); ok {
 		s.properties = make(map[string]*Schema, len(props))
-		for name := range props {
-			if s.properties[name], err = c.at(s.Location + "/properties/" + escape(name)); err != nil {
+		for name, v := range props {
+			if s.properties[name], err = c.node(s.Location+"/properties/"+escape(name), v); err != nil {
 				return err
 			}
 		}
@@ -336,7 +345,7 @@ func (c *Compiled) compile(s *Schema, v any) error {
 			if err != nil {
 				return &CompileError{Location: s.Location, Keyword: "patternProperties", Err: err}
 			}
-			x, err := c.at(s.Location + "/patternProperties/" + escape(pat))
+			x, err := c.node(s.Location+"/patternProperties/"+escape(pat), pp[pat])
 			if err != nil {
 				return err
 			}
@@ -369,7 +378,7 @@ func (c *Compiled) compile(s *Schema, v any) error {
 	}
 	if m, ok := obj["dependentSchemas"].(map[string]any); ok {
 		for _, name := range sortedKeys(m) {
-			x, err := c.at(s.Location + "/dependentSchemas/" + escape(name))
+			x, err := c.node(s.Location+"/dependentSchemas/"+escape(name), m[name])
 			if err != nil {
 				return err
 			}
