@@ -3,6 +3,7 @@ package schemacheck
 import (
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 )
 
@@ -243,35 +244,39 @@ func (k *AdditionalProperties) String() string {
 	return "additional properties " + joinQuoted(k.Properties) + " not allowed"
 }
 func (k *MinProperties) String() string {
-	return fmt.Sprintf("minProperties: got %d, want %d", k.Got, k.Want)
+	return "minProperties: got " + englishInt(k.Got) + ", want " + englishInt(k.Want)
 }
 func (k *MaxProperties) String() string {
-	return fmt.Sprintf("maxProperties: got %d, want %d", k.Got, k.Want)
+	return "maxProperties: got " + englishInt(k.Got) + ", want " + englishInt(k.Want)
 }
 func (k *PropertyNames) String() string { return "invalid propertyName " + quote(k.Property) }
 func (k *DependentRequired) String() string {
 	return fmt.Sprintf("properties %s required, if %s exists", joinQuoted(k.Missing), quote(k.Property))
 }
-func (k *MinItems) String() string { return fmt.Sprintf("minItems: got %d, want %d", k.Got, k.Want) }
-func (k *MaxItems) String() string { return fmt.Sprintf("maxItems: got %d, want %d", k.Got, k.Want) }
+func (k *MinItems) String() string {
+	return "minItems: got " + englishInt(k.Got) + ", want " + englishInt(k.Want)
+}
+func (k *MaxItems) String() string {
+	return "maxItems: got " + englishInt(k.Got) + ", want " + englishInt(k.Want)
+}
 func (k *UniqueItems) String() string {
-	return fmt.Sprintf("items at %d and %d are equal", k.Duplicates[0], k.Duplicates[1])
+	return "items at " + englishInt(k.Duplicates[0]) + " and " + englishInt(k.Duplicates[1]) + " are equal"
 }
 func (*Contains) String() string { return "no items match contains schema" }
 func (k *MinContains) String() string {
 	if len(k.Got) == 0 {
-		return fmt.Sprintf("min %d items required to match contains schema, but none matched", k.Want)
+		return "min " + englishInt(k.Want) + " items required to match contains schema, but none matched"
 	}
-	return fmt.Sprintf("min %d items required to match contains schema, but matched %d items at %s", k.Want, len(k.Got), ints(k.Got))
+	return "min " + englishInt(k.Want) + " items required to match contains schema, but matched " + englishInt(len(k.Got)) + " items at " + ints(k.Got)
 }
 func (k *MaxContains) String() string {
-	return fmt.Sprintf("max %d items required to match contains schema, but matched %d items at %s", k.Want, len(k.Got), ints(k.Got))
+	return "max " + englishInt(k.Want) + " items required to match contains schema, but matched " + englishInt(len(k.Got)) + " items at " + ints(k.Got)
 }
 func (k *MinLength) String() string {
-	return fmt.Sprintf("minLength: got %d, want %d", k.Got, k.Want)
+	return "minLength: got " + englishInt(k.Got) + ", want " + englishInt(k.Want)
 }
 func (k *MaxLength) String() string {
-	return fmt.Sprintf("maxLength: got %d, want %d", k.Got, k.Want)
+	return "maxLength: got " + englishInt(k.Got) + ", want " + englishInt(k.Want)
 }
 func (k *Pattern) String() string {
 	return quote(k.Got) + " does not match pattern " + quote(k.Want)
@@ -298,13 +303,60 @@ func (k *OneOf) String() string {
 	if len(k.Matched) == 0 {
 		return "'oneOf' failed, none matched"
 	}
-	return fmt.Sprintf("'oneOf' failed, subschemas %d, %d matched", k.Matched[0], k.Matched[1])
+	return "'oneOf' failed, subschemas " + englishInt(k.Matched[0]) + ", " + englishInt(k.Matched[1]) + " matched"
 }
 
+// ratFloat is a number as the nearest float, written as englishNumber
+// writes it.
 func ratFloat(r *big.Rat) string {
 	f, _ := r.Float64()
-	return fmt.Sprint(f)
+	return englishNumber(strconv.FormatFloat(f, 'g', -1, 64))
 }
+
+// englishInt is an integer with its digits grouped by thousands: 1,234.
+func englishInt(n int) string { return englishNumber(strconv.Itoa(n)) }
+
+// englishNumber rewrites a number as Go's %v writes it the way messages
+// in English have written numbers since the validator this package
+// replaced (through golang.org/x/text's message printer): the digits of the
+// integer part grouped by thousands (1,234.5), and an exponent as a power
+// of ten (1×10⁰⁶).
+func englishNumber(s string) string {
+	if mant, exp, ok := strings.Cut(s, "e"); ok {
+		var b strings.Builder
+		b.WriteString(mant)
+		b.WriteString("×10")
+		for _, c := range strings.TrimPrefix(exp, "+") {
+			switch {
+			case c == '-':
+				b.WriteString("⁻")
+			case c >= '0' && c <= '9':
+				b.WriteString(superscripts[c-'0'])
+			}
+		}
+		return b.String()
+	}
+	sign, digits := "", s
+	if strings.HasPrefix(s, "-") {
+		sign, digits = "-", s[1:]
+	}
+	whole, frac, hasFrac := strings.Cut(digits, ".")
+	var b strings.Builder
+	b.WriteString(sign)
+	for i := range len(whole) {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(whole[i])
+	}
+	if hasFrac {
+		b.WriteByte('.')
+		b.WriteString(frac)
+	}
+	return b.String()
+}
+
+var superscripts = [...]string{"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"}
 
 func ints(is []int) string {
 	s := fmt.Sprint(is)

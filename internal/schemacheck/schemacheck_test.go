@@ -73,6 +73,9 @@ var keywordCases = []struct {
 	{"exclusiveMaximum", `{"exclusiveMaximum":1}`, []string{`0.9`}, []string{`1`, `2`}, &ExclusiveMaximum{}},
 	{"multipleOf", `{"multipleOf":0.1}`, []string{`0.3`, `1`, `20`}, []string{`0.35`}, &MultipleOf{}},
 	{"multipleOf integer", `{"multipleOf":3}`, []string{`9`, `-3`, `0`}, []string{`10`, `1.5`}, &MultipleOf{}},
+	{"numbers in messages", `{"exclusiveMaximum":1000000,"multipleOf":0.00001}`, []string{`5`, `-1e30`, `999999.99999`}, []string{`1234567.5`, `20000000000000000000000`, `1e6`}, &ExclusiveMaximum{}},
+	{"lengths in messages", `{"maxLength":1000,"minItems":1500}`, []string{`"x"`}, []string{`"` + strings.Repeat("é", 1234) + `"`}, &MaxLength{}},
+	{"counts in messages", `{"maxLength":1000,"minItems":1500}`, nil, []string{`[1]`}, &MinItems{}},
 	{"not", `{"not":{"type":"string"}}`, []string{`1`}, []string{`"x"`}, &Not{}},
 	{"allOf", `{"allOf":[{"type":"string"},{"minLength":2}]}`, []string{`"ab"`}, []string{`"a"`, `1`}, &AllOf{}},
 	{"anyOf", `{"anyOf":[{"type":"string"},{"type":"number","minimum":0}]}`, []string{`"a"`, `1`}, []string{`-1`, `null`}, &AnyOf{}},
@@ -146,6 +149,9 @@ func TestMessages(t *testing.T) {
 		{`{"additionalProperties":false}`, `{"it's":1}`, `/: additional properties 'it\'s' not allowed`},
 		{`{"enum":["a",1]}`, `2`, "/: value must be one of 'a', 1"},
 		{`{"items":{"minimum":1.5}}`, `[2,1]`, "/1: minimum: got 1, want 1.5"},
+		{`{"exclusiveMaximum":1000000}`, `1234567.5`, "/: exclusiveMaximum: got 1.2345675×10⁰⁶, want 1×10⁰⁶"},
+		{`{"exclusiveMinimum":0.00001}`, `-1234.5`, "/: exclusiveMinimum: got -1,234.5, want 1×10⁻⁰⁵"},
+		{`{"maxLength":1000}`, `"` + strings.Repeat("x", 1234) + `"`, "/: maxLength: got 1,234, want 1,000"},
 		{`{"properties":{"a/b":{"type":"string"}}}`, `{"a/b":1}`, "/a~1b: got number, want string"},
 	} {
 		c := compileDoc(t, tc.schema)
@@ -261,7 +267,8 @@ func compareWithSanthosh(t *testing.T, schema, value string) {
 	assert.Equal(t, want, got, "schema %s, value %s", schema, value)
 }
 
-var plain = message.NewPrinter(language.Und)
+// english is how the loader printed that validator's messages.
+var english = message.NewPrinter(language.English)
 
 func santhoshLeaves(err error) []string {
 	if err == nil {
@@ -282,7 +289,7 @@ func santhoshLeaves(err error) []string {
 			if p := e.ErrorKind.KeywordPath(); len(p) > 0 {
 				kw = p[0]
 			}
-			out = append(out, fmt.Sprintf("%s|%s|%s|%s", pointer(e.InstanceLocation), frag, kw, e.ErrorKind.LocalizedString(plain)))
+			out = append(out, fmt.Sprintf("%s|%s|%s|%s", pointer(e.InstanceLocation), frag, kw, e.ErrorKind.LocalizedString(english)))
 		}
 		for _, c := range e.Causes {
 			walk(c)
