@@ -351,17 +351,27 @@ func (l *Loader) validateSchema(f *File) bool {
 		return false
 	}
 	before := len(f.Diagnostics.Errors())
-	l.validateAt(f, cs, cs.schema, nil, schemaView(f.Kind, f.Doc.Value))
+	cs.eachPart(f.Kind, f.Doc.Value, func(sch *schemacheck.Schema, loc []string, v any) {
+		l.validateAt(f, cs, sch, loc, v)
+	})
+	return len(f.Diagnostics.Errors()) == before
+}
+
+// eachPart calls fn with each part of a document of kind k that is
+// validated on its own, and the schema it is validated against: the
+// document (schemaView's) against the kind's schema, then each evaluation
+// against its type's. loc is reused between calls.
+func (cs *compiledSchema) eachPart(k Kind, doc any, fn func(sch *schemacheck.Schema, loc []string, v any)) {
+	fn(cs.schema, nil, schemaView(k, doc))
 	for _, site := range cs.evalSites {
-		eachSite(f.Doc.Value, site, make([]string, 0, 8), func(loc []string, v any) {
+		eachSite(doc, site, make([]string, 0, 8), func(loc []string, v any) {
 			m, _ := v.(map[string]any)
 			typ, _ := m["type"].(string)
 			if sch := cs.evals[typ]; sch != nil {
-				l.validateAt(f, cs, sch, loc, v)
+				fn(sch, loc, v)
 			}
 		})
 	}
-	return len(f.Diagnostics.Errors()) == before
 }
 
 func (l *Loader) validateAt(f *File, cs *compiledSchema, sch *schemacheck.Schema, loc []string, v any) {
