@@ -629,34 +629,6 @@ func (p *parser) doubleQuoted() string {
 		i += 2
 		digits := 0
 		switch e {
-		case '0':
-			buf = append(buf, 0)
-		case 'a':
-			buf = append(buf, '\a')
-		case 'b':
-			buf = append(buf, '\b')
-		case 't':
-			buf = append(buf, '\t')
-		case 'n':
-			buf = append(buf, '\n')
-		case 'v':
-			buf = append(buf, '\v')
-		case 'f':
-			buf = append(buf, '\f')
-		case 'r':
-			buf = append(buf, '\r')
-		case 'e':
-			buf = append(buf, 0x1b)
-		case ' ', '"', '\'', '\\':
-			buf = append(buf, e)
-		case 'N':
-			buf = utf8.AppendRune(buf, 0x85)
-		case '_':
-			buf = utf8.AppendRune(buf, 0xa0)
-		case 'L':
-			buf = utf8.AppendRune(buf, 0x2028)
-		case 'P':
-			buf = utf8.AppendRune(buf, 0x2029)
 		case 'x':
 			digits = 2
 		case 'u':
@@ -664,7 +636,11 @@ func (p *parser) doubleQuoted() string {
 		case 'U':
 			digits = 8
 		default:
-			p.fail() // unknown escape, or "\" at the line end
+			r, ok := escape(e)
+			if !ok {
+				p.fail() // unknown escape, or "\" at the line end
+			}
+			buf = utf8.AppendRune(buf, r)
 		}
 		if digits > 0 {
 			if i+digits > len(p.src) {
@@ -683,6 +659,26 @@ func (p *parser) doubleQuoted() string {
 		return p.src[start:i]
 	}
 	return string(buf)
+}
+
+// escapes pairs each one-character escape of a double-quoted scalar (as
+// yaml.v3 reads them: \' too, \/ not) with what it stands for.
+var escapes = [...]struct {
+	c byte
+	r rune
+}{
+	{'0', 0}, {'a', '\a'}, {'b', '\b'}, {'t', '\t'}, {'n', '\n'}, {'v', '\v'}, {'f', '\f'},
+	{'r', '\r'}, {'e', 0x1b}, {' ', ' '}, {'"', '"'}, {'\'', '\''}, {'\\', '\\'},
+	{'N', 0x85}, {'_', 0xa0}, {'L', 0x2028}, {'P', 0x2029},
+}
+
+func escape(c byte) (rune, bool) {
+	for _, e := range escapes {
+		if e.c == c {
+			return e.r, true
+		}
+	}
+	return 0, false
 }
 
 // flow parses a one-line flow sequence or mapping at pos; pos ends after
