@@ -31,6 +31,61 @@ func (g *genYAML) key() string {
 	return keys[g.r.IntN(len(keys))]
 }
 
+// sep is what separates flow tokens: spaces, line breaks, comments.
+func (g *genYAML) sep() string {
+	switch g.r.IntN(8) {
+	case 0:
+		return "\n" + strings.Repeat(" ", g.r.IntN(6))
+	case 1:
+		return " # c\n" + strings.Repeat(" ", g.r.IntN(6))
+	case 2:
+		return "\n\n"
+	case 3:
+		return " "
+	case 4:
+		return "\n---\n"
+	}
+	return ""
+}
+
+// flow writes a flow collection whose tokens may be on several lines.
+func (g *genYAML) flow(depth int) string {
+	var b strings.Builder
+	mapping := g.r.IntN(2) == 0
+	if mapping {
+		b.WriteString("{")
+	} else {
+		b.WriteString("[")
+	}
+	for i := range g.r.IntN(4) {
+		if i > 0 {
+			b.WriteString(g.sep() + ",")
+		}
+		b.WriteString(g.sep())
+		if mapping {
+			b.WriteString(g.key() + g.sep()[:0] + ":" + g.sep())
+			if g.r.IntN(2) == 0 {
+				b.WriteString(" ")
+			}
+		}
+		if depth < 3 && g.r.IntN(4) == 0 {
+			b.WriteString(g.flow(depth + 1))
+		} else {
+			b.WriteString(g.scalar())
+		}
+	}
+	b.WriteString(g.sep())
+	if g.r.IntN(10) == 0 {
+		b.WriteString(",")
+	}
+	if mapping {
+		b.WriteString("}")
+	} else {
+		b.WriteString("]")
+	}
+	return b.String()
+}
+
 func (g *genYAML) comment() string {
 	switch g.r.IntN(6) {
 	case 0:
@@ -74,8 +129,10 @@ func (g *genYAML) blockScalar(indent int) {
 func (g *genYAML) value(col, depth int) {
 	sub := col + 1 + g.r.IntN(3)
 	switch k := g.r.IntN(10); {
-	case k < 5 || depth > 3:
+	case k < 4 || depth > 3:
 		g.b.WriteString(" " + g.scalar() + g.comment() + "\n")
+	case k == 4:
+		g.b.WriteString(" " + g.flow(0) + g.comment() + "\n")
 	case k == 5:
 		g.b.WriteString(" ")
 		g.blockScalar(sub)

@@ -681,8 +681,8 @@ func escape(c byte) (rune, bool) {
 	return 0, false
 }
 
-// flow parses a one-line flow sequence or mapping at pos; pos ends after
-// its closing bracket.
+// flow parses a flow sequence or mapping at pos; pos ends after its
+// closing bracket. Its scalars are one-line scalars.
 func (p *parser) flow() *yaml.Node {
 	p.enter()
 	defer func() { p.depth-- }()
@@ -754,14 +754,34 @@ func (p *parser) children(mark int) []*yaml.Node {
 	return c
 }
 
-// flowSpaces skips spaces inside a flow collection; the collection must
-// end on its line.
+// flowSpaces skips the spaces, line breaks and comments between the
+// tokens of a flow collection (which may span lines, as formatters such
+// as prettier write long ones).
 func (p *parser) flowSpaces() {
-	for p.pos < len(p.src) && p.src[p.pos] == ' ' {
-		p.pos++
-	}
-	if p.pos >= len(p.src) || p.src[p.pos] == '\n' || p.src[p.pos] == '#' {
-		p.fail()
+	for {
+		for p.pos < len(p.src) && p.src[p.pos] == ' ' {
+			p.pos++
+		}
+		if p.pos >= len(p.src) {
+			p.fail()
+		}
+		switch p.src[p.pos] {
+		case '\n':
+			p.pos++
+			p.line++
+			p.lineStart = p.pos
+			if p.pos < len(p.src) {
+				p.checkMarker(p.pos)
+			}
+			continue
+		case '#':
+			if p.pos > p.lineStart && p.src[p.pos-1] != ' ' {
+				p.fail()
+			}
+			p.pos = p.lineEnd(p.pos)
+			continue
+		}
+		return
 	}
 }
 
