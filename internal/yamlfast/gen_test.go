@@ -130,7 +130,11 @@ func (g *genYAML) value(col, depth int) {
 	sub := col + 1 + g.r.IntN(3)
 	switch k := g.r.IntN(10); {
 	case k < 4 || depth > 3:
-		g.b.WriteString(" " + g.scalar() + g.comment() + "\n")
+		g.b.WriteString(" " + g.scalar())
+		for g.r.IntN(4) == 0 {
+			g.b.WriteString([]string{"", "  ", "\n"}[g.r.IntN(3)] + "\n" + strings.Repeat(" ", col+g.r.IntN(4)) + g.scalar())
+		}
+		g.b.WriteString(g.comment() + "\n")
 	case k == 4:
 		g.b.WriteString(" " + g.flow(0) + g.comment() + "\n")
 	case k == 5:

@@ -1,17 +1,20 @@
 // Package yamlfast parses the YAML that scenario files are written in
-// (block mappings and sequences, one-line flow collections, plain, quoted
-// and block scalars, comments) several times faster than go.yaml.in/yaml/v3,
-// into exactly the node tree yaml.v3's Decoder produces for the same text.
-// It handles a subset: on anything outside it (tags, anchors, aliases, merge
-// keys, multi-line plain or quoted scalars, tabs, directives, several
-// documents, complex keys, timestamps, syntax errors, ...) Parse reports that
-// it did not handle the text, and the caller parses it with yaml.v3, which
-// also produces the error messages. Comments are skipped: the nodes'
-// comment fields stay empty.
+// several times faster than go.yaml.in/yaml/v3, into exactly the node tree
+// yaml.v3's Decoder produces for the same text: block mappings and
+// sequences, flow collections (on one line or several, as formatters write
+// long ones), plain scalars (multi-line ones folded), one-line quoted
+// scalars with every escape, literal and folded block scalars, comments
+// and a leading "---". On anything else (tags, anchors, aliases, merge
+// keys, multi-line quoted scalars, explicit indentation indicators, tabs,
+// carriage returns, directives, several documents, complex keys,
+// timestamps, syntax errors, ...) Parse reports that it did not handle the
+// text, and the caller parses it with yaml.v3, which also produces the
+// error messages. Comments are skipped: the nodes' comment fields stay
+// empty.
 //
-// A fuzz test holds the promise: wherever Parse returns a tree, it equals
-// yaml.v3's on every field but the comments, and yaml.v3 reads exactly one
-// document from the text.
+// The fuzz test holds the promise: wherever Parse returns a tree, it
+// equals yaml.v3's on every field but the comments, and yaml.v3 reads
+// exactly one document from the text.
 package yamlfast
 
 import (
@@ -309,6 +312,9 @@ func (p *parser) blockCollection(parent int) *yaml.Node {
 		}
 		start := p.pos
 		if n, isKey := p.scalar(false); !isKey {
+			if n.Style == 0 {
+				p.continuePlain(n, parent)
+			}
 			p.endLine()
 			return n
 		}
@@ -429,8 +435,70 @@ func (p *parser) entryValue(col, after int, inSeq bool) *yaml.Node {
 		p.pos = start
 		return p.mapping(p.col(start) - 1)
 	}
+	if n.Style == 0 {
+		p.continuePlain(n, col)
+	}
 	p.endLine()
 	return n
+}
+
+// continuePlain extends the plain scalar n, which ends where pos is, over
+// the lines that continue it: lines indented more than col (the block
+// collection it is in), folded as yaml.v3 folds them (a line break is a
+// space, blank lines are line breaks). A comment ends it. A continuation
+// line that starts with an indicator, or holds ": ", goes to yaml.v3.
+func (p *parser) continuePlain(n *yaml.Node, col int) {
+	var buf []byte
+lines:
+	for {
+		i := p.pos
+		for i < len(p.src) && p.src[i] == ' ' {
+			i++
+		}
+		if i >= len(p.src) || p.src[i] != '\n' {
+			break // a comment, or the end of the text
+		}
+		// The next line that is not blank.
+		breaks, ls, sp := 0, i+1, 0
+		for {
+			sp = spaces(p.src, ls)
+			if ls+sp >= len(p.src) {
+				break lines
+			}
+			if p.src[ls+sp] != '\n' {
+				break
+			}
+			breaks++
+			ls += sp + 1
+		}
+		if sp <= col || p.src[ls+sp] == '#' {
+			break
+		}
+		switch p.src[ls+sp] {
+		case '-', '?', ':', ',', '[', ']', '{', '}', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
+			p.fail()
+		}
+		if buf == nil {
+			buf = append(buf, n.Value...)
+		}
+		if breaks == 0 {
+			buf = append(buf, ' ')
+		}
+		for range breaks {
+			buf = append(buf, '\n')
+		}
+		p.line += 1 + breaks
+		p.lineStart, p.pos = ls, ls+sp
+		v, stop := p.words(p.pos, false)
+		if stop == ':' {
+			p.fail() // "key: value" on a continuation line
+		}
+		buf = append(buf, v...)
+	}
+	if buf != nil {
+		n.Value = string(buf)
+		n.Tag = resolve(n.Value)
+	}
 }
 
 // scalar reads a one-line plain or quoted scalar at pos. It reports
@@ -491,6 +559,12 @@ func (p *parser) plain(flow bool) (string, byte) {
 	case '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
 		p.fail()
 	}
+	return p.words(start, flow)
+}
+
+// words reads the words of a plain scalar from start to the end of its
+// line; it returns them and what stopped them, as plain does.
+func (p *parser) words(start int, flow bool) (string, byte) {
 	end := start // after the last non-space character
 	i := start
 	for {
