@@ -208,7 +208,14 @@ func TestGenerated(t *testing.T) {
 		} else {
 			g.mapping(0, 0)
 		}
-		if checkAgainstV3(t, []byte(g.b.String())) {
+		text := g.b.String()
+		switch r.IntN(8) {
+		case 0:
+			text = strings.ReplaceAll(text, "\n", "\r\n")
+		case 1:
+			text = strings.Replace(text, "\n", "\r\n", 1+r.IntN(3))
+		}
+		if checkAgainstV3(t, []byte(text)) {
 			handled++
 		}
 	}

@@ -89,6 +89,7 @@ var snippets = []string{
 	"a: \"multi\n  line\"\n",
 	"a:\tb\n",
 	"a: 1\r\n",
+	"a: |\r\n  x\r\n\r\n  y\r\nb: [c,\r\n  d]\r\ne: f\r\n  g\r\n",
 	"a: 1\n---\nb: 2\n",
 	"a: 1\n...\n",
 	"%YAML 1.2\n---\na: 1\n",

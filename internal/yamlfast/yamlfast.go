@@ -51,13 +51,19 @@ type bail struct{}
 // and true; or nil and false when the text is outside the subset this
 // package handles (the caller then parses it with yaml.v3).
 func Parse(data []byte) (doc *yaml.Node, ok bool) {
-	lines, ok := plainText(data)
+	lines, crlf, ok := plainText(data)
 	if !ok {
 		return nil, false
 	}
+	src := string(data)
+	if crlf {
+		// yaml.v3 reads "\r\n" as one line break and turns it into "\n"
+		// in values; '\r' never comes before a token on its line.
+		src = strings.ReplaceAll(src, "\r\n", "\n")
+	}
 	// Most lines hold one or two nodes: one block for a line each, more
 	// as needed.
-	p := &parser{src: string(data), line: 1, chunkSize: min(lines+8, 1<<16)}
+	p := &parser{src: src, line: 1, chunkSize: min(lines+8, 1<<16)}
 	p.chunk = make([]yaml.Node, p.chunkSize)
 	defer func() {
 		if r := recover(); r != nil {
@@ -71,10 +77,11 @@ func Parse(data []byte) (doc *yaml.Node, ok bool) {
 }
 
 // plainText reports whether data holds only the characters the parser
-// handles the way yaml.v3 does: printable text and '\n'. Tabs, carriage
-// returns, byte order marks, the other Unicode line breaks and characters
-// yaml.v3 rejects all go to yaml.v3. It also counts the lines.
-func plainText(data []byte) (lines int, ok bool) {
+// handles the way yaml.v3 does: printable text, '\n' and "\r\n" (crlf
+// says whether there is one). Tabs, lone carriage returns, byte order
+// marks, the other Unicode line breaks and characters yaml.v3 rejects all
+// go to yaml.v3. It also counts the lines.
+func plainText(data []byte) (lines int, crlf, ok bool) {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	for i := 0; i < len(data); {
 		if i+8 <= len(data) {
@@ -89,10 +96,13 @@ func plainText(data []byte) (lines int, ok bool) {
 		}
 		c := data[i]
 		if c < utf8.RuneSelf {
-			if c == '\n' {
+			switch {
+			case c == '\n':
 				lines++
-			} else if c < 0x20 || c == 0x7f {
-				return 0, false
+			case c == '\r' && i+1 < len(data) && data[i+1] == '\n':
+				crlf = true
+			case c < 0x20 || c == 0x7f:
+				return 0, false, false
 			}
 			i++
 			continue
@@ -100,14 +110,14 @@ func plainText(data []byte) (lines int, ok bool) {
 		r, size := utf8.DecodeRune(data[i:])
 		switch {
 		case r == utf8.RuneError && size <= 1:
-			return 0, false
+			return 0, false, false
 		case r < 0xa0, r == 0x2028, r == 0x2029, r == 0xfeff,
 			r >= 0xd800 && r < 0xe000, r == 0xfffe, r == 0xffff:
-			return 0, false
+			return 0, false, false
 		}
 		i += size
 	}
-	return lines, true
+	return lines, crlf, true
 }
 
 type parser struct {
