@@ -278,14 +278,15 @@ func (p *parser) document() *yaml.Node {
 			p.fail()
 		}
 	} else {
-		// next bailed on markers after the first line; a marker on
-		// the first content line that is not "---" is "...".
-		doc.Line, doc.Column = p.line, p.col(p.pos)+0
+		// yaml.v3 places an implicit document at its first token. A
+		// directive or "..." there goes to yaml.v3 (next checks the
+		// lines after the first).
+		doc.Line, doc.Column = p.line, p.col(p.pos)
 		if p.indent == 0 {
 			p.checkMarker(p.pos)
 		}
 	}
-	root := p.blockCollection(-1)
+	root := p.blockNode(-1)
 	if !p.eof {
 		p.fail()
 	}
@@ -300,10 +301,10 @@ func (p *parser) enter() {
 	}
 }
 
-// blockCollection parses the block sequence or mapping that starts at pos,
-// the first character of a content line, indented more than parent; below
-// the root, also a flow collection or a one-line scalar on its own line.
-func (p *parser) blockCollection(parent int) *yaml.Node {
+// blockNode parses the block sequence or mapping that starts at pos, the
+// first character of a content line, indented more than parent; below the
+// root, also a flow collection or a plain or quoted scalar on its own line.
+func (p *parser) blockNode(parent int) *yaml.Node {
 	if p.indent <= parent {
 		p.fail()
 	}
@@ -412,7 +413,7 @@ func (p *parser) entryValue(col, after int, inSeq bool) *yaml.Node {
 			if p.indent == col {
 				return p.sequence(col) // compact: "key:\n- a"
 			}
-			return p.blockCollection(col)
+			return p.blockNode(col)
 		}
 		n := p.node()
 		n.Kind, n.Tag = yaml.ScalarNode, tagNull
