@@ -209,6 +209,17 @@ func TestGenerated(t *testing.T) {
 			g.mapping(0, 0)
 		}
 		text := g.b.String()
+		if r.IntN(4) == 0 {
+			// Indent one line a space more or less than it should be.
+			lines := strings.Split(text, "\n")
+			i := r.IntN(len(lines))
+			if r.IntN(2) == 0 {
+				lines[i] = " " + lines[i]
+			} else {
+				lines[i] = strings.TrimPrefix(lines[i], " ")
+			}
+			text = strings.Join(lines, "\n")
+		}
 		switch r.IntN(8) {
 		case 0:
 			text = strings.ReplaceAll(text, "\n", "\r\n")
