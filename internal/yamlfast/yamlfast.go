@@ -2,11 +2,11 @@
 // several times faster than go.yaml.in/yaml/v3, into exactly the node tree
 // yaml.v3's Decoder produces for the same text: block mappings and
 // sequences, flow collections (on one line or several, as formatters write
-// long ones), plain scalars (multi-line ones folded), one-line quoted
-// scalars with every escape, literal and folded block scalars, comments
-// and a leading "---". On anything else (tags, anchors, aliases, merge
-// keys, multi-line quoted scalars, explicit indentation indicators, tabs,
-// carriage returns, directives, several documents, complex keys,
+// long ones), plain and quoted scalars (multi-line ones folded; every
+// escape), literal and folded block scalars, comments, a leading "---",
+// CRLF line ends. On anything else (tags, anchors, aliases, merge keys,
+// explicit indentation indicators, tabs, lone carriage returns,
+// directives, several documents, complex keys,
 // timestamps, syntax errors, ...) Parse reports that it did not handle the
 // text, and the caller parses it with yaml.v3, which also produces the
 // error messages. Comments are skipped: the nodes' comment fields stay
@@ -520,6 +520,7 @@ func (p *parser) scalar(flow bool) (n *yaml.Node, isKey bool) {
 	n = p.node()
 	n.Kind = yaml.ScalarNode
 	n.Line, n.Column = p.line, p.col(start)
+	line := p.line
 	switch p.src[start] {
 	case '"':
 		n.Style, n.Tag = yaml.DoubleQuotedStyle, tagStr
@@ -546,7 +547,7 @@ func (p *parser) scalar(flow bool) (n *yaml.Node, isKey bool) {
 		i++
 	}
 	if p.at(i) == ':' && (flow || p.blankz(i+1)) {
-		if i-start > maxKey {
+		if i-start > maxKey || p.line != line {
 			p.fail()
 		}
 		p.pos = i
@@ -641,109 +642,151 @@ func isFlowIndicator(c byte) bool {
 	return c == ',' || c == '[' || c == ']' || c == '{' || c == '}'
 }
 
-// singleQuoted reads a one-line single-quoted scalar at pos.
+// singleQuoted reads a single-quoted scalar at pos.
 func (p *parser) singleQuoted() string {
 	start := p.pos + 1
 	if j := strings.IndexByte(p.src[start:], '\''); j >= 0 && p.at(start+j+1) != '\'' {
 		if v := p.src[start : start+j]; strings.IndexByte(v, '\n') < 0 {
 			p.pos = start + j + 1
-			return v
+			return v // one line, no '': a slice of the text
 		}
 	}
-	var buf []byte // nil while the value is a slice of the text
-	i := start
-	for {
-		if i >= len(p.src) || p.src[i] == '\n' {
-			p.fail() // multi-line, or unterminated
-		}
-		c := p.src[i]
-		if c == '\'' {
-			if p.at(i+1) == '\'' {
-				if buf == nil {
-					buf = append([]byte(nil), p.src[start:i]...)
-				}
-				buf = append(buf, '\'')
-				i += 2
-				continue
-			}
-			break
-		}
-		if buf != nil {
-			buf = append(buf, c)
-		}
-		i++
-	}
-	p.pos = i + 1
-	if buf == nil {
-		return p.src[start:i]
-	}
-	return string(buf)
+	return p.quoted(start, true)
 }
 
-// doubleQuoted reads a one-line double-quoted scalar at pos, with yaml.v3's
-// escapes.
+// doubleQuoted reads a double-quoted scalar at pos, with yaml.v3's escapes.
 func (p *parser) doubleQuoted() string {
 	start := p.pos + 1
 	if j := strings.IndexByte(p.src[start:], '"'); j >= 0 {
 		if v := p.src[start : start+j]; strings.IndexByte(v, '\\') < 0 && strings.IndexByte(v, '\n') < 0 {
 			p.pos = start + j + 1
-			return v // no escapes: a slice of the text
+			return v // one line, no escapes: a slice of the text
 		}
 	}
+	return p.quoted(start, false)
+}
+
+// quoted reads a quoted scalar whose text starts at offset start, with
+// escapes (” in single quotes; yaml.v3's backslash escapes in double
+// quotes) and over several lines, folded as yaml.v3 folds them: a line
+// break between words is a space, blank lines are line breaks, spaces
+// around a break go, and an escaped line break joins the lines. It ends
+// with pos after the closing quote, on its line.
+func (p *parser) quoted(start int, single bool) string {
 	var buf []byte
 	i := start
 	for {
-		if i >= len(p.src) || p.src[i] == '\n' {
+		if i >= len(p.src) {
+			p.fail() // unterminated
+		}
+		escapedBreak := false
+		// A run of characters other than spaces and line breaks.
+	run:
+		for i < len(p.src) {
+			c := p.src[i]
+			switch {
+			case c == ' ' || c == '\n':
+				break run
+			case single && c == '\'':
+				if p.at(i+1) != '\'' {
+					break run
+				}
+				buf = append(buf, '\'')
+				i += 2
+			case !single && c == '"':
+				break run
+			case !single && c == '\\':
+				if p.at(i+1) == '\n' {
+					i += 2
+					p.newLine(i)
+					escapedBreak = true
+					break run
+				}
+				i = p.escape(&buf, i)
+			default:
+				buf = append(buf, c)
+				i++
+			}
+		}
+		if i >= len(p.src) {
 			p.fail()
 		}
-		c := p.src[i]
-		if c == '"' {
+		if c := p.src[i]; single && c == '\'' || !single && c == '"' {
 			break
 		}
-		if c != '\\' {
-			if buf != nil {
-				buf = append(buf, c)
+		// Spaces and line breaks, then fold.
+		spaces, breaks := i, 0
+		for i < len(p.src) && (p.src[i] == ' ' || p.src[i] == '\n') {
+			if p.src[i] == '\n' {
+				breaks++
+				i++
+				p.newLine(i)
+				continue
 			}
 			i++
-			continue
 		}
-		if buf == nil {
-			buf = append([]byte(nil), p.src[start:i]...)
-		}
-		e := p.at(i + 1)
-		i += 2
-		digits := 0
-		switch e {
-		case 'x':
-			digits = 2
-		case 'u':
-			digits = 4
-		case 'U':
-			digits = 8
+		switch {
+		case escapedBreak:
+			buf = appendBreaks(buf, breaks)
+		case breaks == 0:
+			buf = append(buf, p.src[spaces:i]...)
+		case breaks == 1:
+			buf = append(buf, ' ')
 		default:
-			r, ok := escape(e)
-			if !ok {
-				p.fail() // unknown escape, or "\" at the line end
-			}
-			buf = utf8.AppendRune(buf, r)
-		}
-		if digits > 0 {
-			if i+digits > len(p.src) {
-				p.fail()
-			}
-			v, err := strconv.ParseUint(p.src[i:i+digits], 16, 32)
-			if err != nil || v > 0x10ffff || v >= 0xd800 && v <= 0xdfff {
-				p.fail()
-			}
-			buf = utf8.AppendRune(buf, rune(v))
-			i += digits
+			buf = appendBreaks(buf, breaks-1)
 		}
 	}
 	p.pos = i + 1
-	if buf == nil {
-		return p.src[start:i]
-	}
 	return string(buf)
+}
+
+func appendBreaks(buf []byte, n int) []byte {
+	for range n {
+		buf = append(buf, '\n')
+	}
+	return buf
+}
+
+// newLine notes that a scalar went on to a new line starting at offset
+// i; a document marker there goes to yaml.v3.
+func (p *parser) newLine(i int) {
+	p.line++
+	p.lineStart = i
+	if i < len(p.src) {
+		p.checkMarker(i)
+	}
+}
+
+// escape appends what the backslash escape at offset i stands for and
+// returns the offset after it.
+func (p *parser) escape(buf *[]byte, i int) int {
+	e := p.at(i + 1)
+	i += 2
+	digits := 0
+	switch e {
+	case 'x':
+		digits = 2
+	case 'u':
+		digits = 4
+	case 'U':
+		digits = 8
+	default:
+		r, ok := escape(e)
+		if !ok {
+			p.fail() // unknown escape
+		}
+		*buf = utf8.AppendRune(*buf, r)
+		return i
+	}
+	if i+digits > len(p.src) {
+		p.fail()
+	}
+	v, err := strconv.ParseUint(p.src[i:i+digits], 16, 32)
+	if err != nil || v > 0x10ffff || v >= 0xd800 && v <= 0xdfff {
+		p.fail()
+	}
+	*buf = utf8.AppendRune(*buf, rune(v))
+	return i + digits
 }
 
 // escapes pairs each one-character escape of a double-quoted scalar (as
