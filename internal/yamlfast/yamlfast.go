@@ -6,11 +6,10 @@
 // escape), literal and folded block scalars, comments, a leading "---",
 // CRLF line ends. On anything else (tags, anchors, aliases, merge keys,
 // explicit indentation indicators, tabs, lone carriage returns,
-// directives, several documents, complex keys,
-// timestamps, syntax errors, ...) Parse reports that it did not handle the
-// text, and the caller parses it with yaml.v3, which also produces the
-// error messages. Comments are skipped: the nodes' comment fields stay
-// empty.
+// directives, several documents, complex keys, timestamps, syntax errors,
+// ...) Parse reports that it did not handle the text, and the caller
+// parses it with yaml.v3, which also produces the error messages. Comments
+// are skipped: the nodes' comment fields stay empty.
 //
 // The fuzz test holds the promise: wherever Parse returns a tree, it
 // equals yaml.v3's on every field but the comments, and yaml.v3 reads
