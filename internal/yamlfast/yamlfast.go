@@ -333,14 +333,21 @@ func (p *parser) blockNode(parent int) *yaml.Node {
 	return p.mapping(p.indent)
 }
 
+// open starts a block collection of kind at column col+1 of the current
+// line, one level deeper.
+func (p *parser) open(kind yaml.Kind, tag string, col int) *yaml.Node {
+	p.enter()
+	n := p.node()
+	n.Kind, n.Tag = kind, tag
+	n.Line, n.Column = p.line, col+1
+	return n
+}
+
 // sequence parses a block sequence whose first "-" is at pos, in column
 // col+1 (col counts from 0, as indentation does).
 func (p *parser) sequence(col int) *yaml.Node {
-	p.enter()
+	seq := p.open(yaml.SequenceNode, tagSeq, col)
 	defer func() { p.depth-- }()
-	seq := p.node()
-	seq.Kind, seq.Tag = yaml.SequenceNode, tagSeq
-	seq.Line, seq.Column = p.line, col+1
 	mark := len(p.stack)
 	for {
 		// pos is at "-".
@@ -365,11 +372,8 @@ func (p *parser) sequence(col int) *yaml.Node {
 // mapping parses a block mapping whose first key is at pos, in column
 // col+1.
 func (p *parser) mapping(col int) *yaml.Node {
-	p.enter()
+	m := p.open(yaml.MappingNode, tagMap, col)
 	defer func() { p.depth-- }()
-	m := p.node()
-	m.Kind, m.Tag = yaml.MappingNode, tagMap
-	m.Line, m.Column = p.line, col+1
 	mark := len(p.stack)
 	for {
 		key, isKey := p.scalar(false)
