@@ -101,8 +101,10 @@ func (t *table) each(b []byte, f func(i int, e *entry)) {
 type span struct{ start, end int }
 
 // mask replaces what the table finds in b with Mask; in JSON text, only
-// what lies inside one string value (see jsonText.holds).
-func (t *table) mask(b []byte, inJSON bool) []byte {
+// what lies inside one string value (see jsonText.holds). With within, it
+// looks only inside those ranges of b (each a whole JSON value): what it
+// finds there is judged against all of b, as without.
+func (t *table) mask(b []byte, inJSON bool, within [][2]int) []byte {
 	var found []span
 	var js *jsonText
 	keep := func(s span) bool {
@@ -114,7 +116,7 @@ func (t *table) mask(b []byte, inJSON bool) []byte {
 		}
 		return js.holds(s)
 	}
-	t.each(b, func(i int, e *entry) {
+	visit := func(i int, e *entry) {
 		var s span
 		ok := false
 		switch e.kind {
@@ -128,7 +130,16 @@ func (t *table) mask(b []byte, inJSON bool) []byte {
 		if ok && keep(s) {
 			found = append(found, s)
 		}
-	})
+	}
+	if within == nil {
+		t.each(b, visit)
+	}
+	for _, r := range within {
+		if r[0] < 0 || r[1] > len(b) || r[0] >= r[1] {
+			continue // not a range of b: nothing there to look at
+		}
+		t.each(b[r[0]:r[1]], func(i int, e *entry) { visit(r[0]+i, e) })
+	}
 	if len(found) == 0 {
 		return b
 	}

@@ -202,12 +202,26 @@ func unescape(s string) string {
 
 // Bytes returns b with every secret masked. It returns b itself, unchanged
 // and without allocating, when there is nothing to mask.
-func (r *Redactor) Bytes(b []byte) []byte { return r.table().mask(b, false) }
+func (r *Redactor) Bytes(b []byte) []byte { return r.table().mask(b, false, nil) }
 
 // JSON is Bytes for JSON text (a JSON value, or JSON lines): it masks only
 // inside string values, never across an escape sequence, so the result
 // stays valid JSON with the same keys, numbers and structure.
-func (r *Redactor) JSON(b []byte) []byte { return r.table().mask(b, true) }
+func (r *Redactor) JSON(b []byte) []byte { return r.table().mask(b, true, nil) }
+
+// JSONIn is JSON for a text whose writer knows where a secret could be:
+// within lists ranges [start, end) of b, each a whole JSON value (a string
+// with its quotes, an object, an array), and JSONIn looks only there. An
+// encoder that writes its own field names marks the values it was given
+// and spares the scan of the rest; the result is what JSON gives when
+// every string value and every object with keys from outside lies within
+// a range.
+func (r *Redactor) JSONIn(b []byte, within [][2]int) []byte {
+	if within == nil {
+		within = [][2]int{}
+	}
+	return r.table().mask(b, true, within)
+}
 
 // String returns s with every secret masked.
 func (r *Redactor) String(s string) string {

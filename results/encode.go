@@ -19,30 +19,69 @@ import (
 // shape (checkpoints, transcripts, mock calls) still go through
 // encoding/json. r.Record is written as it is.
 func AppendJob(b []byte, r *Job) ([]byte, error) {
+	return (*spans)(nil).appendJob(b, r)
+}
+
+// spans records where a record's encoding holds text that did not come from
+// the encoder itself: string values, and whole values of open-ended shape
+// (maps with arbitrary keys, JSON-encoded fields). Secrets can only be
+// there, so the Writer masks only there (redact.Redactor.JSONIn), skipping
+// the field names that are most of a record's bytes. A nil *spans records
+// nothing.
+type spans [][2]int
+
+func (sp *spans) mark(start, end int) {
+	if sp == nil || start == end {
+		return
+	}
+	if n := len(*sp); n > 0 && (*sp)[n-1][1] == start {
+		(*sp)[n-1][1] = end // adjacent: one span
+		return
+	}
+	*sp = append(*sp, [2]int{start, end})
+}
+
+// str appends s as a JSON string and marks it.
+func (sp *spans) str(b []byte, s string) []byte {
+	start := len(b)
+	b = jsonstr.Append(b, s)
+	sp.mark(start, len(b))
+	return b
+}
+
+// value appends v (appendValue) and marks it whole.
+func (sp *spans) value(b []byte, v any) ([]byte, error) {
+	start := len(b)
+	b, err := appendValue(b, v)
+	sp.mark(start, len(b))
+	return b, err
+}
+
+func (sp *spans) appendJob(b []byte, r *Job) ([]byte, error) {
 	b = append(b, `{"record":`...)
-	b = jsonstr.Append(b, r.Record)
+	b = sp.str(b, r.Record)
 	b = append(b, `,"id":`...)
-	b = jsonstr.Append(b, r.ID)
+	b = sp.str(b, r.ID)
 	b = append(b, `,"index":`...)
 	b = strconv.AppendInt(b, r.Index, 10)
 	b = append(b, `,"scenario":`...)
-	b = jsonstr.Append(b, r.Scenario)
+	b = sp.str(b, r.Scenario)
 	if r.ScenarioName != "" {
 		b = append(b, `,"scenario_name":`...)
-		b = jsonstr.Append(b, r.ScenarioName)
+		b = sp.str(b, r.ScenarioName)
 	}
 	if r.Matrix != "" {
 		b = append(b, `,"matrix":`...)
-		b = jsonstr.Append(b, r.Matrix)
+		b = sp.str(b, r.Matrix)
 	}
 	if r.Combination != "" {
 		b = append(b, `,"combination":`...)
-		b = jsonstr.Append(b, r.Combination)
+		b = sp.str(b, r.Combination)
 	}
 	var err error
 	if len(r.Params) > 0 {
 		b = append(b, `,"params":`...)
-		if b, err = appendValue(b, r.Params); err != nil {
+		if b, err = sp.value(b, r.Params); err != nil {
 			return b, err
 		}
 	}
@@ -57,9 +96,9 @@ func AppendJob(b []byte, r *Job) ([]byte, error) {
 	b = append(b, `,"score":`...)
 	b = appendFloat(b, r.Score)
 	b = append(b, `,"reason":`...)
-	b = jsonstr.Append(b, r.Reason)
+	b = sp.str(b, r.Reason)
 	b = append(b, `,"strategy":`...)
-	b = jsonstr.Append(b, r.Strategy)
+	b = sp.str(b, r.Strategy)
 	b = append(b, `,"evaluations":`...)
 	if r.Evaluations == nil {
 		b = append(b, "null"...)
@@ -69,22 +108,22 @@ func AppendJob(b []byte, r *Job) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			if b, err = appendResult(b, &r.Evaluations[i]); err != nil {
+			if b, err = sp.appendResult(b, &r.Evaluations[i]); err != nil {
 				return b, err
 			}
 		}
 		b = append(b, ']')
 	}
 	if len(r.Checkpoints) > 0 {
-		if b, err = appendJSON(b, `,"checkpoints":`, r.Checkpoints); err != nil {
+		if b, err = sp.appendJSON(b, `,"checkpoints":`, r.Checkpoints); err != nil {
 			return b, err
 		}
 	}
 	if len(r.TerminationReasons) > 0 {
-		b = appendStrings(append(b, `,"termination_reasons":`...), r.TerminationReasons)
+		b = sp.strings(append(b, `,"termination_reasons":`...), r.TerminationReasons)
 	}
 	if len(r.Transcript) > 0 {
-		if b, err = appendJSON(b, `,"transcript":`, r.Transcript); err != nil {
+		if b, err = sp.appendJSON(b, `,"transcript":`, r.Transcript); err != nil {
 			return b, err
 		}
 	}
@@ -98,11 +137,11 @@ func AppendJob(b []byte, r *Job) ([]byte, error) {
 	// (turns, tool calls by category).
 	if r.Agent != "" {
 		b = append(b, `,"agent":`...)
-		b = jsonstr.Append(b, r.Agent)
+		b = sp.str(b, r.Agent)
 	}
 	if r.Model != "" {
 		b = append(b, `,"model":`...)
-		b = jsonstr.Append(b, r.Model)
+		b = sp.str(b, r.Model)
 	}
 	if e := &r.Efficiency; e.Turns != 0 || e.ToolCalls.Total != 0 || e.ToolCalls.Failed != 0 || len(e.ToolCalls.ByCategory) > 0 {
 		b = append(b, `,"efficiency":{"turns":`...)
@@ -112,27 +151,35 @@ func AppendJob(b []byte, r *Job) ([]byte, error) {
 		b = append(b, `,"failed":`...)
 		b = strconv.AppendInt(b, int64(e.ToolCalls.Failed), 10)
 		if len(e.ToolCalls.ByCategory) > 0 {
-			b = appendCounts(append(b, `,"by_category":`...), e.ToolCalls.ByCategory)
+			b = sp.counts(append(b, `,"by_category":`...), e.ToolCalls.ByCategory)
 		}
 		b = append(b, "}}"...)
 	}
 	if len(r.MockCalls) > 0 {
-		if b, err = appendJSON(b, `,"mock_calls":`, r.MockCalls); err != nil {
+		if b, err = sp.appendJSON(b, `,"mock_calls":`, r.MockCalls); err != nil {
 			return b, err
 		}
 	}
 	if r.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonstr.Append(b, r.Error)
+		b = sp.str(b, r.Error)
 	}
 	if r.Environment != "" {
 		b = append(b, `,"environment":`...)
-		b = jsonstr.Append(b, r.Environment)
+		b = sp.str(b, r.Environment)
 	}
 	if len(r.Notes) > 0 {
-		b = appendStrings(append(b, `,"notes":`...), r.Notes)
+		b = sp.strings(append(b, `,"notes":`...), r.Notes)
 	}
 	return append(b, '}'), nil
+}
+
+// strings appends a JSON array of strings and marks it whole.
+func (sp *spans) strings(b []byte, ss []string) []byte {
+	start := len(b)
+	b = appendStrings(b, ss)
+	sp.mark(start, len(b))
+	return b
 }
 
 // appendStrings appends a JSON array of strings.
@@ -147,15 +194,15 @@ func appendStrings(b []byte, ss []string) []byte {
 	return append(b, ']')
 }
 
-func appendResult(b []byte, e *Evaluation) ([]byte, error) {
+func (sp *spans) appendResult(b []byte, e *Evaluation) ([]byte, error) {
 	b = append(b, `{"type":`...)
-	b = jsonstr.Append(b, e.Type)
+	b = sp.str(b, e.Type)
 	if e.Description != "" {
 		b = append(b, `,"description":`...)
-		b = jsonstr.Append(b, e.Description)
+		b = sp.str(b, e.Description)
 	}
 	b = append(b, `,"scope":`...)
-	b = jsonstr.Append(b, string(e.Scope))
+	b = sp.str(b, string(e.Scope))
 	b = append(b, `,"step":`...)
 	b = strconv.AppendInt(b, int64(e.Step), 10)
 	b = append(b, `,"turn":`...)
@@ -165,11 +212,11 @@ func appendResult(b []byte, e *Evaluation) ([]byte, error) {
 	b = append(b, `,"score":`...)
 	b = appendFloat(b, e.Score)
 	b = append(b, `,"message":`...)
-	b = jsonstr.Append(b, e.Message)
+	b = sp.str(b, e.Message)
 	if len(e.Details) > 0 {
 		b = append(b, `,"details":`...)
 		var err error
-		if b, err = appendValue(b, e.Details); err != nil {
+		if b, err = sp.value(b, e.Details); err != nil {
 			return b, err
 		}
 	}
@@ -180,9 +227,18 @@ func appendResult(b []byte, e *Evaluation) ([]byte, error) {
 	}
 	if e.Error != "" {
 		b = append(b, `,"error":`...)
-		b = jsonstr.Append(b, e.Error)
+		b = sp.str(b, e.Error)
 	}
 	return append(b, '}'), nil
+}
+
+// counts appends c (appendCounts) and marks it whole: its keys are names
+// from outside (tool categories).
+func (sp *spans) counts(b []byte, c Counts) []byte {
+	start := len(b)
+	b = appendCounts(b, c)
+	sp.mark(start, len(b))
+	return b
 }
 
 // appendCounts appends counts as a JSON object, in order.
@@ -221,14 +277,17 @@ func appendUsage(b []byte, u llm.Usage) []byte {
 	return append(b, '}')
 }
 
-// appendJSON appends key and v encoded by encoding/json.
-func appendJSON(b []byte, key string, v any) ([]byte, error) {
+// appendJSON appends key and v encoded by encoding/json, and marks v whole.
+func (sp *spans) appendJSON(b []byte, key string, v any) ([]byte, error) {
 	enc, err := marshalNoEscape(v)
 	if err != nil {
 		return b, err
 	}
 	b = append(b, key...)
-	return append(b, enc...), nil
+	start := len(b)
+	b = append(b, enc...)
+	sp.mark(start, len(b))
+	return b, nil
 }
 
 func marshalNoEscape(v any) ([]byte, error) {

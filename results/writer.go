@@ -145,10 +145,17 @@ func (w *Writer) writePlan(p *Plan) error {
 // its workers.
 func (w *Writer) ConcurrentWrites() bool { return true }
 
-// linePool holds the buffers Write encodes records into; writeLine copies
-// each line into the pending buffer, so a buffer is free again once Write
+// encoding is a line being encoded and where it holds values from outside
+// (see spans).
+type encoding struct {
+	line  []byte
+	spans spans
+}
+
+// linePool holds what Write encodes records into; writeLine copies each
+// line into the pending buffer, so an encoding is free again once Write
 // returns.
-var linePool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+var linePool = sync.Pool{New: func() any { return &encoding{line: make([]byte, 0, 4096)} }}
 
 // Write appends one job result. It sets r.Record and does not keep r.
 func (w *Writer) Write(r *Job) error {
@@ -156,15 +163,18 @@ func (w *Writer) Write(r *Job) error {
 		return errWriterClosed
 	}
 	r.Record = RecordJob
-	bp := linePool.Get().(*[]byte)
-	b, err := AppendJob((*bp)[:0], r)
+	enc := linePool.Get().(*encoding)
+	enc.spans = enc.spans[:0]
+	b, err := enc.spans.appendJob(enc.line[:0], r)
 	if err == nil {
-		b = append(b, '\n')
-		err = w.writeLine(b)
+		// Only the values the record was given can hold a secret: the
+		// masking scans those, not the field names around them.
+		b = w.Redactor.JSONIn(b, enc.spans)
+		err = w.writeLine(append(b, '\n'))
 	}
-	if cap(b) <= 64<<10 { // a huge record's buffer is left to the GC
-		*bp = b[:0]
-		linePool.Put(bp)
+	if cap(b) <= 64<<10 && cap(enc.spans) <= 1024 { // a huge record's buffers are left to the GC
+		enc.line = b[:0]
+		linePool.Put(enc)
 	}
 	return err
 }
@@ -176,7 +186,7 @@ func (w *Writer) writeValue(v any) error {
 	if err := w.enc.Encode(v); err != nil {
 		return err
 	}
-	return w.writeLine(w.buf.Bytes())
+	return w.writeLine(w.Redactor.JSON(w.buf.Bytes()))
 }
 
 // maxPending bounds the lines waiting for the flusher: past it, Write
@@ -184,9 +194,8 @@ func (w *Writer) writeValue(v any) error {
 // memory).
 const maxPending = 1 << 20
 
-// writeLine hands one line to the flusher.
+// writeLine hands one line, masked, to the flusher.
 func (w *Writer) writeLine(line []byte) error {
-	line = w.Redactor.JSON(line)
 	w.mu.Lock()
 	for len(w.pending) >= maxPending && w.werr == nil {
 		w.moved.Wait()
