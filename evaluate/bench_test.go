@@ -58,6 +58,8 @@ func BenchmarkEvaluations(b *testing.B) {
 	stepIn := evaluate.Input{Trace: step, Turn: -1, Scope: evaluate.ScopeStep, Env: &evaluate.Env{AllowCommands: true}}
 	finalIn := evaluate.Input{Trace: conv, Turn: -1, Scope: evaluate.ScopeFinal, Env: &evaluate.Env{}}
 	turnIn := evaluate.Input{Trace: conv, Turn: 7, Scope: evaluate.ScopeTurn, Env: &evaluate.Env{}}
+	echo := &evaluate.Trace{ScenarioID: "echo", Steps: []evaluate.StepTrace{{Kind: "input", Input: "Question 17: what is topic-17?", Reply: "Question 17: what is topic-17?"}}}
+	echoIn := evaluate.Input{Trace: echo, Turn: -1, Scope: evaluate.ScopeStep, Env: &evaluate.Env{}}
 	expected := []evalparams.ExpectedAction{{Action: "list_repositories"}, {Action: "get_repository"}, {Action: "list_issues", Args: map[string]any{"state": "open"}},
 		{Action: "get_issue"}, {Action: "add_comment", Args: map[string]any{"number": 12}}}
 	reversed := []evalparams.ExpectedAction{expected[4], expected[3], expected[2], expected[1], expected[0]}
@@ -84,6 +86,8 @@ func BenchmarkEvaluations(b *testing.B) {
 		{"user_satisfaction/sentiment", "user_satisfaction", sat("sentiment_analysis", 0.7, nil), finalIn},
 		{"context_retention", "context_retention", retention(3, 0.8, "Ada", "Berlin"), finalIn},
 		{"string_contains/turn", "string_contains", &evalparams.StringContains{Value: "go.mod"}, turnIn},
+		// The echo workload's regex (bench/echo): anchored, on a short reply.
+		{"regex_match/echo", "regex_match", &evalparams.RegexMatch{Pattern: `^Question [0-9]+: what is topic-[0-9]+\?$`}, echoIn},
 	}
 	reg := evaluate.NewRegistry()
 	for _, c := range cases {
