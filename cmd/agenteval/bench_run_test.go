@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agenteval/agenteval/internal/benchecho"
 )
 
 // BenchmarkRunEchoMatrixCLI is the CLI's side of bench/compare-promptfoo.sh's
@@ -20,17 +22,12 @@ func BenchmarkRunEchoMatrixCLI(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var m strings.Builder
-	m.WriteString("name: m\ndescription: N inputs\nbase_scenario: base.scenario.yaml\nmatrix:\n  - parameter: \"run[0].input\"\n    values:\n")
 	const n = 10000
-	for i := range n {
-		fmt.Fprintf(&m, "      - \"Question %d: what is topic-%d?\"\n", i, i)
-	}
 	if err := os.WriteFile(filepath.Join(dir, "base.scenario.yaml"), base, 0o644); err != nil {
 		b.Fatal(err)
 	}
 	matrix := filepath.Join(dir, "m.matrix.yaml")
-	if err := os.WriteFile(matrix, []byte(m.String()), 0o644); err != nil {
+	if err := os.WriteFile(matrix, benchecho.Matrix(n), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()

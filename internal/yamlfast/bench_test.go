@@ -2,30 +2,20 @@ package yamlfast
 
 import (
 	"bytes"
-	"fmt"
 	"os"
-	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
-)
 
-// echoMatrix is bench/compare-promptfoo.sh's matrix file: 10^4 values.
-func echoMatrix() []byte {
-	var m strings.Builder
-	m.WriteString("name: m\ndescription: N inputs\nbase_scenario: base.scenario.yaml\nmatrix:\n  - parameter: \"run[0].input\"\n    values:\n")
-	for i := range 10000 {
-		fmt.Fprintf(&m, "      - \"Question %d: what is topic-%d?\"\n", i, i)
-	}
-	return []byte(m.String())
-}
+	"github.com/agenteval/agenteval/internal/benchecho"
+)
 
 func benchInputs(b *testing.B) map[string][]byte {
 	scenario, err := os.ReadFile("../../bench/echo/base.scenario.yaml")
 	if err != nil {
 		b.Fatal(err)
 	}
-	return map[string][]byte{"EchoMatrix": echoMatrix(), "EchoScenario": scenario}
+	return map[string][]byte{"EchoMatrix": benchecho.Matrix(10_000), "EchoScenario": scenario}
 }
 
 func BenchmarkParse(b *testing.B) {
