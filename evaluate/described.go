@@ -46,6 +46,7 @@ func (d *described) Needs() Needs { return needsOf(d.ev) }
 // Evaluate runs the wrapped evaluator. On error the Result is still
 // complete: Passed false, Score 0, Error and Message set.
 func (d *described) Evaluate(ctx context.Context, in Input) (r Result, err error) {
+	in = in.normalized()
 	defer func() {
 		if v := recover(); v != nil {
 			pe := &panicError{Type: d.typ, Value: v, Stack: debug.Stack()}
@@ -54,9 +55,8 @@ func (d *described) Evaluate(ctx context.Context, in Input) (r Result, err error
 			// records, so the bug can be found from the results file.
 			r = Result{Details: map[string]any{"panic_stack": string(pe.Stack)}}
 		}
-		r = d.finish(r, in, err)
+		d.finish(&r, in, err)
 	}()
-	in = in.normalized()
 	if err := in.check(); err != nil {
 		return Result{}, err
 	}
@@ -71,9 +71,9 @@ func (in Input) normalized() Input {
 	return in
 }
 
-// finish fills the Result's identity and keeps Score in [0,1].
-func (d *described) finish(r Result, in Input, err error) Result {
-	in = in.normalized()
+// finish fills the Result's identity and keeps Score in [0,1]; in is
+// normalized. It works in place: a Result is a large value.
+func (d *described) finish(r *Result, in Input, err error) {
 	r.Type, r.Description = d.typ, d.description
 	r.Scope, r.Step, r.Turn = in.Scope, in.Step, in.Turn
 	r.Weight, r.Critical = d.weight, d.critical
@@ -83,7 +83,7 @@ func (d *described) finish(r Result, in Input, err error) Result {
 		if r.Message == "" {
 			r.Message = fmt.Sprintf("%s reached no verdict: %v", d.typ, err)
 		}
-		return r
+		return
 	}
 	switch {
 	case math.IsNaN(r.Score) || r.Score < 0:
@@ -91,7 +91,6 @@ func (d *described) finish(r Result, in Input, err error) Result {
 	case r.Score > 1:
 		r.Score = 1
 	}
-	return r
 }
 
 // check reports an Input that does not point at a step (and, for
