@@ -46,7 +46,7 @@ func (l *Loader) checkScenario(f *File, s *Scenario, github bool) {
 			}
 		}
 	}
-	s.evaluations(func(p Path, e *Evaluation) {
+	s.Evaluations(func(p Path, e *Evaluation) {
 		fp := evalPath(p)
 		inConversation := len(p) > 3 && p[2].Key == "conversation"
 		if t := f.gen.vocab.evals[e.Type]; t != nil && t.Conversation && !inConversation && s.Run[p[1].Index].Conversation == nil {

@@ -77,9 +77,10 @@ func (s *Scenario) SetDefaults(fileName string) {
 	}
 }
 
-// Evaluations calls fn for every evaluation of the scenario with its path:
-// step evaluations, then each conversation's turn and final evaluations.
-func (s *Scenario) evaluations(fn func(p Path, e *Evaluation)) {
+// Evaluations calls fn for every evaluation of the scenario with its path
+// (run[0].conversation.turn_evaluations[1]): step evaluations, then each
+// conversation's turn and final evaluations, in file order.
+func (s *Scenario) Evaluations(fn func(p Path, e *Evaluation)) {
 	run := Path{}.Key("run")
 	for i := range s.Run {
 		step := &s.Run[i]
@@ -100,7 +101,7 @@ func (s *Scenario) evaluations(fn func(p Path, e *Evaluation)) {
 }
 
 func (l *Loader) decodeEvaluations(f *File, s *Scenario, _ Path) {
-	s.evaluations(func(p Path, e *Evaluation) { l.decodeEvaluation(f, e, p) })
+	s.Evaluations(func(p Path, e *Evaluation) { l.decodeEvaluation(f, e, p) })
 }
 
 func (l *Loader) decodeEvaluation(f *File, e *Evaluation, p Path) {

@@ -135,7 +135,7 @@ func TestDecodeValueMatchesEncodingJSON(t *testing.T) {
 func forEachEvaluation(v any, fn func(*Evaluation)) {
 	switch x := v.(type) {
 	case *Scenario:
-		x.evaluations(func(_ Path, e *Evaluation) { fn(e) })
+		x.Evaluations(func(_ Path, e *Evaluation) { fn(e) })
 	case *gitHubScenario:
 		for i := range x.Evaluations {
 			fn(&x.Evaluations[i])

@@ -130,30 +130,18 @@ func checkEvaluations(files []*scenario.File, reg *registry.Registry[*evaluate.K
 		if s == nil || f.Matrix != nil || f.Diagnostics.HasErrors() {
 			continue
 		}
-		check := func(at scenario.Path, evs []scenario.Evaluation) {
-			for i, e := range evs {
-				_, err := evaluate.Build(reg, e)
-				var unknown *registry.Error
-				if err == nil || errors.As(err, &unknown) {
-					continue
-				}
-				p := at.Index(i)
-				d := scenario.Diagnostic{File: f.Name, Path: p.String(), Severity: scenario.Error, Code: "evaluation",
-					Message: err.Error()}
-				if f.Doc != nil {
-					d.Line, d.Column, _ = f.Doc.Locate(p)
-				}
-				out = append(out, d)
+		s.Evaluations(func(p scenario.Path, e *scenario.Evaluation) {
+			_, err := evaluate.Build(reg, *e)
+			var unknown *registry.Error
+			if err == nil || errors.As(err, &unknown) {
+				return
 			}
-		}
-		for i, st := range s.Run {
-			step := scenario.Path{}.Key("run").Index(i)
-			check(step.Key("evaluations"), st.Evaluations)
-			if cv := st.Conversation; cv != nil {
-				check(step.Key("conversation").Key("turn_evaluations"), cv.TurnEvaluations)
-				check(step.Key("conversation").Key("final_evaluations"), cv.FinalEvaluations)
+			d := scenario.Diagnostic{File: f.Name, Path: p.String(), Severity: scenario.Error, Code: "evaluation", Message: err.Error()}
+			if f.Doc != nil {
+				d.Line, d.Column, _ = f.Doc.Locate(p)
 			}
-		}
+			out = append(out, d)
+		})
 	}
 	return out
 }
