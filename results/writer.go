@@ -233,15 +233,19 @@ func (w *Writer) flushLoop() {
 		if w.unsynced == 0 {
 			continue
 		}
-		w.mu.Lock()
-		interval := w.syncInterval
-		w.mu.Unlock()
-		if wait := interval - time.Since(w.lastSync); wait > 0 {
+		if wait := w.interval() - time.Since(w.lastSync); wait > 0 {
 			timer.Reset(wait)
 			continue
 		}
 		w.requestSync()
 	}
+}
+
+// interval is syncInterval, read under the lock (tests change it).
+func (w *Writer) interval() time.Duration {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.syncInterval
 }
 
 // requestSync asks the syncer for an fsync of everything written so far.
@@ -342,10 +346,7 @@ func (w *Writer) close() error {
 	if serr := <-w.syncDone; err == nil {
 		err = serr
 	}
-	w.mu.Lock()
-	interval := w.syncInterval
-	w.mu.Unlock()
-	if w.unsynced > 0 && time.Since(w.opened) >= interval {
+	if w.unsynced > 0 && time.Since(w.opened) >= w.interval() {
 		if serr := w.f.Sync(); err == nil {
 			err = serr
 		}
