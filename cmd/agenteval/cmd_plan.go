@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/agenteval/agenteval/internal/sources"
+	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/plan"
 	"github.com/agenteval/agenteval/runner"
@@ -112,17 +112,13 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 			return usageErr("%v", err)
 		}
 	}
-	srcs, err := sources.Files(files, sources.Options{Runs: *runs, Filters: filters, MaxJobs: *maxJobs})
-	if err != nil {
-		return usageErr("%v", err)
-	}
+	// The jobs run would run, as the library builds them (Kit.Jobs).
+	jobCfg := agenteval.RunConfig{Runs: *runs, Filters: filters, MaxJobs: *maxJobs, Shard: shard}
 	if suite != nil {
-		if srcs, err = sources.Suite(suite.variants, srcs, *maxJobs); err != nil {
-			return usageErr("%v", err)
-		}
+		jobCfg.Variants = suite.variants
 		suite.planOptions(files, &opts, *agentModelName)
 	}
-	jobs, _, err := sources.Combine(srcs, shard)
+	jobs, _, err := env.kit.Jobs(jobCfg, files...)
 	if err != nil {
 		return usageErr("%v", err)
 	}
