@@ -192,11 +192,16 @@ func (w *Writer) writeValue(v any) error {
 // maxPending bounds the lines waiting for the flusher: past it, Write
 // waits (a disk slower than the jobs holds the run back rather than fill
 // memory).
-const maxPending = 1 << 20
+const maxPending = 1 << 18
+
+const pendingCap = maxPending + 32<<10
 
 // writeLine hands one line, masked, to the flusher.
 func (w *Writer) writeLine(line []byte) error {
 	w.mu.Lock()
+	if w.pending == nil {
+		w.pending = make([]byte, 0, pendingCap)
+	}
 	for len(w.pending) >= maxPending && w.werr == nil {
 		w.moved.Wait()
 	}
@@ -266,6 +271,7 @@ func (w *Writer) flushPending() {
 		return
 	}
 	w.pending, w.spare = w.spare[:0], nil // the two buffers swap: Write fills one while this one is written
+	w.moved.Broadcast()                   // a Write waiting for room has it now
 	w.mu.Unlock()
 	_, err := w.f.Write(buf)
 	w.mu.Lock()
