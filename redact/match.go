@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"cmp"
+	"math/bits"
 	"slices"
 )
 
@@ -16,7 +17,7 @@ const (
 // marks are the patterns' fixed parts; anchor is where their two rare pairs
 // of bytes begin (see table).
 var marks = []entry{
-	{text: []byte("uthorization"), kind: kindAuth, anchor: 6}, {text: []byte("UTHORIZATION"), kind: kindAuth, anchor: 6},
+	{text: []byte("uthorization"), kind: kindAuth, anchor: 5}, {text: []byte("UTHORIZATION"), kind: kindAuth, anchor: 5},
 	{text: []byte("ghp_"), kind: kindToken, anchor: 1}, {text: []byte("gho_"), kind: kindToken, anchor: 1}, {text: []byte("ghu_"), kind: kindToken, anchor: 1},
 	{text: []byte("ghs_"), kind: kindToken, anchor: 1}, {text: []byte("ghr_"), kind: kindToken, anchor: 1}, {text: []byte("github_pat_"), kind: kindToken, anchor: 5},
 	{text: []byte("sk-"), kind: kindToken},
@@ -44,13 +45,17 @@ type entry struct {
 // bitset of 2^16 bits: an occurrence of an entry at p puts its anchor pair
 // (text[a:a+2]) at p+a or its next pair (text[a+1:a+3]) at p+a+1, one of
 // which is even, so half the positions are read and almost every one is
-// ruled out by one bit test. Anchors avoid pairs common in prose ("th" of
-// "authorization"). The entries registered under a pair are compared only
-// where it occurs. It is immutable.
+// ruled out by one bit test. Anchors avoid pairs common in prose ("th" and
+// "at" of "authorization": see proseAnchor). The entries registered under
+// a pair are compared only where it occurs; they are found by the pair's
+// rank among the bits set (rank plus a population count), which costs a
+// few instructions where a map lookup cost more than the whole scan of a
+// record without one. It is immutable.
 type table struct {
 	secrets []string // the forms of the secrets, as given to newTable
 	pairs   [1 << 16 / 64]uint64
-	byPair  map[uint16][]hit
+	rank    [1 << 16 / 64]uint16 // the bits set in pairs before each word
+	hits    [][]hit              // by rank: the entries registered under each pair set
 }
 
 // hit is an entry registered under a pair found at offset at of its text.
@@ -62,20 +67,44 @@ type hit struct {
 func pairAt(b []byte, i int) uint16 { return uint16(b[i])<<8 | uint16(b[i+1]) }
 
 func newTable(secrets []string) *table {
-	t := &table{secrets: secrets, byPair: map[uint16][]hit{}}
+	t := &table{secrets: secrets}
 	all := slices.Clone(marks)
 	for _, s := range secrets {
-		all = append(all, entry{text: []byte(s), kind: kindSecret}) // secrets are at least 6 bytes
+		all = append(all, entry{text: []byte(s), kind: kindSecret, anchor: proseAnchor(s)}) // secrets are at least 6 bytes
 	}
+	byPair := map[uint16][]hit{}
 	for i := range all {
 		e := &all[i]
 		for at := e.anchor; at <= e.anchor+1; at++ {
 			k := pairAt(e.text, at)
 			t.pairs[k>>6] |= 1 << (k & 63)
-			t.byPair[k] = append(t.byPair[k], hit{e, at})
+			byPair[k] = append(byPair[k], hit{e, at})
+		}
+	}
+	n := uint16(0)
+	for w := range t.pairs {
+		t.rank[w] = n
+		for set := t.pairs[w]; set != 0; set &= set - 1 {
+			t.hits = append(t.hits, byPair[uint16(w<<6|bits.TrailingZeros64(set))])
+			n++
 		}
 	}
 	return t
+}
+
+// proseAnchor is where a secret's pairs are least likely to occur in the
+// text around it: the first offset neither of whose two pairs is made
+// only of lower-case letters and spaces, as prose and JSON field names are
+// (a secret anchored on such a pair meets the scan's bit test at every word
+// that shares it). Without one, it is 0.
+func proseAnchor(s string) int {
+	prose := func(c byte) bool { return 'a' <= c && c <= 'z' || c == ' ' }
+	for a := 0; a+2 < len(s); a++ {
+		if !(prose(s[a]) && prose(s[a+1])) && !(prose(s[a+1]) && prose(s[a+2])) {
+			return a
+		}
+	}
+	return 0
 }
 
 // each calls f with every position of b where an entry of the table
@@ -86,7 +115,9 @@ func (t *table) each(b []byte, f func(i int, e *entry)) {
 		if t.pairs[k>>6]&(1<<(k&63)) == 0 {
 			continue
 		}
-		for _, h := range t.byPair[k] {
+		w := k >> 6
+		below := t.pairs[w] & (1<<(k&63) - 1)
+		for _, h := range t.hits[int(t.rank[w])+bits.OnesCount64(below)] {
 			start := i - h.at
 			// Each occurrence is met once: at its anchor pair when that
 			// lies at an even position, else at the next pair.
@@ -107,6 +138,7 @@ type span struct{ start, end int }
 func (t *table) mask(b []byte, inJSON bool, within [][2]int) []byte {
 	var found []span
 	var js *jsonText
+	var in [2]int // the range being scanned
 	keep := func(s span) bool {
 		if !inJSON {
 			return true
@@ -114,7 +146,9 @@ func (t *table) mask(b []byte, inJSON bool, within [][2]int) []byte {
 		if js == nil {
 			js = jsonStrings(b)
 		}
-		return js.holds(s)
+		// A key is masked only inside a range: the writer's own field
+		// names lie outside them, the keys it was given inside.
+		return js.holds(s, within != nil && in[0] <= s.start && s.end <= in[1])
 	}
 	visit := func(i int, e *entry) {
 		var s span
@@ -138,6 +172,7 @@ func (t *table) mask(b []byte, inJSON bool, within [][2]int) []byte {
 		if r[0] < 0 || r[1] > len(b) || r[0] >= r[1] {
 			continue // not a range of b: nothing there to look at
 		}
+		in = r
 		t.each(b[r[0]:r[1]], func(i int, e *entry) { visit(r[0]+i, e) })
 	}
 	if len(found) == 0 {
@@ -244,13 +279,20 @@ func tokenAt(b []byte, i int, mark []byte) (span, bool) {
 	return body(alnum, 30)
 }
 
-// jsonText is where the string values of a JSON text lie.
+// jsonText is where the strings of a JSON text lie.
 type jsonText struct {
-	values   []span // the contents of string values (not keys), in order
-	inEscape []bool // bytes after the backslash of an escape sequence
+	strs     []jsonString // the contents of strings, keys and values, in order
+	inEscape []bool       // bytes after the backslash of an escape sequence
 }
 
-// jsonStrings finds the string values of the JSON text b.
+// jsonString is the contents of a string of a JSON text, an object's key
+// or a value.
+type jsonString struct {
+	span
+	key bool
+}
+
+// jsonStrings finds the strings of the JSON text b.
 func jsonStrings(b []byte) *jsonText {
 	t := &jsonText{inEscape: make([]bool, len(b)+1)}
 	for i := 0; i < len(b); i++ {
@@ -277,18 +319,17 @@ func jsonStrings(b []byte) *jsonText {
 		for k < len(b) && isSpace(b[k]) {
 			k++
 		}
-		if k >= len(b) || b[k] != ':' {
-			t.values = append(t.values, span{i + 1, j})
-		}
+		t.strs = append(t.strs, jsonString{span{i + 1, j}, k < len(b) && b[k] == ':'})
 		i = j
 	}
 	return t
 }
 
-// holds reports whether s lies inside one string value and starts and ends
-// between characters, not inside an escape sequence such as \n or \u0041.
-func (t *jsonText) holds(s span) bool {
-	n, _ := slices.BinarySearchFunc(t.values, s.start, func(v span, start int) int {
+// holds reports whether s lies inside one string value (or key, with keys)
+// and starts and ends between characters, not inside an escape sequence
+// such as \n or \u0041.
+func (t *jsonText) holds(s span, keys bool) bool {
+	n, _ := slices.BinarySearchFunc(t.strs, s.start, func(v jsonString, start int) int {
 		if v.end < start {
 			return -1
 		}
@@ -297,5 +338,9 @@ func (t *jsonText) holds(s span) bool {
 		}
 		return 0
 	})
-	return n < len(t.values) && t.values[n].start <= s.start && s.end <= t.values[n].end && !t.inEscape[s.start] && !t.inEscape[s.end]
+	if n >= len(t.strs) {
+		return false
+	}
+	str := t.strs[n]
+	return (keys || !str.key) && str.start <= s.start && s.end <= str.end && !t.inEscape[s.start] && !t.inEscape[s.end]
 }

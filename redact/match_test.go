@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // occurrences is what table.each must report, found the slow way: every
@@ -41,6 +43,7 @@ func FuzzEachFindsEveryOccurrenceOnce(f *testing.F) {
 	f.Add("aaaaaa", "aaaaaaaaaaaaa")
 	f.Add("abcabc", "zabcabcabcabc")
 	f.Add("secret", "AUTHORIZATION uthorization gh ghs_ghr_ sk-sk-")
+	f.Add("password9", "password password9 xpassword9password9 authorization size")
 	f.Fuzz(func(t *testing.T, secret, text string) {
 		tab := patternsOnly
 		if len(secret) >= minLen {
@@ -51,4 +54,33 @@ func FuzzEachFindsEveryOccurrenceOnce(f *testing.F) {
 			t.Fatalf("secret %q in %q: each found %v, want %v", secret, text, got, want)
 		}
 	})
+}
+
+// TestTableFindsEveryEntryAmongMany: with many secrets the pairs set span
+// many words of the bitset, and each is found by its rank among them.
+func TestTableFindsEveryEntryAmongMany(t *testing.T) {
+	t.Parallel()
+	var secrets []string
+	var text bytes.Buffer
+	for i := range 200 {
+		s := fmt.Sprintf("%c%csecret-%03d", 'A'+i%26, 'a'+i*7%26, i)
+		secrets = append(secrets, s)
+		fmt.Fprintf(&text, "[%s]%s ", s[:4], s)
+	}
+	tab := newTable(secrets)
+	text.WriteString("Authorization: token ghp_0123 sk-x")
+	assert.Equal(t, occurrences(tab, text.Bytes()), found(tab, text.Bytes()))
+	assert.Len(t, found(tab, text.Bytes()), 200+3) // and uthorization, ghp_, sk-
+}
+
+// TestProseAnchor: a secret is anchored past its leading lower-case
+// letters, where its pairs are rarer in the text around it.
+func TestProseAnchor(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		secret string
+		want   int
+	}{{"hunter22", 5}, {"password", 0}, {"Xyzzy123", 4}, {"ab_cdefg", 1}, {"abcd-efg", 3}, {"sk-bench", 1}} {
+		assert.Equal(t, c.want, proseAnchor(c.secret), c.secret)
+	}
 }

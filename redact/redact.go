@@ -213,7 +213,10 @@ func (r *Redactor) JSON(b []byte) []byte { return r.table().mask(b, true, nil) }
 // within lists ranges [start, end) of b, each a whole JSON value (a string
 // with its quotes, an object, an array), and JSONIn looks only there. An
 // encoder that writes its own field names marks the values it was given
-// and spares the scan of the rest; the result is what JSON gives when
+// and spares the scan of the rest. Inside the ranges, JSONIn masks the
+// keys of objects too (they came from outside: a secret a tool call used
+// as a key), where JSON keeps every key because it cannot tell them from
+// the writer's field names. Otherwise the result is what JSON gives when
 // every string value and every object with keys from outside lies within
 // a range.
 func (r *Redactor) JSONIn(b []byte, within [][2]int) []byte {

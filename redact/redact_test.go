@@ -132,3 +132,18 @@ func TestAddWhileRedacting(t *testing.T) {
 	wg.Wait()
 	assert.Equal(t, "[REDACTED] and more", r.String("secret-number-q and more"))
 }
+
+// TestJSONInMasksKeysOnlyInsideRanges: inside the ranges a writer marks,
+// keys came from outside and are masked like values; the writer's own
+// field names outside them stay, as JSON keeps every key.
+func TestJSONInMasksKeysOnlyInsideRanges(t *testing.T) {
+	t.Parallel()
+	r := redact.New("hunter2-secret")
+	line := []byte(`{"hunter2-secret":1,"args":{"hunter2-secret":"hunter2-secret"},"v":"hunter2-secret"}`)
+	args := bytes.Index(line, []byte(`{"hunter2-secret":"`))
+	end := bytes.Index(line, []byte(`},"v"`)) + 1
+	v := bytes.LastIndex(line, []byte(`"hunter2-secret"`))
+	got := string(r.JSONIn(bytes.Clone(line), [][2]int{{args, end}, {v, len(line) - 1}}))
+	assert.Equal(t, `{"hunter2-secret":1,"args":{"[REDACTED]":"[REDACTED]"},"v":"[REDACTED]"}`, got)
+	assert.Equal(t, `{"hunter2-secret":1,"args":{"hunter2-secret":"[REDACTED]"},"v":"[REDACTED]"}`, string(r.JSON(line)))
+}
