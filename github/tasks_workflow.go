@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -20,8 +21,8 @@ const (
 )
 
 var (
-	errorLine   = regexp.MustCompile(`(?i)\berror\b`)
-	warningLine = regexp.MustCompile(`(?i)\bwarn(ing)?\b`)
+	errorLine   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\berror\b`) })
+	warningLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bwarn(ing)?\b`) })
 )
 
 func workflowTasks() []taskDef {
@@ -331,13 +332,13 @@ func workflowJobLogsView(ctx context.Context, c *call, in args) (any, error) {
 	errorsN, warnings := 0, 0
 	top := []any{}
 	for _, line := range strings.Split(log, "\n") {
-		if errorLine.MatchString(line) {
+		if errorLine().MatchString(line) {
 			errorsN++
 			if len(top) < maxTopErrorLines {
 				top = append(top, strings.TrimSpace(line))
 			}
 		}
-		if warningLine.MatchString(line) {
+		if warningLine().MatchString(line) {
 			warnings++
 		}
 	}

@@ -259,7 +259,9 @@ func deepEqual(a, b any) bool {
 
 func toFloat(v any) (float64, bool) { return jsonvalue.Float(v) }
 
-var placeholder = regexp.MustCompile(`\$\{\s*([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_]+|\[[0-9]+\])*)\s*\}`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{\s*([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_]+|\[[0-9]+\])*)\s*\}`)
+})
 
 // render replaces ${input.x}, ${args[0]}, ${context.argsCount} with values;
 // objects render as JSON, a missing value as "undefined".
@@ -272,8 +274,8 @@ func (c *mockCall) render(tmpl string) string {
 // value the call does not have.
 func (c *mockCall) renderChecked(tmpl string) (string, bool) {
 	missing := false
-	out := placeholder.ReplaceAllStringFunc(tmpl, func(m string) string {
-		sub := placeholder.FindStringSubmatch(m)
+	out := placeholder().ReplaceAllStringFunc(tmpl, func(m string) string {
+		sub := placeholder().FindStringSubmatch(m)
 		var root any
 		switch sub[1] {
 		case "input":
@@ -337,7 +339,7 @@ func walkPath(v any, path string) (any, bool) {
 	return v, true
 }
 
-var comparison = regexp.MustCompile(`^\s*(.+?)\s*(===|!==|==|!=|>=|<=|>|<)\s*(.+?)\s*$`)
+var comparison = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(.+?)\s*(===|!==|==|!=|>=|<=|>|<)\s*(.+?)\s*$`) })
 
 // matcher evaluates one comparison after rendering placeholders, such as
 // "${input.owner} == 'acme'" or "${input.n} > 10". Without an operator the
@@ -349,7 +351,7 @@ func (c *mockCall) matcher(expr string) bool {
 	if missing {
 		return false
 	}
-	m := comparison.FindStringSubmatch(text)
+	m := comparison().FindStringSubmatch(text)
 	if m == nil {
 		t := strings.TrimSpace(text)
 		return t != "" && t != "false" && t != "0" && t != "undefined"

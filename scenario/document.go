@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -111,7 +112,7 @@ func sizeDiagnostic(file string, size int64, limit int) Diagnostic {
 		Message: fmt.Sprintf("file is %d bytes; the limit is %d bytes", size, limit)}
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
 
 // syntaxDiagnostic positions a parser error. YAML parsers report the line
 // where they noticed the problem, which can be a line after the mistake, so
@@ -119,7 +120,7 @@ var yamlLine = regexp.MustCompile(`line (\d+)`)
 func syntaxDiagnostic(file string, data []byte, err error) Diagnostic {
 	d := Diagnostic{File: file, Line: 1, Column: 1, Severity: Error, Code: "syntax"}
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+	if m := yamlLine().FindStringSubmatch(msg); m != nil {
 		d.Line, _ = strconv.Atoi(m[1])
 		msg = strings.TrimPrefix(msg, m[0]+": ")
 		if line := faultLine(data, d.Line, msg); line != d.Line {
@@ -128,7 +129,7 @@ func syntaxDiagnostic(file string, data []byte, err error) Diagnostic {
 		} else {
 			msg = "near line " + m[1] + ": " + msg
 		}
-	} else if m := unknownAnchor.FindStringSubmatch(msg); m != nil {
+	} else if m := unknownAnchor().FindStringSubmatch(msg); m != nil {
 		if i := bytes.Index(data, []byte("*"+m[1])); i >= 0 {
 			d.Line, d.Column = offsetPos(data, i+1)
 		}
@@ -151,7 +152,7 @@ func syntaxDiagnostic(file string, data []byte, err error) Diagnostic {
 	return d
 }
 
-var unknownAnchor = regexp.MustCompile(`^unknown anchor '([^']*)' referenced`)
+var unknownAnchor = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^unknown anchor '([^']*)' referenced`) })
 
 // firstColumn returns the column of the first character of a line that is
 // not a space or a tab.
@@ -202,7 +203,7 @@ func faultLine(data []byte, reported int, msg string) int {
 				return false
 			}
 			got := strings.TrimPrefix(err.Error(), "yaml: ")
-			if m := yamlLine.FindStringSubmatch(got); m != nil {
+			if m := yamlLine().FindStringSubmatch(got); m != nil {
 				got = strings.TrimPrefix(got, m[0]+": ")
 			}
 			return got == msg
@@ -233,14 +234,16 @@ func offsetPos(data []byte, off int) (line, col int) {
 
 // yaml11 matches plain scalars that YAML 1.1 tools (and many editors and
 // libraries) read as booleans or numbers while YAML 1.2 reads them as text.
-var yaml11 = regexp.MustCompile(`^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|[-+]?0[0-7]+|[-+]?[0-9][0-9_]*_[0-9_]*|[-+]?[0-9]+(?::[0-5]?[0-9])+)$`)
+var yaml11 = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|[-+]?0[0-7]+|[-+]?[0-9][0-9_]*_[0-9_]*|[-+]?[0-9]+(?::[0-5]?[0-9])+)$`)
+})
 
-var leadingZero = regexp.MustCompile(`^[-+]?0[0-9]+$`)
+var leadingZero = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[-+]?0[0-9]+$`) })
 
 // isYAML11 reports whether a plain scalar means something else to YAML 1.1
 // tools; the first-byte test spares the regexp for almost every scalar.
 func isYAML11(s string) bool {
-	return s != "" && strings.IndexByte("yYnNoO0123456789+-", s[0]) >= 0 && yaml11.MatchString(s)
+	return s != "" && strings.IndexByte("yYnNoO0123456789+-", s[0]) >= 0 && yaml11().MatchString(s)
 }
 
 // maxDepth bounds how deeply values may nest: no scenario needs more, and
@@ -453,7 +456,7 @@ func (c *converter) scalar(n *yaml.Node) any {
 	case "!!int":
 		s := strings.ReplaceAll(n.Value, "_", "")
 		base := 0
-		if leadingZero.MatchString(s) {
+		if leadingZero().MatchString(s) {
 			base = 10 // YAML 1.2: 0755 is seven hundred and fifty-five; 0o755 is octal
 		}
 		if i, err := strconv.ParseInt(s, base, 64); err == nil {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Kind says how an [Expectation] decides a pass.
@@ -46,9 +47,11 @@ type Expectation struct {
 }
 
 var (
-	reOpThreshold = regexp.MustCompile(`^(>=|≥|>|<=|≤|<)\s*([0-9]*\.?[0-9]+)$`)
-	reSuffixed    = regexp.MustCompile(`^([0-9]*\.?[0-9]+)\s*([+-])$`)
-	reRange       = regexp.MustCompile(`^([0-9]*\.?[0-9]+)\s*(?:-|–|\.\.)\s*([0-9]*\.?[0-9]+)$`)
+	reOpThreshold = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(>=|≥|>|<=|≤|<)\s*([0-9]*\.?[0-9]+)$`) })
+	reSuffixed    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9]*\.?[0-9]+)\s*([+-])$`) })
+	reRange       = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([0-9]*\.?[0-9]+)\s*(?:-|–|\.\.)\s*([0-9]*\.?[0-9]+)$`)
+	})
 )
 
 // Parse reads a scenario's `expected` value. Besides yes/no and
@@ -78,7 +81,7 @@ func Parse(s string) (Expectation, error) {
 		}
 		return f, nil
 	}
-	if m := reOpThreshold.FindStringSubmatch(lower); m != nil {
+	if m := reOpThreshold().FindStringSubmatch(lower); m != nil {
 		f, err := num(m[2])
 		if err != nil {
 			return e, err
@@ -90,7 +93,7 @@ func Parse(s string) (Expectation, error) {
 		e.Kind, e.Op, e.Threshold = KindScore, op, f
 		return e, nil
 	}
-	if m := reSuffixed.FindStringSubmatch(lower); m != nil {
+	if m := reSuffixed().FindStringSubmatch(lower); m != nil {
 		f, err := num(m[1])
 		if err != nil {
 			return e, err
@@ -102,7 +105,7 @@ func Parse(s string) (Expectation, error) {
 		}
 		return e, nil
 	}
-	if m := reRange.FindStringSubmatch(lower); m != nil {
+	if m := reRange().FindStringSubmatch(lower); m != nil {
 		lo, err := num(m[1])
 		if err != nil {
 			return e, err
