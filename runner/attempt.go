@@ -201,9 +201,8 @@ func (r *run) runStep(ctx context.Context, s *scenario.Scenario, step *scenario.
 	case step.Input != "" || step.Code == "":
 		st.Kind = "input"
 		st.Input = step.Input
-		t0 := time.Now()
 		reply, err := send(ctx, w, timeout, sess, step.Input)
-		st.Duration = time.Since(t0)
+		st.Duration = time.Since(st.Started) // the step started just before this call (no clock read between)
 		st.Reply, st.Actions, st.Usage = reply.Text, reply.Actions, reply.Usage
 		return err
 	default:
