@@ -102,7 +102,10 @@ func schemaDiagnostics(doc *Document, schemaDoc map[string]any, prefix []string,
 			add(p, false, "range", fmt.Sprintf("takes at most %d item(s), has %d", k.Want, k.Got), "", Error)
 			return
 		case *schemacheck.MinLength:
-			add(p, false, "range", "must not be empty", "", Error)
+			add(p, false, "range", lengthBelow(k.Want, k.Got), "", Error)
+			return
+		case *schemacheck.MaxLength:
+			add(p, false, "range", fmt.Sprintf("takes at most %d character(s), has %d", k.Want, k.Got), "", Error)
 			return
 		}
 		if len(e.Causes) > 0 {
@@ -115,6 +118,15 @@ func schemaDiagnostics(doc *Document, schemaDoc map[string]any, prefix []string,
 	}
 	walk(ve)
 	return out
+}
+
+// lengthBelow says what a string shorter than minLength want lacks: for
+// the usual minLength 1, that it is empty.
+func lengthBelow(want, got int) string {
+	if want <= 1 {
+		return "must not be empty"
+	}
+	return fmt.Sprintf("needs at least %d character(s), has %d", want, got)
 }
 
 func ratString(r *big.Rat) string {

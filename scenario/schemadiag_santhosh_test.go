@@ -105,7 +105,10 @@ func santhoshDiagnostics(doc *Document, schemaDoc map[string]any, prefix []strin
 			add(p, false, "range", fmt.Sprintf("takes at most %d item(s), has %d", k.Want, k.Got), "", Error)
 			return
 		case *kind.MinLength:
-			add(p, false, "range", "must not be empty", "", Error)
+			add(p, false, "range", lengthBelow(k.Want, k.Got), "", Error)
+			return
+		case *kind.MaxLength:
+			add(p, false, "range", fmt.Sprintf("takes at most %d character(s), has %d", k.Want, k.Got), "", Error)
 			return
 		}
 		if len(e.Causes) > 0 {

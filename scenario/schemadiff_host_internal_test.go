@@ -96,3 +96,25 @@ func TestHostTypeDiagnosticsMatchSanthosh(t *testing.T) {
 	}
 	assert.Greater(t, n, len(hostDocuments))
 }
+
+// TestHostStringLengthMessages: a host's minLength above 1 and its
+// maxLength are reported with the bound and the length, not as "empty".
+func TestHostStringLengthMessages(t *testing.T) {
+	t.Parallel()
+	l := NewLoader(hostRegistries{}, Options{})
+	for eval, want := range map[string]string{
+		`{type: host_check, score: 3, name: a}`:      "run[0].evaluations[0].name: needs at least 2 character(s), has 1",
+		`{type: host_check, score: 3, name: abcdef}`: "run[0].evaluations[0].name: takes at most 5 character(s), has 6",
+		`{type: host_check, score: 3, name: ""}`:     "run[0].evaluations[0].name: needs at least 2 character(s), has 0",
+	} {
+		f, _ := l.Load("h.scenario.yaml", []byte(hostScenario(eval)))
+		if !assert.NotNil(t, f, eval) {
+			continue
+		}
+		var got []string
+		for _, d := range f.Diagnostics.Errors() {
+			got = append(got, d.Path+": "+d.Message)
+		}
+		assert.Contains(t, got, want, eval)
+	}
+}
