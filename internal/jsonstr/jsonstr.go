@@ -23,6 +23,12 @@ var plain = func() (t [utf8.RuneSelf]bool) {
 // U+2028/U+2029 escaped.
 func Append(b []byte, s string) []byte {
 	b = append(b, '"')
+	if plainAll(s) {
+		// Most of a record's strings are short and plain: two overlapping
+		// loads decide one of up to 16 bytes.
+		b = append(b, s...)
+		return append(b, '"')
+	}
 	start := 0
 	for i := 0; i < len(s); {
 		// Eight bytes at a time while none needs a look: most of a
@@ -80,6 +86,27 @@ func Append(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
+// plainAll reports whether every byte of a string of up to 16 bytes is
+// written as it is (false for a longer one: Append's loop takes it).
+func plainAll(s string) bool {
+	switch n := len(s); {
+	case n >= 8 && n <= 16:
+		return plain8(s, 0) && plain8(s, n-8)
+	case n >= 4 && n < 8:
+		// The two halves, overlapping, as one uint64.
+		v := uint64(binary.LittleEndian.Uint32([]byte(s[:4]))) | uint64(binary.LittleEndian.Uint32([]byte(s[n-4:])))<<32
+		return plainWord(v)
+	case n < 4:
+		for i := 0; i < n; i++ {
+			if c := s[i]; c >= utf8.RuneSelf || !plain[c] {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // Bytes repeated in every lane of a uint64, for plain8.
 const (
 	lanes01   = 0x0101010101010101
@@ -95,7 +122,11 @@ const (
 // (exact for "any lane"); v-lanes20 & ^v likewise where v has a byte below
 // 0x20; and v's own high bits mark non-ASCII bytes.
 func plain8(s string, i int) bool {
-	v := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+	return plainWord(binary.LittleEndian.Uint64([]byte(s[i : i+8])))
+}
+
+// plainWord is plain8 on the eight bytes of v.
+func plainWord(v uint64) bool {
 	quote, backslash := v^lanes22, v^lanes5c
 	return ((v-lanes20)&^v|(quote-lanes01)&^quote|(backslash-lanes01)&^backslash|v)&laneHighs == 0
 }
