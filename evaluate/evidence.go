@@ -127,12 +127,23 @@ func isExcerpt(s string) bool {
 	if len(s) > excerptLen*utf8.UTFMax {
 		return false
 	}
-	for i, r := range s {
-		if r == ' ' && i > 0 && s[i-1] == ' ' || r != ' ' && unicode.IsSpace(r) || r == utf8.RuneError {
+	runes := 0
+	for i := 0; i < len(s); runes++ {
+		if c := s[i]; c < utf8.RuneSelf {
+			// ASCII, a byte at a time: its white space is \t-\r and ' '.
+			if c == ' ' && i > 0 && s[i-1] == ' ' || '\t' <= c && c <= '\r' {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) || r == utf8.RuneError {
 			return false
 		}
+		i += size
 	}
-	return utf8.RuneCountInString(s) <= excerptLen
+	return runes <= excerptLen
 }
 
 // describeText says how a text begins, for failure messages: `reply starts
