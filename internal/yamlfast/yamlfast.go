@@ -18,6 +18,7 @@ package yamlfast
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -50,7 +51,7 @@ type bail struct{}
 // and true; or nil and false when the text is outside the subset this
 // package handles (the caller then parses it with yaml.v3).
 func Parse(data []byte) (doc *yaml.Node, ok bool) {
-	lines, crlf, ok := plainText(data)
+	lines, crlf, ascii, ok := plainText(data)
 	if !ok {
 		return nil, false
 	}
@@ -62,8 +63,11 @@ func Parse(data []byte) (doc *yaml.Node, ok bool) {
 	}
 	// Most lines hold one or two nodes: one block for a line each, more
 	// as needed.
-	p := &parser{src: src, line: 1, chunkSize: min(lines+8, 1<<16)}
+	p := &parser{src: src, line: 1, ascii: ascii, chunkSize: min(lines+8, 1<<16)}
 	p.chunk = make([]yaml.Node, p.chunkSize)
+	// A collection's children wait on the stack until it ends; a long
+	// sequence has one a line.
+	p.stack = make([]*yaml.Node, 0, min(lines+8, 1<<16))
 	defer func() {
 		if r := recover(); r != nil {
 			if _, isBail := r.(bail); !isBail {
@@ -79,18 +83,27 @@ func Parse(data []byte) (doc *yaml.Node, ok bool) {
 // handles the way yaml.v3 does: printable text, '\n' and "\r\n" (crlf
 // says whether there is one). Tabs, lone carriage returns, byte order
 // marks, the other Unicode line breaks and characters yaml.v3 rejects all
-// go to yaml.v3. It also counts the lines.
-func plainText(data []byte) (lines int, crlf, ok bool) {
+// go to yaml.v3. It also counts the lines, and reports whether the text
+// is all ASCII (then columns are byte offsets).
+func plainText(data []byte) (lines int, crlf, ascii, ok bool) {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	ascii = true
 	for i := 0; i < len(data); {
 		if i+8 <= len(data) {
-			// Eight printable ASCII bytes at once: no high bit, none
-			// below 0x20, none equal to 0x7f.
+			// Eight ASCII bytes at once, each printable or '\n'. With no
+			// high bit set no sum below carries into the next byte, so
+			// each mask is exact: bytes below 0x20 (b+0x60 < 0x80), bytes
+			// equal to 0x7f (b+1 = 0x80) and line feeds (b^0x0a = 0).
 			w := binary.LittleEndian.Uint64(data[i:])
-			del := w ^ (0x7f * ones)
-			if (w|(w-0x20*ones)|(del-ones)&^del)&highs == 0 {
-				i += 8
-				continue
+			if w&highs == 0 {
+				control := ^(w + 0x60*ones) & highs
+				del := (w + ones) & highs
+				lf := ^((w ^ 0x0a*ones) + 0x7f*ones) & highs
+				if control&^lf|del == 0 {
+					lines += bits.OnesCount64(lf)
+					i += 8
+					continue
+				}
 			}
 		}
 		c := data[i]
@@ -101,22 +114,23 @@ func plainText(data []byte) (lines int, crlf, ok bool) {
 			case c == '\r' && i+1 < len(data) && data[i+1] == '\n':
 				crlf = true
 			case c < 0x20 || c == 0x7f:
-				return 0, false, false
+				return 0, false, false, false
 			}
 			i++
 			continue
 		}
+		ascii = false
 		r, size := utf8.DecodeRune(data[i:])
 		switch {
 		case r == utf8.RuneError && size <= 1:
-			return 0, false, false
+			return 0, false, false, false
 		case r < 0xa0, r == 0x2028, r == 0x2029, r == 0xfeff,
 			r >= 0xd800 && r < 0xe000, r == 0xfffe, r == 0xffff:
-			return 0, false, false
+			return 0, false, false, false
 		}
 		i += size
 	}
-	return lines, crlf, true
+	return lines, crlf, ascii, true
 }
 
 type parser struct {
@@ -133,6 +147,9 @@ type parser struct {
 	// started is set once the first content line is read: from then on a
 	// document marker ends the parse.
 	started bool
+	// ascii says the text is all ASCII: a column is then the offset on
+	// its line plus one.
+	ascii bool
 	// chunk hands out nodes from a block, one allocation for many nodes.
 	// colLine, colOff and colVal remember col's last answer.
 	colLine, colOff, colVal int
@@ -159,6 +176,9 @@ func (p *parser) node() *yaml.Node {
 // characters as yaml.v3 counts them. It counts on from the last offset it
 // was asked about on the line, so that a long line costs linear time.
 func (p *parser) col(off int) int {
+	if p.ascii {
+		return off - p.lineStart + 1
+	}
 	from, c := p.lineStart, 1
 	if p.colLine == p.lineStart && p.colOff <= off && p.colOff > 0 {
 		from, c = p.colOff, p.colVal
@@ -660,13 +680,33 @@ func (p *parser) singleQuoted() string {
 // doubleQuoted reads a double-quoted scalar at pos, with yaml.v3's escapes.
 func (p *parser) doubleQuoted() string {
 	start := p.pos + 1
-	if j := strings.IndexByte(p.src[start:], '"'); j >= 0 {
-		if v := p.src[start : start+j]; strings.IndexByte(v, '\\') < 0 && strings.IndexByte(v, '\n') < 0 {
-			p.pos = start + j + 1
-			return v // one line, no escapes: a slice of the text
-		}
+	if j := quoteStop(p.src, start); j < len(p.src) && p.src[j] == '"' {
+		p.pos = j + 1
+		return p.src[start:j] // one line, no escapes: a slice of the text
 	}
 	return p.quoted(start, false)
+}
+
+// quoteStop returns the offset of the first '"', '\\' or '\n' in s from
+// i on, or len(s). It tests eight bytes at a time: the lowest byte marked
+// in a word is the first stop (a borrow marks only bytes above a true
+// match), as the sums are computed per target.
+func quoteStop(s string, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		q, b, n := w^('"'*ones), w^('\\'*ones), w^('\n'*ones)
+		if m := ((q-ones)&^q | (b-ones)&^b | (n-ones)&^n) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' || c == '\n' {
+			return i
+		}
+	}
+	return i
 }
 
 // quoted reads a quoted scalar whose text starts at offset start, with
