@@ -350,6 +350,14 @@ func (c *converter) convert(n *yaml.Node, depth int) any {
 		defer c.leave(n)
 		out := make([]any, len(n.Content))
 		for i, e := range n.Content {
+			if e.Kind == yaml.ScalarNode && e.Tag == "!!str" && (e.Style != 0 || !isYAML11(e.Value)) && c.budget > 0 && depth < maxDepth && !c.fatal {
+				// Text that scalar would return as it is, with no
+				// finding (a long list of values is mostly such), and
+				// within the budget and depth: no path to push.
+				c.budget--
+				out[i] = e.Value
+				continue
+			}
 			c.path = append(c.path, PathElem{Index: i, IsIndex: true})
 			out[i] = c.convert(e, depth+1)
 			c.path = c.path[:len(c.path)-1]
