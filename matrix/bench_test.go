@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/agenteval/agenteval/internal/benchecho"
 	"github.com/agenteval/agenteval/internal/testvocab"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -176,4 +177,43 @@ func BenchmarkCount(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// echoFile loads bench/compare-promptfoo.sh's echo workload: one axis,
+// run[0].input, of n free-text values over bench/echo's base scenario.
+func echoFile(b *testing.B, n int) *scenario.File {
+	b.Helper()
+	base, err := os.ReadFile("../bench/echo/base.scenario.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	fsys := fstest.MapFS{"base.scenario.yaml": {Data: base}, "m.matrix.yaml": {Data: benchecho.Matrix(n)}}
+	l := scenario.NewLoader(testvocab.Registries(), scenario.Options{})
+	f, err := l.LoadFS(fsys, "m.matrix.yaml")
+	if err != nil || f.Diagnostics.HasErrors() {
+		b.Fatal(err, f.Diagnostics)
+	}
+	return f
+}
+
+// BenchmarkEchoCompile compiles the echo workload's matrix of 10^4 inputs
+// (one op is the whole Compile), as the CLI does before its first job.
+func BenchmarkEchoCompile(b *testing.B) {
+	f := echoFile(b, 10_000)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, diags := Compile(f, Options{}); diags.HasErrors() {
+			b.Fatal(diags)
+		}
+	}
+}
+
+// BenchmarkEchoJobs expands the echo workload's 10^4 jobs with their
+// scenarios built (one op is one job), as the CLI's feeder does.
+func BenchmarkEchoJobs(b *testing.B) {
+	p, diags := Compile(echoFile(b, 10_000), Options{})
+	if diags.HasErrors() {
+		b.Fatal(diags)
+	}
+	runJobs(b, p, true)
 }

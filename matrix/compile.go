@@ -285,6 +285,7 @@ func (c *compiler) finish(p *Plan) {
 		p.sel[i] = allIndexes(len(a.values))
 	}
 	p.shard = Shard{Index: 1, Count: 1}
+	p.typed = planTyped(p.trie, p.baseValue)
 }
 
 func cmpOr(a, b string) string {
@@ -303,9 +304,11 @@ func cmpOr(a, b string) string {
 // a matrix's (0: no cap).
 func Single(s *scenario.Scenario, runs int, maxJobs int64) *Plan {
 	s.SetDefaults("")
-	return &Plan{
+	p := &Plan{
 		id: s.ID, scenarioID: s.ID, base: s, baseValue: reflect.ValueOf(s), runs: max(runs, 1),
 		trie: &node{axis: -1}, combos: 1, shard: Shard{Index: 1, Count: 1},
 		sel: [][]int{}, maxJobs: max(maxJobs, 0),
 	}
+	p.typed = planTyped(p.trie, p.baseValue)
+	return p
 }

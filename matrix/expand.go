@@ -134,7 +134,12 @@ func (p *Plan) expand(ctx context.Context, materialise bool) iter.Seq2[Job, erro
 // build returns a new scenario: the base with the chosen values applied.
 // Only the containers on the axes' paths are new; the rest is shared.
 func (p *Plan) build(choice []int) *scenario.Scenario {
-	s := cow(p.baseValue, p.trie, p.axes, choice).Interface().(*scenario.Scenario)
+	var s *scenario.Scenario
+	if p.typed != nil {
+		s = p.typed.build(p.base, p.axes, choice)
+	} else {
+		s = cow(p.baseValue, p.trie, p.axes, choice).Interface().(*scenario.Scenario)
+	}
 	for i := range p.axes {
 		if p.axes[i].redefault[choice[i]] {
 			// Only fields that are still empty get written, and those are in
