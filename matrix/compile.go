@@ -162,22 +162,33 @@ func (c *compiler) axis(p *Plan, i int, p0 any) (axis, bool) {
 	a.hashHead = append(append([]byte{'['}, head...), ',')
 	ok := true
 	free := freeTextSlot(p.baseValue, steps)
-	type checked struct {
+	// classes memoises the check of a free-text value by its emptiness
+	// (empty, then not): the leaf's type and whether it redoes defaults.
+	var classes [2]struct {
+		checked   bool
 		typ       reflect.Type
 		redefault bool
 	}
-	classes := map[string]checked{}
 	valuesAt := at.Key("values")
 	// The values as plain data, looked up once (not per value).
 	plain, _ := plainAt(c.f.Doc.Value, valuesAt).([]any)
 	if len(plain) != len(ax.Values) {
 		plain = nil
 	}
-	seen := make(map[string]int, len(ax.Values))
 	a.values = make([]any, 0, len(ax.Values))
-	a.canon = make([][]byte, 0, len(ax.Values))
 	a.leaves = make([]reflect.Value, 0, len(ax.Values))
 	a.redefault = make([]bool, 0, len(ax.Values))
+	// The canonical forms of all the values, one after another in one
+	// text, sized for the common values, texts without escapes.
+	size := 0
+	for j := range plain {
+		if s, isText := plain[j].(string); isText {
+			size += len(s) + 2
+		}
+	}
+	a.canonText = make([]byte, 0, size)
+	spans := make([]span, len(ax.Values))
+	seen := newCanonSet(len(ax.Values))
 	for j := range ax.Values {
 		var v any
 		if plain != nil {
@@ -185,26 +196,33 @@ func (c *compiler) axis(p *Plan, i int, p0 any) (axis, bool) {
 		} else {
 			v = plainAt(c.f.Doc.Value, valuesAt.Index(j))
 		}
-		canon, err := canonicalJSON(v)
-		if err != nil {
+		start := len(a.canonText)
+		var err error
+		if a.canonText, err = appendCanonical(a.canonText, v); err != nil {
+			a.canonText = a.canonText[:start]
 			c.at(valuesAt.Index(j), "value", "", "%s: %v", a.param, err)
 			ok = false
 			continue
 		}
-		if prev, dup := seen[string(canon)]; dup {
-			c.at(valuesAt.Index(j), "duplicate-value", "", "%s: value %s is already given as values[%d]; repeated values would make the same combination twice", a.param, canon, prev)
+		spans[j] = span{start, len(a.canonText)}
+		if prev, dup := seen.add(a.canonText, spans, j); dup {
+			c.at(valuesAt.Index(j), "duplicate-value", "", "%s: value %s is already given as values[%d]; repeated values would make the same combination twice", a.param, spans[j].of(a.canonText), prev)
 			ok = false
 			continue
 		}
-		seen[string(canon)] = j
+		text, isText := v.(string)
 		var leaf reflect.Value
 		var redefault, good bool
-		if cls, isText := freeClass(v); free && isText {
-			if rep, done := classes[cls]; done {
+		if free && isText {
+			cls := &classes[min(len(text), 1)]
+			if cls.checked {
 				// Checked in full for a value of this class already.
-				leaf, redefault, good = reflect.ValueOf(v).Convert(rep.typ), rep.redefault, true
+				leaf, redefault, good = reflect.ValueOf(v), cls.redefault, true
+				if leaf.Type() != cls.typ {
+					leaf = leaf.Convert(cls.typ)
+				}
 			} else if leaf, redefault, good = c.value(p, a, v, valuesAt.Index(j), p0); good {
-				classes[cls] = checked{leaf.Type(), redefault}
+				cls.checked, cls.typ, cls.redefault = true, leaf.Type(), redefault
 			}
 		} else {
 			leaf, redefault, good = c.value(p, a, v, valuesAt.Index(j), p0)
@@ -214,9 +232,13 @@ func (c *compiler) axis(p *Plan, i int, p0 any) (axis, bool) {
 			continue
 		}
 		a.values = append(a.values, v)
-		a.canon = append(a.canon, canon)
 		a.leaves = append(a.leaves, leaf)
 		a.redefault = append(a.redefault, redefault)
+	}
+	if ok {
+		// Every value was taken, so the spans line up with the values (a
+		// plan with a value refused is never made).
+		a.canon = spans
 	}
 	return a, ok
 }

@@ -169,7 +169,7 @@ func (p *Plan) comboID(choice []int, dst, buf []byte) ([]byte, []byte) {
 		}
 		a := &p.axes[i]
 		buf = append(buf, a.hashHead...)
-		buf = append(buf, a.canon[choice[i]]...)
+		buf = append(buf, a.canonOf(choice[i])...)
 		buf = append(buf, ']')
 	}
 	buf = append(buf, ']')

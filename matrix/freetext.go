@@ -44,15 +44,3 @@ func freeTextSlot(root reflect.Value, steps []step) bool {
 	}
 	return f.Tag.Get("agenteval") == formats.FreeTextTag // the field in hand: no search by name
 }
-
-// freeClass is the memo key of a free-text value: its emptiness.
-func freeClass(v any) (string, bool) {
-	s, ok := v.(string)
-	if !ok {
-		return "", false
-	}
-	if s == "" {
-		return "empty", true
-	}
-	return "text", true
-}

@@ -79,15 +79,23 @@ func setPlain(doc any, p scenario.Path, v any) (any, error) {
 // normalisation (3 and 3.0 both read as 3), no HTML escaping.
 func canonicalJSON(v any) ([]byte, error) {
 	if s, ok := v.(string); ok {
+		return appendCanonical(make([]byte, 0, len(s)+2), v)
+	}
+	return appendCanonical(nil, v)
+}
+
+// appendCanonical appends v's canonical JSON to dst.
+func appendCanonical(dst []byte, v any) ([]byte, error) {
+	if s, ok := v.(string); ok {
 		// The common value, quoted as encoding/json quotes it (below) with
 		// no encoder to set up: a sweep of 10^4 inputs compiles faster.
-		return jsonstr.Append(make([]byte, 0, len(s)+2), s), nil
+		return jsonstr.Append(dst, s), nil
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
+	b := bytes.NewBuffer(dst)
+	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return nil, err
+		return dst, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

@@ -44,14 +44,20 @@ type axis struct {
 	path   scenario.Path //
 	steps  []step        // the slot in the typed model
 	values []any         // plain YAML data, as written
-	canon  [][]byte      // canonical JSON of each value
-	leaves []reflect.Value
+	// canon locates the canonical JSON of each value in canonText (one
+	// text: nothing for the collector to scan per value).
+	canon     []span
+	canonText []byte
+	leaves    []reflect.Value
 	// redefault marks values that change another field's default (judgment
 	// strategy weighted gives a threshold), so jobs with them run SetDefaults.
 	redefault []bool
 	hashHead  []byte // `["param",` for the combination hash
 	stride    int64  // combinations between consecutive values of this axis
 }
+
+// canonOf returns the canonical JSON of value j.
+func (a *axis) canonOf(j int) []byte { return a.canon[j].of(a.canonText) }
 
 // Param is one parameter of a job: an axis's path and the value it takes.
 type Param struct {
@@ -180,16 +186,16 @@ func (p *Plan) Select(filters []Filter, shard Shard) (*Plan, error) {
 			return nil, p.unknownParam(f, param)
 		}
 		a := p.axes[i]
-		q.sel[i] = slices.DeleteFunc(q.sel[i], func(v int) bool { return string(a.canon[v]) != canon })
+		q.sel[i] = slices.DeleteFunc(q.sel[i], func(v int) bool { return string(a.canonOf(v)) != canon })
 		if len(q.sel[i]) == 0 {
 			vals := make([]string, len(a.canon))
-			for j, c := range a.canon {
-				vals[j] = string(c)
+			for j := range a.canon {
+				vals[j] = string(a.canonOf(j))
 			}
 			hint := ""
 			if _, raw, ok := strings.Cut(f.Text, "="); ok {
 				// `a=Question 3: x?` reads as a YAML map; the author meant the text.
-				if c, err := canonicalJSON(raw); err == nil && slices.ContainsFunc(a.canon, func(v []byte) bool { return string(v) == string(c) }) {
+				if c, err := canonicalJSON(raw); err == nil && slices.ContainsFunc(vals, func(v string) bool { return v == string(c) }) {
 					hint = fmt.Sprintf("; to compare it as text, quote it: %s=%q", param, raw)
 				}
 			}
