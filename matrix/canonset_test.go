@@ -64,3 +64,23 @@ func TestCompileRepeatedTexts(t *testing.T) {
 		"matrix[0].values[8] duplicate-value: run[0].input: value \"\" is already given as values[7]; repeated values would make the same combination twice",
 	}, got)
 }
+
+// BenchmarkCanonSet adds the echo workload's 10^4 inputs (one op is all of them).
+func BenchmarkCanonSet(b *testing.B) {
+	var text []byte
+	spans := make([]span, 10_000)
+	for j := range spans {
+		start := len(text)
+		text = fmt.Appendf(text, "%q", fmt.Sprintf("Question %d: what is topic-%d?", j, j))
+		spans[j] = span{start, len(text)}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		set := newCanonSet(len(spans))
+		for j := range spans {
+			if _, dup := set.add(text, spans, j); dup {
+				b.Fatal("no value repeats")
+			}
+		}
+	}
+}
