@@ -60,10 +60,10 @@ func firstAxis(n *node) int {
 
 // cow returns a copy of old with n's overrides applied: old itself is never
 // written, and only the containers on n's paths are copied. A leaf for axis
-// a takes axes[a].leaves[choice[a]].
+// a takes axes[a].leaf(choice[a]).
 func cow(old reflect.Value, n *node, axes []axis, choice []int) reflect.Value {
 	if n.axis >= 0 {
-		return axes[n.axis].leaves[choice[n.axis]]
+		return axes[n.axis].leaf(choice[n.axis])
 	}
 	switch old.Kind() {
 	case reflect.Pointer:
@@ -95,7 +95,7 @@ func cow(old reflect.Value, n *node, axes []axis, choice []int) reflect.Value {
 			for _, c := range n.children {
 				k := c.step.key.String()
 				if c.axis >= 0 {
-					nm[k] = axes[c.axis].leaves[choice[c.axis]].Interface()
+					nm[k] = axes[c.axis].leaf(choice[c.axis]).Interface()
 				} else {
 					nm[k] = cow(reflect.ValueOf(m[k]), c, axes, choice).Interface()
 				}
@@ -105,7 +105,7 @@ func cow(old reflect.Value, n *node, axes []axis, choice []int) reflect.Value {
 			// A string holds no containers, so every child is a leaf.
 			nm := maps.Clone(m)
 			for _, c := range n.children {
-				nm[c.step.key.String()] = axes[c.axis].leaves[choice[c.axis]].String()
+				nm[c.step.key.String()] = axes[c.axis].leaf(choice[c.axis]).String()
 			}
 			return reflect.ValueOf(nm)
 		}

@@ -176,7 +176,6 @@ func (c *compiler) axis(p *Plan, i int, p0 any) (axis, bool) {
 		plain = nil
 	}
 	a.values = make([]any, 0, len(ax.Values))
-	a.leaves = make([]reflect.Value, 0, len(ax.Values))
 	a.redefault = make([]bool, 0, len(ax.Values))
 	// The canonical forms of all the values, one after another in one
 	// text, sized for the common values, texts without escapes.
@@ -231,8 +230,17 @@ func (c *compiler) axis(p *Plan, i int, p0 any) (axis, bool) {
 			ok = false
 			continue
 		}
+		if a.leaves == nil && (!isText || leaf.Type() != stringType || leaf.String() != text) {
+			// The first value that is not its own leaf: keep every leaf.
+			a.leaves = make([]reflect.Value, len(a.values), len(ax.Values))
+			for k, w := range a.values {
+				a.leaves[k] = reflect.ValueOf(w)
+			}
+		}
+		if a.leaves != nil {
+			a.leaves = append(a.leaves, leaf)
+		}
 		a.values = append(a.values, v)
-		a.leaves = append(a.leaves, leaf)
 		a.redefault = append(a.redefault, redefault)
 	}
 	if ok {
@@ -242,6 +250,8 @@ func (c *compiler) axis(p *Plan, i int, p0 any) (axis, bool) {
 	}
 	return a, ok
 }
+
+var stringType = reflect.TypeFor[string]()
 
 // value applies v at the axis's path to the base's plain data, has the
 // loader validate and decode the result, and takes the decoded value at the

@@ -48,12 +48,22 @@ type axis struct {
 	// text: nothing for the collector to scan per value).
 	canon     []span
 	canonText []byte
-	leaves    []reflect.Value
+	// leaves are the values as the typed model holds them, which jobs
+	// share; nil when every value is a text that is its own leaf (leaf).
+	leaves []reflect.Value
 	// redefault marks values that change another field's default (judgment
 	// strategy weighted gives a threshold), so jobs with them run SetDefaults.
 	redefault []bool
 	hashHead  []byte // `["param",` for the combination hash
 	stride    int64  // combinations between consecutive values of this axis
+}
+
+// leaf returns the value jobs take for value j.
+func (a *axis) leaf(j int) reflect.Value {
+	if a.leaves == nil {
+		return reflect.ValueOf(a.values[j])
+	}
+	return a.leaves[j]
 }
 
 // canonOf returns the canonical JSON of value j.

@@ -174,8 +174,13 @@ func (t *typedBuild) build(base *scenario.Scenario, axes []axis, choice []int) *
 func setLeaves(at unsafe.Pointer, leaves []typedLeaf, axes []axis, choice []int) {
 	for i := range leaves {
 		l := &leaves[i]
-		v := axes[l.axis].leaves[choice[l.axis]]
+		a, j := &axes[l.axis], choice[l.axis]
 		p := unsafe.Add(at, l.off)
+		if l.kind == reflect.String && a.leaves == nil {
+			*(*string)(p) = a.values[j].(string) // a text is its own leaf
+			continue
+		}
+		v := a.leaf(j)
 		switch l.kind {
 		case reflect.String:
 			*(*string)(p) = v.String()

@@ -156,6 +156,7 @@ func TestTypedBuildMatchesCow(t *testing.T) {
 			t.Parallel()
 			base := tc.base
 			if base == nil {
+				var err error
 				base, err = os.ReadFile("testdata/base.scenario.yaml")
 				require.NoError(t, err)
 			}
@@ -188,6 +189,7 @@ func TestTypedBuildMatchesCow(t *testing.T) {
 		require.False(t, diags.HasErrors(), "%v", diags)
 		require.NotNil(t, p.typed)
 		require.NotNil(t, p.typed.lists[0].single, "one run step: the scenario and its step in one allocation")
+		require.Nil(t, p.axes[0].leaves, "texts are their own leaves")
 		requireTypedMatchesCow(t, p)
 	})
 }
@@ -304,6 +306,13 @@ func TestTypedBuildRandomized(t *testing.T) {
 				for range 1 + r.IntN(3) {
 					a.leaves = append(a.leaves, randomLeaf(r, old.Type(), old))
 				}
+				if old.Type() == stringType && r.IntN(2) == 0 {
+					// Texts that are their own leaves, as Compile keeps them.
+					for _, l := range a.leaves {
+						a.values = append(a.values, l.String())
+					}
+					a.leaves = nil
+				}
 				axes = append(axes, a)
 			}
 			tb := planTyped(trie, bv)
@@ -313,7 +322,7 @@ func TestTypedBuildRandomized(t *testing.T) {
 			typed++
 			choice := make([]int, len(axes))
 			for i := range axes {
-				choice[i] = r.IntN(len(axes[i].leaves))
+				choice[i] = r.IntN(max(len(axes[i].leaves), len(axes[i].values)))
 			}
 			got := tb.build(base, axes, choice)
 			want := cow(bv, trie, axes, choice)
