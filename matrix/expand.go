@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"iter"
 	"strconv"
+	"unsafe"
 
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -93,12 +94,19 @@ func (p *Plan) expand(ctx context.Context, materialise bool) iter.Seq2[Job, erro
 				combo, hashBuf = p.comboID(choice, combo[:0], hashBuf)
 			}
 			run := int(r) + 1
-			idBuf = append(idBuf[:0], p.id...)
+			// Ids are written one after another into a slab shared by the
+			// next jobs, each id a string over its own bytes, which are
+			// never written again: one allocation for many jobs.
+			if need := len(p.id) + 1 + len(combo) + len("/run-") + 20; cap(idBuf)-len(idBuf) < need {
+				idBuf = make([]byte, 0, max(idSlabBytes, need))
+			}
+			start := len(idBuf)
+			idBuf = append(idBuf, p.id...)
 			idBuf = append(idBuf, '/')
 			idBuf = append(idBuf, combo...)
 			idBuf = append(idBuf, "/run-"...)
 			idBuf = strconv.AppendInt(idBuf, int64(run), 10)
-			id := string(idBuf)
+			id := unsafe.String(&idBuf[start], len(idBuf)-start)
 			job := Job{
 				ID:    id,
 				Index: comboBase*runs + r,
@@ -177,6 +185,10 @@ func (p *Plan) comboID(choice []int, dst, buf []byte) ([]byte, []byte) {
 	dst = append(dst, "c-"...)
 	return hex.AppendEncode(dst, sum[:8]), buf
 }
+
+// idSlabBytes is the size of the allocations that hold jobs' ids: about
+// 25 ids of 40 bytes, so one id kept long after its job keeps little else.
+const idSlabBytes = 1 << 10
 
 // paramSlabJobs is how many jobs' Params one allocation holds.
 const paramSlabJobs = 64

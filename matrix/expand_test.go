@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -331,4 +332,31 @@ func (p *Plan) withMaxJobs(n int64) *Plan {
 	q := *p
 	q.maxJobs = max(n, 0)
 	return &q
+}
+
+// TestIDsKeptAfterExpansion: ids written into shared slabs stay intact
+// however many jobs follow, and Jobs and Headers give the same ids.
+func TestIDsKeptAfterExpansion(t *testing.T) {
+	t.Parallel()
+	values := make([]string, 300)
+	for i := range values {
+		values[i] = fmt.Sprintf("'input %d'", i)
+	}
+	p := compileText(t, "name: m\nbase_scenario: base.scenario.yaml\nruns_per_combination: 3\nmatrix:\n"+
+		"  - parameter: run[0].input\n    values: ["+strings.Join(values, ", ")+"]\n", Options{})
+	jobs := collect(t, p)
+	require.Len(t, jobs, 900)
+	var headers []string
+	for j, err := range p.Headers(context.Background()) {
+		require.NoError(t, err)
+		headers = append(headers, j.ID)
+	}
+	for i, j := range jobs {
+		assert.Regexp(t, `^c-[0-9a-f]{16}$`, j.Combination)
+		assert.Equal(t, fmt.Sprintf("m/%s/run-%d", j.Combination, j.Run), j.ID)
+		assert.Equal(t, headers[i], j.ID)
+		if i%3 == 0 {
+			assert.Equal(t, fmt.Sprintf("input %d", i/3), j.Scenario.Run[0].Input)
+		}
+	}
 }
