@@ -312,10 +312,7 @@ func (c *compiler) finish(p *Plan) {
 	p.combos = combos
 	p.hashOrder = allIndexes(len(p.axes))
 	slices.SortFunc(p.hashOrder, func(x, y int) int { return strings.Compare(p.axes[x].param, p.axes[y].param) })
-	p.sel = make([][]int, len(p.axes))
-	for i, a := range p.axes {
-		p.sel[i] = allIndexes(len(a.values))
-	}
+	p.sel = selectAll(p.axes)
 	p.shard = Shard{Index: 1, Count: 1}
 	p.typed = planTyped(p.trie, p.baseValue)
 }

@@ -177,10 +177,9 @@ func (p *Plan) Select(filters []Filter, shard Shard) (*Plan, error) {
 	q := *p
 	q.shard = shard.norm()
 	q.filters = slices.Clone(filters)
-	q.sel = make([][]int, len(p.axes))
-	for i, a := range p.axes {
-		q.sel[i] = allIndexes(len(a.values))
-	}
+	if len(filters) > 0 || p.filters != nil {
+		q.sel = selectAll(p.axes)
+	} // else p selects everything too, and nothing writes a selection
 	for _, f := range filters {
 		canon := f.canon
 		if canon == "" {
@@ -196,7 +195,8 @@ func (p *Plan) Select(filters []Filter, shard Shard) (*Plan, error) {
 			return nil, p.unknownParam(f, param)
 		}
 		a := p.axes[i]
-		q.sel[i] = slices.DeleteFunc(q.sel[i], func(v int) bool { return string(a.canonOf(v)) != canon })
+		// The windows of selectAll share one array: filter a copy.
+		q.sel[i] = slices.DeleteFunc(slices.Clone(q.sel[i]), func(v int) bool { return string(a.canonOf(v)) != canon })
 		if len(q.sel[i]) == 0 {
 			vals := make([]string, len(a.canon))
 			for j := range a.canon {
@@ -225,6 +225,22 @@ func (p *Plan) unknownParam(f Filter, param string) error {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return fmt.Errorf("%s", msg)
+}
+
+// selectAll returns every axis's selection of all its values: windows of
+// one array of indexes, capped so that nothing appends into a neighbour.
+func selectAll(axes []axis) [][]int {
+	n := 0
+	for i := range axes {
+		n = max(n, len(axes[i].values))
+	}
+	all := allIndexes(n)
+	sel := make([][]int, len(axes))
+	for i := range axes {
+		k := len(axes[i].values)
+		sel[i] = all[:k:k]
+	}
+	return sel
 }
 
 func allIndexes(n int) []int {

@@ -145,6 +145,25 @@ func TestFilters(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(4), n)
 	assert.Len(t, q.filters, 1)
+
+	// Selections replace each other, and filtering one plan leaves the
+	// plan it came from whole (selections share their arrays of indexes).
+	q, err = q.Select([]Filter{{Path: mustPath(t, "name"), Value: "C"}}, Shard{})
+	require.NoError(t, err)
+	n, err = q.Count()
+	require.NoError(t, err)
+	assert.Equal(t, int64(4), n)
+	for _, from := range []*Plan{p, q} {
+		r, err := from.Select(nil, Shard{})
+		require.NoError(t, err)
+		n, err = r.Count()
+		require.NoError(t, err)
+		assert.Equal(t, int64(12), n)
+		assert.Equal(t, [][]int{{0, 1}, {0, 1, 2}}, r.sel)
+	}
+	n, err = p.Count()
+	require.NoError(t, err)
+	assert.Equal(t, int64(12), n)
 }
 
 func mustPath(t *testing.T, s string) scenario.Path {
