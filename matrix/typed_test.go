@@ -256,7 +256,7 @@ func randomLeaf(r *rand.Rand, t reflect.Type, old reflect.Value) reflect.Value {
 
 // randomBases are scenarios with every kind of list the typed builder
 // knows, each with one element and with several.
-func randomBases(t *testing.T) []*scenario.Scenario {
+func randomBases(t testing.TB) []randomBase {
 	_, f := loadMatrix(t, oneAxis("name", "[a]"))
 	fixture := f.Base.Scenario
 	yes := true
@@ -275,7 +275,14 @@ func randomBases(t *testing.T) []*scenario.Scenario {
 	two.Plugins = append(fixture.Plugins, one.Plugins...)
 	two.Run = fixture.Run
 	two.Checkpoints = append(one.Checkpoints, scenario.Checkpoint{ID: "d"})
-	return []*scenario.Scenario{fixture, one, &two}
+	var out []randomBase
+	for _, s := range []*scenario.Scenario{fixture, one, &two} {
+		b := randomBase{s: s}
+		slots(reflect.ValueOf(s), nil, 5, &b.slots)
+		require.NotEmpty(t, b.slots)
+		out = append(out, b)
+	}
+	return out
 }
 
 // TestTypedBuildRandomized picks random sets of slots (any field, element or
@@ -286,48 +293,73 @@ func TestTypedBuildRandomized(t *testing.T) {
 	t.Parallel()
 	seed := uint64(os.Getpid())
 	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 15))
 	typed := 0
-	for _, base := range randomBases(t) {
-		bv := reflect.ValueOf(base)
-		var all [][]step
-		slots(bv, nil, 5, &all)
-		require.NotEmpty(t, all)
-		for range 300 {
-			trie := &node{axis: -1}
-			var axes []axis
-			for range 1 + r.IntN(4) {
-				steps := all[r.IntN(len(all))]
-				if _, ok := trie.insert(steps, len(axes)); !ok {
-					continue
-				}
-				old := get(bv, steps)
-				a := axis{steps: steps}
-				for range 1 + r.IntN(3) {
-					a.leaves = append(a.leaves, randomLeaf(r, old.Type(), old))
-				}
-				if old.Type() == stringType && r.IntN(2) == 0 {
-					// Texts that are their own leaves, as Compile keeps them.
-					for _, l := range a.leaves {
-						a.values = append(a.values, l.String())
-					}
-					a.leaves = nil
-				}
-				axes = append(axes, a)
-			}
-			tb := planTyped(trie, bv)
-			if tb == nil {
-				continue
-			}
-			typed++
-			choice := make([]int, len(axes))
-			for i := range axes {
-				choice[i] = r.IntN(max(len(axes[i].leaves), len(axes[i].values)))
-			}
-			got := tb.build(base, axes, choice)
-			want := cow(bv, trie, axes, choice)
-			requireSameBuild(t, reflect.ValueOf(got), want, bv, "scenario")
-		}
+	for _, b := range randomBases(t) {
+		typed += tryTypedBuilds(t, b, seed, 300)
 	}
 	assert.Greater(t, typed, 100, "tries the typed builder took")
+}
+
+// FuzzTypedBuildMatchesCow is TestTypedBuildRandomized with the fuzzer
+// choosing the seeds: go test -fuzz TypedBuild ./matrix.
+func FuzzTypedBuildMatchesCow(f *testing.F) {
+	bases := randomBases(f)
+	for _, seed := range []uint64{0, 1, 15, 1 << 40} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		for _, b := range bases {
+			tryTypedBuilds(t, b, seed, 10)
+		}
+	})
+}
+
+// randomBase is a base scenario and every slot in it.
+type randomBase struct {
+	s     *scenario.Scenario
+	slots [][]step
+}
+
+// tryTypedBuilds makes tries random tries over b from seed and returns how
+// many the typed builder took.
+func tryTypedBuilds(t *testing.T, b randomBase, seed uint64, tries int) int {
+	r := rand.New(rand.NewPCG(seed, 15))
+	bv := reflect.ValueOf(b.s)
+	typed := 0
+	for range tries {
+		trie := &node{axis: -1}
+		var axes []axis
+		for range 1 + r.IntN(4) {
+			steps := b.slots[r.IntN(len(b.slots))]
+			if _, ok := trie.insert(steps, len(axes)); !ok {
+				continue
+			}
+			old := get(bv, steps)
+			a := axis{steps: steps}
+			for range 1 + r.IntN(3) {
+				a.leaves = append(a.leaves, randomLeaf(r, old.Type(), old))
+			}
+			if old.Type() == stringType && r.IntN(2) == 0 {
+				// Texts that are their own leaves, as Compile keeps them.
+				for _, l := range a.leaves {
+					a.values = append(a.values, l.String())
+				}
+				a.leaves = nil
+			}
+			axes = append(axes, a)
+		}
+		tb := planTyped(trie, bv)
+		if tb == nil {
+			continue
+		}
+		typed++
+		choice := make([]int, len(axes))
+		for i := range axes {
+			choice[i] = r.IntN(max(len(axes[i].leaves), len(axes[i].values)))
+		}
+		got := tb.build(b.s, axes, choice)
+		want := cow(bv, trie, axes, choice)
+		requireSameBuild(t, reflect.ValueOf(got), want, bv, "scenario")
+	}
+	return typed
 }
