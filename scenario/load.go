@@ -90,13 +90,17 @@ type Loader struct {
 // generation is a loader's vocabulary and compiled schemas for one version
 // of its registries.
 type generation struct {
-	version  uint64
-	vocab    *vocab
+	version uint64
+	vocab   *vocab
+	// mu guards the map only: each kind compiles outside it, so a kind
+	// that is ready (a matrix's) is not held up by one still compiling
+	// (its base scenario's, several times larger).
 	mu       sync.Mutex
 	compiled map[Kind]*compiledSchema
 }
 
 type compiledSchema struct {
+	ready  chan struct{} // closed once the fields below are set
 	schema *schemacheck.Schema
 	doc    map[string]any
 	err    error
@@ -459,22 +463,31 @@ func (g *generation) precompile(kind Kind, name string) {
 // vocabulary, compiling it on first use.
 func (g *generation) schema(k Kind) *compiledSchema {
 	g.mu.Lock()
-	defer g.mu.Unlock()
 	if cs, ok := g.compiled[k]; ok {
+		g.mu.Unlock()
+		<-cs.ready // compiled by the first to ask, maybe still compiling
 		return cs
 	}
-	cs := &compiledSchema{}
+	cs := &compiledSchema{ready: make(chan struct{})}
 	g.compiled[k] = cs
+	g.mu.Unlock()
+	defer close(cs.ready)
+	g.compile(k, cs)
+	return cs
+}
+
+// compile fills cs with the compiled schema of kind k, or its error.
+func (g *generation) compile(k Kind, cs *compiledSchema) {
 	raw, err := schemaOf(k, g.vocab)
 	if err != nil {
 		cs.err = err
-		return cs
+		return
 	}
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	if err := d.Decode(&cs.doc); err != nil {
 		cs.err = err
-		return cs
+		return
 	}
 	defs, _ := cs.doc["$defs"].(map[string]any)
 	if ev, ok := defs["Evaluation"].(map[string]any); ok {
@@ -486,13 +499,13 @@ func (g *generation) schema(k Kind) *compiledSchema {
 	c, err := schemacheck.Compile(cs.doc)
 	if err != nil {
 		cs.err = err
-		return cs
+		return
 	}
 	cs.schema = c.Root()
 	for name, dst := range map[string]**schemacheck.Schema{"Evaluation": &cs.evaluation, "Condition": &cs.condition} {
 		if _, ok := defs[name]; ok {
 			if *dst, cs.err = c.Lookup("/$defs/" + name); cs.err != nil {
-				return cs
+				return
 			}
 		}
 	}
@@ -502,12 +515,11 @@ func (g *generation) schema(k Kind) *compiledSchema {
 			sch, err := c.Lookup("/$defs/Evaluation_" + jsonPointerEscape(name))
 			if err != nil {
 				cs.err = err
-				return cs
+				return
 			}
 			cs.evals[name] = sch
 		}
 	}
-	return cs
 }
 
 // evaluationSites lists where evaluations occur in documents of a schema, as
