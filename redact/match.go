@@ -109,11 +109,12 @@ func proseAnchor(s string) int {
 }
 
 // each calls f with every position of b where an entry of the table
-// occurs, in no particular order, each once. Eight bytes are loaded at a
+// occurs, plus off (where b lies in the text f judges), in no particular
+// order, each once. Eight bytes are loaded at a
 // time and their four even pairs tested together: a record's text almost
 // never sets a bit, and four independent lookups per load keep the scan
 // from waiting on each one.
-func (t *table) each(b []byte, f func(i int, e *entry)) {
+func (t *table) each(b []byte, off int, f func(i int, e *entry)) {
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
 		v := binary.LittleEndian.Uint64(b[i:])
@@ -123,17 +124,17 @@ func (t *table) each(b []byte, f func(i int, e *entry)) {
 			continue
 		}
 		for j := i; j < i+8; j += 2 {
-			t.at(b, j, f)
+			t.at(b, j, off, f)
 		}
 	}
 	for ; i+1 < len(b); i += 2 {
-		t.at(b, i, f)
+		t.at(b, i, off, f)
 	}
 }
 
 // at calls f with each entry that occurs in b with one of its two pairs at
-// the even position i (see table).
-func (t *table) at(b []byte, i int, f func(i int, e *entry)) {
+// the even position i (see table), at its start plus off.
+func (t *table) at(b []byte, i, off int, f func(i int, e *entry)) {
 	k := pairAt(b, i)
 	w := k >> 6
 	if t.pairs[w]&(1<<(k&63)) == 0 {
@@ -145,7 +146,7 @@ func (t *table) at(b []byte, i int, f func(i int, e *entry)) {
 		// Each occurrence is met once: at its anchor pair when that lies
 		// at an even position, else at the next pair.
 		if start >= 0 && bytes.HasPrefix(b[start:], h.e.text) {
-			f(start, h.e)
+			f(off+start, h.e)
 		}
 	}
 }
@@ -188,14 +189,14 @@ func (t *table) mask(b []byte, inJSON bool, within [][2]int) []byte {
 		}
 	}
 	if within == nil {
-		t.each(b, visit)
+		t.each(b, 0, visit)
 	}
 	for _, r := range within {
 		if r[0] < 0 || r[1] > len(b) || r[0] >= r[1] {
 			continue // not a range of b: nothing there to look at
 		}
 		in = r
-		t.each(b[r[0]:r[1]], func(i int, e *entry) { visit(r[0]+i, e) })
+		t.each(b[r[0]:r[1]], r[0], visit)
 	}
 	if len(found) == 0 {
 		return b

@@ -30,7 +30,7 @@ func occurrences(t *table, b []byte) []string {
 
 func found(t *table, b []byte) []string {
 	var out []string
-	t.each(b, func(i int, e *entry) { out = append(out, fmt.Sprintf("%d:%s", i, e.text)) })
+	t.each(b, 0, func(i int, e *entry) { out = append(out, fmt.Sprintf("%d:%s", i, e.text)) })
 	slices.Sort(out)
 	return out
 }
