@@ -327,9 +327,9 @@ func (w *Writer) Sync() error {
 
 // Close writes what is pending, waits for a sync in progress, syncs once
 // more unless the writer was open for less than a second (see Writer) and
-// closes the file. It is safe to call more than once (later calls return the first call's
-// result, so `defer w.Close()` may follow an explicit, checked Close) and
-// on a nil writer.
+// closes the file. It is safe to call more than once (later calls return
+// the first call's result, so `defer w.Close()` may follow an explicit,
+// checked Close) and on a nil writer.
 func (w *Writer) Close() error {
 	if w == nil {
 		return nil

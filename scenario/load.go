@@ -446,7 +446,7 @@ func (g *generation) precompile(kind Kind, name string) {
 	var todo []Kind
 	for _, k := range kinds {
 		if _, ok := g.compiled[k]; !ok {
-			todo = append(todo, k) // a second compile of k waits on mu and finds it done
+			todo = append(todo, k) // a later ask for k waits for this compile (see schema)
 		}
 	}
 	g.mu.Unlock()
