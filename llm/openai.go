@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/agenteval/agenteval/internal/httpretry"
@@ -26,9 +25,13 @@ const (
 	// when OpenAIConfig.BaseURL is empty, as in OpenAI's own SDKs.
 	baseURLEnv        = "OPENAI_BASE_URL"
 	defaultTimeout    = 60 * time.Second
-	defaultMaxRetries = 3
 	defaultBackoff    = 500 * time.Millisecond
 	defaultMaxBackoff = 30 * time.Second
+	// DefaultRetryDeadline is how long a call keeps retrying (429, 5xx,
+	// transport errors) when OpenAIConfig.RetryDeadline is zero: generous,
+	// so that a rate limit slows a run down instead of losing its jobs
+	// while the provider keeps answering.
+	DefaultRetryDeadline = 10 * time.Minute
 )
 
 // maxErrorBody bounds how much of an error response is read, so a proxy that
@@ -57,23 +60,43 @@ type OpenAIConfig struct {
 	// Timeout bounds each HTTP attempt, not the whole call with its retries;
 	// the caller's context bounds that. Zero means defaultTimeout.
 	Timeout time.Duration
-	// MaxRetries is how many times a failed attempt is repeated (429, 408,
-	// 5xx, transport errors, attempt timeouts). Zero means defaultMaxRetries;
-	// a negative value disables retries, for callers that want to fail fast.
+	// MaxRetries bounds how many times a failed attempt is repeated (429,
+	// 408, 5xx, transport errors, attempt timeouts). Zero means no bound
+	// on the count: retries are bounded by RetryDeadline instead. A
+	// negative value disables retries, for callers that want to fail fast.
 	MaxRetries int
+	// RetryDeadline bounds the time a call spends retrying: no retry is
+	// made whose wait would end later than RetryDeadline after the call's
+	// first attempt. Zero means DefaultRetryDeadline (10 minutes); the
+	// caller's context can end the call sooner.
+	RetryDeadline time.Duration
 	// Backoff is the first retry's base wait; later waits double, up to
-	// MaxBackoff, with jitter. A server's Retry-After is honoured when it is
-	// longer, but never beyond MaxBackoff, so that one header cannot stall a
-	// whole evaluation. Zero means defaultBackoff / defaultMaxBackoff.
+	// MaxBackoff. A server's Retry-After is honoured when it is longer,
+	// but never beyond MaxBackoff, so that one header cannot stall a
+	// whole evaluation. Each wait is drawn uniformly between zero and
+	// that ("full jitter"): clients refused together do not come back
+	// together, and the retry then waits its turn under the endpoint's
+	// limiter (see Limits). Zero means defaultBackoff / defaultMaxBackoff.
 	Backoff    time.Duration
 	MaxBackoff time.Duration
 	// HTTPClient sends the requests; nil means a client without its own
 	// timeout (Timeout applies per attempt through the context).
 	HTTPClient *http.Client
-	// MaxConcurrent bounds the requests this model has in flight at once,
-	// across all its callers, so that a wide evaluation run queues here
-	// instead of drawing a storm of 429s. Zero means no bound.
-	MaxConcurrent int
+	// Limits holds the rate limiters this model shares with the other
+	// model clients of a run (see [Limits]): every client built with the
+	// same Limits and the same base URL, key and model waits its turn
+	// under one adaptive limit. Nil gives the model limiters of its own.
+	Limits *Limits
+	// MaxRequests bounds the requests in flight at once to this model's
+	// endpoint, across every client sharing its Limits, so that a wide
+	// evaluation run queues here instead of drawing a storm of 429s. Zero
+	// means no configured bound: the limiter still learns one from 429
+	// and 503 answers.
+	MaxRequests int
+	// TokensPerMinute, when the provider's token rate limit is known,
+	// paces requests to stay under it. Zero means unknown (the provider's
+	// x-ratelimit-*-tokens headers still pace when it sends them).
+	TokensPerMinute int
 	// OnRetry, when set, is called before each retry wait with the number
 	// of the attempt that failed (from 1), the wait and the error, so that
 	// a runner can show retries instead of looking stuck. It must be safe
@@ -89,7 +112,11 @@ type openAI struct {
 	// client sends through the one retry transport (internal/httpretry),
 	// which waits out 429, 408, 5xx, transport errors and attempt timeouts.
 	client *http.Client
-	slots  chan struct{} // nil when MaxConcurrent is 0
+	// base is the API root; with key and model it names the endpoint's
+	// limiter in limits, which known configures.
+	base   string
+	limits *Limits
+	known  EndpointLimits
 	// secrets masks the key in every error text: providers echo parts of
 	// a bad key back ("Incorrect API key provided: sk-...") and transport
 	// errors can quote request details.
@@ -125,24 +152,30 @@ func NewOpenAI(cfg OpenAIConfig) (Model, error) {
 		}
 		key = os.Getenv(env)
 	}
-	if cfg.MaxConcurrent < 0 {
-		return nil, fmt.Errorf("llm: MaxConcurrent %d is negative", cfg.MaxConcurrent)
+	known := EndpointLimits{MaxRequests: cfg.MaxRequests, TokensPerMinute: cfg.TokensPerMinute}
+	if err := known.Validate(); err != nil {
+		return nil, fmt.Errorf("llm: %w", err)
 	}
+	limits := cfg.Limits
+	if limits == nil {
+		limits = NewLimits()
+	}
+	base = strings.TrimRight(base, "/")
 	m := &openAI{
-		endpoint: strings.TrimRight(base, "/") + "/chat/completions",
+		endpoint: base + "/chat/completions",
 		key:      key,
 		model:    cfg.Model,
 		secrets:  redact.New(key),
+		base:     base,
+		limits:   limits,
+		known:    known,
 	}
-	if cfg.MaxConcurrent > 0 {
-		m.slots = make(chan struct{}, cfg.MaxConcurrent)
-	}
-	retries := cfg.MaxRetries
+	attempts := 0 // no bound on the count: the deadline bounds retrying
 	switch {
-	case retries == 0:
-		retries = defaultMaxRetries
-	case retries < 0:
-		retries = 0
+	case cfg.MaxRetries > 0:
+		attempts = 1 + cfg.MaxRetries
+	case cfg.MaxRetries < 0:
+		attempts = 1
 	}
 	backoff := orDefault(cfg.Backoff, defaultBackoff)
 	client := http.Client{}
@@ -153,8 +186,9 @@ func NewOpenAI(cfg OpenAIConfig) (Model, error) {
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	client.Transport = &httpretry.Transport{Base: slotted{m.slots, next}, Policy: httpretry.Policy{
-		Attempts: 1 + retries,
+	client.Transport = &httpretry.Transport{Base: next, Policy: httpretry.Policy{
+		Attempts: attempts,
+		Deadline: orDefault(cfg.RetryDeadline, DefaultRetryDeadline),
 		Base:     backoff,
 		// A server's Retry-After is honoured up to MaxBackoff, never
 		// beyond it, so that one header cannot stall a whole evaluation.
@@ -163,6 +197,9 @@ func NewOpenAI(cfg OpenAIConfig) (Model, error) {
 		AttemptTimeout: orDefault(cfg.Timeout, defaultTimeout),
 		Classify:       m.classify,
 		OnRetry:        cfg.OnRetry,
+		FullJitter:     true,
+		Gate:           gate,
+		Sleep:          m.sleep,
 	}}
 	m.client = &client
 	return m, nil
@@ -175,42 +212,40 @@ func orDefault(d, def time.Duration) time.Duration {
 	return d
 }
 
-// slotted holds one of slots (when not nil) for each attempt, not across
-// retry waits, so a rate-limited caller does not block others while it
-// sleeps.
-type slotted struct {
-	slots chan struct{}
-	next  http.RoundTripper
+// call is what a Complete call shares with its attempts through its
+// context: the endpoint's limiter and the turn it holds.
+type call struct {
+	limiter *limiter
+	hook    func(bool)
+	permit  *permit
 }
 
-func (s slotted) RoundTrip(r *http.Request) (*http.Response, error) {
-	if s.slots == nil {
-		return s.next.RoundTrip(r)
+type callKey struct{}
+
+// gate waits for each attempt's turn under the endpoint's limiter, outside
+// the attempt's timeout, and tells the limiter how the attempt went.
+func gate(r *http.Request) (func(*http.Response, httpretry.Verdict) bool, error) {
+	c, _ := r.Context().Value(callKey{}).(*call)
+	if c == nil {
+		return nil, nil
 	}
-	select {
-	case s.slots <- struct{}{}:
-	case <-r.Context().Done():
-		return nil, fmt.Errorf("waiting for a request slot: %w", r.Context().Err())
-	}
-	resp, err := s.next.RoundTrip(r)
+	p, err := c.limiter.acquire(r.Context(), c.hook)
 	if err != nil {
-		<-s.slots
 		return nil, err
 	}
-	resp.Body = &releaseOnClose{ReadCloser: resp.Body, release: func() { <-s.slots }}
-	return resp, nil
+	c.permit = p
+	return func(resp *http.Response, _ httpretry.Verdict) bool { return c.limiter.release(p, resp) }, nil
 }
 
-type releaseOnClose struct {
-	io.ReadCloser
-	once    sync.Once
-	release func()
-}
-
-func (r *releaseOnClose) Close() error {
-	err := r.ReadCloser.Close()
-	r.once.Do(r.release)
-	return err
+// sleep is the wait before a retry, counted as a throttle wait and told
+// to the caller's throttle hook.
+func (m *openAI) sleep(ctx context.Context, d time.Duration) error {
+	m.limits.waits.Add(1)
+	if hook := throttleHook(ctx); hook != nil {
+		hook(true)
+		defer hook(false)
+	}
+	return httpretry.Sleep(ctx, d)
 }
 
 // classify reads every answer whole within its attempt (so a timeout while
@@ -250,6 +285,12 @@ func (m *openAI) Complete(ctx context.Context, req Request) (Response, error) {
 		return Response{}, fmt.Errorf("llm: encode request: %w", err)
 	}
 	ctx, attempts := httpretry.WithAttempts(ctx)
+	model := m.model
+	if req.Model != "" {
+		model = req.Model
+	}
+	c := &call{limiter: m.limits.limiter(m.base, m.key, model, m.known), hook: throttleHook(ctx)}
+	ctx = context.WithValue(ctx, callKey{}, c)
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, m.endpoint, bytes.NewReader(body))
 	if err != nil {
 		return Response{}, fmt.Errorf("llm: build request: %w", err)
@@ -277,7 +318,11 @@ func (m *openAI) Complete(ctx context.Context, req Request) (Response, error) {
 		// proxy or endpoint, not a transient state.
 		return Response{}, fmt.Errorf("llm: decode response from %s: %w", m.endpoint, err)
 	}
-	return fromWire(w)
+	out, err := fromWire(w)
+	if err == nil && c.permit != nil {
+		c.limiter.settle(c.permit, out.Usage.TotalTokens)
+	}
+	return out, err
 }
 
 // gaveUp reports the last error of a call that took attempts tries.

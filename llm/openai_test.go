@@ -153,36 +153,57 @@ func TestOpenAIToolCallsRoundTrip(t *testing.T) {
 	assert.Equal(t, "tool", sent[2].Role)
 }
 
-func TestOpenAIRetriesRateLimitHonouringRetryAfter(t *testing.T) {
+// TestOpenAIRetryWaitsDrawnUnderRetryAfter: a 429's wait is drawn with full
+// jitter from zero to the server's Retry-After (retry-after-ms or seconds),
+// capped by MaxBackoff, never from the much shorter backoff alone.
+func TestOpenAIRetryWaitsDrawnUnderRetryAfter(t *testing.T) {
 	t.Parallel()
-	srv := llmtest.NewServer(t)
-	srv.Enqueue(llmtest.RateLimited(120*time.Millisecond), llmtest.Text("ok"))
-	m := newOpenAI(t, srv, func(c *llm.OpenAIConfig) {
-		c.Backoff = time.Millisecond
-		c.MaxBackoff = time.Second
-	})
-	start := time.Now()
-	resp, err := m.Complete(context.Background(), llm.Request{Messages: userMsg("x")})
-	require.NoError(t, err)
-	assert.Equal(t, "ok", resp.Content)
-	assert.GreaterOrEqual(t, time.Since(start), 120*time.Millisecond, "the retry must wait as long as the server asked")
-	assert.Len(t, srv.Requests(), 2)
-}
-
-func TestOpenAIRetryAfterSecondsHeader(t *testing.T) {
-	t.Parallel()
-	srv := llmtest.NewServer(t)
-	srv.Enqueue(llmtest.RateLimited(time.Second), llmtest.Text("ok"))
-	m := newOpenAI(t, srv, func(c *llm.OpenAIConfig) {
-		c.Backoff = time.Millisecond
-		c.MaxBackoff = 200 * time.Millisecond
-	})
-	start := time.Now()
-	_, err := m.Complete(context.Background(), llm.Request{Messages: userMsg("x")})
-	require.NoError(t, err)
-	elapsed := time.Since(start)
-	assert.GreaterOrEqual(t, elapsed, 200*time.Millisecond, "Retry-After: 1 is honoured up to MaxBackoff")
-	assert.Less(t, elapsed, 900*time.Millisecond, "and capped by MaxBackoff")
+	tests := []struct {
+		name       string
+		reply      llmtest.Reply
+		maxBackoff time.Duration
+		ceiling    time.Duration
+	}{
+		{"retry-after-ms", llmtest.RateLimited(60 * time.Millisecond), time.Second, 60 * time.Millisecond},
+		{"Retry-After seconds capped by MaxBackoff", llmtest.Reply{Status: 429, RetryAfter: "1"}, 80 * time.Millisecond, 80 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := llmtest.NewServer(t)
+			const refusals = 5 // the backoff (1 ms doubled) stays under the ceilings
+			for range refusals {
+				srv.Enqueue(tt.reply)
+			}
+			srv.Enqueue(llmtest.Text("ok"))
+			var mu sync.Mutex
+			var waits []time.Duration
+			m := newOpenAI(t, srv, func(c *llm.OpenAIConfig) {
+				c.Backoff = time.Millisecond
+				c.MaxBackoff = tt.maxBackoff
+				c.MaxRetries = refusals
+				c.OnRetry = func(_ int, wait time.Duration, _ error) {
+					mu.Lock()
+					defer mu.Unlock()
+					waits = append(waits, wait)
+				}
+			})
+			resp, err := m.Complete(context.Background(), llm.Request{Messages: userMsg("x")})
+			require.NoError(t, err)
+			assert.Equal(t, "ok", resp.Content)
+			assert.Len(t, srv.Requests(), refusals+1)
+			require.Len(t, waits, refusals)
+			longest := time.Duration(0)
+			for _, w := range waits {
+				assert.GreaterOrEqual(t, w, time.Duration(0))
+				assert.LessOrEqual(t, w, tt.ceiling)
+				longest = max(longest, w)
+			}
+			// Five draws from [0, ceiling] all under 2 ms would
+			// mean the server's wait was ignored (chance under 1e-7).
+			assert.Greater(t, longest, 2*time.Millisecond)
+		})
+	}
 }
 
 func TestOpenAIServerErrorsExhaustRetries(t *testing.T) {
@@ -385,7 +406,7 @@ func TestAPIErrorMessage(t *testing.T) {
 	assert.True(t, errors.As(err, &target))
 }
 
-func TestOpenAIMaxConcurrent(t *testing.T) {
+func TestOpenAIMaxRequests(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	var mu sync.Mutex
@@ -402,7 +423,7 @@ func TestOpenAIMaxConcurrent(t *testing.T) {
 		mu.Unlock()
 		return llmtest.Text("ok")
 	})
-	m := newOpenAI(t, srv, func(c *llm.OpenAIConfig) { c.MaxConcurrent = 2 })
+	m := newOpenAI(t, srv, func(c *llm.OpenAIConfig) { c.MaxRequests = 2 })
 	var wg sync.WaitGroup
 	for range 6 {
 		wg.Go(func() {
@@ -418,7 +439,7 @@ func TestOpenAIMaxConcurrent(t *testing.T) {
 	assert.Equal(t, 2, peak)
 	assert.Len(t, srv.Requests(), 6)
 
-	_, err := llm.NewOpenAI(llm.OpenAIConfig{Model: "m", MaxConcurrent: -1})
+	_, err := llm.NewOpenAI(llm.OpenAIConfig{Model: "m", MaxRequests: -1})
 	assert.Error(t, err)
 }
 
@@ -442,5 +463,5 @@ func TestOpenAIOnRetry(t *testing.T) {
 	_, err := m.Complete(context.Background(), llm.Request{Messages: userMsg("x")})
 	require.NoError(t, err)
 	assert.Equal(t, []int{1, 2}, attempts)
-	assert.GreaterOrEqual(t, waits[1], 20*time.Millisecond)
+	assert.LessOrEqual(t, waits[1], 20*time.Millisecond, "drawn from zero to the server's Retry-After")
 }

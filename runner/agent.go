@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/llm"
@@ -128,6 +129,13 @@ type AgentOptions struct {
 	// agent's): a model agent's first system message, an exec agent's
 	// AGENTEVAL_INSTRUCTIONS.
 	Instructions string
+	// Limits are the run's model endpoint limiters, which a model agent
+	// shares with the run's other model clients (nil: its own), and
+	// EndpointLimits what is known of its endpoint's limits. An exec
+	// agent gets EndpointLimits.MaxRequests and TokensPerMinute as
+	// AGENTEVAL_MAX_REQUESTS and AGENTEVAL_TOKENS_PER_MINUTE.
+	Limits         *llm.Limits
+	EndpointLimits llm.EndpointLimits
 }
 
 // newAgents returns a registry holding the built-in agent types: echo,
@@ -148,6 +156,7 @@ func newAgents() *registry.Registry[*AgentType] {
 					return nil, err
 				}
 				a.Env = slices.Clone(opts.Env)
+				a.Env = append(a.Env, limitEnv(opts.EndpointLimits)...)
 				if opts.Instructions != "" {
 					a.Env = append(a.Env, "AGENTEVAL_INSTRUCTIONS="+opts.Instructions)
 				}
@@ -160,4 +169,17 @@ func newAgents() *registry.Registry[*AgentType] {
 		panic(err) // the built-in names are distinct; a clash is a bug in this package
 	}
 	return r
+}
+
+// limitEnv is what an exec agent is told of its model endpoint's limits:
+// a program that calls a model itself can keep under them.
+func limitEnv(l llm.EndpointLimits) []string {
+	var env []string
+	if l.MaxRequests > 0 {
+		env = append(env, "AGENTEVAL_MAX_REQUESTS="+strconv.Itoa(l.MaxRequests))
+	}
+	if l.TokensPerMinute > 0 {
+		env = append(env, "AGENTEVAL_TOKENS_PER_MINUTE="+strconv.Itoa(l.TokensPerMinute))
+	}
+	return env
 }

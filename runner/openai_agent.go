@@ -38,7 +38,8 @@ func newOpenAIAgentFromSpec(model string, opts AgentOptions) (Agent, error) {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	m, err := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: getenv("OPENAI_BASE_URL"), APIKey: getenv("OPENAI_API_KEY"), Model: model})
+	m, err := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: getenv("OPENAI_BASE_URL"), APIKey: getenv("OPENAI_API_KEY"), Model: model,
+		Limits: opts.Limits, MaxRequests: opts.EndpointLimits.MaxRequests, TokensPerMinute: opts.EndpointLimits.TokensPerMinute})
 	if err != nil {
 		return nil, fmt.Errorf("openai agent: %w", err)
 	}

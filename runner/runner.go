@@ -85,6 +85,12 @@ type Config struct {
 	Total int64
 	// Budget, when set, stops starting jobs once a limit is reached (see Budget).
 	Budget *Budget
+	// Limits, when set, are the limiters the run's model clients share
+	// (llm.OpenAIConfig.Limits): Progress reports how much they throttled
+	// the run. Whatever the Limits, a job whose model call waits under a
+	// rate limit (llm.WithThrottleHook) gives its place among the
+	// Concurrency jobs to another job while it waits.
+	Limits *llm.Limits
 }
 
 // CheckpointScorer scores a scenario's checkpoints against live state. An
@@ -125,6 +131,9 @@ type Progress struct {
 	Total   int64
 	Elapsed time.Duration
 	Last    *results.Job
+	// Throttle is how much the endpoints' rate limits held the run back
+	// (Config.Limits; zero without them).
+	Throttle llm.ThrottleStats
 }
 
 // Summary is what a run did.
@@ -359,6 +368,9 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[matrix.Job, error], total 
 			p.Failed = sum.Completed - sum.Passed
 			p.Elapsed = time.Since(start)
 			p.Last = res
+			if r.cfg.Limits != nil {
+				p.Throttle = r.cfg.Limits.Stats()
+			}
 			r.cfg.Progress(p)
 		}
 	}

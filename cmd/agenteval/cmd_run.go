@@ -41,6 +41,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	fs := newFlags(env, "run", "[flags] PATH...  (scenario files, matrix files or directories)")
 	agentSpec := fs.String("agent", "echo", "agent under test: echo, exec:COMMAND or openai:MODEL")
 	concurrency := fs.Int("concurrency", 4*runtime.GOMAXPROCS(0), "jobs at once, at least 1; 4 x CPUs by default")
+	maxRequests := fs.Int("max-requests", 0, "requests in flight at once per model endpoint (base URL, key, model), shared by the agent, user simulator and judge; 0: learned from the provider's 429s and x-ratelimit headers")
 	out := fs.String("out", "out", "directory for results.jsonl")
 	resume := fs.Bool("resume", false, "finish the run recorded in DIR/results.jsonl: skip its recorded jobs and append (refused when the inputs or flags differ)")
 	overwrite := fs.Bool("overwrite", false, "replace DIR/results.jsonl when it exists (without it, or --resume, an existing file is refused)")
@@ -89,6 +90,8 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	switch {
 	case *concurrency < 1:
 		return usageErr("--concurrency %d: want at least 1 job at once", *concurrency)
+	case *maxRequests < 0:
+		return usageErr("--max-requests %d: want 0 (learned) or at least 1 request at once", *maxRequests)
 	case *runs < 1:
 		return usageErr("--runs %d: want at least 1 run per scenario", *runs)
 	case *maxJobs < 1:
@@ -128,7 +131,11 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 			return &llm.Recorded{Model: m, Name: name, Cache: cache, Replay: *replay}
 		}
 	}
-	agentOpts := runner.AgentOptions{Getenv: env.getenv, WrapModel: wrap}
+	// One set of limiters for every model client of the run: the agent,
+	// the user simulator and the judge share an endpoint's limit.
+	limits := llm.NewLimits()
+	known := llm.EndpointLimits{MaxRequests: *maxRequests}
+	agentOpts := runner.AgentOptions{Getenv: env.getenv, WrapModel: wrap, Limits: limits, EndpointLimits: known}
 	var suite *runSuite
 	var agent runner.Agent
 	paths := fs.Args()
@@ -190,12 +197,12 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		}
 	}
 	cfg := runner.Config{Agent: agent, Concurrency: *concurrency, Registries: env.kit.Registries, WorkDir: workDir, KeepDirs: *keepDirs,
-		EnvFallback: *envFallback, AllowCommands: *allowCommands, StrictMocks: *strict, Seed: *seed, Budget: budget}
+		EnvFallback: *envFallback, AllowCommands: *allowCommands, StrictMocks: *strict, Seed: *seed, Budget: budget, Limits: limits}
 	if suite != nil {
 		cfg.Agent, cfg.Variants, cfg.ToolCategories = nil, suite.agents, suite.suite.ToolCategories
 		suite.applyTimeouts(files, &cfg)
 	}
-	if cfg.UserModel, err = buildModel(*userModel, env); err != nil {
+	if cfg.UserModel, err = buildModel(*userModel, env, limits, known); err != nil {
 		return usageErr("--user-model: %v", err)
 	}
 	if !strings.HasPrefix(*userModel, "script") {
@@ -205,7 +212,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		return usageErr("--out: %v", err)
 	}
 	if *judgeModel != "" {
-		m, err := buildModel(*judgeModel, env)
+		m, err := buildModel(*judgeModel, env, limits, known)
 		if err != nil {
 			return usageErr("--judge-model: %v", err)
 		}
@@ -404,8 +411,9 @@ func planInputs(files []*scenario.File, extra ...string) ([]results.Input, error
 	return out, nil
 }
 
-// buildModel reads "script", "script:N" or "openai:MODEL".
-func buildModel(spec string, env *cliEnv) (llm.Model, error) {
+// buildModel reads "script", "script:N" or "openai:MODEL"; a model shares
+// the run's limits.
+func buildModel(spec string, env *cliEnv, limits *llm.Limits, known llm.EndpointLimits) (llm.Model, error) {
 	name, arg, _ := strings.Cut(spec, ":")
 	switch name {
 	case "script":
@@ -422,7 +430,8 @@ func buildModel(spec string, env *cliEnv) (llm.Model, error) {
 		if arg == "" {
 			return nil, fmt.Errorf("name a model, as in openai:gpt-4o-mini")
 		}
-		return llm.NewOpenAI(llm.OpenAIConfig{BaseURL: env.getenv("OPENAI_BASE_URL"), APIKey: env.getenv("OPENAI_API_KEY"), Model: arg})
+		return llm.NewOpenAI(llm.OpenAIConfig{BaseURL: env.getenv("OPENAI_BASE_URL"), APIKey: env.getenv("OPENAI_API_KEY"), Model: arg,
+			Limits: limits, MaxRequests: known.MaxRequests, TokensPerMinute: known.TokensPerMinute})
 	}
 	return nil, fmt.Errorf("unknown model %q; want script or openai:MODEL", spec)
 }

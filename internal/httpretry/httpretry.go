@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -61,13 +62,39 @@ type Policy struct {
 	Limited func(resp *http.Response, v Verdict, wait time.Duration) error
 	// OnRetry, when set, is told of each retry before its wait.
 	OnRetry func(attempt int, wait time.Duration, reason error)
+	// Deadline, when positive, bounds retrying by time instead of by
+	// count: no retry is made whose wait would end more than Deadline
+	// after the first attempt began, and Attempts 0 then means no bound
+	// on the number of attempts (a model endpoint that keeps answering
+	// 429 is waited out for as long as the deadline allows).
+	Deadline time.Duration
+	// FullJitter draws each wait uniformly from zero to what it would
+	// otherwise be (the server's Retry-After or the backoff, whichever is
+	// longer) instead of "equal jitter", so that many clients refused
+	// together spread their retries over the whole interval rather than
+	// waking together after its first half. A client whose Gate queues
+	// its retries (a shared rate limiter) uses it; the GitHub client,
+	// whose rate-limit reset is a hard time, does not.
+	FullJitter bool
+	// Gate, when set, is passed before each attempt and outside its
+	// AttemptTimeout, since waiting for a turn is not the attempt's time:
+	// it may wait (a rate limiter shared by many requests) and returns
+	// done, which the Transport calls once Classify has judged the
+	// attempt (resp nil when the transport failed). When done returns
+	// true, a retry is made without a wait of its own: the Gate will hold
+	// it back (a limiter that has just lowered its bound queues it until
+	// the server has room). An error from Gate ends the request with it.
+	Gate func(r *http.Request) (done func(resp *http.Response, v Verdict) (queued bool), err error)
 	// Sleep and Now replace the clock in tests.
 	Sleep func(ctx context.Context, d time.Duration) error
 	Now   func() time.Time
 }
 
 func (p Policy) withDefaults() Policy {
-	if p.Attempts <= 0 {
+	switch {
+	case p.Attempts <= 0 && p.Deadline > 0:
+		p.Attempts = math.MaxInt
+	case p.Attempts <= 0:
 		p.Attempts = 5
 	}
 	if p.Base <= 0 {
@@ -116,10 +143,20 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	count, _ := ctx.Value(counterKey{}).(*int)
 	replayable := req.Body == nil || req.Body == http.NoBody || req.GetBody != nil
+	var start time.Time
 	for attempt := 1; ; attempt++ {
 		r, err := replay(req, attempt)
 		if err != nil {
 			return nil, err
+		}
+		var done func(*http.Response, Verdict) bool
+		if p.Gate != nil {
+			if done, err = p.Gate(r); err != nil {
+				return nil, err
+			}
+		}
+		if attempt == 1 {
+			start = p.Now()
 		}
 		if count != nil {
 			*count = attempt
@@ -127,14 +164,24 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp, err, cancel := p.send(base, r)
 		if err != nil && ctx.Err() != nil {
 			cancel()
+			if done != nil {
+				done(nil, Verdict{Reason: err})
+			}
 			return nil, err // the caller gave up: no verdict, no retry
 		}
 		v := p.Classify(resp, err)
+		queued := done != nil && done(resp, v)
 		if !v.Retry || !replayable {
 			return finish(resp, err, cancel)
 		}
 		wait, ok := p.wait(attempt, v)
+		if queued && ok {
+			wait = 0
+		}
 		last := attempt >= p.Attempts || !ok
+		if p.Deadline > 0 && p.Now().Add(wait).Sub(start) > p.Deadline {
+			last = true
+		}
 		if last {
 			if v.Limited && p.Limited != nil {
 				drain(resp, cancel)
@@ -178,17 +225,22 @@ func (p Policy) send(base http.RoundTripper, r *http.Request) (*http.Response, e
 // asked (bounded by MaxWait), else the backoff. ok is false when the
 // server asked for longer than MaxWait and the policy does not clamp.
 func (p Policy) wait(attempt int, v Verdict) (time.Duration, bool) {
+	jitter := func(d time.Duration) time.Duration { return d }
 	d := Backoff(attempt, p.Base, max(p.MaxWait, p.Base))
+	if p.FullJitter {
+		d = backoffCap(attempt, p.Base, max(p.MaxWait, p.Base))
+		jitter = func(d time.Duration) time.Duration { return rand.N(d + 1) }
+	}
 	if v.After <= 0 {
-		return d, true
+		return jitter(d), true
 	}
 	if p.MaxWait < 0 || v.After > p.MaxWait {
 		if !p.ClampWait || p.MaxWait < 0 {
 			return v.After, false
 		}
-		return max(d, p.MaxWait), true
+		return jitter(max(d, p.MaxWait)), true
 	}
-	return max(d, v.After), true
+	return jitter(max(d, v.After)), true
 }
 
 // replay returns the request for attempt: req itself first, then a clone
@@ -257,6 +309,17 @@ func Transient(resp *http.Response, err error) Verdict {
 // from base, capped at max, with equal jitter: half fixed, half random, so
 // no client retries at once and many do not retry together.
 func Backoff(attempt int, base, max time.Duration) time.Duration {
+	d := backoffCap(attempt, base, max)
+	half := d / 2
+	if half <= 0 {
+		return d
+	}
+	return half + rand.N(half+1)
+}
+
+// backoffCap is the exponential backoff before retry number attempt,
+// without jitter: base doubled per attempt, capped at max.
+func backoffCap(attempt int, base, max time.Duration) time.Duration {
 	d := base
 	for i := 1; i < attempt && d < max; i++ {
 		d *= 2
@@ -264,11 +327,7 @@ func Backoff(attempt int, base, max time.Duration) time.Duration {
 	if d > max || d <= 0 {
 		d = max
 	}
-	half := d / 2
-	if half <= 0 {
-		return d
-	}
-	return half + rand.N(half+1)
+	return d
 }
 
 // RetryAfter reads how long the server asked to wait: retry-after-ms

@@ -67,6 +67,9 @@ func (p *ProgressPrinter) line(pr runner.Progress) string {
 		eta := time.Duration(float64(pr.Total-pr.Done) / rate * float64(time.Second))
 		s += "  ETA " + eta.Round(time.Second).String()
 	}
+	if t := pr.Throttle.String(); t != "" {
+		s += "  " + t
+	}
 	return s
 }
 

@@ -38,6 +38,7 @@ type Server struct {
 	queue    []ReplyFunc
 	fallback ReplyFunc
 	requests []Request
+	limit    *limitState // nil: no emulated limit
 }
 
 // NewServer starts a server that is closed when the test ends. Requests
@@ -114,17 +115,21 @@ func (s *Server) Requests() []Request {
 }
 
 // Config returns an OpenAIConfig that points at the server, with small
-// timeouts and backoffs suited to tests. Adjust it and pass it to
+// timeouts and backoffs suited to tests, and at most 3 retries so that a
+// scripted failure fails fast (set MaxRetries to 0 for llm's default:
+// retries bounded by RetryDeadline only). Adjust it and pass it to
 // llm.NewOpenAI when a test needs other settings.
 func (s *Server) Config() llm.OpenAIConfig {
 	return llm.OpenAIConfig{
-		BaseURL:    s.URL,
-		APIKey:     apiKey,
-		Model:      defaultModel,
-		Timeout:    10 * time.Second,
-		Backoff:    time.Millisecond,
-		MaxBackoff: 50 * time.Millisecond,
-		HTTPClient: s.srv.Client(),
+		BaseURL:       s.URL,
+		APIKey:        apiKey,
+		Model:         defaultModel,
+		Timeout:       10 * time.Second,
+		Backoff:       time.Millisecond,
+		MaxBackoff:    50 * time.Millisecond,
+		MaxRetries:    3,
+		RetryDeadline: 30 * time.Second,
+		HTTPClient:    s.srv.Client(),
 	}
 }
 
@@ -153,9 +158,29 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 		req.Chat = fromWire(wire)
 	}
 
+	free := func() {}
 	s.mu.Lock()
 	req.Index = len(s.requests)
 	s.requests = append(s.requests, req)
+	if lim := s.limit; lim != nil {
+		ok, after := lim.admit(w.Header(), time.Now())
+		if !ok {
+			s.mu.Unlock()
+			w.Header().Set("Retry-After", retryAfterHeader(after))
+			writeErrorCode(w, http.StatusTooManyRequests, "requests", "rate_limit_exceeded",
+				fmt.Sprintf("llmtest: rate limit reached for request %d", req.Index))
+			return
+		}
+		// The slot is free once the answer is ready, before it is written:
+		// a client that sends its next request the moment it reads this
+		// one must find it free.
+		free = sync.OnceFunc(func() {
+			s.mu.Lock()
+			lim.inflight--
+			s.mu.Unlock()
+		})
+		defer free()
+	}
 	var fn ReplyFunc
 	if len(s.queue) > 0 {
 		fn = s.queue[0]
@@ -180,6 +205,7 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	free()
 	writeReply(w, req, reply)
 }
 
@@ -279,6 +305,10 @@ func completion(req Request, reply Reply) map[string]any {
 
 func writeError(w http.ResponseWriter, status int, errType, msg string) {
 	writeJSON(w, status, map[string]any{"error": map[string]any{"message": msg, "type": errType, "code": nil}})
+}
+
+func writeErrorCode(w http.ResponseWriter, status int, errType, code, msg string) {
+	writeJSON(w, status, map[string]any{"error": map[string]any{"message": msg, "type": errType, "code": code}})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
