@@ -71,7 +71,12 @@ type Input struct {
 type Job struct {
 	Record string `json:"record"` // always "job"
 	// ID is source/combination/run-N: source is the scenario's id or the
-	// matrix file's; combination is "-" outside a matrix.
+	// matrix file's (the id the file writes, else its file name without
+	// suffix, prefixed by its folders under their deepest common directory
+	// only when two files of the run share a name); combination is "-"
+	// outside a matrix. It depends on the file and combination only, not on
+	// the other paths of the run nor where it ran from: resume, the shard
+	// merge and report compare match jobs by it.
 	ID string `json:"id"`
 	// Index is the job's deterministic number within the whole run.
 	Index int64 `json:"index"`
