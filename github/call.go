@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/shurcooL/githubv4"
+
+	"github.com/agenteval/agenteval/redact"
 )
 
 // call is one Execute: the executor plus the task name errors carry.
@@ -53,7 +55,7 @@ func (c *call) classify(ctx context.Context, err error, capt *capture, what stri
 		for i, ge := range gqlErrs {
 			msgs[i] = ge.Message
 		}
-		return &Error{Task: c.task, Status: status, Type: gqlErrs[0].Type, Message: strings.Join(msgs, "; ")}
+		return &Error{Task: c.task, Status: status, Type: gqlErrs[0].Type, Message: redact.Head(strings.Join(msgs, "; "), maxMessageBytes)}
 	}
 	if status == http.StatusNotFound {
 		if what == "" {
