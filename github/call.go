@@ -157,7 +157,7 @@ func (c *call) getRedirectedText(ctx context.Context, path, what string, limit i
 		return "", false, fmt.Errorf("%s: read %s: %w", c.task, what, err)
 	}
 	if int64(len(b)) > limit {
-		return string(b[:limit]), true, nil
+		return redact.Head(string(b), int(limit)), true, nil // marked, so a secret it cuts is masked whole
 	}
 	return string(b), false, nil
 }
@@ -191,7 +191,7 @@ func (c *call) getText(ctx context.Context, path, accept, what string, limit int
 		return "", false, fmt.Errorf("%s: read %s: %w", c.task, path, err)
 	}
 	if int64(len(b)) > limit {
-		return string(b[:limit]), true, nil
+		return redact.Head(string(b), int(limit)), true, nil // marked, so a secret it cuts is masked whole
 	}
 	return string(b), false, nil
 }
