@@ -15,7 +15,11 @@
 // readable while the [Results] is in use.
 //
 // Records are deduplicated by job id ("source/combination/run-N", where
-// source is a scenario's or a matrix file's id). Of two records with the
+// source is a scenario's or a matrix file's id: the id the file writes, or
+// its file name without suffix, with the folders under their deepest common
+// directory only when two files of the run share a name; it never depends on
+// which other paths a run was given or where it ran from, so [Compare]
+// matches two runs' jobs by it). Of two records with the
 // same id, a completed record wins over an incomplete one;
 // otherwise the later one wins, where later means a later input in the order
 // given, or further down the same input. This makes a resumed run (which
