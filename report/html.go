@@ -254,7 +254,6 @@ func clip(s string, n int) string {
 	return head + " (" + strconv.Itoa(len(s)-len(head)+len(redact.Ellipsis)) + " more bytes)"
 }
 
-
 // htmlTitle is the page title.
 func htmlTitle(s *Summary) string {
 	if len(s.RunIDs) == 0 {
