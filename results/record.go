@@ -253,9 +253,9 @@ type Evaluation struct {
 	Score float64 `json:"score"`
 	// Message explains the outcome.
 	Message string `json:"message"`
-	// Details holds machine-readable evidence. An evaluator may return one
-	// map, built when it was compiled, in many results: treat it as
-	// read-only (copy it to change it).
+	// Details holds machine-readable evidence. It is this result's own: an
+	// evaluator builds it per result and shares none of it with another
+	// result or with its scenario, so whoever holds the result may change it.
 	Details map[string]any `json:"details,omitempty"`
 	// Weight and Critical come from the file and feed the judgment.
 	Weight   float64 `json:"weight"`
