@@ -143,7 +143,7 @@ func (r *Results) variants() []VariantSummary {
 		v := VariantSummary{Agent: k.agent, Model: k.model, Counts: newCounts(len(ss), completed, passed), ToolCalls: categoryCounts(tools[k])}
 		if completed > 0 {
 			dur, active, tok, calls, turns := metricValues(ss)
-			v.Median.DurationMS, v.Median.ActiveTokens, v.Median.Tokens = stats.Median(dur), stats.Median(active), stats.Median(tok)
+			v.Median.DurationMS, v.Median.ActiveTokens, v.Median.Tokens = roundMS(stats.Median(dur)), stats.Median(active), stats.Median(tok)
 			v.Median.ToolCalls, v.Median.Turns = stats.Median(calls), stats.Median(turns)
 		}
 		out = append(out, v)
@@ -230,7 +230,11 @@ func efficiencyRows(base, cand []slot, alpha float64) []EfficiencyRow {
 		if err != nil {
 			continue
 		}
-		out = append(out, EfficiencyRow{Metric: m.name, BaselineMedian: stats.Median(m.b), CandidateMedian: stats.Median(m.c), GroupComparison: g,
+		bm, cm := stats.Median(m.b), stats.Median(m.c)
+		if m.name == "duration_ms" {
+			bm, cm = roundMS(bm), roundMS(cm)
+		}
+		out = append(out, EfficiencyRow{Metric: m.name, BaselineMedian: bm, CandidateMedian: cm, GroupComparison: g,
 			Significant: stats.Below(g.PValue, alpha) && (g.CI95[0] > 0 || g.CI95[1] < 0)})
 	}
 	return out
