@@ -239,7 +239,7 @@ func (r *run) decide(s *scenario.Scenario, res *results.Job, mocks *mockSet, w *
 			o.Score = 1
 		}
 		if i < len(s.Checkpoints) {
-			o.Weight = s.Checkpoints[i].Weight
+			o.Weight = s.Judgment.CheckpointWeight(&s.Checkpoints[i])
 			o.Critical = s.Checkpoints[i].Critical
 		}
 		outcomes = append(outcomes, o)
