@@ -226,6 +226,26 @@ func (s *execSession) begin() error {
 	return nil
 }
 
+// stdoutGrace is how long a program whose stdout closed has to exit
+// before the session takes the closed stream alone as its end: a program
+// that exits closes it a moment before its exit status arrives.
+const stdoutGrace = 100 * time.Millisecond
+
+// streamClosed is the error of a session whose program's stdout ended
+// while it waited for the reply to message id: the program exited (its
+// status and stderr tail say why), or it closed stdout and runs on, which
+// ends the session at once, since no reply can come.
+func (s *execSession) streamClosed(id int64) error {
+	p := s.w.p
+	select {
+	case <-p.Exited():
+	case <-time.After(stdoutGrace):
+		return fmt.Errorf("exec agent: the agent closed its stdout but is still running (pid %d): no reply to message %d can come; stderr: %s",
+			p.PID(), id, s.w.stderr.tailSince(s.mark))
+	}
+	return s.describe(fmt.Errorf("no reply to message %d: %w", id, io.EOF))
+}
+
 // describe adds the program's exit status and stderr tail to an error.
 func (s *execSession) describe(err error) error {
 	p := s.w.p
@@ -336,8 +356,8 @@ func (s *execSession) exchange(ctx context.Context, message string) (_ runner.Re
 		case got, ok = <-w.lines:
 		}
 		switch {
-		case !ok:
-			return runner.Reply{}, s.describe(fmt.Errorf("no reply to message %d: %w", id, io.EOF)), true
+		case !ok || errors.Is(got.err, io.EOF):
+			return runner.Reply{}, s.streamClosed(id), true
 		case got.err != nil && errors.Is(got.err, errLineTooLong):
 			return runner.Reply{}, s.fail(fmt.Errorf("exec agent: reply to message %d: %w", id, got.err)), false
 		case got.err != nil:
@@ -361,6 +381,8 @@ func (s *execSession) exchange(ctx context.Context, message string) (_ runner.Re
 			reply.Text = l.Text
 			reply.Actions = append(reply.Actions, l.Actions...)
 			if l.Usage != nil {
+				// The runner checks every agent's usage (negative or
+				// absurd counts fail the job with the reason).
 				reply.Usage = *l.Usage
 			}
 			return reply, nil, false
