@@ -62,6 +62,14 @@ type RunConfig struct {
 	Seed int64
 	// Progress, when set, is called after every finished job.
 	Progress func(runner.Progress)
+	// Limits are the rate limiters the run's model clients share: build
+	// the agent's, the user simulator's and the judge's models with
+	// llm.OpenAIConfig.Limits (and Kit.Agent, Kit.SuiteAgents with
+	// runner.AgentOptions.Limits) set to it, and every endpoint is held
+	// to one adaptive limit (llm.NewLimits(llm.EndpointLimits{MaxRequests:
+	// 8}) bounds each at 8 in flight). Progress reports how much they
+	// throttled the run (runner.Progress.Throttle).
+	Limits *llm.Limits
 	// Runner holds the runner's other settings (checkpoints, fixtures,
 	// timeouts, transcripts...). The fields above and the kit's registries
 	// take precedence over its own.
@@ -89,6 +97,9 @@ func (k *Kit) runnerConfig(cfg RunConfig) runner.Config {
 	}
 	if cfg.Progress != nil {
 		rc.Progress = cfg.Progress
+	}
+	if cfg.Limits != nil {
+		rc.Limits = cfg.Limits
 	}
 	return rc
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
@@ -16,7 +17,9 @@ import (
 // an `openai` spec without a model takes the suite's model; an exec agent's
 // programs get the suite agent's env with AGENTEVAL_AGENT, AGENTEVAL_MODEL
 // and AGENTEVAL_INSTRUCTIONS (runner.AgentOptions.Env and Instructions); a
-// model agent sends the instructions as its first system message. The
+// model agent sends the instructions as its first system message. A
+// model's max_requests and tokens_per_minute narrow opts.EndpointLimits
+// for the agents that use it. The
 // variants are in the suite's order, agent-major: pass them in
 // RunConfig.Variants and the agents in RunConfig.Runner.Variants.
 // ignored lists the agents given instructions or env that their type does
@@ -65,10 +68,23 @@ func (k *Kit) suiteAgent(a scenario.SuiteAgent, m scenario.SuiteModel, opts runn
 	}
 	opts.Env = append(opts.Env, "AGENTEVAL_AGENT="+a.Name, "AGENTEVAL_MODEL="+m.ID)
 	opts.Instructions = a.Instructions
+	opts.EndpointLimits = llm.EndpointLimits{MaxRequests: tighter(opts.EndpointLimits.MaxRequests, m.MaxRequests),
+		TokensPerMinute: tighter(opts.EndpointLimits.TokensPerMinute, m.TokensPerMinute)}
 	agent, err := t.New(arg, opts) // as Kit.Agent, with the type already looked up
 	if err != nil {
 		return nil, false, err
 	}
 	used := (a.Instructions == "" || t.TakesInstructions) && (len(a.Env) == 0 || t.TakesEnv)
 	return agent, used, nil
+}
+
+// tighter is the smaller of two limits, 0 meaning none.
+func tighter(a, b int) int {
+	switch {
+	case a <= 0:
+		return max(b, 0)
+	case b <= 0:
+		return a
+	}
+	return min(a, b)
 }

@@ -33,8 +33,9 @@ import (
 // A Limits is safe for concurrent use; its zero value is not usable: call
 // [NewLimits].
 type Limits struct {
-	mu    sync.Mutex
-	byKey map[endpointKey]*limiter
+	mu       sync.Mutex
+	byKey    map[endpointKey]*limiter
+	defaults EndpointLimits
 
 	waits, refused atomic.Int64
 }
@@ -49,8 +50,8 @@ type EndpointLimits struct {
 	TokensPerMinute int
 }
 
-// Validate reports a negative field.
-func (e EndpointLimits) Validate() error {
+// validate reports a negative field.
+func (e EndpointLimits) validate() error {
 	switch {
 	case e.MaxRequests < 0:
 		return fmt.Errorf("max requests %d is negative", e.MaxRequests)
@@ -77,28 +78,19 @@ type ThrottleStats struct {
 	Waiting int
 }
 
-// Throttled reports whether any call had to wait or was refused.
-func (s ThrottleStats) Throttled() bool { return s.Waits > 0 || s.Refused > 0 }
-
-// String describes the stats for a progress line, as in "throttled: 12
-// waits, 3 refused, limit 8 in flight"; empty when nothing was throttled.
-func (s ThrottleStats) String() string {
-	if !s.Throttled() {
-		return ""
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "throttled: %d waits", s.Waits)
-	if s.Refused > 0 {
-		fmt.Fprintf(&b, ", %d refused", s.Refused)
-	}
-	if s.Limit > 0 {
-		fmt.Fprintf(&b, ", limit %d in flight", s.Limit)
-	}
-	return b.String()
+// NewLimits returns an empty set of limiters whose endpoints all start
+// with the known limits of defaults (a run's --max-requests); a client's
+// own (OpenAIConfig.MaxRequests, TokensPerMinute) tighten them for its
+// endpoint. Negative fields count as zero.
+func NewLimits(defaults EndpointLimits) *Limits {
+	return &Limits{byKey: map[endpointKey]*limiter{}, defaults: defaults.tighten(EndpointLimits{})}
 }
 
-// NewLimits returns an empty set of limiters.
-func NewLimits() *Limits { return &Limits{byKey: map[endpointKey]*limiter{}} }
+// tighten returns the tighter of e and o field by field, zero meaning
+// unknown.
+func (e EndpointLimits) tighten(o EndpointLimits) EndpointLimits {
+	return EndpointLimits{MaxRequests: tighter(e.MaxRequests, o.MaxRequests), TokensPerMinute: tighter(e.TokensPerMinute, o.TokensPerMinute)}
+}
 
 // Stats reports how much the calls through l were throttled so far.
 func (l *Limits) Stats() ThrottleStats {
@@ -141,6 +133,7 @@ func (l *Limits) limiter(base, key, model string, known EndpointLimits) *limiter
 		lim = &limiter{owner: l, now: time.Now}
 		l.byKey[k] = lim
 	}
+	known = known.tighten(l.defaults)
 	lim.mu.Lock()
 	lim.maxReq = tighter(lim.maxReq, known.MaxRequests)
 	if tpm := tighter(int(lim.tpm), known.TokensPerMinute); float64(tpm) != lim.tpm {
@@ -155,6 +148,8 @@ func (l *Limits) limiter(base, key, model string, known EndpointLimits) *limiter
 // tighter is the smaller of two limits, 0 meaning none.
 func tighter(a, b int) int {
 	switch {
+	case a <= 0 && b <= 0:
+		return 0
 	case a <= 0:
 		return max(b, 0)
 	case b <= 0:
@@ -490,21 +485,4 @@ func (l *limiter) settle(p *permit, tokens int) {
 	if l.tpm > 0 {
 		l.bucket -= t - p.tokens
 	}
-}
-
-// throttleHookKey carries the hook WithThrottleHook sets.
-type throttleHookKey struct{}
-
-// WithThrottleHook returns a context whose model calls tell hook when they
-// start waiting under a rate limit (true) and when they stop (false): for a
-// turn under an endpoint's bound or pace, or before retrying a refused
-// request. A runner uses it to let other jobs run while one waits. Calls
-// to hook come in pairs from the calling goroutine.
-func WithThrottleHook(ctx context.Context, hook func(waiting bool)) context.Context {
-	return context.WithValue(ctx, throttleHookKey{}, hook)
-}
-
-func throttleHook(ctx context.Context) func(bool) {
-	h, _ := ctx.Value(throttleHookKey{}).(func(bool))
-	return h
 }

@@ -61,9 +61,9 @@ func TestLimitsNoCallLostUnderInFlightLimit(t *testing.T) {
 	t.Parallel()
 	const k, workers, calls = 4, 24, 120
 	srv := llmtest.NewServer(t)
-	srv.SetLimit(llmtest.Limit{MaxInFlight: k, RetryAfter: time.Second}, 0)
+	srv.SetLimit(llmtest.Limit{MaxInFlight: k, RetryAfter: time.Second})
 	srv.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: "ok", Delay: 10 * time.Millisecond} })
-	limits := llm.NewLimits()
+	limits := llm.NewLimits(llm.EndpointLimits{})
 
 	failed := completeAll(t, limitedModels(t, srv, limits, 3), workers, calls)
 
@@ -88,9 +88,9 @@ func TestLimitsNoCallLostUnderInFlightLimit(t *testing.T) {
 func TestLimitsMaxRequestsNeverExceeded(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	srv.SetLimit(llmtest.Limit{}, 0)
+	srv.SetLimit(llmtest.Limit{})
 	srv.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: "ok", Delay: 5 * time.Millisecond} })
-	limits := llm.NewLimits()
+	limits := llm.NewLimits(llm.EndpointLimits{})
 	models := []llm.Model{
 		newOpenAI(t, srv, func(c *llm.OpenAIConfig) { c.Limits, c.MaxRequests = limits, 3 }),
 		newOpenAI(t, srv, func(c *llm.OpenAIConfig) { c.Limits = limits }),
@@ -100,7 +100,6 @@ func TestLimitsMaxRequestsNeverExceeded(t *testing.T) {
 	assert.Equal(t, 60, st.Admitted)
 	assert.LessOrEqual(t, st.MaxInFlight, 3)
 	assert.Equal(t, 3, limits.Stats().Limit)
-	assert.Equal(t, "limit 3 in flight", limits.Stats().String()[len(limits.Stats().String())-len("limit 3 in flight"):])
 }
 
 // TestLimitsPaceByRatelimitHeaders: a provider that allows R requests per
@@ -112,9 +111,9 @@ func TestLimitsPaceByRatelimitHeaders(t *testing.T) {
 	const perWindow, workers, calls = 10, 8, 60
 	run := func(headers bool) llmtest.LimitStats {
 		srv := llmtest.NewServer(t)
-		srv.SetLimit(llmtest.Limit{Requests: perWindow, Window: 100 * time.Millisecond, Headers: headers}, 0)
+		srv.SetLimit(llmtest.Limit{Requests: perWindow, Window: 100 * time.Millisecond, Headers: headers})
 		srv.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: "ok", Delay: time.Millisecond} })
-		require.Zero(t, completeAll(t, limitedModels(t, srv, llm.NewLimits(), 1), workers, calls))
+		require.Zero(t, completeAll(t, limitedModels(t, srv, llm.NewLimits(llm.EndpointLimits{}), 1), workers, calls))
 		return srv.LimitStats()
 	}
 	with, without := run(true), run(false)
@@ -123,13 +122,6 @@ func TestLimitsPaceByRatelimitHeaders(t *testing.T) {
 	assert.Equal(t, calls, without.Admitted)
 	assert.LessOrEqual(t, with.Refused, 2, "paced by the headers before a 429")
 	assert.Greater(t, without.Refused, with.Refused)
-}
-
-func TestThrottleStatsString(t *testing.T) {
-	t.Parallel()
-	assert.Empty(t, llm.ThrottleStats{Limit: 8}.String(), "nothing throttled, nothing said")
-	assert.Equal(t, "throttled: 12 waits, 3 refused, limit 8 in flight", llm.ThrottleStats{Waits: 12, Refused: 3, Limit: 8}.String())
-	assert.Equal(t, "throttled: 2 waits", llm.ThrottleStats{Waits: 2}.String())
 }
 
 func TestNewOpenAIRejectsNegativeLimits(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/internal/httpretry"
+	"github.com/agenteval/agenteval/internal/throttle"
 	"github.com/agenteval/agenteval/redact"
 )
 
@@ -27,11 +28,11 @@ const (
 	defaultTimeout    = 60 * time.Second
 	defaultBackoff    = 500 * time.Millisecond
 	defaultMaxBackoff = 30 * time.Second
-	// DefaultRetryDeadline is how long a call keeps retrying (429, 5xx,
+	// defaultRetryDeadline is how long a call keeps retrying (429, 5xx,
 	// transport errors) when OpenAIConfig.RetryDeadline is zero: generous,
 	// so that a rate limit slows a run down instead of losing its jobs
 	// while the provider keeps answering.
-	DefaultRetryDeadline = 10 * time.Minute
+	defaultRetryDeadline = 10 * time.Minute
 )
 
 // maxErrorBody bounds how much of an error response is read, so a proxy that
@@ -67,7 +68,7 @@ type OpenAIConfig struct {
 	MaxRetries int
 	// RetryDeadline bounds the time a call spends retrying: no retry is
 	// made whose wait would end later than RetryDeadline after the call's
-	// first attempt. Zero means DefaultRetryDeadline (10 minutes); the
+	// first attempt. Zero means 10 minutes; the
 	// caller's context can end the call sooner.
 	RetryDeadline time.Duration
 	// Backoff is the first retry's base wait; later waits double, up to
@@ -153,12 +154,12 @@ func NewOpenAI(cfg OpenAIConfig) (Model, error) {
 		key = os.Getenv(env)
 	}
 	known := EndpointLimits{MaxRequests: cfg.MaxRequests, TokensPerMinute: cfg.TokensPerMinute}
-	if err := known.Validate(); err != nil {
+	if err := known.validate(); err != nil {
 		return nil, fmt.Errorf("llm: %w", err)
 	}
 	limits := cfg.Limits
 	if limits == nil {
-		limits = NewLimits()
+		limits = NewLimits(EndpointLimits{})
 	}
 	base = strings.TrimRight(base, "/")
 	m := &openAI{
@@ -188,7 +189,7 @@ func NewOpenAI(cfg OpenAIConfig) (Model, error) {
 	}
 	client.Transport = &httpretry.Transport{Base: next, Policy: httpretry.Policy{
 		Attempts: attempts,
-		Deadline: orDefault(cfg.RetryDeadline, DefaultRetryDeadline),
+		Deadline: orDefault(cfg.RetryDeadline, defaultRetryDeadline),
 		Base:     backoff,
 		// A server's Retry-After is honoured up to MaxBackoff, never
 		// beyond it, so that one header cannot stall a whole evaluation.
@@ -241,7 +242,7 @@ func gate(r *http.Request) (func(*http.Response, httpretry.Verdict) bool, error)
 // to the caller's throttle hook.
 func (m *openAI) sleep(ctx context.Context, d time.Duration) error {
 	m.limits.waits.Add(1)
-	if hook := throttleHook(ctx); hook != nil {
+	if hook := throttle.Hook(ctx); hook != nil {
 		hook(true)
 		defer hook(false)
 	}
@@ -289,7 +290,7 @@ func (m *openAI) Complete(ctx context.Context, req Request) (Response, error) {
 	if req.Model != "" {
 		model = req.Model
 	}
-	c := &call{limiter: m.limits.limiter(m.base, m.key, model, m.known), hook: throttleHook(ctx)}
+	c := &call{limiter: m.limits.limiter(m.base, m.key, model, m.known), hook: throttle.Hook(ctx)}
 	ctx = context.WithValue(ctx, callKey{}, c)
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, m.endpoint, bytes.NewReader(body))
 	if err != nil {

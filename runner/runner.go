@@ -89,7 +89,7 @@ type Config struct {
 	// Limits, when set, are the limiters the run's model clients share
 	// (llm.OpenAIConfig.Limits): Progress reports how much they throttled
 	// the run. Whatever the Limits, a job whose model call waits under a
-	// rate limit (llm.WithThrottleHook) gives its place among the
+	// rate limit gives its place among the
 	// Concurrency jobs to another job while it waits.
 	Limits *llm.Limits
 }
@@ -279,39 +279,52 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[matrix.Job, error], total 
 			cancel()
 		})
 	}
+	// seats bound the jobs running at Concurrency; a job waiting under a
+	// model endpoint's rate limit gives its seat to another (see seats).
+	seated := newSeats(r.cfg.Concurrency)
+	// next runs one job from jobCh in a seat; false when the worker stops.
+	next := func(w *worker) bool {
+		if !seated.sit(ctx) {
+			return false
+		}
+		st := seated.take()
+		defer st.end()
+		j, ok := <-jobCh
+		if !ok || ctx.Err() != nil {
+			return false
+		}
+		if budget.over() {
+			return true // never started, never recorded: --resume runs it
+		}
+		res := r.runJob(st.withHook(ctx), j, w)
+		if ctx.Err() != nil && !res.Completed {
+			// Interrupted, not judged: leave it for --resume rather than record a failure.
+			return false
+		}
+		budget.add(res)
+		if concurrent != nil {
+			if err := concurrent.Write(res); err != nil {
+				failWrite(err)
+				resCh <- res
+				return false
+			}
+		}
+		resCh <- res
+		return true
+	}
 	worker := func() {
 		defer wg.Done()
 		var w worker
 		defer w.end()
-		for j := range jobCh {
-			if ctx.Err() != nil {
-				return
-			}
-			if budget.over() {
-				continue // never started, never recorded: --resume runs it
-			}
-			res := r.runJob(ctx, j, &w)
-			if ctx.Err() != nil && !res.Completed {
-				// Interrupted, not judged: leave it for --resume rather than record a failure.
-				return
-			}
-			budget.add(res)
-			if concurrent != nil {
-				if err := concurrent.Write(res); err != nil {
-					failWrite(err)
-					resCh <- res
-					return
-				}
-			}
-			resCh <- res
+		for next(&w) {
 		}
 	}
+	seated.spawn = func() { wg.Add(1); go worker() }
 	fed := make(chan struct{})
 	go func() {
 		defer close(fed)
 		defer close(jobCh)
 		done := ctx.Done()
-		workers := 0
 		for j, err := range jobs {
 			select {
 			case <-done: // also while skipping recorded jobs, which never block
@@ -330,8 +343,7 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[matrix.Job, error], total 
 			if budget.over() {
 				return
 			}
-			if workers < r.cfg.Concurrency {
-				workers++
+			if seated.addWorker() {
 				wg.Add(1)
 				go worker()
 			}

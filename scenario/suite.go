@@ -70,6 +70,10 @@ type SuiteModel struct {
 	ID string `json:"id" jsonschema:"minLength=1"`
 	// Label is the model's name in reports (default: the id).
 	Label string `json:"label,omitempty"`
+	// MaxRequests bounds the requests in flight at once to the model's endpoint, shared by every model client of the run (default: run's --max-requests, else learned from the provider's 429s).
+	MaxRequests int `json:"max_requests,omitempty" jsonschema:"minimum=0"`
+	// TokensPerMinute is the provider's token rate limit for the model, when known: requests are paced to stay under it.
+	TokensPerMinute int `json:"tokens_per_minute,omitempty" jsonschema:"minimum=0"`
 }
 
 // SuiteScenarios selects scenarios: the files and directories of Paths,

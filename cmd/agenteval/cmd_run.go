@@ -133,8 +133,8 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	// One set of limiters for every model client of the run: the agent,
 	// the user simulator and the judge share an endpoint's limit.
-	limits := llm.NewLimits()
 	known := llm.EndpointLimits{MaxRequests: *maxRequests}
+	limits := llm.NewLimits(known)
 	agentOpts := runner.AgentOptions{Getenv: env.getenv, WrapModel: wrap, Limits: limits, EndpointLimits: known}
 	var suite *runSuite
 	var agent runner.Agent

@@ -176,3 +176,99 @@ func TestTransportDoesNotRetryWhatItCannotReplay(t *testing.T) {
 	resp.Body.Close()
 	assert.Equal(t, int32(1), calls.Load())
 }
+
+// fakeClock is a Policy's Now and Sleep on a clock that only sleeping
+// moves, with the waits it was asked for.
+type fakeClock struct {
+	now   time.Time
+	waits []time.Duration
+}
+
+func (c *fakeClock) policy(p Policy) Policy {
+	c.now = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	p.Now = func() time.Time { return c.now }
+	p.Sleep = func(_ context.Context, d time.Duration) error { c.waits = append(c.waits, d); c.now = c.now.Add(d); return nil }
+	return p
+}
+
+// TestDeadlineBoundsRetriesByTime: with a Deadline and no Attempts, a
+// server that keeps refusing is retried until the next wait would end past
+// the deadline, however many attempts that takes; the count alone never
+// stops it.
+func TestDeadlineBoundsRetriesByTime(t *testing.T) {
+	t.Parallel()
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Retry-After", "1")
+		w.WriteHeader(http.StatusTooManyRequests)
+	}))
+	defer srv.Close()
+	var c fakeClock
+	tr := &Transport{Policy: c.policy(Policy{Deadline: time.Minute, Base: time.Second, MaxWait: time.Second})}
+	req, err := http.NewRequest(http.MethodGet, srv.URL, nil)
+	require.NoError(t, err)
+	resp, err := tr.RoundTrip(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusTooManyRequests, resp.StatusCode)
+	assert.Greater(t, hits.Load(), int64(5), "more than the default 5 attempts")
+	var waited time.Duration
+	for _, w := range c.waits {
+		waited += w
+	}
+	assert.LessOrEqual(t, waited, time.Minute)
+	assert.Equal(t, int64(len(c.waits)+1), hits.Load())
+}
+
+// TestFullJitterDrawsFromZeroToTheWait: each wait is uniform in [0, the
+// server's Retry-After or the backoff cap]: never above it, and not always
+// in its upper half as equal jitter would be.
+func TestFullJitterDrawsFromZeroToTheWait(t *testing.T) {
+	t.Parallel()
+	p := Policy{FullJitter: true, Base: time.Millisecond, MaxWait: time.Minute}.withDefaults()
+	low := 0
+	for range 1000 {
+		d, ok := p.wait(1, Verdict{Retry: true, After: time.Second})
+		require.True(t, ok)
+		require.GreaterOrEqual(t, d, time.Duration(0))
+		require.LessOrEqual(t, d, time.Second)
+		if d < 500*time.Millisecond {
+			low++
+		}
+	}
+	assert.Greater(t, low, 300, "about half the draws fall in the lower half")
+}
+
+// TestGateQueuedRetryDoesNotWait: a Gate sees every attempt with its
+// verdict, and a retry it says it queues is made without the Transport's
+// own wait.
+func TestGateQueuedRetryDoesNotWait(t *testing.T) {
+	t.Parallel()
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if hits.Add(1) < 3 {
+			w.Header().Set("Retry-After", "30")
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		io.WriteString(w, "ok")
+	}))
+	defer srv.Close()
+	var c fakeClock
+	var gated, judged []int
+	p := c.policy(Policy{MaxWait: time.Minute, Gate: func(*http.Request) (func(*http.Response, Verdict) bool, error) {
+		gated = append(gated, len(gated)+1)
+		return func(resp *http.Response, v Verdict) bool {
+			judged = append(judged, resp.StatusCode)
+			return v.Retry
+		}, nil
+	}})
+	resp, err := (&Transport{Policy: p}).RoundTrip(httptest.NewRequest(http.MethodGet, srv.URL, nil).WithContext(context.Background()))
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, []int{1, 2, 3}, gated)
+	assert.Equal(t, []int{429, 429, 200}, judged)
+	assert.Equal(t, []time.Duration{0, 0}, c.waits, "queued by the gate: no wait of the Transport's own")
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 )
@@ -67,8 +68,22 @@ func (p *ProgressPrinter) line(pr runner.Progress) string {
 		eta := time.Duration(float64(pr.Total-pr.Done) / rate * float64(time.Second))
 		s += "  ETA " + eta.Round(time.Second).String()
 	}
-	if t := pr.Throttle.String(); t != "" {
-		s += "  " + t
+	return s + throttled(pr.Throttle)
+}
+
+// throttled describes how much the endpoints' rate limits held the run
+// back, as in "  throttled: 12 waits, 3 refused, limit 8 in flight";
+// empty when nothing was.
+func throttled(t llm.ThrottleStats) string {
+	if t.Waits == 0 && t.Refused == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("  throttled: %d waits", t.Waits)
+	if t.Refused > 0 {
+		s += fmt.Sprintf(", %d refused", t.Refused)
+	}
+	if t.Limit > 0 {
+		s += fmt.Sprintf(", limit %d in flight", t.Limit)
 	}
 	return s
 }

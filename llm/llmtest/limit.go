@@ -39,9 +39,6 @@ type LimitStats struct {
 	Admitted, Refused int
 	// MaxInFlight is the most requests answered at once.
 	MaxInFlight int
-	// RefusedAfter counts the refusals after the first Settle admitted
-	// requests: how often a client that has adapted is still refused.
-	RefusedAfter int
 }
 
 // limitState is a Server's emulated limit and its counts, under Server.mu.
@@ -51,20 +48,17 @@ type limitState struct {
 	inflight    int
 	windowStart time.Time
 	windowUsed  int
-	settle      int
 }
 
 // SetLimit makes the server emulate a rate-limited provider; the zero
-// Limit removes the limit. settle is the number of admitted requests
-// after which refusals also count as LimitStats.RefusedAfter (a client's
-// time to learn the limit).
-func (s *Server) SetLimit(l Limit, settle int) {
+// Limit counts requests without refusing any.
+func (s *Server) SetLimit(l Limit) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if l.RetryAfter <= 0 {
 		l.RetryAfter = time.Second
 	}
-	s.limit = &limitState{Limit: l, settle: settle}
+	s.limit = &limitState{Limit: l}
 }
 
 // LimitStats returns the counts of the emulated limit so far.
@@ -100,9 +94,6 @@ func (l *limitState) admit(h http.Header, now time.Time) (ok bool, retryAfter ti
 	}
 	if !ok {
 		l.stats.Refused++
-		if l.stats.Admitted >= l.settle {
-			l.stats.RefusedAfter++
-		}
 	}
 	if windowed && l.Headers {
 		reset := l.windowStart.Add(l.Window).Sub(now)
