@@ -84,15 +84,11 @@ func (s *funcSession) Close() error                                      { retur
 // examples possible.
 type echoAgent struct{}
 
-func (echoAgent) instant() {}
-
 func (echoAgent) NewSession(context.Context, SessionConfig) (Session, error) {
 	return echoSession{}, nil
 }
 
 type echoSession struct{}
-
-func (echoSession) instant() {}
 
 func (echoSession) Send(_ context.Context, m string) (Reply, error) { return Reply{Text: m}, nil }
 func (echoSession) Close() error                                    { return nil }
