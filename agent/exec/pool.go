@@ -1,4 +1,4 @@
-package runner
+package exec
 
 import (
 	"bufio"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/agenteval/agenteval/internal/jsonstr"
 	"github.com/agenteval/agenteval/internal/proc"
+	"github.com/agenteval/agenteval/runner"
 )
 
 // execProtocolVersion is the version of the exec protocol this runner
@@ -28,14 +29,6 @@ const execEndWriteTimeout = 2 * time.Second
 
 // maxPoolNotes bounds the notes a pool keeps for Summary.Notes.
 const maxPoolNotes = 20
-
-// runScopedAgent is an agent that holds resources for the length of one
-// run. Run (and Test) use the agent forRun returns for every job and call
-// end once every job is over, cancelled runs included; end's notes go to
-// Summary.Notes.
-type runScopedAgent interface {
-	forRun(concurrency int) (agent Agent, end func() []string)
-}
 
 // execWorker is one running agent program: its process group, the
 // goroutine that reads its stdout a bounded line at a time, and the tail of
@@ -60,7 +53,7 @@ type execWorker struct {
 // jobEnv gives it the job's id and directory in its environment (a
 // program started for one session; a persistent one takes them from each
 // start line).
-func (a *execAgent) startWorker(cfg SessionConfig, dir string, jobEnv bool) (*execWorker, error) {
+func (a *execAgent) startWorker(cfg runner.SessionConfig, dir string, jobEnv bool) (*execWorker, error) {
 	maxLine := a.MaxLineBytes
 	if maxLine <= 0 {
 		maxLine = defaultMaxLineBytes
@@ -205,9 +198,9 @@ func newExecPool(a *execAgent, size int) *execPool {
 	return &execPool{agent: a, size: max(1, size), live: map[*execWorker]bool{}, freed: make(chan struct{})}
 }
 
-// forRun implements runScopedAgent: a run's sessions share a pool of up to
-// concurrency programs, all ended when the run ends.
-func (a *execAgent) forRun(concurrency int) (Agent, func() []string) {
+// ForRun implements runner.RunScopedAgent: a run's sessions share a pool
+// of up to concurrency programs, all ended when the run ends.
+func (a *execAgent) ForRun(concurrency int) (runner.Agent, func() []string) {
 	p := newExecPool(a, concurrency)
 	return p, p.close
 }
@@ -218,7 +211,7 @@ var errPoolClosed = errors.New("exec agent: the run that owned its programs has 
 // NewSession starts a session on an idle persistent program, or on a new
 // program when none is idle and fewer than size are running; otherwise it
 // waits for one to be free.
-func (p *execPool) NewSession(ctx context.Context, cfg SessionConfig) (Session, error) {
+func (p *execPool) NewSession(ctx context.Context, cfg runner.SessionConfig) (runner.Session, error) {
 	for {
 		w, reused, err := p.acquire(ctx, cfg)
 		if err != nil {
@@ -250,7 +243,7 @@ func (p *execPool) NewSession(ctx context.Context, cfg SessionConfig) (Session, 
 }
 
 // acquire returns a program for a session and whether it served one before.
-func (p *execPool) acquire(ctx context.Context, cfg SessionConfig) (*execWorker, bool, error) {
+func (p *execPool) acquire(ctx context.Context, cfg runner.SessionConfig) (*execWorker, bool, error) {
 	for {
 		p.mu.Lock()
 		if p.closed {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package runner
+package exec
 
 import (
 	"context"
@@ -19,6 +19,8 @@ import (
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
+
+	"github.com/agenteval/agenteval/runner"
 )
 
 // servingCommand runs this test binary as a persistent agent (servingAgent),
@@ -43,13 +45,13 @@ func issuesScenario(t *testing.T, id, input, timeout string) *scenario.Scenario 
 }
 
 // runSources runs sources and returns the results by job id and the summary.
-func runSources(t *testing.T, cfg Config, srcs ...sources.Source) (map[string]*results.Job, Summary) {
+func runSources(t *testing.T, cfg runner.Config, srcs ...sources.Source) (map[string]*results.Job, runner.Summary) {
 	t.Helper()
 	sink := &memSink{}
 	cfg.Results = sink
 	jobs, _, err := sources.Combine(srcs, matrix.Shard{})
 	require.NoError(t, err)
-	sum, err := Run(t.Context(), cfg, jobs)
+	sum, err := runner.Run(t.Context(), cfg, jobs)
 	require.NoError(t, err)
 	byID := map[string]*results.Job{}
 	for _, r := range sink.results {
@@ -67,7 +69,7 @@ func TestExecPoolKeepsPersistentPrograms(t *testing.T) {
 	t.Parallel()
 	marker := "agenteval-pool-" + proctest.SleepArg()
 	agent := testExecAgent(t, servingCommand(t, marker))
-	byID, sum := runSources(t, Config{Agent: agent, Concurrency: 3, KeepTranscripts: true},
+	byID, sum := runSources(t, runner.Config{Agent: agent, Concurrency: 3, KeepTranscripts: true},
 		sources.Scenario("issues", issuesScenario(t, "issues", "list the open issues", "30s"), 24))
 	assert.Equal(t, int64(24), sum.Passed)
 	assert.Empty(t, sum.Notes)
@@ -99,7 +101,7 @@ func TestExecPoolFailuresCostOnlyTheirSession(t *testing.T) {
 	marker := "agenteval-pool-fail-" + proctest.SleepArg()
 	agent := testExecAgent(t, servingCommand(t, marker))
 	ok := func(id string) *scenario.Scenario { return issuesScenario(t, id, "list the open issues", "30s") }
-	byID, sum := runSources(t, Config{Agent: agent, Concurrency: 2},
+	byID, sum := runSources(t, runner.Config{Agent: agent, Concurrency: 2},
 		sources.Scenario("ok1", ok("ok1"), 4),
 		sources.Scenario("die", issuesScenario(t, "die", "die", "30s"), 1),
 		sources.Scenario("ok2", ok("ok2"), 4),
@@ -157,7 +159,7 @@ func TestExecPoolStartsOneShotProgramsPerSession(t *testing.T) {
 	dir := t.TempDir()
 	starts := filepath.Join(dir, "starts")
 	agent := testExecAgent(t, `echo $$ >> `+starts+`; read start; read msg; echo '{"type":"reply","id":1,"text":"hello"}'; cat >/dev/null`)
-	_, sum := runSources(t, Config{Agent: agent, Concurrency: 2}, sources.Scenario("hi", inputScenario(t, "30s"), 5))
+	_, sum := runSources(t, runner.Config{Agent: agent, Concurrency: 2}, sources.Scenario("hi", inputScenario(t, "30s"), 5))
 	assert.Equal(t, int64(5), sum.Passed)
 	b, err := os.ReadFile(starts)
 	require.NoError(t, err)
@@ -181,7 +183,7 @@ run:
 judgment: {strategy: all_pass}
 `))
 	require.NoError(t, err)
-	byID, sum := runSources(t, Config{Agent: testExecAgent(t, servingCommand(t, marker)), Concurrency: 2},
+	byID, sum := runSources(t, runner.Config{Agent: testExecAgent(t, servingCommand(t, marker)), Concurrency: 2},
 		sources.Scenario("cwd", f.Scenario, 10))
 	for id, r := range byID {
 		assert.True(t, r.Passed, "%s: %s", id, r.Explain())
@@ -205,7 +207,7 @@ func TestExecPoolEndsWithACancelledRun(t *testing.T) {
 			sources.Scenario("ok", issuesScenario(t, "ok", "list the open issues", "30s"), 3),
 			sources.Scenario("hang", issuesScenario(t, "hang", "hang", "60s"), 2),
 		}, matrix.Shard{})
-		_, _ = Run(ctx, Config{Agent: agent, Concurrency: 3, Results: sink}, jobs)
+		_, _ = runner.Run(ctx, runner.Config{Agent: agent, Concurrency: 3, Results: sink}, jobs)
 	}()
 	proctest.RequireAlive(t, marker, 20*time.Second)
 	time.Sleep(500 * time.Millisecond) // the hanging sessions are under way
@@ -222,7 +224,7 @@ func TestExecPoolEndsWithACancelledRun(t *testing.T) {
 // caller (agentevaltest does), and Close ends its programs.
 func TestExecPoolInRunner(t *testing.T) {
 	marker := "agenteval-pool-runner-" + proctest.SleepArg()
-	r, err := NewRunner(Config{Agent: testExecAgent(t, servingCommand(t, marker)), Concurrency: 1})
+	r, err := runner.NewRunner(runner.Config{Agent: testExecAgent(t, servingCommand(t, marker)), Concurrency: 1})
 	require.NoError(t, err)
 	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("issues", issuesScenario(t, "issues", "list the open issues", "30s"), 3)}, matrix.Shard{})
 	require.NoError(t, err)
@@ -250,13 +252,13 @@ func TestExecReadyLine(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			res := runOne(t, Config{Agent: testExecAgent(t, `echo '`+tc.first+`'; cat >/dev/null`)}, inputScenario(t, "30s"))
+			res := runOne(t, runner.Config{Agent: testExecAgent(t, `echo '`+tc.first+`'; cat >/dev/null`)}, inputScenario(t, "30s"))
 			assert.False(t, res.Completed)
 			assert.Contains(t, res.Error, tc.want)
 		})
 	}
 	// "one", like no ready line at all, keeps a program per session.
-	res := runOne(t, Config{Agent: testExecAgent(t, `echo '{"type":"ready","sessions":"one","protocol":1}'; read start; read msg; echo '{"type":"reply","id":1,"text":"hello"}'`)}, inputScenario(t, "30s"))
+	res := runOne(t, runner.Config{Agent: testExecAgent(t, `echo '{"type":"ready","sessions":"one","protocol":1}'; read start; read msg; echo '{"type":"reply","id":1,"text":"hello"}'`)}, inputScenario(t, "30s"))
 	assert.True(t, res.Passed, res.Explain())
 }
 
@@ -267,7 +269,7 @@ func TestExecReadyLine(t *testing.T) {
 func TestExecPoolReplacesProgramsThatEndBetweenSessions(t *testing.T) {
 	t.Parallel()
 	agent := testExecAgent(t, `echo '{"type":"ready","sessions":"many"}'; read start; read msg; echo '{"type":"reply","text":"hello"}'; read end; exit 0`)
-	byID, sum := runSources(t, Config{Agent: agent, Concurrency: 1}, sources.Scenario("hi", inputScenario(t, "30s"), 10))
+	byID, sum := runSources(t, runner.Config{Agent: agent, Concurrency: 1}, sources.Scenario("hi", inputScenario(t, "30s"), 10))
 	for id, r := range byID {
 		assert.True(t, r.Passed, "%s: %s", id, r.Explain())
 	}

@@ -1,4 +1,4 @@
-package runner
+package exec
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/llm"
+
+	"github.com/agenteval/agenteval/runner"
 )
 
 // servingAgent is this test binary as a persistent exec agent (ServeExec):
@@ -21,9 +23,9 @@ import (
 // directory still exists).
 func servingAgent() {
 	var sessions atomic.Int64
-	agent := agentFunc(func(ctx context.Context, cfg SessionConfig) (Session, error) {
+	agent := agentFunc(func(ctx context.Context, cfg runner.SessionConfig) (runner.Session, error) {
 		n := sessions.Add(1)
-		return sessionFunc(func(ctx context.Context, msg string) (Reply, error) {
+		return sessionFunc(func(ctx context.Context, msg string) (runner.Reply, error) {
 			switch msg {
 			case "die":
 				fmt.Fprintln(os.Stderr, "dying as asked")
@@ -39,39 +41,39 @@ func servingAgent() {
 				fmt.Println("this is not the protocol")
 				select {}
 			case "fail":
-				return Reply{}, fmt.Errorf("failing as asked in %s", cfg.JobID)
+				return runner.Reply{}, fmt.Errorf("failing as asked in %s", cfg.JobID)
 			case "cwd":
 				if _, err := syscall.Getwd(); err != nil {
-					return Reply{Text: "cwd: " + err.Error()}, nil
+					return runner.Reply{Text: "cwd: " + err.Error()}, nil
 				}
-				return Reply{Text: "cwd: ok"}, nil
+				return runner.Reply{Text: "cwd: ok"}, nil
 			}
 			issues, err := cfg.Mocks.Call(ctx, "github", "listIssues", map[string]any{"repo": "acme/demo"})
 			if err != nil {
-				return Reply{}, err
+				return runner.Reply{}, err
 			}
 			var titles []string
 			for _, it := range issues.([]any) {
 				titles = append(titles, it.(map[string]any)["title"].(string))
 			}
-			return Reply{Text: fmt.Sprintf("pid %d session %d: Open issues: %s", os.Getpid(), n, strings.Join(titles, ", ")),
+			return runner.Reply{Text: fmt.Sprintf("pid %d session %d: Open issues: %s", os.Getpid(), n, strings.Join(titles, ", ")),
 				Actions: []evaluate.Action{{Name: "LIST_ISSUES", Args: map[string]any{"repo": "acme/demo"}}},
 				Usage:   llm.Usage{PromptTokens: 3, CompletionTokens: 4, TotalTokens: 7}}, nil
 		}), nil
 	})
-	if err := ServeExec(context.Background(), os.Stdin, os.Stdout, agent); err != nil {
+	if err := Serve(context.Background(), os.Stdin, os.Stdout, agent); err != nil {
 		fmt.Fprintln(os.Stderr, "serving agent:", err)
 		os.Exit(1)
 	}
 }
 
-type agentFunc func(ctx context.Context, cfg SessionConfig) (Session, error)
+type agentFunc func(ctx context.Context, cfg runner.SessionConfig) (runner.Session, error)
 
-func (f agentFunc) NewSession(ctx context.Context, cfg SessionConfig) (Session, error) {
+func (f agentFunc) NewSession(ctx context.Context, cfg runner.SessionConfig) (runner.Session, error) {
 	return f(ctx, cfg)
 }
 
-type sessionFunc func(ctx context.Context, msg string) (Reply, error)
+type sessionFunc func(ctx context.Context, msg string) (runner.Reply, error)
 
-func (f sessionFunc) Send(ctx context.Context, msg string) (Reply, error) { return f(ctx, msg) }
-func (f sessionFunc) Close() error                                        { return nil }
+func (f sessionFunc) Send(ctx context.Context, msg string) (runner.Reply, error) { return f(ctx, msg) }
+func (f sessionFunc) Close() error                                               { return nil }

@@ -1,4 +1,4 @@
-package runner
+package exec
 
 import (
 	"bufio"
@@ -17,6 +17,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/runner"
 )
 
 // TestMain lets the test binary play an exec agent: with
@@ -104,9 +106,9 @@ run:
 judgment: {strategy: all_pass}
 `))
 	require.NoError(t, err)
-	agent, err := buildAgent(newAgents(), "exec:"+exe, AgentOptions{})
+	agent, err := buildAgent("exec:"+exe, runner.AgentOptions{})
 	require.NoError(t, err)
-	res := runOne(t, Config{Agent: agent}, f.Scenario)
+	res := runOne(t, runner.Config{Agent: agent}, f.Scenario)
 	require.Len(t, res.Evaluations, 3)
 	assert.True(t, res.Evaluations[0].Passed, res.Evaluations[0].Message)
 	assert.True(t, res.Evaluations[1].Passed, res.Evaluations[1].Message)
@@ -119,21 +121,21 @@ judgment: {strategy: all_pass}
 
 func TestExecAgentNeedsCommand(t *testing.T) {
 	t.Parallel()
-	_, err := buildAgent(newAgents(), "exec:", AgentOptions{})
+	_, err := buildAgent("exec:", runner.AgentOptions{})
 	assert.ErrorContains(t, err, "give a command")
-	_, err = buildAgent(newAgents(), "ecko", AgentOptions{})
+	_, err = buildAgent("ecko", runner.AgentOptions{})
 	assert.ErrorContains(t, err, `did you mean "echo"`)
 }
 
 // FuzzServeExec feeds arbitrary protocol input to ServeExec: it answers or
 // returns an error, never panics.
-func FuzzServeExec(f *testing.F) {
+func FuzzServe(f *testing.F) {
 	f.Add("{\"type\":\"start\",\"job\":\"j\"}\n{\"type\":\"message\",\"id\":1,\"text\":\"hi\"}\n")
 	f.Add("{\"type\":\"message\",\"id\":1}\n")
 	f.Add("{\"type\":\"mock_result\",\"id\":7,\"error\":{}}\nnot json\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		var out strings.Builder
-		_ = ServeExec(context.Background(), strings.NewReader(in), &out, echoAgent{})
+		_ = Serve(context.Background(), strings.NewReader(in), &out, echoAgent{})
 	})
 }
 
@@ -178,11 +180,11 @@ func FuzzReadBoundedLine(f *testing.F) {
 // next session is served.
 func TestServeExecServesManySessions(t *testing.T) {
 	t.Parallel()
-	agent := AgentFunc(func(_ context.Context, cfg SessionConfig, msg string) (Reply, error) {
+	agent := runner.AgentFunc(func(_ context.Context, cfg runner.SessionConfig, msg string) (runner.Reply, error) {
 		if msg == "fail" {
-			return Reply{}, errors.New("cannot")
+			return runner.Reply{}, errors.New("cannot")
 		}
-		return Reply{Text: cfg.JobID + ": " + msg}, nil
+		return runner.Reply{Text: cfg.JobID + ": " + msg}, nil
 	})
 	in := strings.Join([]string{
 		`{"type":"start","protocol":1,"job":"a"}`,
@@ -195,7 +197,7 @@ func TestServeExecServesManySessions(t *testing.T) {
 		`{"type":"end","job":"b"}`,
 	}, "\n") + "\n"
 	var out strings.Builder
-	require.NoError(t, ServeExec(t.Context(), strings.NewReader(in), &out, agent))
+	require.NoError(t, Serve(t.Context(), strings.NewReader(in), &out, agent))
 	var got []map[string]any
 	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
 		var m map[string]any
@@ -252,15 +254,15 @@ func TestServeExecEndsWhenInputEndsDuringAMockCall(t *testing.T) {
 	t.Parallel()
 	calling := make(chan struct{})
 	var callErr error
-	agent := AgentFunc(func(ctx context.Context, cfg SessionConfig, msg string) (Reply, error) {
+	agent := runner.AgentFunc(func(ctx context.Context, cfg runner.SessionConfig, msg string) (runner.Reply, error) {
 		close(calling)
 		_, callErr = cfg.Mocks.Call(ctx, "weather", "forecast")
-		return Reply{}, callErr
+		return runner.Reply{}, callErr
 	})
 	r, w := io.Pipe()
 	done := make(chan error, 1)
 	var out strings.Builder
-	go func() { done <- ServeExec(context.Background(), r, &syncWriter{w: &out}, agent) }()
+	go func() { done <- Serve(context.Background(), r, &syncWriter{w: &out}, agent) }()
 	_, err := io.WriteString(w, `{"type":"start","protocol":1,"job":"a"}`+"\n"+`{"type":"message","id":1,"text":"hi"}`+"\n")
 	require.NoError(t, err)
 	<-calling
@@ -286,24 +288,17 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
-// The built-in agent types take a suite agent's env and instructions
-// through AgentOptions: exec as its programs' environment (instructions in
-// AGENTEVAL_INSTRUCTIONS), openai as the first system message.
+// The exec agent type takes a suite agent's env and instructions through
+// AgentOptions: its programs' environment (instructions in
+// AGENTEVAL_INSTRUCTIONS).
 func TestAgentOptionsEnvAndInstructions(t *testing.T) {
 	t.Parallel()
 	env := []string{"A=1", "AGENTEVAL_MODEL=m"}
-	a, err := buildAgent(newAgents(), "exec:./agent", AgentOptions{Env: env, Instructions: "be brief"})
+	a, err := buildAgent("exec:./agent", runner.AgentOptions{Env: env, Instructions: "be brief"})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"A=1", "AGENTEVAL_MODEL=m", "AGENTEVAL_INSTRUCTIONS=be brief"}, a.(*execAgent).Env)
 	assert.Equal(t, []string{"A=1", "AGENTEVAL_MODEL=m"}, env, "the caller's slice is not appended to")
-	a, err = buildAgent(newAgents(), "exec:./agent", AgentOptions{})
+	a, err = buildAgent("exec:./agent", runner.AgentOptions{})
 	require.NoError(t, err)
 	assert.Empty(t, a.(*execAgent).Env)
-	a, err = buildAgent(newAgents(), "openai:m", AgentOptions{Instructions: "be kind", Getenv: func(string) string { return "" }})
-	require.NoError(t, err)
-	assert.Equal(t, "be kind", a.(*modelAgent).Instructions)
-	for _, typ := range newAgents().All() {
-		assert.Equal(t, typ.Name == "exec", typ.TakesEnv, typ.Name)
-		assert.Equal(t, typ.Name != "echo", typ.TakesInstructions, typ.Name)
-	}
 }

@@ -1,4 +1,9 @@
-package runner
+// Package openai is the agent that puts a chat model under test: the agent
+// type openai:MODEL (Type) talks to an OpenAI-compatible endpoint, and New
+// makes any llm.Model an agent. The scenario's mocks are offered to the
+// model as tools; each tool call is answered by them and reported as an
+// action of the reply, with the tokens the model spent.
+package openai
 
 import (
 	"context"
@@ -10,6 +15,7 @@ import (
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/runner"
 )
 
 // modelAgent is an agent under test backed by a chat model (an
@@ -28,9 +34,27 @@ type modelAgent struct {
 // newModelAgent returns an agent that talks to model.
 func newModelAgent(model llm.Model) *modelAgent { return &modelAgent{model: model, MaxToolRounds: 8} }
 
+// New returns an agent that talks to model, offering the scenario's mocks
+// as tools; instructions, when set, are the first system message of every
+// session.
+func New(model llm.Model, instructions string) runner.Agent {
+	a := newModelAgent(model)
+	a.Instructions = instructions
+	return a
+}
+
+// Type returns the agent type "openai" (openai:MODEL), for a registry of
+// agent types such as agenteval.Kit's: the base URL comes from
+// OPENAI_BASE_URL and the key from OPENAI_API_KEY, read through
+// AgentOptions.Getenv.
+func Type() *runner.AgentType {
+	return &runner.AgentType{Name: "openai", Doc: "openai:MODEL talks to an OpenAI-compatible chat endpoint (OPENAI_BASE_URL, OPENAI_API_KEY); a scenario's character.llm.model, temperature and max_tokens override MODEL and the sampling",
+		TakesInstructions: true, New: newOpenAIAgentFromSpec}
+}
+
 // newOpenAIAgentFromSpec builds the openai:MODEL agent. The base URL comes
 // from OPENAI_BASE_URL and the key from OPENAI_API_KEY.
-func newOpenAIAgentFromSpec(model string, opts AgentOptions) (Agent, error) {
+func newOpenAIAgentFromSpec(model string, opts runner.AgentOptions) (runner.Agent, error) {
 	if model == "" {
 		return nil, errors.New("openai agent: name a model, as in openai:gpt-4o-mini")
 	}
@@ -46,9 +70,7 @@ func newOpenAIAgentFromSpec(model string, opts AgentOptions) (Agent, error) {
 	if opts.WrapModel != nil {
 		chat = opts.WrapModel(m, "openai:"+model)
 	}
-	a := newModelAgent(chat)
-	a.Instructions = opts.Instructions
-	return a, nil
+	return New(chat, opts.Instructions), nil
 }
 
 // NewSession starts a conversation with the character as system prompt
@@ -56,7 +78,7 @@ func newOpenAIAgentFromSpec(model string, opts AgentOptions) (Agent, error) {
 // sampling (see scenario.Character.Sampling): a character that names
 // llm.model is answered by that model, whatever model the agent was built
 // with, so a matrix over character.llm.model compares models.
-func (a *modelAgent) NewSession(_ context.Context, cfg SessionConfig) (Session, error) {
+func (a *modelAgent) NewSession(_ context.Context, cfg runner.SessionConfig) (runner.Session, error) {
 	s := &modelSession{agent: a, cfg: cfg}
 	if a.Instructions != "" {
 		s.history = append(s.history, llm.Message{Role: llm.RoleSystem, Content: a.Instructions})
@@ -112,7 +134,7 @@ func toolName(service, method string) string {
 
 type modelSession struct {
 	agent       *modelAgent
-	cfg         SessionConfig
+	cfg         runner.SessionConfig
 	history     []llm.Message
 	tools       []llm.Tool
 	toolTargets [][2]string
@@ -121,9 +143,9 @@ type modelSession struct {
 	maxTokens   int
 }
 
-func (s *modelSession) Send(ctx context.Context, message string) (Reply, error) {
+func (s *modelSession) Send(ctx context.Context, message string) (runner.Reply, error) {
 	s.history = append(s.history, llm.Message{Role: llm.RoleUser, Content: message})
-	var reply Reply
+	var reply runner.Reply
 	rounds := max(1, s.agent.MaxToolRounds)
 	for range rounds + 1 {
 		resp, err := s.agent.model.Complete(ctx, llm.Request{Messages: s.history, Tools: s.tools, Model: s.model, Temperature: s.temperature, MaxTokens: s.maxTokens})

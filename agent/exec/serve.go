@@ -1,4 +1,4 @@
-package runner
+package exec
 
 import (
 	"bufio"
@@ -9,17 +9,19 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
+
+	"github.com/agenteval/agenteval/runner"
 )
 
-// ServeExec serves the exec agent protocol (docs/exec-protocol.md) on r
+// Serve serves the exec agent protocol (docs/exec-protocol.md) on r
 // and w with an in-process agent, so an agent written in Go runs under any
 // runner as `--agent exec:PROGRAM`. It announces that it serves many
 // sessions, so a runner keeps the program for a whole run: each start line
 // opens a session of agent, each end line closes it. Mock calls the agent
-// makes through SessionConfig.Mocks travel to the runner and back; a
+// makes through runner.SessionConfig.Mocks travel to the runner and back; a
 // message the agent fails to answer gets an error line, and the program
 // goes on serving. It returns when r ends, closing any open session.
-func ServeExec(ctx context.Context, r io.Reader, w io.Writer, agent Agent) error {
+func Serve(ctx context.Context, r io.Reader, w io.Writer, agent runner.Agent) error {
 	in := bufio.NewScanner(r)
 	in.Buffer(make([]byte, 64<<10), 16<<20)
 	out := &lineWriter{enc: json.NewEncoder(w)}
@@ -56,7 +58,7 @@ func ServeExec(ctx context.Context, r io.Reader, w io.Writer, agent Agent) error
 		}
 		readErr <- in.Err()
 	}()
-	var sess Session
+	var sess runner.Session
 	var startErr error // why the open session could not start; its messages get it as their error
 	open := false
 	end := func() {
@@ -71,14 +73,14 @@ func ServeExec(ctx context.Context, r io.Reader, w io.Writer, agent Agent) error
 		case "start":
 			end()
 			open = true
-			cfg := SessionConfig{JobID: l.Job, Dir: l.Dir, Seed: l.Seed, Mocks: bridge}
+			cfg := runner.SessionConfig{JobID: l.Job, Dir: l.Dir, Seed: l.Seed, Mocks: bridge}
 			if sess, startErr = agent.NewSession(ctx, cfg); startErr != nil {
 				sess = nil
 			}
 		case "end":
 			end()
 		case "message":
-			var reply Reply
+			var reply runner.Reply
 			err := startErr
 			switch {
 			case !open:
@@ -169,9 +171,9 @@ func (b *mockBridge) Call(ctx context.Context, service, method string, args ...a
 		var e struct{ Code, Message string }
 		_ = json.Unmarshal(l.Error, &e)
 		if e.Code == "NO_MOCK" {
-			return nil, fmt.Errorf("%s.%s: %w", service, method, errNoMock)
+			return nil, fmt.Errorf("%s.%s: %w", service, method, runner.ErrNoMock)
 		}
-		return nil, &mockError{Code: e.Code, Message: e.Message}
+		return nil, &runner.MockError{Code: e.Code, Message: e.Message}
 	}
 	var v any
 	if len(l.Result) > 0 {

@@ -1,4 +1,4 @@
-package runner
+package openai
 
 import (
 	"encoding/json"
@@ -7,8 +7,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/llm/llmtest"
+	"github.com/agenteval/agenteval/matrix"
+	"github.com/agenteval/agenteval/results"
+	"github.com/agenteval/agenteval/runner"
+	"github.com/agenteval/agenteval/scenario"
 )
 
 // TestOpenAIAgentCallsMocksAsTools runs the openai:MODEL agent against a
@@ -42,11 +47,11 @@ run:
 judgment: {strategy: all_pass}
 `))
 	require.NoError(t, err)
-	agent, err := buildAgent(newAgents(), "openai:"+srv.Config().Model, AgentOptions{Getenv: func(k string) string {
+	agent, err := Type().New(srv.Config().Model, runner.AgentOptions{Getenv: func(k string) string {
 		return map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": srv.Config().APIKey}[k]
 	}})
 	require.NoError(t, err)
-	res := runOne(t, Config{Agent: agent}, f.Scenario)
+	res := runOne(t, runner.Config{Agent: agent}, f.Scenario)
 	assert.True(t, res.Passed, res.Explain())
 	assert.Positive(t, res.Usage.TotalTokens)
 	reqs := srv.Requests()
@@ -60,4 +65,40 @@ judgment: {strategy: all_pass}
 	assert.Equal(t, "tool", last.Role)
 	assert.Equal(t, "call_1", last.ToolCallID)
 	assert.JSONEq(t, `[{"title":"Login crash"}]`, last.Content)
+}
+
+// The openai agent type takes a suite agent's instructions as the first
+// system message; it has no programs to give an environment to.
+func TestTypeTakesInstructions(t *testing.T) {
+	t.Parallel()
+	typ := Type()
+	assert.True(t, typ.TakesInstructions)
+	assert.False(t, typ.TakesEnv)
+	a, err := typ.New("m", runner.AgentOptions{Instructions: "be kind", Getenv: func(string) string { return "" }})
+	require.NoError(t, err)
+	assert.Equal(t, "be kind", a.(*modelAgent).Instructions)
+	_, err = typ.New("", runner.AgentOptions{})
+	assert.ErrorContains(t, err, "name a model")
+}
+
+// testLoad loads a document from bytes with the built-in registries.
+func testLoad(name string, data []byte) (*scenario.File, error) {
+	return scenario.NewLoader(runner.NewRegistries(), scenario.Options{}).Load(name, data)
+}
+
+type memSink struct{ results []*results.Job }
+
+func (m *memSink) Write(r *results.Job) error { m.results = append(m.results, r); return nil }
+
+// runOne runs s once with cfg and returns its result.
+func runOne(t *testing.T, cfg runner.Config, s *scenario.Scenario) *results.Job {
+	t.Helper()
+	sink := &memSink{}
+	cfg.Results = sink
+	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("s", s, 1)}, matrix.Shard{})
+	require.NoError(t, err)
+	_, err = runner.Run(t.Context(), cfg, jobs)
+	require.NoError(t, err)
+	require.Len(t, sink.results, 1)
+	return sink.results[0]
 }

@@ -1,12 +1,14 @@
 //go:build unix
 
-package runner
+package exec
 
 import (
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/agenteval/agenteval/runner"
 )
 
 // TestExecAgentThatClosesStdoutEndsAtOnce: an agent that closes its stdout
@@ -22,7 +24,7 @@ func TestExecAgentThatClosesStdoutEndsAtOnce(t *testing.T) {
 		t.Run(script, func(t *testing.T) {
 			t.Parallel()
 			start := time.Now()
-			res := runOne(t, Config{Agent: testExecAgent(t, script)}, inputScenario(t, "30s"))
+			res := runOne(t, runner.Config{Agent: testExecAgent(t, script)}, inputScenario(t, "30s"))
 			assert.Less(t, time.Since(start), time.Second)
 			assert.False(t, res.Completed)
 			assert.Contains(t, res.Error, "closed its stdout")

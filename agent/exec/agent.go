@@ -1,4 +1,9 @@
-package runner
+// Package exec is the agent that runs a program in any language and speaks
+// the exec protocol with it (docs/exec-protocol.md): the agent type
+// exec:COMMAND (Type, New), the pool that keeps programs announcing many
+// sessions for a whole run, and Serve, which serves the protocol for an
+// agent written in Go.
+package exec
 
 import (
 	"bufio"
@@ -6,15 +11,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/agenteval/agenteval/redact"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/redact"
+	"github.com/agenteval/agenteval/runner"
 )
 
 // Defaults of the exec protocol's bounds.
@@ -39,7 +46,7 @@ const execCloseGrace = 2 * time.Second
 // runner answers with {"type":"mock_result",...}. A program whose first
 // line is {"type":"ready","sessions":"many"} is kept for many sessions,
 // one at a time, each closed with {"type":"end","job":...}: within a run
-// (Run, Test) up to Config.Concurrency such programs serve every session,
+// (runner.Run, runner.Runner) up to Config.Concurrency such programs serve every session,
 // and they are all ended when the run ends. A program that does not
 // announce it is started for each session and ended with it. A program
 // that breaks the protocol, exits or outlives a timeout is killed with its
@@ -50,7 +57,7 @@ const execCloseGrace = 2 * time.Second
 // the lines of one reply at most MaxReplyBytes together.
 //
 // Examples: examples/agents/python and examples/agents/node are kits that
-// make an agent in those languages a function; ServeExec serves the
+// make an agent in those languages a function; Serve serves the
 // protocol for an Agent written in Go.
 type execAgent struct {
 	command string
@@ -70,6 +77,30 @@ func newExecAgent(command string) (*execAgent, error) {
 		return nil, errors.New("exec agent: give a command, as in exec:./my-agent or exec:python3 agent.py")
 	}
 	return &execAgent{command: command}, nil
+}
+
+// New returns the agent that runs command with sh -c and speaks the exec
+// protocol with it: opts.Env are further environment variables of its
+// programs and opts.Instructions reach them as AGENTEVAL_INSTRUCTIONS. The
+// agent implements runner.RunScopedAgent: within a run its programs are
+// pooled (see the package doc).
+func New(command string, opts runner.AgentOptions) (runner.Agent, error) {
+	a, err := newExecAgent(command)
+	if err != nil {
+		return nil, err
+	}
+	a.Env = slices.Clone(opts.Env)
+	if opts.Instructions != "" {
+		a.Env = append(a.Env, "AGENTEVAL_INSTRUCTIONS="+opts.Instructions)
+	}
+	return a, nil
+}
+
+// Type returns the agent type "exec" (exec:COMMAND builds New(COMMAND)),
+// for a registry of agent types such as agenteval.Kit's.
+func Type() *runner.AgentType {
+	return &runner.AgentType{Name: "exec", Doc: "exec:COMMAND runs a program speaking the JSON-lines agent protocol",
+		TakesEnv: true, TakesInstructions: true, New: New}
 }
 
 type execLine struct {
@@ -98,7 +129,7 @@ type execLine struct {
 // NewSession starts the program for one session and ends it with the
 // session. Within a run (Run, Test) an execAgent serves its sessions from
 // a pool instead, which keeps programs that announce many sessions.
-func (a *execAgent) NewSession(ctx context.Context, cfg SessionConfig) (Session, error) {
+func (a *execAgent) NewSession(ctx context.Context, cfg runner.SessionConfig) (runner.Session, error) {
 	w, err := a.startWorker(cfg, cfg.Dir, true)
 	if err != nil {
 		return nil, err
@@ -111,7 +142,7 @@ func (a *execAgent) NewSession(ctx context.Context, cfg SessionConfig) (Session,
 	return s, nil
 }
 
-func (a *execAgent) newExecSession(w *execWorker, pool *execPool, cfg SessionConfig) *execSession {
+func (a *execAgent) newExecSession(w *execWorker, pool *execPool, cfg runner.SessionConfig) *execSession {
 	maxReply := a.MaxReplyBytes
 	if maxReply <= 0 {
 		maxReply = defaultMaxReplyBytes
@@ -125,7 +156,7 @@ func (a *execAgent) newExecSession(w *execWorker, pool *execPool, cfg SessionCon
 type execSession struct {
 	w         *execWorker
 	pool      *execPool // nil: the program ends with the session
-	cfg       SessionConfig
+	cfg       runner.SessionConfig
 	maxReply  int
 	mark      int64      // stderr bytes the program wrote before the session
 	reused    bool       // the program served earlier sessions
@@ -238,7 +269,7 @@ func (s *execSession) describe(err error) error {
 }
 
 // Send writes the message and serves mock calls until the reply arrives.
-func (s *execSession) Send(ctx context.Context, message string) (Reply, error) {
+func (s *execSession) Send(ctx context.Context, message string) (runner.Reply, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.state.Lock()
@@ -246,9 +277,9 @@ func (s *execSession) Send(ctx context.Context, message string) (Reply, error) {
 	s.state.Unlock()
 	switch {
 	case closed:
-		return Reply{}, errors.New("exec agent: the session is closed")
+		return runner.Reply{}, errors.New("exec agent: the session is closed")
 	case broken != nil:
-		return Reply{}, fmt.Errorf("exec agent: session unusable after an earlier failure: %w", broken)
+		return runner.Reply{}, fmt.Errorf("exec agent: session unusable after an earlier failure: %w", broken)
 	}
 	for {
 		reply, err, gone := s.exchange(ctx, message)
@@ -259,7 +290,7 @@ func (s *execSession) Send(ctx context.Context, message string) (Reply, error) {
 			return reply, err
 		}
 		if err := s.restart(ctx, err); err != nil {
-			return Reply{}, s.fail(err)
+			return runner.Reply{}, s.fail(err)
 		}
 	}
 }
@@ -305,16 +336,16 @@ func (s *execSession) restart(ctx context.Context, why error) error {
 
 // exchange sends one message and serves mock calls until its reply. gone
 // is true when the error is the program going away.
-func (s *execSession) exchange(ctx context.Context, message string) (_ Reply, _ error, gone bool) {
+func (s *execSession) exchange(ctx context.Context, message string) (_ runner.Reply, _ error, gone bool) {
 	w := s.w
 	w.nextID++
 	id := w.nextID
 	b := appendMessageLine(s.pending, id, message)
 	s.pending = nil
 	if err := w.write(b, 0); err != nil {
-		return Reply{}, s.describe(err), true
+		return runner.Reply{}, s.describe(err), true
 	}
-	var reply Reply
+	var reply runner.Reply
 	kept := 0
 	for {
 		var got execRead
@@ -322,38 +353,37 @@ func (s *execSession) exchange(ctx context.Context, message string) (_ Reply, _ 
 		select {
 		case <-ctx.Done():
 			// The reply is abandoned; what the agent writes next would be out of step.
-			return Reply{}, s.fail(context.Cause(ctx)), false
+			return runner.Reply{}, s.fail(context.Cause(ctx)), false
 		case got, ok = <-w.lines:
 		}
 		switch {
 		case !ok || errors.Is(got.err, io.EOF):
-			return Reply{}, s.streamClosed(id), true
+			return runner.Reply{}, s.streamClosed(id), true
 		case got.err != nil && errors.Is(got.err, errLineTooLong):
-			return Reply{}, s.fail(fmt.Errorf("exec agent: reply to message %d: %w", id, got.err)), false
+			return runner.Reply{}, s.fail(fmt.Errorf("exec agent: reply to message %d: %w", id, got.err)), false
 		case got.err != nil:
-			return Reply{}, s.describe(fmt.Errorf("no reply to message %d: %w", id, got.err)), true
+			return runner.Reply{}, s.describe(fmt.Errorf("no reply to message %d: %w", id, got.err)), true
 		}
 		s.heard = true
 		if kept += len(got.line); kept > s.maxReply {
-			return Reply{}, s.fail(fmt.Errorf("exec agent: reply to message %d: %w: its lines passed %d bytes (MaxReplyBytes)", id, errReplyTooLong, s.maxReply)), false
+			return runner.Reply{}, s.fail(fmt.Errorf("exec agent: reply to message %d: %w: its lines passed %d bytes (MaxReplyBytes)", id, errReplyTooLong, s.maxReply)), false
 		}
 		var l execLine
 		if err := json.Unmarshal(got.line, &l); err != nil {
-			return Reply{}, s.fail(fmt.Errorf("exec agent: line is not JSON (%v): %s", err, redact.Head(string(got.line), 200))), false
+			return runner.Reply{}, s.fail(fmt.Errorf("exec agent: line is not JSON (%v): %s", err, redact.Head(string(got.line), 200))), false
 		}
 		first := !w.spoke
 		w.spoke = true
 		switch l.Type {
 		case "reply":
 			if l.ID != 0 && l.ID != id {
-				return Reply{}, s.fail(fmt.Errorf("exec agent: reply to message %d while waiting for %d", l.ID, id)), false
+				return runner.Reply{}, s.fail(fmt.Errorf("exec agent: reply to message %d while waiting for %d", l.ID, id)), false
 			}
 			reply.Text = l.Text
 			reply.Actions = append(reply.Actions, l.Actions...)
 			if l.Usage != nil {
-				if err := checkUsage(*l.Usage); err != nil {
-					return Reply{}, s.fail(fmt.Errorf("exec agent: reply to message %d: %w", id, err)), false
-				}
+				// The runner checks every agent's usage (negative or
+				// absurd counts fail the job with the reason).
 				reply.Usage = *l.Usage
 			}
 			return reply, nil, false
@@ -361,9 +391,9 @@ func (s *execSession) exchange(ctx context.Context, message string) (_ Reply, _ 
 			// The agent could not answer but is still in step: the session
 			// fails, the program may serve others.
 			if l.ID != 0 && l.ID != id {
-				return Reply{}, s.fail(fmt.Errorf("exec agent: error for message %d while waiting for %d", l.ID, id)), false
+				return runner.Reply{}, s.fail(fmt.Errorf("exec agent: error for message %d while waiting for %d", l.ID, id)), false
 			}
-			return Reply{}, fmt.Errorf("exec agent: the agent could not answer message %d: %s", id, redact.Head(l.Message, 2000)), false
+			return runner.Reply{}, fmt.Errorf("exec agent: the agent could not answer message %d: %s", id, redact.Head(l.Message, 2000)), false
 		case "action":
 			a := evaluate.Action{Name: l.Name, End: time.Now()}
 			a.Start = a.End
@@ -383,16 +413,16 @@ func (s *execSession) exchange(ctx context.Context, message string) (_ Reply, _ 
 			reply.Actions = append(reply.Actions, a)
 		case "mock":
 			if err := s.answerMock(ctx, l); err != nil {
-				return Reply{}, s.fail(s.describe(err)), false
+				return runner.Reply{}, s.fail(s.describe(err)), false
 			}
 		case "log":
 			// Logs are informational.
 		case "ready":
 			if err := s.ready(l, first); err != nil {
-				return Reply{}, s.fail(err), false
+				return runner.Reply{}, s.fail(err), false
 			}
 		default:
-			return Reply{}, s.fail(fmt.Errorf("exec agent: unknown line type %q (want reply, error, action, mock or log)", l.Type)), false
+			return runner.Reply{}, s.fail(fmt.Errorf("exec agent: unknown line type %q (want reply, error, action, mock or log)", l.Type)), false
 		}
 	}
 }
@@ -440,11 +470,11 @@ func (s *execSession) answerMock(ctx context.Context, l execLine) error {
 	out := execLine{Type: "mock_result", ID: l.ID}
 	if err != nil {
 		code, message := "MOCK_ERROR", err.Error()
-		var me *mockError
+		var me *runner.MockError
 		switch {
 		case errors.As(err, &me):
 			code, message = me.Code, me.Message
-		case errors.Is(err, errNoMock):
+		case errors.Is(err, runner.ErrNoMock):
 			code = "NO_MOCK"
 		}
 		b, _ := json.Marshal(map[string]any{"code": code, "message": message})
