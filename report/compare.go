@@ -2,7 +2,10 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/agenteval/agenteval/internal/stats"
 )
@@ -26,11 +29,16 @@ type CompareOptions struct {
 	// (Holm–Bonferroni across combinations, the default when "") or "none"
 	// (each combination's p-value as it is).
 	Correction string
+	// AllowMissing accepts a candidate that lacks combinations of the
+	// baseline or jobs of its own run (a shard missing or cut short): they are
+	// still listed, but do not fail the comparison. Without it they do, as a
+	// gate that does not see part of the run cannot vouch for it.
+	AllowMissing bool
 	// MaxRows bounds the rows listed (DefaultMaxCombinations when 0): with
 	// more matched combinations, Rows holds the MaxRows with the smallest
-	// adjusted p-values, in the candidate's order, and MoreRows counts the
-	// rest; OnlyBaseline and OnlyCandidate are cut likewise. Every test and
-	// total covers all of them.
+	// adjusted p-values (then raw p-values), in the candidate's order, and
+	// MoreRows counts the rest; OnlyBaseline and OnlyCandidate are cut
+	// likewise. Every test and total covers all of them.
 	MaxRows int
 }
 
@@ -56,6 +64,21 @@ type Comparison struct {
 	// MoreOnlyBaseline and MoreOnlyCandidate count the keys left out of them.
 	MoreOnlyBaseline  int `json:"more_only_baseline,omitempty"`
 	MoreOnlyCandidate int `json:"more_only_candidate,omitempty"`
+	// CandidateMissing are the jobs of the candidate's run that have no
+	// record (its plans' job count says how many there are), and
+	// MissingShards the shards ("i/n") of which no results were read.
+	CandidateMissing     []IndexRange `json:"candidate_missing"`
+	CandidateMissingJobs int64        `json:"candidate_missing_jobs"`
+	MissingShards        []string     `json:"missing_shards"`
+	// AllowMissing is CompareOptions.AllowMissing; Incomplete is true when
+	// the candidate lacks baseline combinations or jobs of its run and
+	// AllowMissing is false, which fails the comparison.
+	AllowMissing bool `json:"allow_missing"`
+	Incomplete   bool `json:"incomplete"`
+	// NothingMatched is true when the two runs have no combination in
+	// common: nothing was compared, whatever the options, and the
+	// comparison fails (a gate that compared nothing must not pass).
+	NothingMatched bool `json:"nothing_matched"`
 	// Overall is the one-sided test of a drop in pass rate over all the
 	// matched combinations at once, stratified by combination: a collapse
 	// spread thin over many combinations shows here when no single
@@ -74,15 +97,21 @@ type Comparison struct {
 		// and neither all passed nor all failed.
 		Combinations int     `json:"combinations"`
 		PValue       float64 `json:"p_value"`
-		// Regression is true when PValue < Alpha.
+		// Regression is true when PValue < Alpha (stats.Below) and fewer
+		// passes were observed than expected.
 		Regression bool `json:"regression"`
+		// MinDetectableDrop is the power of this test at these sample
+		// sizes: the smallest drop of the overall pass rate it would flag
+		// (stats.MinDetectableStratifiedDrop); null when no drop would be.
+		MinDetectableDrop *float64 `json:"min_detectable_drop"`
 	} `json:"overall"`
 	// Regressions counts rows with a significant drop in pass rate.
 	Regressions int `json:"regressions"`
 	// BelowMinPassRate is true when CandidateAll.PassRate < MinPassRate.
 	BelowMinPassRate bool `json:"below_min_pass_rate"`
 	// Failed is true on a significant regression, overall or in a
-	// combination, or a pass rate below the minimum.
+	// combination, a pass rate below the minimum, an Incomplete
+	// candidate, or NothingMatched.
 	Failed bool `json:"failed"`
 	// By, BaselineName and CandidateName say what was compared within one
 	// results set (Results.CompareBy): two agents or two models.
@@ -109,12 +138,19 @@ type ComparisonRow struct {
 	// often; AdjustedP is after the multiple-comparison correction.
 	PValue    float64 `json:"p_value"`
 	AdjustedP float64 `json:"adjusted_p"`
-	// Regression is true when AdjustedP < Alpha and the pass rate dropped.
+	// Regression is true when AdjustedP < Alpha (stats.Below) and the
+	// pass rate dropped.
 	Regression bool `json:"regression"`
+	// MinDetectableDrop is the power of the row's test at these sample
+	// sizes: the smallest drop from the baseline's pass rate it would flag
+	// (stats.MinDetectableDrop) at Alpha, or at Alpha/m under Holm's
+	// correction over m rows (a p-value under Alpha/m is flagged whatever
+	// the other rows show); null when no drop, not even to 0 passes, would be.
+	MinDetectableDrop *float64 `json:"min_detectable_drop"`
 }
 
 // Compare matches combinations by scenario and combination id (the job id
-// prefix) and tests each for a drop in pass rate with Fisher's exact test,
+// prefix, which depends on the file and combination only) and tests each for a drop in pass rate with Fisher's exact test,
 // one-sided, on passed versus not passed (an incomplete run did not pass).
 // The p-values are corrected for the number of combinations compared
 // (Holm–Bonferroni unless Correction is "none"), so that a gate over many
@@ -127,9 +163,17 @@ type ComparisonRow struct {
 // rates apart, as pooling them would not. The comparison fails on a
 // significant regression overall or in any combination; each test holds
 // Alpha on its own, so with nothing changed the gate fails by chance with
-// probability at most 2·Alpha.
+// probability at most 2·Alpha. Every p-value is decided against Alpha by
+// stats.Below (p < α up to a relative 1e-9 of floating-point error), so a
+// p-value equal to Alpha is not significant.
+//
+// The comparison refuses to be blind: with no combination in common it
+// fails (NothingMatched), whatever the options; a baseline combination the candidate lacks, or a
+// job of the candidate's run without a record (Summary.Missing: a shard
+// missing or cut short), fails it unless opts.AllowMissing. It says, per
+// row and overall, the smallest drop the tests could have flagged.
 func Compare(baseline, candidate *Summary, opts CompareOptions) (*Comparison, error) {
-	c, _, err := compareSides(newSummarySide(baseline), newSummarySide(candidate), candidate.Totals, opts)
+	c, _, err := compareSides(newSummarySide(baseline), newSummarySide(candidate), opts)
 	return c, err
 }
 
@@ -141,12 +185,15 @@ type sideCombo struct {
 
 // compareSide is one side of a comparison: its combinations in order (a
 // Summary's, or every combination of a Results, which no Summary lists
-// in full), found by key, and labelled on demand (only listed rows are).
+// in full), found by key, labelled on demand (only listed rows are), and
+// its run's totals and missing jobs and shards.
 type compareSide interface {
 	len() int
 	at(i int) sideCombo
 	find(key string) (int, bool)
 	label(i int) string
+	totals() Counts
+	missing() (ranges []IndexRange, jobs int64, shards []string)
 }
 
 // matchedPair is a combination present on both sides, by position.
@@ -154,10 +201,10 @@ type matchedPair struct {
 	cand, base int32
 }
 
-// compareSides compares the two sides (see Compare); candAll totals every
-// candidate job. It also returns the matched combinations, in the
-// candidate's order.
-func compareSides(base, cand compareSide, candAll Counts, opts CompareOptions) (*Comparison, []matchedPair, error) {
+// compareSides compares the two sides (see Compare). It also returns the
+// matched combinations, in the candidate's order. It holds a few words
+// per matched combination, never a row: only the listed rows are built.
+func compareSides(base, cand compareSide, opts CompareOptions) (*Comparison, []matchedPair, error) {
 	if opts.Alpha == 0 {
 		opts.Alpha = 0.05
 	}
@@ -176,8 +223,13 @@ func compareSides(base, cand compareSide, candAll Counts, opts CompareOptions) (
 	if opts.Correction != correctionHolm && opts.Correction != correctionNone {
 		return nil, nil, fmt.Errorf("compare: unknown correction %q (want %s or %s)", opts.Correction, correctionHolm, correctionNone)
 	}
+	missing, missingJobs, shards := cand.missing()
 	cmp := &Comparison{Alpha: opts.Alpha, MinPassRate: opts.MinPassRate, Correction: opts.Correction,
-		Rows: []ComparisonRow{}, OnlyBaseline: []string{}, OnlyCandidate: []string{}, CandidateAll: candAll}
+		Rows: []ComparisonRow{}, OnlyBaseline: []string{}, OnlyCandidate: []string{}, CandidateAll: cand.totals(),
+		CandidateMissing: []IndexRange{}, MissingShards: missingShards(shards), AllowMissing: opts.AllowMissing}
+	if missingJobs > 0 {
+		cmp.CandidateMissing, cmp.CandidateMissingJobs = slices.Clone(missing), missingJobs
+	}
 	seen := make([]bool, base.len())
 	var bt, ct [3]int
 	var matched []matchedPair
@@ -194,9 +246,7 @@ func compareSides(base, cand compareSide, candAll Counts, opts CompareOptions) (
 		b := base.at(bi)
 		matched = append(matched, matchedPair{cand: int32(i), base: int32(bi)})
 		ps = append(ps, stats.FisherLess(b.passed, b.runs-b.passed, c.passed, c.runs-c.passed))
-		if t := (stats.Table2x2{Succ1: b.passed, Fail1: b.runs - b.passed, Succ2: c.passed, Fail2: c.runs - c.passed}); informative(t) {
-			strata = append(strata, t)
-		}
+		strata = append(strata, stats.Table2x2{Succ1: b.passed, Fail1: b.runs - b.passed, Succ2: c.passed, Fail2: c.runs - c.passed})
 		bt[0], bt[1], bt[2] = bt[0]+b.runs, bt[1]+b.completed, bt[2]+b.passed
 		ct[0], ct[1], ct[2] = ct[0]+c.runs, ct[1]+c.completed, ct[2]+c.passed
 	}
@@ -207,6 +257,7 @@ func compareSides(base, cand compareSide, candAll Counts, opts CompareOptions) (
 	}
 	slices.Sort(cmp.OnlyBaseline)
 	slices.Sort(cmp.OnlyCandidate)
+	onlyBaseline := len(cmp.OnlyBaseline)
 	if n := len(cmp.OnlyBaseline); n > opts.MaxRows {
 		cmp.OnlyBaseline, cmp.MoreOnlyBaseline = slices.Clip(cmp.OnlyBaseline[:opts.MaxRows]), n-opts.MaxRows
 	}
@@ -219,9 +270,13 @@ func compareSides(base, cand compareSide, candAll Counts, opts CompareOptions) (
 	if opts.Correction == correctionHolm {
 		adjusted = stats.Holm(ps)
 	}
+	rowAlpha := opts.Alpha
+	if opts.Correction == correctionHolm {
+		rowAlpha = opts.Alpha / float64(len(matched))
+	}
 	regression := func(m int) bool {
 		b, c := base.at(int(matched[m].base)), cand.at(int(matched[m].cand))
-		return stats.Rate(c.passed, c.runs) < stats.Rate(b.passed, b.runs) && adjusted[m] < opts.Alpha
+		return stats.Rate(c.passed, c.runs) < stats.Rate(b.passed, b.runs) && stats.Below(adjusted[m], opts.Alpha)
 	}
 	for m := range matched {
 		if regression(m) {
@@ -248,27 +303,26 @@ func compareSides(base, cand compareSide, candAll Counts, opts CompareOptions) (
 	for _, m := range listed {
 		b, c := base.at(int(matched[m].base)), cand.at(int(matched[m].cand))
 		bc, cc := newCounts(b.runs, b.completed, b.passed), newCounts(c.runs, c.completed, c.passed)
-		cmp.Rows = append(cmp.Rows, ComparisonRow{Key: c.key, Scenario: c.scenario, Label: cand.label(int(matched[m].cand)),
-			Baseline: bc, Candidate: cc, Delta: cc.PassRate - bc.PassRate, PValue: ps[m], AdjustedP: adjusted[m],
-			Regression: regression(m)})
+		row := ComparisonRow{Key: c.key, Scenario: c.scenario, Label: cand.label(int(matched[m].cand)),
+			Baseline: bc, Candidate: cc, Delta: cc.PassRate - bc.PassRate,
+			PValue: stats.RoundP(ps[m]), AdjustedP: stats.RoundP(adjusted[m]), Regression: regression(m)}
+		if d, ok := stats.MinDetectableDrop(bc.Passed, bc.Runs, cc.Runs, rowAlpha); ok {
+			row.MinDetectableDrop = &d
+		}
+		cmp.Rows = append(cmp.Rows, row)
 	}
 	overall := stats.StratifiedLess(strata)
 	o := &cmp.Overall
-	o.Method, o.Observed, o.Expected, o.Combinations, o.PValue = overall.Method, overall.Observed, overall.Expected, overall.Strata, overall.PValue
-	o.Regression = overall.PValue < opts.Alpha && float64(overall.Observed) < overall.Expected
-	cmp.BelowMinPassRate = opts.MinPassRate > 0 && candAll.PassRate < opts.MinPassRate
-	cmp.Failed = cmp.Regressions > 0 || cmp.Overall.Regression || cmp.BelowMinPassRate
+	o.Method, o.Observed, o.Expected, o.Combinations, o.PValue = overall.Method, overall.Observed, overall.Expected, overall.Strata, stats.RoundP(overall.PValue)
+	o.Regression = stats.Below(overall.PValue, opts.Alpha) && float64(overall.Observed) < overall.Expected
+	if d, ok := stats.MinDetectableStratifiedDrop(strata, opts.Alpha); ok {
+		o.MinDetectableDrop = &d
+	}
+	cmp.BelowMinPassRate = opts.MinPassRate > 0 && cmp.CandidateAll.PassRate < opts.MinPassRate
+	cmp.Incomplete = !opts.AllowMissing && (onlyBaseline > 0 || cmp.CandidateMissingJobs > 0 || len(cmp.MissingShards) > 0)
+	cmp.NothingMatched = len(matched) == 0
+	cmp.Failed = cmp.Regressions > 0 || cmp.Overall.Regression || cmp.BelowMinPassRate || cmp.Incomplete || cmp.NothingMatched
 	return cmp, matched, nil
-}
-
-// informative is true for a table stats.StratifiedLess counts: run on
-// both sides, and neither all passed nor all failed. Keeping only those
-// changes nothing in the test and keeps a comparison of 10^6 combinations
-// that all passed from holding 10^6 tables.
-func informative(t stats.Table2x2) bool {
-	n, m := t.Succ1+t.Fail1+t.Succ2+t.Fail2, t.Succ1+t.Succ2
-	return t.Succ1 >= 0 && t.Fail1 >= 0 && t.Succ2 >= 0 && t.Fail2 >= 0 &&
-		t.Succ1+t.Fail1 > 0 && t.Succ2+t.Fail2 > 0 && m > 0 && m < n
 }
 
 // cmpFloat orders p-values (none is NaN).
@@ -284,20 +338,19 @@ func cmpFloat(a, b float64) int {
 
 // summarySide is the combinations a Summary lists, as one side of a comparison.
 type summarySide struct {
+	s      *Summary
 	combos []*CombinationSummary
 	scen   []string
 	byKey  map[string]int
 }
 
 func newSummarySide(s *Summary) *summarySide {
-	side := &summarySide{byKey: map[string]int{}}
+	side := &summarySide{s: s, byKey: map[string]int{}}
 	for i := range s.Scenarios {
 		sc := &s.Scenarios[i]
 		for j := range sc.Combinations {
 			c := &sc.Combinations[j]
-			if _, dup := side.byKey[c.Key]; !dup {
-				side.byKey[c.Key] = len(side.combos)
-			}
+			side.byKey[c.Key] = len(side.combos) // the last of a repeated key, as a map of them kept
 			side.combos = append(side.combos, c)
 			side.scen = append(side.scen, sc.ID)
 		}
@@ -312,3 +365,32 @@ func (s *summarySide) at(i int) sideCombo {
 }
 func (s *summarySide) find(key string) (int, bool) { i, ok := s.byKey[key]; return i, ok }
 func (s *summarySide) label(i int) string          { return s.combos[i].Label }
+func (s *summarySide) totals() Counts              { return s.s.Totals }
+func (s *summarySide) missing() ([]IndexRange, int64, []string) {
+	return s.s.Missing, s.s.MissingJobs, s.s.Shards
+}
+
+// missingShards returns the shards of a sharded run ("i/n") of which no
+// results were read, given the shards that were: with 1/3 and 2/3 read,
+// 3/3. Shards of different counts are each completed on their own count.
+func missingShards(seen []string) []string {
+	out := []string{}
+	counts := map[int]bool{}
+	have := map[string]bool{}
+	for _, s := range seen {
+		have[s] = true
+		if _, n, ok := strings.Cut(s, "/"); ok {
+			if c, err := strconv.Atoi(n); err == nil && c > 0 && c <= 1<<20 {
+				counts[c] = true
+			}
+		}
+	}
+	for _, n := range slices.Sorted(maps.Keys(counts)) {
+		for i := 1; i <= n; i++ {
+			if s := strconv.Itoa(i) + "/" + strconv.Itoa(n); !have[s] {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}

@@ -110,6 +110,9 @@ type Results struct {
 	slots []slot
 	// jobIdx finds a job's slot by combination and run while reading,
 	// for the runs after a combination's first (combo.lo has that one).
+	// indexes are the slots' job indexes, while reading (for the missing
+	// ones; a slot does not keep its index, which no report shows).
+	indexes []int64
 	jobIdx map[uint64]int32 // combo<<32 | run → slots
 
 	recorded, duplicates, malformed int64
@@ -156,18 +159,17 @@ type variantGroup struct {
 // statistics that cannot be summed (durations, medians, flakiness) need.
 // It holds no pointer, so the collector never scans the slots.
 type slot struct {
-	off   int64
-	index int64
-	dur   float64
-	// tokens, tools and turns are the job's efficiency, for medians and
-	// efficiency comparisons.
-	tokens       int64
-	combo        int32
-	run          int32
-	tools, turns int32
-	src          int32 // input index
-	completed    bool
-	passed       bool
+	off int64
+	dur float64
+	// tokens (total), active (activeTokens), tools and turns are the job's
+	// efficiency, for medians and efficiency comparisons.
+	tokens, active int64
+	combo          int32
+	run            int32
+	tools, turns   int32
+	src            int32 // input index
+	completed      bool
+	passed         bool
 }
 
 type scenarioGroup struct {
@@ -256,7 +258,8 @@ func (r *Results) readInput(src int, in Input) error {
 			if len(r.plans) == 1 && r.slots == nil {
 				// One slot a job of the plan, allocated once (no record is
 				// shorter than 32 bytes, which bounds a plan that lies).
-				r.slots = make([]slot, 0, min(p.TotalJobs, in.Size/32, maxSlots))
+				n := min(p.TotalJobs, in.Size/32, maxSlots)
+				r.slots, r.indexes = make([]slot, 0, n), make([]int64, 0, n)
 			}
 			records++
 		case results.RecordJob:
@@ -431,11 +434,13 @@ func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
 			r.jobIdx[jk] = si
 		}
 		r.slots = append(r.slots, slot{})
+		r.indexes = append(r.indexes, 0)
 	}
 	r.count(c, rec, params, 1)
 	r.recorded++
-	r.slots[si] = slot{off: off, index: rec.Index, dur: rec.DurationMS, src: int32(src), run: int32(run), combo: ci,
-		completed: rec.Completed, passed: rec.Passed && rec.Completed, tokens: int64(rec.Usage.TotalTokens),
+	r.indexes[si] = rec.Index
+	r.slots[si] = slot{off: off, dur: rec.DurationMS, src: int32(src), run: int32(run), combo: ci,
+		completed: rec.Completed, passed: rec.Passed && rec.Completed, tokens: int64(rec.Usage.TotalTokens), active: activeTokens(rec.Usage),
 		tools: int32(min(rec.Efficiency.ToolCalls.Total, 1<<31-1)), turns: int32(min(rec.Efficiency.Turns, 1<<31-1))}
 	return nil
 }
@@ -534,15 +539,14 @@ func (r *Results) finish() {
 	r.groupIdx = nil
 	total := r.totalJobs()
 	if len(r.plans) > 0 {
-		have := make([]int64, len(r.slots))
-		for i := range r.slots {
-			if r.slots[i].index >= total {
+		for _, i := range r.indexes {
+			if i >= total {
 				r.outOfRange++
 			}
-			have[i] = r.slots[i].index
 		}
-		r.missing, r.missingJobs = missingRanges(have, total)
+		r.missing, r.missingJobs = missingRanges(r.indexes, total)
 	}
+	r.indexes = nil
 	slices.SortFunc(r.groups, func(a, b *scenarioGroup) int { return strings.Compare(a.id, b.id) })
 	// Each combination's place in report order, then its slots there,
 	// runs in order within each.

@@ -203,11 +203,8 @@ func (r *Results) Summary() *Summary {
 		if !slices.Contains(s.RunIDs, p.plan.RunID) {
 			s.RunIDs = append(s.RunIDs, p.plan.RunID)
 		}
-		if p.plan.Shard != "" && !slices.Contains(s.Shards, p.plan.Shard) {
-			s.Shards = append(s.Shards, p.plan.Shard)
-		}
 	}
-	slices.Sort(s.Shards)
+	s.Shards = r.shards()
 	if len(r.missing) > 0 {
 		s.Missing, s.MissingJobs = r.missing, r.missingJobs
 	}
@@ -231,6 +228,18 @@ func (r *Results) Summary() *Summary {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("%d more warning(s) not shown", r.droppedWarnings))
 	}
 	return s
+}
+
+// shards are the distinct shards of the plans read ("i/n"), sorted.
+func (r *Results) shards() []string {
+	out := []string{}
+	for _, p := range r.plans {
+		if p.plan.Shard != "" {
+			out = append(out, p.plan.Shard)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // scenarioSummary computes a scenario's figures over all its combinations
@@ -418,11 +427,12 @@ func statsOf(t *tally, durs []float64) Stats {
 	for _, d := range durs {
 		st.Durations.Total += d
 	}
+	st.Durations.Total = roundMS(st.Durations.Total)
 	if len(durs) > 0 {
-		st.Durations.P50 = stats.Percentile(durs, 50)
-		st.Durations.P90 = stats.Percentile(durs, 90)
-		st.Durations.P99 = stats.Percentile(durs, 99)
-		st.Durations.Max = durs[len(durs)-1]
+		st.Durations.P50 = roundMS(stats.Percentile(durs, 50))
+		st.Durations.P90 = roundMS(stats.Percentile(durs, 90))
+		st.Durations.P99 = roundMS(stats.Percentile(durs, 99))
+		st.Durations.Max = roundMS(durs[len(durs)-1])
 	}
 	for reason, n := range t.terms {
 		if n > 0 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval/internal/stats"
+	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/results"
 )
 
@@ -17,14 +18,19 @@ type VariantSummary struct {
 	Model string `json:"model,omitempty"`
 	Counts
 	// Rank orders the variants by pass rate, then by the lower end of its
-	// interval (1 is the best); equal rates share a rank.
+	// interval (1 is the best); equal rates share a rank. A variant none of
+	// whose jobs completed is not ranked (0): it was not measured.
 	Rank int `json:"rank"`
-	// Median are medians per job (ghx's interpolation, stats.Median).
+	// Median are medians per job (ghx's interpolation, stats.Median); all
+	// 0 when no job completed, which renderers show as "—".
+	// ActiveTokens are ghx's active tokens (activeTokens: cache excluded),
+	// Tokens the total.
 	Median struct {
-		DurationMS float64 `json:"duration_ms"`
-		Tokens     float64 `json:"tokens"`
-		ToolCalls  float64 `json:"tool_calls"`
-		Turns      float64 `json:"turns"`
+		DurationMS   float64 `json:"duration_ms"`
+		ActiveTokens float64 `json:"active_tokens"`
+		Tokens       float64 `json:"tokens"`
+		ToolCalls    float64 `json:"tool_calls"`
+		Turns        float64 `json:"turns"`
 	} `json:"median"`
 	// ToolCalls totals the variant's tool calls by category: ghx's
 	// categories in ghx's order, then the suite's own by name; categories
@@ -117,13 +123,18 @@ func (r *Results) variantSummaries() []VariantSummary {
 		}
 		k := r.variants[vi].key
 		v := VariantSummary{Agent: k.agent, Model: k.model, Counts: newCounts(len(ss), completed, passed), ToolCalls: categoryCounts(r.variants[vi].tools)}
-		dur, tok, calls, turns := metricValues(ss)
-		v.Median.DurationMS, v.Median.Tokens, v.Median.ToolCalls, v.Median.Turns = stats.Median(dur), stats.Median(tok), stats.Median(calls), stats.Median(turns)
+		if completed > 0 {
+			dur, active, tok, calls, turns := metricValues(ss)
+			v.Median.DurationMS, v.Median.ActiveTokens, v.Median.Tokens = roundMS(stats.Median(dur)), stats.Median(active), stats.Median(tok)
+			v.Median.ToolCalls, v.Median.Turns = stats.Median(calls), stats.Median(turns)
+		}
 		out = append(out, v)
 	}
-	ranks := make([]int, len(out))
-	for i := range ranks {
-		ranks[i] = i
+	var ranks []int // the ranked: variants with a completed job
+	for i := range out {
+		if out[i].Completed > 0 {
+			ranks = append(ranks, i)
+		}
 	}
 	better := func(a, b *VariantSummary) int {
 		return cmp.Or(cmp.Compare(b.PassRate, a.PassRate), cmp.Compare(b.PassInterval.Lower, a.PassInterval.Lower))
@@ -138,10 +149,25 @@ func (r *Results) variantSummaries() []VariantSummary {
 	return out
 }
 
+// activeTokens are the tokens ghx's agent-profiler compares: input, output
+// and reasoning, cache excluded (OpenCode's active = input + output +
+// reasoning, whose input leaves cached tokens out). Our usage follows
+// OpenAI's: prompt tokens include the cache's reads and writes, completion
+// tokens include reasoning, so active = total − cache read − cache write
+// (total taken as prompt + completion when an agent reports no total).
+func activeTokens(u llm.Usage) int64 {
+	total := int64(u.TotalTokens)
+	if total == 0 {
+		total = int64(u.PromptTokens) + int64(u.CompletionTokens)
+	}
+	return max(total-int64(u.CacheReadTokens)-int64(u.CacheWriteTokens), 0)
+}
+
 // metricValues are the per-job values of each effort metric.
-func metricValues(ss []slot) (dur, tokens, tools, turns []float64) {
+func metricValues(ss []slot) (dur, active, tokens, tools, turns []float64) {
 	for _, s := range ss {
 		dur = append(dur, s.dur)
+		active = append(active, float64(s.active))
 		tokens = append(tokens, float64(s.tokens))
 		tools = append(tools, float64(s.tools))
 		turns = append(turns, float64(s.turns))
@@ -204,7 +230,8 @@ func efficiencyRows(base, cand *resultsSide, matched []matchedPair, alpha float6
 		value func(*slot) float64
 	}{
 		{"duration_ms", func(s *slot) float64 { return s.dur }},
-		{"tokens", func(s *slot) float64 { return float64(s.tokens) }},
+		{"active_tokens", func(s *slot) float64 { return float64(s.active) }},
+		{"total_tokens", func(s *slot) float64 { return float64(s.tokens) }},
 		{"tool_calls", func(s *slot) float64 { return float64(s.tools) }},
 		{"turns", func(s *slot) float64 { return float64(s.turns) }},
 	} {
@@ -220,14 +247,18 @@ func efficiencyRows(base, cand *resultsSide, matched []matchedPair, alpha float6
 		if err != nil {
 			continue
 		}
-		row := EfficiencyRow{Metric: m.name, BaselineMedian: stats.Median(b), CandidateMedian: stats.Median(c), GroupComparison: g}
+		bm, cm := stats.Median(b), stats.Median(c)
+		row := EfficiencyRow{Metric: m.name, BaselineMedian: bm, CandidateMedian: cm, GroupComparison: g}
 		if len(sb) < len(b) || len(sc) < len(c) {
 			row.Resampled = MaxResampledJobs
-			if row.BaselineMedian != 0 {
-				row.ReductionPct = (1 - row.CandidateMedian/row.BaselineMedian) * 100
+			if bm != 0 {
+				row.ReductionPct = (1 - cm/bm) * 100
 			}
 		}
-		row.Significant = g.PValue < alpha && (g.CI95[0] > 0 || g.CI95[1] < 0)
+		if m.name == "duration_ms" {
+			row.BaselineMedian, row.CandidateMedian = roundMS(bm), roundMS(cm)
+		}
+		row.Significant = stats.Below(g.PValue, alpha) && (g.CI95[0] > 0 || g.CI95[1] < 0)
 		out = append(out, row)
 	}
 	return out
@@ -297,7 +328,7 @@ func (r *Results) CompareBy(by, baseline, candidate string, opts CompareOptions)
 		opts.MaxRows = r.opts.MaxCombinations
 	}
 	b, c := r.newResultsSide(by, baseline), r.newResultsSide(by, candidate)
-	cmp, matched, err := compareSides(b, c, c.totals(), opts)
+	cmp, matched, err := compareSides(b, c, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -315,7 +346,7 @@ func CompareResults(baseline, candidate *Results, opts CompareOptions) (*Compari
 		opts.MaxRows = candidate.opts.MaxCombinations
 	}
 	b, c := baseline.newResultsSide("", ""), candidate.newResultsSide("", "")
-	cmp, matched, err := compareSides(b, c, c.totals(), opts)
+	cmp, matched, err := compareSides(b, c, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -405,6 +436,13 @@ func (s *resultsSide) find(key string) (int, bool) {
 }
 
 func (s *resultsSide) slots(i int) []slot { return s.r.comboSlots(&s.r.combos[s.order[i]]) }
+
+// missing are the run's missing jobs and the shards read (a job that
+// never ran is not recorded as any agent's or model's, so it goes with
+// either side of CompareBy).
+func (s *resultsSide) missing() ([]IndexRange, int64, []string) {
+	return s.r.missing, s.r.missingJobs, s.r.shards()
+}
 
 // totals counts every job of the side.
 func (s *resultsSide) totals() Counts {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/internal/jsonvalue"
 	"github.com/agenteval/agenteval/internal/toolclass"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm"
@@ -206,17 +207,17 @@ func newRun(cfg Config) (*run, error) {
 		return nil, fmt.Errorf("runner: tool categories: %w", err)
 	}
 	var ends []func() []string
-	if a, ok := cfg.Agent.(runScopedAgent); ok {
+	if a, ok := cfg.Agent.(RunScopedAgent); ok {
 		var end func() []string
-		r.cfg.Agent, end = a.forRun(cfg.Concurrency)
+		r.cfg.Agent, end = a.ForRun(cfg.Concurrency)
 		ends = append(ends, end)
 	}
 	if len(cfg.Variants) > 0 {
 		r.variants = make(map[matrix.Variant]Agent, len(cfg.Variants))
 		for v, a := range cfg.Variants {
-			if sa, ok := a.(runScopedAgent); ok {
+			if sa, ok := a.(RunScopedAgent); ok {
 				var end func() []string
-				a, end = sa.forRun(cfg.Concurrency)
+				a, end = sa.ForRun(cfg.Concurrency)
 				ends = append(ends, end)
 			}
 			r.variants[v] = a
@@ -436,7 +437,8 @@ func (r *run) newResult(j matrix.Job) *results.Job {
 	if len(j.Params) > 0 {
 		res.Params = make(map[string]any, len(j.Params))
 		for _, p := range j.Params {
-			res.Params[p.Path] = p.Value
+			// Every run of a combination holds the same value: each result gets a copy of its own.
+			res.Params[p.Path] = jsonvalue.Clone(p.Value)
 		}
 	}
 	return res
