@@ -113,7 +113,7 @@ type Results struct {
 	// indexes are the slots' job indexes, while reading (for the missing
 	// ones; a slot does not keep its index, which no report shows).
 	indexes []int64
-	jobIdx map[uint64]int32 // combo<<32 | run → slots
+	jobIdx  map[uint64]int32 // combo<<32 | run → slots
 
 	recorded, duplicates, malformed int64
 	outOfRange                      int64
