@@ -187,7 +187,11 @@ type fakeClock struct {
 func (c *fakeClock) policy(p Policy) Policy {
 	c.now = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	p.Now = func() time.Time { return c.now }
-	p.Sleep = func(_ context.Context, d time.Duration) error { c.waits = append(c.waits, d); c.now = c.now.Add(d); return nil }
+	p.Sleep = func(_ context.Context, d time.Duration) error {
+		c.waits = append(c.waits, d)
+		c.now = c.now.Add(d)
+		return nil
+	}
 	return p
 }
 
