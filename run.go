@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/fixture"
+	"github.com/agenteval/agenteval/internal/infile"
 	"github.com/agenteval/agenteval/internal/runout"
 	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/judge"
@@ -457,7 +458,7 @@ func planInputs(files []*scenario.File, extra ...string) ([]results.Input, error
 			continue
 		}
 		seen[n] = true
-		b, err := os.ReadFile(n)
+		b, err := infile.ReadFile(n, 0)
 		if err != nil {
 			return nil, err
 		}

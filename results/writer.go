@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agenteval/agenteval/internal/infile"
 	"io"
 	"os"
 	"sync"
@@ -375,7 +376,7 @@ func (w *Writer) close() error {
 // record is an error (the file is not one run's).
 func readResults(path string) (first *Plan, latest map[string]Outcome, err error) {
 	ids := map[string]Outcome{}
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, ids, nil
 	}
