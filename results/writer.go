@@ -188,7 +188,11 @@ func (w *Writer) writeValue(v any) error {
 	if err := w.enc.Encode(v); err != nil {
 		return err
 	}
-	return w.writeLine(w.Redactor.JSON(w.buf.Bytes()))
+	// The whole record is one range from outside, so keys (a plan's
+	// settings) are masked as values are; a field name is masked only if
+	// it is itself a secret.
+	b := w.buf.Bytes()
+	return w.writeLine(w.Redactor.JSONIn(b, [][2]int{{0, len(b)}}))
 }
 
 // maxPending bounds the lines waiting for the flusher: past it, Write
