@@ -140,7 +140,7 @@ func (sp *spans) appendJob(b []byte, r *Job) ([]byte, error) {
 		b = appendUsage(append(b, `,"judge_usage":`...), r.JudgeUsage)
 	}
 	if r.Cost != nil {
-		b = appendCost(append(b, `,"cost":`...), r.Cost)
+		b = sp.cost(append(b, `,"cost":`...), r.Cost)
 	}
 	// issue 16: the job's agent and model (suites) and its efficiency
 	// (turns, tool calls by category).
@@ -289,9 +289,9 @@ func appendUsage(b []byte, u llm.Usage) []byte {
 	return append(b, '}')
 }
 
-// appendCost appends c; unknown amounts are null. Its strings are model
-// names and dates, written as any other string.
-func appendCost(b []byte, c *Cost) []byte {
+// cost appends c; unknown amounts are null. Its strings (model names,
+// dates) are masked as every other string.
+func (sp *spans) cost(b []byte, c *Cost) []byte {
 	for _, f := range []struct {
 		key string
 		v   *float64
@@ -304,10 +304,10 @@ func appendCost(b []byte, c *Cost) []byte {
 		}
 	}
 	if len(c.Unpriced) > 0 {
-		b = appendStrings(append(b, `,"unpriced":`...), c.Unpriced)
+		b = sp.strings(append(b, `,"unpriced":`...), c.Unpriced)
 	}
 	if len(c.AsOf) > 0 {
-		b = appendStrings(append(b, `,"as_of":`...), c.AsOf)
+		b = sp.strings(append(b, `,"as_of":`...), c.AsOf)
 	}
 	return append(b, '}')
 }
