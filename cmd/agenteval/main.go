@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -124,11 +123,6 @@ func commands() []command {
 }
 
 func main() {
-	if os.Getenv("GOGC") == "" {
-		// A run's live heap is small and flat (results stream to disk), so
-		// collecting less often trades a few MB for less CPU per job.
-		debug.SetGCPercent(400)
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	done := make(chan int, 1)
 	go func() {
