@@ -125,7 +125,9 @@ type RunConfig struct {
 	Settings map[string]string
 	// Progress, when set, is called after every finished job.
 	Progress func(runner.Progress)
-<<<<<<< HEAD
+	// Price, when set, prices each job's model calls for its record's
+	// cost, by role (runner.Config.Price; plan.Prices.JobCost).
+	Price func(*results.Job) *results.Cost
 	// Limits are the rate limiters the run's model clients share, one per
 	// endpoint (base URL, key, model), each adapting to the provider's 429s
 	// and x-ratelimit headers (llm.Limits): the agents built from AgentSpec
@@ -136,11 +138,6 @@ type RunConfig struct {
 	// --max-requests). Progress reports how much they throttled the run
 	// (runner.Progress.Throttle). Nil: each model client limits itself.
 	Limits *llm.Limits
-=======
-	// Price, when set, prices each job's model calls for its record's
-	// cost, by role (runner.Config.Price; plan.Prices.JobCost).
-	Price func(*results.Job) *results.Cost
->>>>>>> main
 	// Log receives what the run says besides its results: warnings,
 	// warm-up, reseeding, budget use, notes (nil: nothing).
 	Log io.Writer
@@ -165,11 +162,7 @@ func (k *Kit) runnerConfig(cfg RunConfig, agent runner.Agent) runner.Config {
 	return runner.Config{Agent: agent, Concurrency: cfg.Concurrency, Registries: k.Registries, Judge: cfg.Judge,
 		UserModel: cfg.UserModel, Checkpoints: cfg.Checkpoints, KeepDirs: cfg.KeepDirs, EnvFallback: cfg.EnvFallback,
 		AllowCommands: cfg.AllowCommands, StrictMocks: cfg.StrictMocks, Seed: cfg.Seed, StepTimeout: cfg.StepTimeout,
-<<<<<<< HEAD
-		KeepTranscripts: cfg.KeepTranscripts, Progress: cfg.Progress, Budget: cfg.Budget, Results: cfg.Results, Limits: cfg.Limits}
-=======
-		KeepTranscripts: cfg.KeepTranscripts, Progress: cfg.Progress, Budget: cfg.Budget, Results: cfg.Results, Price: cfg.Price}
->>>>>>> main
+		KeepTranscripts: cfg.KeepTranscripts, Progress: cfg.Progress, Budget: cfg.Budget, Results: cfg.Results, Price: cfg.Price, Limits: cfg.Limits}
 }
 
 // Runner returns a runner for cfg's agent on the kit's registries, for a
