@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,7 +19,7 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// The reference scenarios (../shared/peer/ghx-scenarios, when present) are
+// The reference scenarios (testdata/shared/peer/ghx-scenarios) are
 // scored end to end: loaded, bound to a manifest for acme/demo,
 // run through the GitHub executor against the fake GitHub. In the reference
 // every one of their checkpoints fails whatever the agent does (tasks that do
@@ -65,10 +64,7 @@ func manifest(mixedThreads, withChanges int) *scenario.Manifest {
 // loadBound loads a reference scenario and binds it to m.
 func loadBound(t testing.TB, name string, m *scenario.Manifest) *scenario.Scenario {
 	t.Helper()
-	path := filepath.Join("..", "..", "shared", "peer", "ghx-scenarios", name)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("the reference scenarios are not here (%v)", err)
-	}
+	path := filepath.Join("..", "testdata", "shared", "peer", "ghx-scenarios", name)
 	f, err := agenteval.New().Loader(scenario.Options{}).LoadFile(path)
 	require.NoError(t, err)
 	s, err := fixture.Bind(f.Scenario, m, nil)

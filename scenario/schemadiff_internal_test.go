@@ -63,7 +63,7 @@ func diffDocuments(t testing.TB) []diffDocument {
 			return nil
 		})
 	}
-	for _, root := range []string{"../testdata", "../examples", "testdata", "schemas", "../cmd/agenteval/testdata", "../matrix/testdata", "../runner/testdata", "../fixture/testdata", "../report/testdata", "../../shared/peer"} {
+	for _, root := range []string{"../testdata", "../examples", "testdata", "schemas", "../cmd/agenteval/testdata", "../matrix/testdata", "../runner/testdata", "../fixture/testdata", "../report/testdata"} {
 		walk(root)
 	}
 	require.NotEmpty(t, docs)
