@@ -73,7 +73,7 @@ install_debian
 install_npm
 
 echo "test.sh: gofmt"
-unformatted=$(gofmt -l $(git ls-files '*.go'))
+unformatted=$(git ls-files -z '*.go' | xargs -0 gofmt -l)
 if [[ -n $unformatted ]]; then
 	echo "gofmt would change:"
 	echo "$unformatted"
