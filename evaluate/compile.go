@@ -86,6 +86,9 @@ func Compile(reg *registry.Registry[*Kind], s *scenario.Scenario) (*Compiled, er
 	build := func(scope Scope, step int, evs []scenario.Evaluation) []*Check {
 		checks := make([]*Check, 0, len(evs))
 		for i, e := range evs {
+			// The judgment's weights fill in what the evaluation left
+			// unweighted; e is a copy, the scenario stays as loaded.
+			e.Weight = s.Judgment.EvaluationWeight(&e)
 			ev, err := Build(reg, e)
 			if err != nil {
 				errs = append(errs, &compileError{Scope: scope, Step: step, Index: i, Type: e.Type, Err: err})

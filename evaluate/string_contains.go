@@ -26,29 +26,21 @@ func stringContainsKind() *Kind {
 type stringContains struct {
 	value     string
 	sensitive bool
-	// boxed is value as an interface, boxed once rather than per result;
-	// passed holds the pass message and details the (read-only, shared)
-	// details per evidence word (see evidenceWords): a result allocates
-	// neither.
-	boxed   any
-	passed  [len(evidenceWords)]string
-	details [len(evidenceWords)]map[string]any
+	// passed holds the pass message per evidence word (see
+	// evidenceWords), built once: a passing result shares the string.
+	// Details are built per result: each result is its owner's to change.
+	passed [len(evidenceWords)]string
 }
 
 func newStringContains(p *evalparams.StringContains) (Evaluator, error) {
 	if p.Value == "" {
 		return nil, errors.New("value is empty; it would match any text")
 	}
-	e := &stringContains{value: p.Value, sensitive: p.CaseSensitive, boxed: p.Value}
+	e := &stringContains{value: p.Value, sensitive: p.CaseSensitive}
 	for i, what := range evidenceWords {
 		e.passed[i] = e.passMessage(what)
-		e.details[i] = e.detailsFor(what)
 	}
 	return e, nil
-}
-
-func (e *stringContains) detailsFor(what string) map[string]any {
-	return map[string]any{"value": e.boxed, "case_sensitive": e.sensitive, "evidence": boxEvidence(what)}
 }
 
 func (e *stringContains) passMessage(what string) string {
@@ -64,14 +56,9 @@ func (e *stringContains) Evaluate(_ context.Context, in Input) (Result, error) {
 	} else {
 		found = containsFold(text, e.value)
 	}
-	var r Result
-	i := evidenceIndex(what)
-	if i >= 0 {
-		r.Details = e.details[i]
-	} else {
-		r.Details = e.detailsFor(what)
-	}
+	r := Result{Details: map[string]any{"value": e.value, "case_sensitive": e.sensitive, "evidence": what}}
 	if found {
+		i := evidenceIndex(what)
 		r.Passed, r.Score = true, 1
 		if i >= 0 {
 			r.Message = e.passed[i]

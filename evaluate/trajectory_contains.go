@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval/internal/evalparams"
+	"github.com/agenteval/agenteval/internal/jsonvalue"
 )
 
 // trajectoryContainsActionKind returns the trajectory_contains_action evaluation type.
@@ -46,7 +47,7 @@ func (e *trajectoryContains) Evaluate(_ context.Context, in Input) (Result, erro
 	names := actionNames(actions)
 	r := Result{Details: map[string]any{"action": e.action, "actions": names}}
 	if e.args != nil {
-		r.Details["args"] = e.args
+		r.Details["args"] = jsonvalue.Clone(e.args) // the result's own, not the scenario's
 	}
 	firstDiff := ""
 	for i, a := range actions {

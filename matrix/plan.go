@@ -171,7 +171,7 @@ func mul(a, b int64) (int64, bool) {
 // Filters must name axes of the matrix and match at least one of its
 // values; a plan without a matrix accepts no filters.
 func (p *Plan) Select(filters []Filter, shard Shard) (*Plan, error) {
-	if err := shard.validate(); err != nil {
+	if err := shard.Validate(); err != nil {
 		return nil, err
 	}
 	q := *p

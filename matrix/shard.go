@@ -38,7 +38,9 @@ func (s Shard) norm() Shard {
 	return s
 }
 
-func (s Shard) validate() error {
+// Validate reports a shard that is not i/n with 1 <= i <= n (the zero
+// Shard, the whole run, is valid).
+func (s Shard) Validate() error {
 	s = s.norm()
 	if s.Count < 1 || s.Index < 1 || s.Index > s.Count {
 		return fmt.Errorf("shard %d/%d: want i/n with 1 <= i <= n", s.Index, s.Count)
@@ -50,7 +52,7 @@ func (s Shard) validate() error {
 // of the run.
 func (s Shard) Owns(index int64) bool {
 	s = s.norm()
-	return s.Count <= 1 || index%int64(s.Count) == int64(s.Index-1)
+	return s.Count <= 1 || index >= 0 && index%int64(s.Count) == int64(s.Index-1)
 }
 
 // Size returns how many of total positions fall into the shard.

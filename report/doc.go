@@ -15,7 +15,11 @@
 // readable while the [Results] is in use.
 //
 // Records are deduplicated by job id ("source/combination/run-N", where
-// source is a scenario's or a matrix file's id). Of two records with the
+// source is a scenario's or a matrix file's id: the id the file writes, or
+// its file name without suffix, with the folders under their deepest common
+// directory only when two files of the run share a name; it never depends on
+// which other paths a run was given or where it ran from, so [Compare]
+// matches two runs' jobs by it). Of two records with the
 // same id, a completed record wins over an incomplete one;
 // otherwise the later one wins, where later means a later input in the order
 // given, or further down the same input. This makes a resumed run (which
@@ -57,5 +61,12 @@
 // one-sided exact conditional test stratified by combination (the
 // Cochran–Mantel–Haenszel approximation when the counts are too large for
 // it), which sees a drop spread over many combinations that no single one
-// can show. Either test failing fails the comparison.
+// can show. Either test failing fails the comparison. Every p-value is
+// decided against α by stats.Below (p < α, up to a relative 1e-9 of
+// floating-point error, so p = α exactly is not significant). Two runs with no
+// combination in common are an error ([ErrNothingMatched]); baseline
+// combinations the candidate lacks and candidate jobs or shards that never
+// ran fail the comparison unless [CompareOptions].AllowMissing. The
+// comparison gives, per combination and overall, the smallest drop in pass
+// rate its tests could flag at these run counts (its power).
 package report

@@ -71,7 +71,12 @@ type Input struct {
 type Job struct {
 	Record string `json:"record"` // always "job"
 	// ID is source/combination/run-N: source is the scenario's id or the
-	// matrix file's; combination is "-" outside a matrix.
+	// matrix file's (the id the file writes, else its file name without
+	// suffix, prefixed by its folders under their deepest common directory
+	// only when two files of the run share a name); combination is "-"
+	// outside a matrix. It depends on the file and combination only, not on
+	// the other paths of the run nor where it ran from: resume, the shard
+	// merge and report compare match jobs by it.
 	ID string `json:"id"`
 	// Index is the job's deterministic number within the whole run.
 	Index int64 `json:"index"`
@@ -248,9 +253,9 @@ type Evaluation struct {
 	Score float64 `json:"score"`
 	// Message explains the outcome.
 	Message string `json:"message"`
-	// Details holds machine-readable evidence. An evaluator may return one
-	// map, built when it was compiled, in many results: treat it as
-	// read-only (copy it to change it).
+	// Details holds machine-readable evidence. It is this result's own: an
+	// evaluator builds it per result and shares none of it with another
+	// result or with its scenario, so whoever holds the result may change it.
 	Details map[string]any `json:"details,omitempty"`
 	// Weight and Critical come from the file and feed the judgment.
 	Weight   float64 `json:"weight"`

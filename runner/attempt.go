@@ -8,6 +8,7 @@ import (
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
@@ -238,7 +239,7 @@ func (r *run) decide(s *scenario.Scenario, res *results.Job, mocks *mockSet, w *
 			o.Score = 1
 		}
 		if i < len(s.Checkpoints) {
-			o.Weight = s.Checkpoints[i].Weight
+			o.Weight = s.Judgment.CheckpointWeight(&s.Checkpoints[i])
 			o.Critical = s.Checkpoints[i].Critical
 		}
 		outcomes = append(outcomes, o)
@@ -331,10 +332,44 @@ func jobSeed(seed int64, id string, attempt int) int64 {
 // send sends one message: inline to an instant session, guarded by
 // callTimeout to any other.
 func send(ctx context.Context, w *worker, timeout time.Duration, sess Session, msg string) (Reply, error) {
+	var reply Reply
+	var err error
 	if is, ok := sess.(instantSession); ok {
-		return callInstant(ctx, func(ctx context.Context) (Reply, error) { return is.Send(ctx, msg) })
+		reply, err = callInstant(ctx, func(ctx context.Context) (Reply, error) { return is.Send(ctx, msg) })
+	} else {
+		reply, err = callTimeout(ctx, w, timeout, func(ctx context.Context) (Reply, error) { return sess.Send(ctx, msg) }, nil)
 	}
-	return callTimeout(ctx, w, timeout, func(ctx context.Context) (Reply, error) { return sess.Send(ctx, msg) }, nil)
+	if err == nil {
+		if err = checkUsage(reply.Usage); err != nil {
+			return Reply{}, err
+		}
+	}
+	return reply, err
+}
+
+// maxReplyTokens bounds each count of one reply's usage: no model call
+// spends a billion tokens, and a count beyond it would overflow the sums
+// and slip past --budget as surely as a negative one.
+const maxReplyTokens = 1_000_000_000
+
+// errImpossibleUsage is an agent reporting token counts no model spends.
+var errImpossibleUsage = errors.New("agent protocol error: impossible token usage")
+
+// checkUsage refuses a reply's usage when a count is negative or absurd:
+// it would show "-2000000 tokens" and lower the spend --budget counts.
+// Every agent's replies pass here (exec, Go, OpenAI), so the session that
+// reported it fails with the reason.
+func checkUsage(u llm.Usage) error {
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{"prompt_tokens", u.PromptTokens}, {"completion_tokens", u.CompletionTokens}, {"total_tokens", u.TotalTokens},
+		{"reasoning_tokens", u.ReasoningTokens}, {"cache_read_tokens", u.CacheReadTokens}, {"cache_write_tokens", u.CacheWriteTokens}} {
+		if c.n < 0 || c.n > maxReplyTokens {
+			return fmt.Errorf("%w: %s is %d (want 0 to %d)", errImpossibleUsage, c.name, c.n, maxReplyTokens)
+		}
+	}
+	return nil
 }
 
 // fixtureReleaseTimeout bounds the removal of an attempt's fresh fixtures.

@@ -145,3 +145,41 @@ func BenchmarkBudgetPerJob(b *testing.B) {
 		}
 	})
 }
+
+// TestImpossibleUsageIsAProtocolError: an agent that reports negative (or
+// absurd) token counts once slipped past --budget and showed "-2000000
+// tokens"; now the session fails with the reason and the run's spend
+// counts nothing of it.
+func TestImpossibleUsageIsAProtocolError(t *testing.T) {
+	t.Parallel()
+	s := loadScenario(t, "echo.scenario.yaml")
+	for _, tc := range []struct {
+		name  string
+		usage llm.Usage
+		field string
+	}{
+		{"negative total", llm.Usage{TotalTokens: -2000000}, "total_tokens is -2000000"},
+		{"negative prompt", llm.Usage{PromptTokens: -1, TotalTokens: 10}, "prompt_tokens is -1"},
+		{"absurd completion", llm.Usage{CompletionTokens: 1 << 40, TotalTokens: 1 << 40}, "completion_tokens is 1099511627776"},
+		{"negative cache", llm.Usage{CacheWriteTokens: -5}, "cache_write_tokens is -5"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("echo", s, 3)}, matrix.Shard{})
+			require.NoError(t, err)
+			agent := AgentFunc(func(_ context.Context, _ SessionConfig, m string) (Reply, error) {
+				return Reply{Text: m, Usage: tc.usage}, nil
+			})
+			sink := &memSink{}
+			sum, err := Run(context.Background(), Config{Agent: agent, Concurrency: 1, Results: sink, Budget: &Budget{Tokens: 1000}}, jobs)
+			require.NoError(t, err)
+			require.Len(t, sink.results, 3, "the budget was not fooled into running more or fewer")
+			for _, r := range sink.results {
+				assert.Contains(t, r.Error, "agent protocol error: impossible token usage")
+				assert.Contains(t, r.Error, tc.field)
+				assert.GreaterOrEqual(t, r.Usage.TotalTokens, 0)
+			}
+			assert.Equal(t, int64(0), sum.Budget.Used.Tokens)
+		})
+	}
+}

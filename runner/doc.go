@@ -32,8 +32,9 @@
 // Every evaluation result counts: step evaluations, turn evaluations (one
 // result per agent turn) and final evaluations, and every checkpoint result
 // after them. The scenario's judgment strategy (judge.Strategies) decides
-// over these outcomes with each one's weight (default 1; an explicit 0
-// counts nothing) and critical flag (a failed critical outcome fails the
+// over these outcomes with each one's weight (its own weight, else the
+// judgment.weights entry for its description, type or checkpoint id, else
+// 1; an explicit 0 counts nothing) and critical flag (a failed critical outcome fails the
 // verdict under every strategy). With Config.StrictMocks, a call no mock
 // answered fails the run as well.
 //

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agenteval/agenteval/redact"
 	"io"
 	"os"
 	"strings"
@@ -195,6 +196,26 @@ func (s *execSession) begin() error {
 	return nil
 }
 
+// stdoutGrace is how long a program whose stdout closed has to exit
+// before the session takes the closed stream alone as its end: a program
+// that exits closes it a moment before its exit status arrives.
+const stdoutGrace = 100 * time.Millisecond
+
+// streamClosed is the error of a session whose program's stdout ended
+// while it waited for the reply to message id: the program exited (its
+// status and stderr tail say why), or it closed stdout and runs on, which
+// ends the session at once, since no reply can come.
+func (s *execSession) streamClosed(id int64) error {
+	p := s.w.p
+	select {
+	case <-p.Exited():
+	case <-time.After(stdoutGrace):
+		return fmt.Errorf("exec agent: the agent closed its stdout but is still running (pid %d): no reply to message %d can come; stderr: %s",
+			p.PID(), id, s.w.stderr.tailSince(s.mark))
+	}
+	return s.describe(fmt.Errorf("no reply to message %d: %w", id, io.EOF))
+}
+
 // describe adds the program's exit status and stderr tail to an error.
 func (s *execSession) describe(err error) error {
 	p := s.w.p
@@ -305,8 +326,8 @@ func (s *execSession) exchange(ctx context.Context, message string) (_ Reply, _ 
 		case got, ok = <-w.lines:
 		}
 		switch {
-		case !ok:
-			return Reply{}, s.describe(fmt.Errorf("no reply to message %d: %w", id, io.EOF)), true
+		case !ok || errors.Is(got.err, io.EOF):
+			return Reply{}, s.streamClosed(id), true
 		case got.err != nil && errors.Is(got.err, errLineTooLong):
 			return Reply{}, s.fail(fmt.Errorf("exec agent: reply to message %d: %w", id, got.err)), false
 		case got.err != nil:
@@ -318,7 +339,7 @@ func (s *execSession) exchange(ctx context.Context, message string) (_ Reply, _ 
 		}
 		var l execLine
 		if err := json.Unmarshal(got.line, &l); err != nil {
-			return Reply{}, s.fail(fmt.Errorf("exec agent: line is not JSON (%v): %.200s", err, got.line)), false
+			return Reply{}, s.fail(fmt.Errorf("exec agent: line is not JSON (%v): %s", err, redact.Head(string(got.line), 200))), false
 		}
 		first := !w.spoke
 		w.spoke = true
@@ -330,6 +351,9 @@ func (s *execSession) exchange(ctx context.Context, message string) (_ Reply, _ 
 			reply.Text = l.Text
 			reply.Actions = append(reply.Actions, l.Actions...)
 			if l.Usage != nil {
+				if err := checkUsage(*l.Usage); err != nil {
+					return Reply{}, s.fail(fmt.Errorf("exec agent: reply to message %d: %w", id, err)), false
+				}
 				reply.Usage = *l.Usage
 			}
 			return reply, nil, false
@@ -339,7 +363,7 @@ func (s *execSession) exchange(ctx context.Context, message string) (_ Reply, _ 
 			if l.ID != 0 && l.ID != id {
 				return Reply{}, s.fail(fmt.Errorf("exec agent: error for message %d while waiting for %d", l.ID, id)), false
 			}
-			return Reply{}, fmt.Errorf("exec agent: the agent could not answer message %d: %.2000s", id, l.Message), false
+			return Reply{}, fmt.Errorf("exec agent: the agent could not answer message %d: %s", id, redact.Head(l.Message, 2000)), false
 		case "action":
 			a := evaluate.Action{Name: l.Name, End: time.Now()}
 			a.Start = a.End
@@ -523,9 +547,6 @@ func (b *limitedBuffer) tailSince(mark int64) string {
 	if since := b.n - mark; since < int64(len(kept)) {
 		kept = kept[int64(len(kept))-max(since, 0):]
 	}
-	s := strings.TrimSpace(string(kept))
-	if len(s) > 500 {
-		s = "…" + s[len(s)-500:]
-	}
-	return s
+	// redact.Tail marks the cut, so a secret it cuts is masked whole.
+	return redact.Tail(strings.TrimSpace(string(kept)), 500)
 }

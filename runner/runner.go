@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/internal/jsonvalue"
 	"github.com/agenteval/agenteval/internal/toolclass"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm"
@@ -436,7 +437,8 @@ func (r *run) newResult(j matrix.Job) *results.Job {
 	if len(j.Params) > 0 {
 		res.Params = make(map[string]any, len(j.Params))
 		for _, p := range j.Params {
-			res.Params[p.Path] = p.Value
+			// Every run of a combination holds the same value: each result gets a copy of its own.
+			res.Params[p.Path] = jsonvalue.Clone(p.Value)
 		}
 	}
 	return res

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"math"
 	"path"
 	"regexp"
 	"slices"
@@ -68,6 +69,7 @@ func (l *Loader) checkScenario(f *File, s *Scenario, github bool) {
 		l.checkScorer(f, p.Key("condition"), c.Condition)
 	}
 	checks += len(s.Checkpoints)
+	checkWeights(f, s)
 	if es := s.Environment.Setup; es != nil && es.WorkingDirectory != "" {
 		if err := confine.Path(es.WorkingDirectory); err != nil {
 			f.addf(Path{}.Key("environment").Key("setup").Key("workingDirectory"), Error, "path", "%v", err)
@@ -102,6 +104,77 @@ func (l *Loader) checkScenario(f *File, s *Scenario, github bool) {
 	if checks == 0 {
 		f.addf(nil, Warning, "no-checks", "the scenario checks nothing: no evaluations and no checkpoints, so no run can pass")
 	}
+}
+
+// checkWeights checks judgment.weights (see Judgment.Weights): each key
+// names an evaluation description or type or a checkpoint id, each weight
+// is a number ≥ 0, and a weighted judgment has something that weighs more
+// than 0, for otherwise no run of it could pass or fail on its merits.
+func checkWeights(f *File, s *Scenario) {
+	j := &s.Judgment
+	jp := Path{}.Key("judgment")
+	wp := jp.Key("weights")
+	if len(j.Weights) > 0 {
+		var names []string
+		s.Evaluations(func(_ Path, e *Evaluation) {
+			if e.Description != "" {
+				names = append(names, e.Description)
+			}
+			names = append(names, e.Type)
+		})
+		for _, c := range s.Checkpoints {
+			names = append(names, c.ID)
+		}
+		keys := make([]string, 0, len(j.Weights))
+		for k := range j.Weights {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys) // diagnostics in a stable order
+		for _, k := range keys {
+			w := j.Weights[k]
+			if w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
+				f.addf(wp.Key(k), Error, "weight", "weight %v of %q must be a number ≥ 0", w, k)
+			}
+			if !slices.Contains(names, k) {
+				d := f.addf(wp.Key(k), Error, "weight", "%q names no evaluation description, evaluation type or checkpoint id of this scenario, so its weight counts nothing", k)
+				d.Suggestion = textdist.Suggest(k, names)
+			}
+		}
+		if j.Strategy != "weighted" {
+			f.addf(wp, Warning, "weight", "weights count only under the weighted strategy; %s ignores them", j.Strategy)
+		}
+	}
+	if j.Strategy != "weighted" {
+		return
+	}
+	total, n, negative := 0.0, 0, false
+	add := func(w *float64) {
+		n++
+		switch {
+		case w == nil:
+			total++
+		case *w < 0:
+			negative = true
+		default:
+			total += *w
+		}
+	}
+	s.Evaluations(func(_ Path, e *Evaluation) { add(j.EvaluationWeight(e)) })
+	for i := range s.Checkpoints {
+		add(j.CheckpointWeight(&s.Checkpoints[i]))
+	}
+	if total > 0 || negative { // a negative weight has its own error
+		return
+	}
+	at := jp.Key("strategy")
+	if len(j.Weights) > 0 {
+		at = wp
+	}
+	if n == 0 {
+		f.addf(at, Error, "weight", "a weighted judgment needs weight to decide on, but the scenario has no evaluations or checkpoints")
+		return
+	}
+	f.addf(at, Error, "weight", "a weighted judgment needs weight to decide on, but all %d evaluations and checkpoints weigh 0, so no run could pass or fail on its merits; give at least one a weight above 0", n)
 }
 
 // checkVirtualFS checks that every virtual_fs key names a file of its own

@@ -9,44 +9,73 @@ import (
 )
 
 // assignIDs gives every file whose id is not written in it (every matrix, an
-// agent scenario without id, and the base scenarios of matrices) the id of
-// its path relative to the deepest directory that holds all the files, without
-// its suffix: examples/a.scenario.yaml and docs/a.scenario.yaml, loaded
-// together, become examples/a and docs/a, while a file loaded on its own keeps
-// its bare name (a). Written ids are never changed. The result depends only
-// on the files' paths, so the same inputs give the same ids on every run
-// (resume and shard merges rely on that), whatever order they come in, and
-// calling it again on more files recomputes every derived id from scratch.
-// LoadPaths calls it (checkSet first thing); a host that loads files one
-// by one and runs them together gets an error from runner.FileSources
-// where two would share an id.
+// agent scenario without id, and the base scenarios of matrices) the id its
+// own file name gives (examples/a.scenario.yaml: a). Only when two different
+// files of the same kind (matrices; scenarios and bases) would take one id do
+// those files, and only they, take their paths relative to the deepest
+// directory holding both instead: examples/a.scenario.yaml and
+// docs/a.scenario.yaml, loaded together, become examples/a and docs/a. So a
+// file's id never depends on where the command ran from, on the order of the
+// paths, or on which other paths were given, unless one of them holds a file of
+// the same name: `run scenarios/` and `run scenarios/ more/` give the shared
+// files' jobs the same ids, and resume, the shard merge and report compare
+// match jobs by them. Written ids are never changed. Calling it again on more
+// files recomputes every derived id from scratch. LoadPaths calls it
+// (checkSet first thing); a host that loads files one by one and runs them
+// together gets an error from runner.FileSources where two would share an id.
 func assignIDs(files []*File) {
-	var all []*File
+	type group struct {
+		files []*File
+		paths map[string]bool // the distinct files (a base may be loaded twice)
+	}
+	groups := map[[2]string]*group{}
+	var order [][2]string
+	add := func(f *File) {
+		if !derivesID(f) {
+			return
+		}
+		ns := "scenario" // matrices' job ids (id/c-...) never meet scenarios' (id/-/...)
+		if f.Kind == KindMatrix {
+			ns = "matrix"
+		}
+		k := [2]string{ns, formats.IDFromFileName(f.Name)}
+		g := groups[k]
+		if g == nil {
+			g = &group{paths: map[string]bool{}}
+			groups[k] = g
+			order = append(order, k)
+		}
+		g.files = append(g.files, f)
+		g.paths[absName(f.Name)] = true
+	}
 	for _, f := range files {
 		if f == nil {
 			continue
 		}
-		all = append(all, f)
+		add(f)
 		if f.Base != nil {
-			all = append(all, f.Base)
+			add(f.Base)
 		}
 	}
-	root, ok := commonDir(all)
-	for _, f := range all {
-		if !derivesID(f) {
-			continue
+	for _, k := range order {
+		g := groups[k]
+		root, ok := "", false
+		if len(g.paths) > 1 {
+			root, ok = commonDir(g.files)
 		}
-		id := formats.IDFromFileName(f.Name)
-		if ok {
-			if rel, err := filepath.Rel(root, absName(f.Name)); err == nil && !strings.HasPrefix(rel, "..") {
-				if dir := path.Dir(filepath.ToSlash(rel)); dir != "." {
-					id = dir + "/" + id
+		for _, f := range g.files {
+			id := k[1]
+			if ok {
+				if rel, err := filepath.Rel(root, absName(f.Name)); err == nil && !strings.HasPrefix(rel, "..") {
+					if dir := path.Dir(filepath.ToSlash(rel)); dir != "." {
+						id = dir + "/" + id
+					}
 				}
 			}
-		}
-		f.ID = id
-		if f.Scenario != nil {
-			f.Scenario.ID = id
+			f.ID = id
+			if f.Scenario != nil {
+				f.Scenario.ID = id
+			}
 		}
 	}
 }

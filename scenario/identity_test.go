@@ -45,9 +45,10 @@ func fileIDs(t *testing.T, files []*File) map[string]string {
 
 // TestDerivedIDsComeFromPathsUnderTheCommonRoot: two valid files of one
 // name in different directories are two scenarios, not a duplicate (issue 13
-// point 2); matrices are named by their own path, so two simple-test
-// matrices over one base give their jobs different ids (issue 11 point 4);
-// a written id is kept.
+// point 2), named by their paths under the deepest directory holding both;
+// matrices are named by their own path, so two simple-test matrices over one
+// base give their jobs different ids (issue 11 point 4); a file whose name
+// no other file shares keeps its bare name; a written id is kept.
 func TestDerivedIDsComeFromPathsUnderTheCommonRoot(t *testing.T) {
 	t.Parallel()
 	set, err := NewLoader(testRegistries{}, Options{}).LoadDirFS(identityTree(), "cli")
@@ -57,10 +58,10 @@ func TestDerivedIDsComeFromPathsUnderTheCommonRoot(t *testing.T) {
 		"cli/examples/analyze-past-trade.scenario.yaml":               "examples/analyze-past-trade",
 		"cli/examples/declared.scenario.yaml":                         "pr-fix-001",
 		"cli/examples/simple-test.matrix.yaml":                        "examples/simple-test",
-		"base of cli/examples/simple-test.matrix.yaml":                "examples/test-github-issues",
-		"cli/examples/test-github-issues.scenario.yaml":               "examples/test-github-issues",
+		"base of cli/examples/simple-test.matrix.yaml":                "test-github-issues",
+		"cli/examples/test-github-issues.scenario.yaml":               "test-github-issues",
 		"cli/simple-test.matrix.yaml":                                 "simple-test",
-		"base of cli/simple-test.matrix.yaml":                         "examples/test-github-issues",
+		"base of cli/simple-test.matrix.yaml":                         "test-github-issues",
 	}, fileIDs(t, set.Files))
 }
 
@@ -97,8 +98,47 @@ func TestDerivedIDsAreStable(t *testing.T) {
 	assert.Equal(t, "test-github-issues", one[0].Base.ID)
 	far := load("cli/simple-test.matrix.yaml")
 	assignIDs(far)
-	assert.Equal(t, map[string]string{"cli/simple-test.matrix.yaml": "simple-test", "base of cli/simple-test.matrix.yaml": "examples/test-github-issues"},
-		fileIDs(t, far), "a base in another directory counts for the common root")
+	assert.Equal(t, map[string]string{"cli/simple-test.matrix.yaml": "simple-test", "base of cli/simple-test.matrix.yaml": "test-github-issues"},
+		fileIDs(t, far), "a base in another directory keeps its bare name too")
+}
+
+// TestAddingAFolderKeepsTheIDs: a base run over scenarios/ and a candidate
+// over scenarios/ and more/ give the files of scenarios/ the same ids, or
+// report compare would match nothing (issue 25 point 1); a file's id does
+// not depend on the order of the paths either.
+func TestAddingAFolderKeepsTheIDs(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{
+		"work/scenarios/login.scenario.yaml":       {Data: []byte(identityScenario)},
+		"work/scenarios/sub/search.scenario.yaml":  {Data: []byte(identityScenario)},
+		"work/scenarios/grid.matrix.yaml":          {Data: []byte("name: grid\nbase_scenario: login.scenario.yaml\nmatrix:\n  - parameter: name\n    values: [A, B]\n")},
+		"work/more/checkout.scenario.yaml":         {Data: []byte(identityScenario)},
+		"elsewhere/deep/more/refund.scenario.yaml": {Data: []byte(identityScenario)},
+	}
+	l := NewLoader(testRegistries{}, Options{})
+	load := func(names ...string) map[string]string {
+		var files []*File
+		for _, n := range names {
+			f, err := l.LoadFS(fsys, n)
+			require.NoError(t, err)
+			files = append(files, f)
+		}
+		assignIDs(files)
+		return fileIDs(t, files)
+	}
+	base := load("work/scenarios/login.scenario.yaml", "work/scenarios/sub/search.scenario.yaml", "work/scenarios/grid.matrix.yaml")
+	assert.Equal(t, map[string]string{
+		"work/scenarios/login.scenario.yaml":      "login",
+		"work/scenarios/sub/search.scenario.yaml": "search",
+		"work/scenarios/grid.matrix.yaml":         "grid",
+		"base of work/scenarios/grid.matrix.yaml": "login",
+	}, base)
+	cand := load("work/more/checkout.scenario.yaml", "elsewhere/deep/more/refund.scenario.yaml",
+		"work/scenarios/grid.matrix.yaml", "work/scenarios/sub/search.scenario.yaml", "work/scenarios/login.scenario.yaml")
+	for name, id := range base {
+		assert.Equal(t, id, cand[name], "%s keeps its id when more folders are given", name)
+	}
+	assert.Equal(t, "checkout", cand["work/more/checkout.scenario.yaml"])
 }
 
 // TestWrittenIDsStayStrict: ids a file writes must still be unique, and a

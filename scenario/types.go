@@ -291,8 +291,47 @@ type Judgment struct {
 	Strategy string `json:"strategy"`
 	// Threshold is the share of weight that must pass under weighted (default 0.5).
 	Threshold *float64 `json:"threshold,omitempty" jsonschema:"minimum=0,maximum=1"`
-	// Weights gives a weight per evaluation type or description, for evaluations without their own weight.
+	// Weights weighs evaluations and checkpoints under the weighted strategy
+	// (ElizaOS documents weighted as "weighted scoring (requires weights
+	// configuration)"). A key names an evaluation's description, an
+	// evaluation type, or a checkpoint's id. An evaluation's weight is the
+	// first of: its own weight, the weight here of its description, the
+	// weight here of its type, 1; a checkpoint's is its own weight, the
+	// weight here of its id, 1. A per-evaluation weight therefore always
+	// wins over weights, and weights fill in only what the file left
+	// unweighted. Weights are numbers ≥ 0; a key that names nothing is an
+	// error, and so is a weighted judgment in which nothing weighs more
+	// than 0. Under any other strategy weights change nothing (a warning).
 	Weights map[string]float64 `json:"weights,omitempty"`
+}
+
+// EvaluationWeight returns e's weight under j (see Weights): e's own, else
+// j's for e's description or type; nil when none is set (the default 1).
+func (j *Judgment) EvaluationWeight(e *Evaluation) *float64 {
+	if e.Weight != nil {
+		return e.Weight
+	}
+	if e.Description != "" {
+		if w, ok := j.Weights[e.Description]; ok {
+			return &w
+		}
+	}
+	if w, ok := j.Weights[e.Type]; ok {
+		return &w
+	}
+	return nil
+}
+
+// CheckpointWeight returns c's weight under j (see Weights): c's own, else
+// j's for c's id; nil when none is set (the default 1).
+func (j *Judgment) CheckpointWeight(c *Checkpoint) *float64 {
+	if c.Weight != nil {
+		return c.Weight
+	}
+	if w, ok := j.Weights[c.ID]; ok {
+		return &w
+	}
+	return nil
 }
 
 // Fixture names the fixture resources a scenario needs.

@@ -40,3 +40,31 @@ func Float(v any) (float64, bool) {
 	}
 	return 0, false
 }
+
+// Clone returns a deep copy of v's maps (map[string]any) and slices
+// ([]any), so that a result can hold a value its scenario or another
+// result also holds and still be its owner's alone. Other values are
+// returned as they are: decoded documents hold no other containers.
+func Clone(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		if x == nil {
+			return x
+		}
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = Clone(e)
+		}
+		return out
+	case []any:
+		if x == nil {
+			return x
+		}
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = Clone(e)
+		}
+		return out
+	}
+	return v
+}

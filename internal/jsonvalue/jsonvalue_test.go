@@ -19,3 +19,16 @@ func TestFloat(t *testing.T) {
 		assert.False(t, ok, "%#v", v)
 	}
 }
+
+func TestCloneSharesNoContainer(t *testing.T) {
+	t.Parallel()
+	orig := map[string]any{"a": []any{1, map[string]any{"b": "c"}}, "n": nil, "s": "x"}
+	c := Clone(orig).(map[string]any)
+	assert.Equal(t, orig, c)
+	c["a"].([]any)[1].(map[string]any)["b"] = "changed"
+	c["a"].([]any)[0] = 2
+	c["new"] = true
+	assert.Equal(t, map[string]any{"a": []any{1, map[string]any{"b": "c"}}, "n": nil, "s": "x"}, orig)
+	assert.Nil(t, Clone(nil))
+	assert.Equal(t, "x", Clone("x"))
+}

@@ -86,14 +86,24 @@ func shardFirst(sh matrix.Shard, offset int64) int64 {
 	if sh.IsWhole() {
 		return 0
 	}
+	// (Index-1-offset) mod n, in steps that cannot overflow: with n near
+	// 2^63, adding n to a negative remainder would wrap (it once made
+	// shards run jobs with negative run numbers).
 	n := int64(sh.Count)
-	return ((int64(sh.Index)-1-offset)%n + n) % n
+	a, b := int64(sh.Index-1)%n, offset%n
+	if a >= b {
+		return a - b
+	}
+	return a - b + n
 }
 
 // Combine numbers the sources' jobs one after another and keeps the ones
 // the shard owns, reaching them without expanding the others. It returns
 // the jobs and the whole run's total.
 func Combine(sources []Source, sh matrix.Shard) (iter.Seq2[matrix.Job, error], int64, error) {
+	if err := sh.Validate(); err != nil {
+		return nil, 0, err
+	}
 	var total int64
 	for _, s := range sources {
 		if s.Count < 0 || total+s.Count < total {

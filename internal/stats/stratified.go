@@ -72,13 +72,20 @@ func StratifiedLess(tables []Table2x2) Stratified {
 	if len(strata) == 0 {
 		return res
 	}
-	if exactWork(strata) > ExactWorkLimit {
+	if len(strata) > 1 && exactWork(strata) > ExactWorkLimit { // one stratum is FisherLess, O(n)
 		res.Method = MethodCMH
 		res.PValue = cmhLess(float64(res.Observed), res.Expected, res.Variance)
 		return res
 	}
 	res.PValue = exactLess(strata)
 	return res
+}
+
+// fisherStratum is one stratum's p-value by FisherLess, so that a single
+// stratum gets the very number the per-combination test computes: the
+// two decisions on a one-row table cannot differ by rounding.
+func fisherStratum(s stratum) float64 {
+	return FisherLess(s.m-s.x, s.n1-(s.m-s.x), s.x, s.n2-s.x)
 }
 
 // ExactStratifiedLess is the exact conditional p-value of StratifiedLess,
@@ -196,6 +203,9 @@ func tails(strata []stratum) (t, u int) {
 
 // exactLess computes P(S ≤ obs) from whichever tail is shorter to reach.
 func exactLess(strata []stratum) float64 {
+	if len(strata) == 1 {
+		return fisherStratum(strata[0])
+	}
 	t, u := tails(strata)
 	if u < 0 {
 		return 1
