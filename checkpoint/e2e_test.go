@@ -3,7 +3,6 @@ package checkpoint_test
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,17 +26,6 @@ import (
 // they tell a finished task from an unfinished one.
 
 const e2eToken = "ghp_e2eTOKENforCHECKPOINTtests"
-
-type bearer struct {
-	token string
-	next  http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "bearer "+b.token)
-	return b.next.RoundTrip(r)
-}
 
 // fakeGitHub starts a fake GitHub holding acme/demo and an executor for it.
 func fakeGitHub(t testing.TB) (*githubfake.Server, *githubfake.RepoBuilder, checkpoint.Executor) {

@@ -87,7 +87,7 @@ func TestQueriesValidAgainstGitHubSchema(t *testing.T) {
 	for q, r := range docs {
 		doc, perr := parser.ParseQuery(&ast.Source{Input: q})
 		require.NoError(t, perr, q)
-		errs := validator.Validate(schema, doc)
+		errs := validator.ValidateWithRules(schema, doc, nil)
 		require.Empty(t, errs, "invalid on GitHub: %s", q)
 		require.Len(t, doc.Operations, 1)
 		_, verr := validator.VariableValues(schema, doc.Operations[0], r.Variables)

@@ -46,6 +46,7 @@ func matrix3Results(t testing.TB) string {
 	path := filepath.Join(dir, "results.jsonl")
 	w, err := results.Open(path, &results.Plan{RunID: "matrix3", Started: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC),
 		TotalJobs: total, ShardJobs: total, Agent: "echo", Sources: []string{"triage.matrix.yaml"}}, results.Options{})
+	require.NoError(t, err)
 	echo, err := regs.Agents.Get("echo")
 	require.NoError(t, err)
 	agent, err := echo.New("", runner.AgentOptions{})
