@@ -18,7 +18,7 @@ import (
 // maxSurface is the most exported names the module's public packages may
 // hold in all (issue 14; fields counted since issue 26): what exists only for
 // sibling packages belongs under internal/.
-const maxSurface = 1436
+const maxSurface = 1469
 
 // TestPublicSurfaceStaysSmall counts what a host can name: exported
 // top-level identifiers, the exported methods of exported types and the

@@ -57,6 +57,7 @@ func writeHTML(w io.Writer, r *Results, opts WriteOptions) error {
 		"pct":      pct,
 		"ms":       ms,
 		"num":      func(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) },
+		"median":   medianText,
 		"px":       func(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) },
 		"interval": func(iv Interval) string { return pct(iv.Lower) + "–" + pct(iv.Upper) },
 		"ranges":   func(rs []IndexRange) string { return rangesText(rs, 50) },

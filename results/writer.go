@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agenteval/agenteval/internal/infile"
 	"io"
 	"os"
 	"sync"
@@ -372,7 +373,7 @@ func (w *Writer) close() error {
 // line that is not a record is an error (the file is not one run's).
 func readResults(path string) (first *Plan, ids map[string]bool, err error) {
 	ids = map[string]bool{}
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, ids, nil
 	}
