@@ -191,7 +191,7 @@ func TestRunBudgetThroughTheKit(t *testing.T) {
 			Usage: llm.Usage{PromptTokens: 70, CompletionTokens: 30, TotalTokens: 100}}, err
 	})
 	out := t.TempDir()
-	cfg := agenteval.RunConfig{Agent: agent, Runs: 6, Out: out, Concurrency: 1, Runner: runner.Config{Budget: &runner.Budget{Tokens: 300}}}
+	cfg := agenteval.RunConfig{Agent: agent, Runs: 6, Out: out, Concurrency: 1, Budget: &runner.Budget{Tokens: 300}}
 	sum, err := kit.Run(t.Context(), cfg, files...)
 	require.NoError(t, err)
 	assert.Equal(t, int64(3), sum.Jobs)
@@ -206,7 +206,7 @@ func TestRunBudgetThroughTheKit(t *testing.T) {
 	assert.EqualValues(t, 3, s.Budgets[0].Unstarted)
 	assert.EqualValues(t, 300, s.Budgets[0].Used.Tokens)
 
-	cfg.Resume, cfg.Runner.Budget = true, nil
+	cfg.Resume, cfg.Budget = true, nil
 	sum, err = kit.Run(t.Context(), cfg, files...)
 	require.NoError(t, err)
 	assert.Equal(t, int64(3), sum.Jobs)
