@@ -73,6 +73,12 @@ type RunConfig struct {
 	// Overwrite replaces it. With neither, a folder holding results is
 	// refused (results.ErrExist).
 	Resume, Overwrite bool
+	// Retry, "failed" or "incomplete", reruns only the jobs of the run
+	// recorded in Out whose latest record failed (ran to a failing
+	// verdict) or is incomplete, and appends their new records: every
+	// reader takes a job's latest record (results.Outcome). It resumes the
+	// recorded run (same plan check); the other jobs are skipped.
+	Retry string
 	// Redactor masks secrets in the results (nil: results.Open's default,
 	// the process environment's).
 	Redactor *redact.Redactor
@@ -230,9 +236,15 @@ type pipeline struct {
 
 func (p *pipeline) run(ctx context.Context, files []*scenario.File) (RunSummary, error) {
 	cfg := p.cfg
-	if cfg.Resume && cfg.Overwrite {
+	switch {
+	case cfg.Retry != "" && cfg.Retry != RetryFailed && cfg.Retry != RetryIncomplete:
+		return RunSummary{}, configErr("Retry %q: want %q or %q", cfg.Retry, RetryFailed, RetryIncomplete)
+	case cfg.Retry != "" && (cfg.Overwrite || cfg.Out == ""):
+		return RunSummary{}, configErr("Retry reruns jobs of the run recorded in Out: it needs Out and cannot Overwrite it")
+	case cfg.Resume && cfg.Overwrite:
 		return RunSummary{}, configErr("Resume finishes the recorded run and Overwrite replaces it: give one of them")
 	}
+	cfg.Resume = cfg.Resume || cfg.Retry != ""
 	agent, err := p.kit.runAgent(cfg)
 	if err != nil {
 		return RunSummary{}, configErr("agent: %v", err)
@@ -253,12 +265,13 @@ func (p *pipeline) run(ctx context.Context, files []*scenario.File) (RunSummary,
 			return RunSummary{}, configErr("EnvFallback %q: %v", cfg.EnvFallback, err)
 		}
 	}
-	// recorded is what a resumed results file holds, known once it is
-	// open: the sources skip those jobs before building their scenarios.
-	var recorded map[string]bool
+	// skipped says which jobs a resumed results file (or a retry) leaves
+	// out, known once it is open: the sources skip those jobs before
+	// building their scenarios.
+	skipped := func(string) bool { return false }
 	var skip func(string) bool
 	if cfg.Resume {
-		skip = func(id string) bool { return recorded[id] }
+		skip = func(id string) bool { return skipped(id) }
 	}
 	var variants []matrix.Variant
 	if p.suite != nil {
@@ -321,9 +334,15 @@ func (p *pipeline) run(ctx context.Context, files []*scenario.File) (RunSummary,
 	if err := os.RemoveAll(rc.WorkDir); err != nil {
 		return RunSummary{}, fmt.Errorf("removing the run directories a killed run left in %s: %w", rc.WorkDir, err)
 	}
-	if done := w.Recorded(); done != nil {
-		recorded = done
-		rc.Skip = func(id string) bool { return done[id] }
+	switch done := w.Recorded(); {
+	case cfg.Retry != "":
+		rerun := retried(w.Latest(), cfg.Retry)
+		skipped = func(id string) bool { return !rerun[id] }
+		rc.Skip = skipped
+		owned = min(owned, int64(len(rerun)))
+	case done != nil:
+		skipped = func(id string) bool { return done[id] }
+		rc.Skip = skipped
 		owned -= int64(len(done))
 	}
 	if fixtures != nil {
@@ -350,6 +369,26 @@ func (p *pipeline) run(ctx context.Context, files []*scenario.File) (RunSummary,
 		out.Recorded, err = results.CountFile(out.Path)
 	}
 	return out, err
+}
+
+// Retry's values: the jobs a retry reruns.
+const (
+	RetryFailed     = "failed"
+	RetryIncomplete = "incomplete"
+)
+
+// retried are the jobs a retry of what reruns: those whose latest record
+// is what (failed: completed and not passed; incomplete: not completed).
+// A job never recorded is left to a resume: a retry reruns only what it
+// names.
+func retried(latest map[string]results.Outcome, what string) map[string]bool {
+	rerun := map[string]bool{}
+	for id, o := range latest {
+		if (what == RetryFailed && o.Completed && !o.Passed) || (what == RetryIncomplete && !o.Completed) {
+			rerun[id] = true
+		}
+	}
+	return rerun
 }
 
 // runJobs runs the jobs: the suite's phases, or the runner alone.

@@ -36,6 +36,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	concurrency := fs.Int("concurrency", 4*runtime.GOMAXPROCS(0), "jobs at once, at least 1; 4 x CPUs by default")
 	out := fs.String("out", "out", "directory for results.jsonl")
 	resume := fs.Bool("resume", false, "finish the run recorded in DIR/results.jsonl: skip its recorded jobs and append (refused when the inputs or flags differ)")
+	retry := fs.String("retry", "", "failed or incomplete: rerun only the jobs of the run recorded in DIR whose latest record failed or is incomplete, appending their new records (readers take a job's latest record)")
 	overwrite := fs.Bool("overwrite", false, "replace DIR/results.jsonl when it exists (without it, or --resume, an existing file is refused)")
 	shardSpec := fs.String("shard", "", "run only part i of n (i/n), or auto: the part the engine running this copy names (JOB_COMPLETION_INDEX, CI_NODE_INDEX, CIRCLE_NODE_INDEX, BUILDKITE_PARALLEL_JOB, CLOUD_RUN_TASK_INDEX, AWS_BATCH_JOB_ARRAY_INDEX)")
 	shardCount := fs.Int("shards", 0, "with --shard auto: the number of shards, where the engine does not say (default $"+shardCountVariable+")")
@@ -125,7 +126,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		paths, *agentSpec = suite.paths(), ""
 	}
 	cfg := agenteval.RunConfig{AgentSpec: *agentSpec, AgentOptions: agentOpts, SuiteFile: *suiteFile, Concurrency: *concurrency,
-		Runs: *runs, Filters: filters, Shard: shard, MaxJobs: *maxJobs, Out: *out, Resume: *resume, Overwrite: *overwrite,
+		Runs: *runs, Filters: filters, Shard: shard, MaxJobs: *maxJobs, Out: *out, Resume: *resume, Retry: *retry, Overwrite: *overwrite,
 		Redactor: env.redactor, AllowCommands: *allowCommands, StrictMocks: *strict, EnvFallback: *envFallback, Seed: *seed,
 		KeepDirs: *keepDirs, Manifest: *manifest, SeedFile: *seedFile, Budget: budget, Log: env.stderr,
 		Settings: map[string]string{"user-model": *userModel, "judge-model": *judgeModel}}
