@@ -366,6 +366,7 @@ type resultsSide struct {
 	by    string
 	byKey map[string]int // position by rewritten key
 	rank  []int32        // combo → position, when keys are not rewritten
+	rd    *jobReader     // reads the labels' records back
 }
 
 func (r *Results) newResultsSide(by, value string) *resultsSide {
@@ -463,7 +464,10 @@ func (s *resultsSide) label(i int) string {
 	params := ""
 	var agent, model string
 	if len(slots) > 0 {
-		if rec, err := s.r.newJobReader().stats(int(slots[0].src), slots[0].off); err == nil {
+		if s.rd == nil {
+			s.rd = s.r.newJobReader() // one for every row: its buffers are 64 KiB an input
+		}
+		if rec, err := s.rd.stats(int(slots[0].src), slots[0].off); err == nil {
 			p, _ := rec.params()
 			params = paramsLabel(p)
 			agent, model = rec.Agent, rec.Model
