@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agenteval/agenteval/internal/runout"
 	"github.com/agenteval/agenteval/internal/textdist"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/plan"
@@ -149,7 +148,7 @@ func runBudget(spec, pricesFile, agentSpec, agentModelFlag string, suite bool) (
 	pr, known := prices.Lookup(model)
 	switch {
 	case known:
-		b.Cost = func(j *results.Job) float64 { return pr.Cost(j.Usage) }
+		b.Cost = func(j *results.Job) float64 { return budgetCost(j, pr) }
 	case b.CostUSD > 0 && model == "":
 		return nil, nil, fmt.Errorf("--budget cost=%gusd: the agent's model is not known, so its tokens cannot be priced: name it with --agent-model NAME", b.CostUSD)
 	case b.CostUSD > 0:
@@ -186,48 +185,40 @@ func (rs *runSuite) priceBudget(b *runner.Budget, prices plan.Prices, agentModel
 		}
 	}
 	b.Cost = func(j *results.Job) float64 {
-		return priced[matrix.Variant{Agent: j.Agent, Model: j.Model}].Cost(j.Usage)
+		return budgetCost(j, priced[matrix.Variant{Agent: j.Agent, Model: j.Model}])
 	}
 	return nil
 }
 
-// endBudget records what a run with a budget used and says whether it
-// stopped at it; stopped reports that jobs were left for --resume.
-func endBudget(env *cliEnv, w *results.Writer, runID string, b *runner.Budget, use *runner.BudgetUse, owned, ran int64) (stopped bool, err error) {
-	if b == nil || use == nil {
-		return false, nil
+// budgetCost is what a job used of a cost budget: its whole cost (agent,
+// simulated user and judge) when every role's price is known, else its
+// agent's at agent.
+func budgetCost(j *results.Job, agent plan.Price) float64 {
+	if j.Cost != nil && j.Cost.USD != nil {
+		return *j.Cost.USD
 	}
-	rec := runout.BudgetRecord(b, use, runID, owned, ran)
-	if err := w.WriteBudget(rec); err != nil {
-		return false, err
-	}
-	if !use.Stopped {
-		fmt.Fprintf(env.stderr, "agenteval run: within its budget: used %s\n", formatUse(rec.Limit, rec.Used))
-	}
-	if use.Stopped {
-		fmt.Fprintf(env.stderr, "agenteval run: stopped at its budget (%s reached; used %s); %d job(s) not started: run again with --resume to finish them (the budget applies to each invocation)\n",
-			strings.Join(use.Reached, ", "), formatUse(rec.Limit, rec.Used), rec.Unstarted)
-	}
-	return use.Stopped, nil
+	return agent.Cost(j.Usage)
 }
 
-// formatUse says what was used of each limit: "tokens 500 of 500, time 2s of 30m".
-func formatUse(limit, used results.Amounts) string {
-	var parts []string
-	if limit.Tokens > 0 {
-		parts = append(parts, fmt.Sprintf("tokens %d of %d", used.Tokens, limit.Tokens))
+// jobPricer prices each job's model calls for its record (results.Cost):
+// the agent's tokens at its model's price (agentModel; a suite's job by
+// its agent × model), the simulated user's at --user-model's and the
+// judge's at --judge-model's, from the built-in table under --prices.
+func jobPricer(prices plan.Prices, suite *runSuite, agentSpec, agentModelFlag, userModel, judgeModel string) func(*results.Job) *results.Cost {
+	user, _ := strings.CutPrefix(userModel, "openai:")
+	judge, _ := strings.CutPrefix(judgeModel, "openai:")
+	agent := agentModel(agentSpec, agentModelFlag)
+	var modelOf func(matrix.Job) (string, bool)
+	if suite != nil {
+		modelOf = suite.agentModel(agentModelFlag)
 	}
-	if limit.CostUSD > 0 {
-		parts = append(parts, fmt.Sprintf("cost $%.4f of $%s", used.CostUSD, strconv.FormatFloat(limit.CostUSD, 'f', -1, 64)))
+	return func(j *results.Job) *results.Cost {
+		a := agent
+		if modelOf != nil {
+			a, _ = modelOf(matrix.Job{Agent: j.Agent, Model: j.Model})
+		}
+		return prices.JobCost(j, a, user, judge)
 	}
-	if limit.TimeMS > 0 {
-		parts = append(parts, fmt.Sprintf("time %v of %v", msDuration(used.TimeMS), msDuration(limit.TimeMS)))
-	}
-	return strings.Join(parts, ", ")
-}
-
-func msDuration(ms float64) time.Duration {
-	return (time.Duration(ms * float64(time.Millisecond))).Round(time.Millisecond)
 }
 
 // runEstimate is the forecast a run with a budget stores in its plan
