@@ -85,7 +85,7 @@ func (o Options) withDefaults() Options {
 //
 // Memory is a fixed amount per job and per combination, never a job's
 // text: a slot per job (where its record lies, its duration, tokens, tool
-// calls, turns and verdict: 56 bytes; a combination's runs after its
+// calls, turns, cost and verdict: 64 bytes; a combination's runs after its
 // first also take about 20 in an index while reading), a combination's
 // key and counts (48 bytes, its key's text and 4 to 8 in the key table),
 // and per scenario the additive tallies (evaluations, termination
@@ -164,12 +164,15 @@ type slot struct {
 	// tokens (total), active (activeTokens), tools and turns are the job's
 	// efficiency, for medians and efficiency comparisons.
 	tokens, active int64
-	combo          int32
-	run            int32
-	tools, turns   int32
-	src            int32 // input index
-	completed      bool
-	passed         bool
+	// cost is the job's total cost in US dollars, NaN when unknown or
+	// not priced: a compact number, enough for medians and comparisons.
+	cost         float32
+	combo        int32
+	run          int32
+	tools, turns int32
+	src          int32 // input index
+	completed    bool
+	passed       bool
 }
 
 type scenarioGroup struct {
@@ -440,7 +443,7 @@ func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
 	r.recorded++
 	r.indexes[si] = rec.Index
 	r.slots[si] = slot{off: off, dur: rec.DurationMS, src: int32(src), run: int32(run), combo: ci,
-		completed: rec.Completed, passed: rec.Passed && rec.Completed, tokens: int64(rec.Usage.TotalTokens), active: activeTokens(rec.Usage),
+		completed: rec.Completed, passed: rec.Passed && rec.Completed, tokens: int64(rec.Usage.TotalTokens), active: activeTokens(rec.Usage), cost: rec.Cost.usd(),
 		tools: int32(min(rec.Efficiency.ToolCalls.Total, 1<<31-1)), turns: int32(min(rec.Efficiency.Turns, 1<<31-1))}
 	return nil
 }
