@@ -60,13 +60,23 @@ func (n *nullUSD) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// usd is the record's total as a slot keeps it: NaN when unknown or not
-// priced.
-func (c *costRecord) usd() float32 {
-	if !c.present || !c.USD.ok {
-		return float32(math.NaN())
+// bits is the record's total as a slot keeps it (slotEff.costBits):
+// math.Float32bits of the amount plus 1 (never 0: an amount is never
+// negative), 0 when unknown or not priced, so that a job without a cost
+// leaves its efficiency entry zero.
+func (c *costRecord) bits() uint32 {
+	if !c.present || !c.USD.ok || !(c.USD.v >= 0) {
+		return 0
 	}
-	return float32(c.USD.v)
+	return math.Float32bits(float32(c.USD.v)) + 1
+}
+
+// cost is a job's total cost in US dollars, NaN when unknown or not priced.
+func (e slotEff) cost() float64 {
+	if e.costBits == 0 {
+		return math.NaN()
+	}
+	return float64(math.Float32frombits(e.costBits - 1))
 }
 
 // costTally totals the costs of a tally's jobs; every field can be

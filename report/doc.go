@@ -43,9 +43,10 @@
 // when every matched job on both sides has a known cost. Dollars print
 // with cents from $1 up, else with three significant digits.
 //
-// Memory: a slot of 64 bytes per job, which holds the record's input and
+// Memory: a slot of 40 bytes per job, which holds the record's input and
 // offset, its duration (kept exactly, so percentiles are exact rather than
-// sketched), tokens, cost (a float32), tool calls, turns and outcome; per combination its key
+// sketched) and outcome, and 32 more for its tokens, tool calls, turns and
+// cost (a float32) when it recorded any; per combination its key
 // and counts (48 bytes and the key's text); per scenario the additive
 // tallies (counts, tokens, termination reasons, evaluation failures) and
 // the counts of each matrix parameter's first Options.MaxCombinations
