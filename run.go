@@ -17,6 +17,7 @@ import (
 
 	"github.com/agenteval/agenteval/fixture"
 	"github.com/agenteval/agenteval/internal/infile"
+	"github.com/agenteval/agenteval/internal/proc"
 	"github.com/agenteval/agenteval/internal/runout"
 	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/judge"
@@ -334,6 +335,17 @@ func (p *pipeline) run(ctx context.Context, files []*scenario.File) (RunSummary,
 	// Run directories live under the results folder, whose lock this run
 	// holds: what a killed run left there is removed first.
 	rc.WorkDir = filepath.Join(cfg.Out, "work")
+	// Every process this run starts carries the work directory's absolute
+	// path in its environment: what a run killed with SIGKILL left running
+	// is found by it and ended before its directories go.
+	workAbs, err := filepath.Abs(rc.WorkDir)
+	if err != nil {
+		return RunSummary{}, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	if left := proc.EndLeftovers(ctx, workAbs); len(left) > 0 {
+		fmt.Fprintf(p.log, "agenteval run: killed %d process(es) a killed run left running in %s\n", len(left), rc.WorkDir)
+	}
+	ctx = proc.WithRunWork(ctx, workAbs)
 	if err := os.RemoveAll(rc.WorkDir); err != nil {
 		return RunSummary{}, fmt.Errorf("removing the run directories a killed run left in %s: %w", rc.WorkDir, err)
 	}
