@@ -62,8 +62,9 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	maxJobs := fs.Int64("max-jobs", runMaxJobs, "refuse runs with more jobs than this")
 	verbose := fs.Bool("v", false, "print every failing job")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
-	record := fs.String("record", "", "record every model answer (agent, user simulator, judge) in this directory and reuse it")
-	replay := fs.Bool("replay", false, "with --record: answer only from the recordings; a call not recorded fails")
+	record := fs.String("record", "", "record the run in this directory (a cassette): every model call (agent, user simulator, judge), mock draw and checkpoint answer, each under its job, role, sample and ordinal")
+	infraRetries := fs.Int("infra-retries", 2, "more attempts for a job whose attempt was lost to the infrastructure (timeout, agent crash, 429, 5xx, lost connection), besides the scenario's allowed_retries; 0 for none")
+	replay := fs.Bool("replay", false, "with --record: replay the recorded run offline, every answer from the cassette; a call not recorded (or asked differently) leaves its job incomplete, with the difference")
 	var filters stringList
 	fs.Var(&filters, "filter", "matrix filter path=value (repeatable, ANDed)")
 	budgetSpec := fs.String("budget", "", "stop starting jobs once a limit is reached: tokens=N, cost=USD, time=DURATION, comma-separated (tokens=200k,cost=5usd,time=30m); unstarted jobs are left for --resume")
@@ -111,6 +112,9 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	if *infraRetries < 0 {
+		return usageErr("--infra-retries must be 0 or more")
+	}
 	if *replay && *record == "" {
 		return usageErr("--replay needs --record DIR")
 	}
@@ -118,17 +122,24 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	wrap := func(m llm.Model, _ string) llm.Model { return m }
+	// --record DIR keeps every model call, mock draw and checkpoint answer
+	// of the run in a cassette (llm.Cassette), keyed by job, attempt, role,
+	// sample and ordinal; --replay answers them from it alone.
+	wrapAs := func(string) func(llm.Model, string) llm.Model {
+		return func(m llm.Model, _ string) llm.Model { return m }
+	}
+	var cassette *llm.Cassette
 	if *record != "" {
-		cache, err := llm.NewDirCache(*record, env.redactor)
-		if err != nil {
+		if cassette, err = llm.NewCassette(*record, *replay, env.redactor); err != nil {
 			return usageErr("--record: %v", err)
 		}
-		wrap = func(m llm.Model, name string) llm.Model {
-			return &llm.Recorded{Model: m, Name: name, Cache: cache, Replay: *replay}
+		wrapAs = func(role string) func(llm.Model, string) llm.Model {
+			return func(m llm.Model, name string) llm.Model {
+				return &llm.Recorded{Model: m, Name: name, Role: role, Cassette: cassette}
+			}
 		}
 	}
-	agentOpts := runner.AgentOptions{Getenv: env.getenv, WrapModel: wrap}
+	agentOpts := runner.AgentOptions{Getenv: env.getenv, WrapModel: wrapAs(llm.CallerAgent)}
 	var suite *runSuite
 	var agent runner.Agent
 	paths := fs.Args()
@@ -190,7 +201,11 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		}
 	}
 	cfg := runner.Config{Agent: agent, Concurrency: *concurrency, Registries: env.kit.Registries, WorkDir: workDir, KeepDirs: *keepDirs,
-		EnvFallback: *envFallback, AllowCommands: *allowCommands, StrictMocks: *strict, Seed: *seed, Budget: budget}
+		EnvFallback: *envFallback, AllowCommands: *allowCommands, StrictMocks: *strict, Seed: *seed, Budget: budget, Cassette: cassette,
+		InfraRetries: *infraRetries}
+	if *infraRetries == 0 { // none; 0 in Config means its default
+		cfg.InfraRetries = -1
+	}
 	if suite != nil {
 		cfg.Agent, cfg.Variants, cfg.ToolCategories = nil, suite.agents, suite.suite.ToolCategories
 		suite.applyTimeouts(files, &cfg)
@@ -199,7 +214,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		return usageErr("--user-model: %v", err)
 	}
 	if !strings.HasPrefix(*userModel, "script") {
-		cfg.UserModel = wrap(cfg.UserModel, *userModel)
+		cfg.UserModel = wrapAs(llm.CallerUser)(cfg.UserModel, *userModel)
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return usageErr("--out: %v", err)
@@ -209,14 +224,19 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		if err != nil {
 			return usageErr("--judge-model: %v", err)
 		}
-		m = wrap(m, *judgeModel)
-		dir := *judgeCache
-		if dir == "" {
-			dir = filepath.Join(*out, "judge-cache")
-		}
-		cache, err := llm.NewDirCache(dir, env.redactor)
-		if err != nil {
-			return usageErr("--judge-cache: %v", err)
+		m = wrapAs(llm.CallerJudge)(m, *judgeModel)
+		var cache llm.Cache
+		if cassette == nil {
+			// With --record the cassette holds every judge answer, each
+			// sample and job its own: a cache shared across jobs would hand
+			// one job another's answer, and the recording would not be the run.
+			dir := *judgeCache
+			if dir == "" {
+				dir = filepath.Join(*out, "judge-cache")
+			}
+			if cache, err = llm.NewDirCache(dir, env.redactor); err != nil {
+				return usageErr("--judge-cache: %v", err)
+			}
 		}
 		// The agent scenario format names model sizes (model_type: TEXT_LARGE),
 		// not models: they all mean the judge model given here.
@@ -268,8 +288,15 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 			}
 		}
 	}
+	var exec checkpoint.Executor
 	if token != "" || *graphqlURL != "" {
-		exec := github.NewExecutor(gh, github.ExecutorOptions{})
+		exec = github.NewExecutor(gh, github.ExecutorOptions{})
+	}
+	if cassette != nil && (exec != nil || cassette.Replaying()) {
+		// Replaying needs no GitHub: the answers are in the cassette.
+		exec = runner.RecordCheckpoints(exec, cassette)
+	}
+	if exec != nil {
 		cfg.Checkpoints = runner.Checkpoints(checkpoint.Checker{Executor: exec, Conditions: env.kit.Conditions})
 	}
 	jobs, total, err := sources.Combine(srcs, shard)
