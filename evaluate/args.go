@@ -3,6 +3,7 @@ package evaluate
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agenteval/agenteval/redact"
 	"maps"
 	"reflect"
 	"slices"
@@ -141,8 +142,5 @@ func show(v any) string {
 		return fmt.Sprint(v)
 	}
 	s := string(b)
-	if len(s) > 80 {
-		s = strings.ToValidUTF8(s[:80], "") + "…"
-	}
-	return s
+	return redact.Head(s, 80)
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/shurcooL/githubv4"
+
+	"github.com/agenteval/agenteval/redact"
 )
 
 // call is one Execute: the executor plus the task name errors carry.
@@ -53,7 +55,7 @@ func (c *call) classify(ctx context.Context, err error, capt *capture, what stri
 		for i, ge := range gqlErrs {
 			msgs[i] = ge.Message
 		}
-		return &Error{Task: c.task, Status: status, Type: gqlErrs[0].Type, Message: strings.Join(msgs, "; ")}
+		return &Error{Task: c.task, Status: status, Type: gqlErrs[0].Type, Message: redact.Head(strings.Join(msgs, "; "), maxMessageBytes)}
 	}
 	if status == http.StatusNotFound {
 		if what == "" {
@@ -155,7 +157,7 @@ func (c *call) getRedirectedText(ctx context.Context, path, what string, limit i
 		return "", false, fmt.Errorf("%s: read %s: %w", c.task, what, err)
 	}
 	if int64(len(b)) > limit {
-		return string(b[:limit]), true, nil
+		return redact.Head(string(b), int(limit)), true, nil // marked, so a secret it cuts is masked whole
 	}
 	return string(b), false, nil
 }
@@ -189,7 +191,7 @@ func (c *call) getText(ctx context.Context, path, accept, what string, limit int
 		return "", false, fmt.Errorf("%s: read %s: %w", c.task, path, err)
 	}
 	if int64(len(b)) > limit {
-		return string(b[:limit]), true, nil
+		return redact.Head(string(b), int(limit)), true, nil // marked, so a secret it cuts is masked whole
 	}
 	return string(b), false, nil
 }

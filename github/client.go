@@ -13,6 +13,7 @@ import (
 	"github.com/shurcooL/githubv4"
 
 	"github.com/agenteval/agenteval/internal/httpretry"
+	"github.com/agenteval/agenteval/redact"
 )
 
 // GitHub's endpoints.
@@ -106,7 +107,7 @@ func NewClient(cfg Config) *Client {
 		base = http.DefaultTransport
 	}
 	c := &Client{graphqlURL: cfg.GraphQLURL, rest: rest, logger: logger, maxWait: max(maxWait, 0)}
-	retry := &httpretry.Transport{Base: bearer{token: cfg.Token, next: base}, Policy: httpretry.Policy{
+	retry := &httpretry.Transport{Base: bearer{token: cfg.Token, next: bounded{next: base}}, Policy: httpretry.Policy{
 		Attempts:       cfg.MaxAttempts,
 		Base:           cfg.BaseDelay,
 		MaxWait:        maxWait,
@@ -239,10 +240,14 @@ func parseErrors(data []byte) (message string, errs []apiError) {
 		Errors  json.RawMessage `json:"errors"`
 	}
 	if json.Unmarshal(data, &parsed) == nil {
-		message = parsed.Message
+		message = redact.Head(parsed.Message, maxMessageBytes)
 		// REST validation errors put objects in "errors" too; only GraphQL
 		// ones have a "message" per entry, which is all we read.
 		_ = json.Unmarshal(parsed.Errors, &errs)
+		for i := range errs {
+			errs[i].Message = redact.Head(errs[i].Message, maxMessageBytes)
+			errs[i].Type = redact.Head(errs[i].Type, 100)
+		}
 	}
 	return message, errs
 }

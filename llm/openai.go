@@ -339,9 +339,7 @@ func (m *openAI) apiError(status int, raw []byte) *APIError {
 		}
 	} else {
 		e.Message = strings.TrimSpace(string(raw))
-		if len(e.Message) > 300 {
-			e.Message = strings.ToValidUTF8(e.Message[:300], "") + "..."
-		}
+		e.Message = redact.Head(strings.ToValidUTF8(e.Message, ""), 300)
 	}
 	e.Message = m.secrets.String(e.Message)
 	return e

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"math/bits"
+	"regexp"
 	"slices"
 )
 
@@ -12,16 +13,56 @@ import (
 const (
 	kindSecret = iota
 	kindAuth   // "uthorization": the value of an Authorization header follows
-	kindToken  // the prefix of a GitHub token or an OpenAI key
+	kindToken  // the prefix of a known kind of token or key (see tokenSpecs)
+	kindCut    // Ellipsis: a text was cut here (see Ellipsis)
+	kindURL    // "://": a URL, whose user-info, secret query parameters and webhook path are masked
 )
 
 // marks are the patterns' fixed parts; anchor is where their two rare pairs
 // of bytes begin (see table).
-var marks = []entry{
-	{text: []byte("uthorization"), kind: kindAuth, anchor: 5}, {text: []byte("UTHORIZATION"), kind: kindAuth, anchor: 5},
-	{text: []byte("ghp_"), kind: kindToken, anchor: 1}, {text: []byte("gho_"), kind: kindToken, anchor: 1}, {text: []byte("ghu_"), kind: kindToken, anchor: 1},
-	{text: []byte("ghs_"), kind: kindToken, anchor: 1}, {text: []byte("ghr_"), kind: kindToken, anchor: 1}, {text: []byte("github_pat_"), kind: kindToken, anchor: 5},
-	{text: []byte("sk-"), kind: kindToken},
+var marks = func() []entry {
+	m := []entry{
+		{text: []byte("uthorization"), kind: kindAuth, anchor: 5}, {text: []byte("UTHORIZATION"), kind: kindAuth, anchor: 5},
+		{text: []byte(Ellipsis), kind: kindCut}, {text: []byte("://"), kind: kindURL},
+	}
+	for _, ts := range tokenSpecs {
+		m = append(m, entry{text: []byte(ts.prefix), kind: kindToken, anchor: ts.anchor})
+	}
+	return m
+}()
+
+// tokenSpec is a known shape of token or key: a prefix, then at least
+// least (and, when most is set, at most most) bytes that body accepts.
+type tokenSpec struct {
+	prefix      string
+	anchor      int
+	body        func(byte) bool
+	least, most int
+}
+
+func alnum(c byte) bool     { return isWord(c) && c != '_' }
+func upperNum(c byte) bool  { return 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' }
+func wordDash(c byte) bool  { return isWord(c) || c == '-' }
+func alnumDash(c byte) bool { return alnum(c) || c == '-' }
+
+// tokenSpecs are the token shapes masked wherever they occur (see the
+// package doc): GitHub's, OpenAI's and Anthropic's (sk-), Slack's, AWS
+// access key ids, GitLab's, npm's, Hugging Face's, Google API keys and
+// Stripe's secret keys.
+var tokenSpecs = []tokenSpec{
+	{prefix: "ghp_", anchor: 1, body: alnum, least: 30}, {prefix: "gho_", anchor: 1, body: alnum, least: 30},
+	{prefix: "ghu_", anchor: 1, body: alnum, least: 30}, {prefix: "ghs_", anchor: 1, body: alnum, least: 30},
+	{prefix: "ghr_", anchor: 1, body: alnum, least: 30}, {prefix: "github_pat_", anchor: 5, body: isWord, least: 22},
+	{prefix: "sk-", body: wordDash, least: 20},
+	{prefix: "xoxa-", anchor: 2, body: alnumDash, least: 10}, {prefix: "xoxb-", anchor: 2, body: alnumDash, least: 10},
+	{prefix: "xoxp-", anchor: 2, body: alnumDash, least: 10}, {prefix: "xoxr-", anchor: 2, body: alnumDash, least: 10},
+	{prefix: "xoxs-", anchor: 2, body: alnumDash, least: 10}, {prefix: "xoxe-", anchor: 2, body: alnumDash, least: 10},
+	{prefix: "xoxe.", anchor: 2, body: alnumDash, least: 10},
+	{prefix: "AKIA", body: upperNum, least: 16, most: 16}, {prefix: "ASIA", body: upperNum, least: 16, most: 16},
+	{prefix: "glpat-", body: wordDash, least: 20}, {prefix: "npm_", anchor: 1, body: alnum, least: 36},
+	{prefix: "hf_", body: alnum, least: 30}, {prefix: "AIza", body: wordDash, least: 35},
+	{prefix: "sk_live_", anchor: 1, body: alnum, least: 16}, {prefix: "sk_test_", anchor: 1, body: alnum, least: 16},
+	{prefix: "rk_live_", anchor: 1, body: alnum, least: 16}, {prefix: "rk_test_", anchor: 1, body: alnum, least: 16},
 }
 
 // Every entry is at least three bytes long (two pairs from its anchor):
@@ -30,7 +71,7 @@ var marks = []entry{
 var _ [minLen - 3]struct{}
 
 // patternsOnly is the table of a Redactor that knows no secret.
-var patternsOnly = newTable(nil)
+var patternsOnly = newTable(nil, nil)
 
 // entry is something a table looks for. Its anchor is an offset such that
 // text[anchor:anchor+3] exists; the table is keyed by the two pairs of bytes
@@ -53,10 +94,11 @@ type entry struct {
 // few instructions where a map lookup cost more than the whole scan of a
 // record without one. It is immutable.
 type table struct {
-	secrets []string // the forms of the secrets, as given to newTable
-	pairs   [1 << 16 / 64]uint64
-	rank    [1 << 16 / 64]uint16 // the bits set in pairs before each word
-	hits    [][]hit              // by rank: the entries registered under each pair set
+	secrets  []string         // the forms of the secrets, as given to newTable
+	patterns []*regexp.Regexp // the user's patterns (Rules.Patterns)
+	pairs    [1 << 16 / 64]uint64
+	rank     [1 << 16 / 64]uint16 // the bits set in pairs before each word
+	hits     [][]hit              // by rank: the entries registered under each pair set
 }
 
 // hit is an entry registered under a pair found at offset at of its text.
@@ -67,8 +109,8 @@ type hit struct {
 
 func pairAt(b []byte, i int) uint16 { return uint16(b[i])<<8 | uint16(b[i+1]) }
 
-func newTable(secrets []string) *table {
-	t := &table{secrets: secrets}
+func newTable(secrets []string, patterns []*regexp.Regexp) *table {
+	t := &table{secrets: secrets, patterns: patterns}
 	all := slices.Clone(marks)
 	for _, s := range secrets {
 		all = append(all, entry{text: []byte(s), kind: kindSecret, anchor: proseAnchor(s)}) // secrets are at least 6 bytes
@@ -173,6 +215,7 @@ func (t *table) mask(b []byte, inJSON bool, within [][2]int) []byte {
 		// names lie outside them, the keys it was given inside.
 		return js.holds(s, within != nil && in[0] <= s.start && s.end <= in[1])
 	}
+	var more []span
 	visit := func(i int, e *entry) {
 		var s span
 		ok := false
@@ -183,10 +226,20 @@ func (t *table) mask(b []byte, inJSON bool, within [][2]int) []byte {
 			s, ok = authValue(b, i-1)
 		case kindToken:
 			s, ok = tokenAt(b, i, e.text)
+		case kindCut:
+			more = t.partials(b, i, more[:0])
+		case kindURL:
+			more = urlSecretSpans(b, i, more[:0])
 		}
 		if ok && keep(s) {
 			found = append(found, s)
 		}
+		for _, s := range more {
+			if keep(s) {
+				found = append(found, s)
+			}
+		}
+		more = more[:0]
 	}
 	if within == nil {
 		t.each(b, 0, visit)
@@ -197,6 +250,26 @@ func (t *table) mask(b []byte, inJSON bool, within [][2]int) []byte {
 		}
 		in = r
 		t.each(b[r[0]:r[1]], r[0], visit)
+	}
+	if len(t.patterns) > 0 {
+		scan := func(lo, hi int) {
+			for _, re := range t.patterns {
+				for _, m := range re.FindAllIndex(b[lo:hi], -1) {
+					if s := (span{lo + m[0], lo + m[1]}); s.end > s.start && keep(s) {
+						found = append(found, s)
+					}
+				}
+			}
+		}
+		if within == nil {
+			scan(0, len(b))
+		}
+		for _, r := range within {
+			if r[0] >= 0 && r[1] <= len(b) && r[0] < r[1] {
+				in = r
+				scan(r[0], r[1])
+			}
+		}
 	}
 	if len(found) == 0 {
 		return b
@@ -270,36 +343,81 @@ func authValue(b []byte, a int) (span, bool) {
 	return span{start, i}, true
 }
 
-// tokenAt finds a GitHub token (gh?_ and 30+ letters or digits,
-// github_pat_ and 22+ of [A-Za-z0-9_]) or an OpenAI key (sk-, an optional
-// proj-, svcacct- or admin-, and 20+ of [A-Za-z0-9_-]) starting at i, whose
-// prefix mark is.
+// tokenAt finds a token of a known shape (tokenSpecs) starting at i,
+// whose prefix mark is. A token whose body runs into an Ellipsis (an
+// excerpt cut it) is masked however short the kept part.
 func tokenAt(b []byte, i int, mark []byte) (span, bool) {
 	if i > 0 && isWord(b[i-1]) {
 		return span{}, false
 	}
-	j := i + len(mark)
-	body := func(ok func(byte) bool, least int) (span, bool) {
-		k := j
-		for k < len(b) && k-j < 255 && ok(b[k]) {
-			k++
+	var ts *tokenSpec
+	for k := range tokenSpecs {
+		if tokenSpecs[k].prefix == string(mark) {
+			ts = &tokenSpecs[k]
+			break
 		}
-		return span{i, k}, k-j >= least
 	}
-	alnum := func(c byte) bool { return isWord(c) && c != '_' }
-	switch {
-	case mark[0] == 's':
-		for _, p := range []string{"proj-", "svcacct-", "admin-"} {
+	if ts == nil {
+		return span{}, false
+	}
+	j := i + len(mark)
+	if ts.prefix == "sk-" {
+		for _, p := range []string{"proj-", "svcacct-", "admin-", "ant-"} {
 			if bytes.HasPrefix(b[j:], []byte(p)) {
 				j += len(p)
 				break
 			}
 		}
-		return body(func(c byte) bool { return isWord(c) || c == '-' }, 20)
-	case len(mark) > 4:
-		return body(isWord, 22)
 	}
-	return body(alnum, 30)
+	most := ts.most
+	if most == 0 {
+		most = 255
+	}
+	k := j
+	for k < len(b) && k-j < most && ts.body(b[k]) {
+		k++
+	}
+	if k-j >= ts.least {
+		if ts.most > 0 && k < len(b) && alnum(b[k]) {
+			return span{}, false // longer than the shape: something else
+		}
+		return span{i, k}, true
+	}
+	if k-j > 0 && bytes.HasPrefix(b[k:], []byte(Ellipsis)) {
+		return span{i, k}, true
+	}
+	return span{}, false
+}
+
+// partials finds the parts of secrets that touch the Ellipsis at e (see
+// Ellipsis): a prefix of a secret's form ending at e, a suffix starting
+// after it, or, up to the next Ellipsis, a piece of one. It appends their
+// spans to out.
+func (t *table) partials(b []byte, e int, out []span) []span {
+	f := e + len(Ellipsis)
+	next := -1
+	if n := bytes.Index(b[f:], []byte(Ellipsis)); n >= MinPartial {
+		next = f + n
+	}
+	for _, form := range t.secrets {
+		sec := []byte(form)
+		for k := min(len(sec)-1, e); k >= MinPartial; k-- {
+			if b[e-k] == sec[0] && bytes.Equal(b[e-k:e], sec[:k]) {
+				out = append(out, span{e - k, e})
+				break
+			}
+		}
+		for k := min(len(sec)-1, len(b)-f); k >= MinPartial; k-- {
+			if bytes.Equal(b[f:f+k], sec[len(sec)-k:]) {
+				out = append(out, span{f, f + k})
+				break
+			}
+		}
+		if next >= 0 && next-f < len(sec) && bytes.Contains(sec, b[f:next]) {
+			out = append(out, span{f, next})
+		}
+	}
+	return out
 }
 
 // jsonText is where the strings of a JSON text lie.

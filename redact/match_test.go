@@ -47,7 +47,7 @@ func FuzzEachFindsEveryOccurrenceOnce(f *testing.F) {
 	f.Fuzz(func(t *testing.T, secret, text string) {
 		tab := patternsOnly
 		if len(secret) >= minLen {
-			tab = newTable([]string{secret})
+			tab = newTable([]string{secret}, nil)
 		}
 		want, got := occurrences(tab, []byte(text)), found(tab, []byte(text))
 		if !slices.Equal(want, got) {
@@ -67,7 +67,7 @@ func TestTableFindsEveryEntryAmongMany(t *testing.T) {
 		secrets = append(secrets, s)
 		fmt.Fprintf(&text, "[%s]%s ", s[:4], s)
 	}
-	tab := newTable(secrets)
+	tab := newTable(secrets, nil)
 	text.WriteString("Authorization: token ghp_0123 sk-x")
 	assert.Equal(t, occurrences(tab, text.Bytes()), found(tab, text.Bytes()))
 	assert.Len(t, found(tab, text.Bytes()), 200+3) // and uthorization, ghp_, sk-

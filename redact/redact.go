@@ -21,9 +21,13 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
+	"fmt"
 	"html"
 	"io"
 	"net/url"
+	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -63,42 +67,128 @@ func New(secrets ...string) *Redactor {
 
 // FromEnvironment returns a Redactor that knows the secrets in an
 // environment given as KEY=VALUE entries (os.Environ()): the value of every
-// variable whose name says it holds one (TOKEN, SECRET, PASSWORD, PASSWD,
-// PASSPHRASE, CREDENTIAL, API_KEY, APIKEY, ACCESS_KEY, PRIVATE_KEY, or a name
-// ending in _KEY, _PAT or _PASS), and the user-info of every value that is a
-// URL with one (OPENAI_BASE_URL=https://user:password@host, HTTPS_PROXY).
+// variable whose name says it holds one (see SecretName), and the
+// user-info and secret query parameters of every value that is a URL
+// (OPENAI_BASE_URL=https://user:password@host, HTTPS_PROXY).
 func FromEnvironment(environ []string) *Redactor {
 	r := &Redactor{}
+	r.add(environSecrets(environ, nil))
+	return r
+}
+
+// environSecrets returns the secrets of an environment: the values of
+// the variables SecretName or one of the globs names, and the URL
+// secrets of every value.
+func environSecrets(environ []string, names []string) []string {
 	var secrets []string
 	for _, kv := range environ {
 		name, value, ok := strings.Cut(kv, "=")
 		if !ok {
 			continue
 		}
-		if secretName(name) {
+		if SecretName(name) || matchesAny(names, name) {
 			secrets = append(secrets, value)
 		}
 		secrets = append(secrets, urlSecrets(value)...)
 	}
-	r.add(secrets)
-	return r
+	return secrets
 }
 
-// secretName reports whether an environment variable's name says that it
-// holds a secret (see FromEnvironment).
-func secretName(name string) bool {
-	n := strings.ToUpper(name)
-	for _, w := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "API_KEY", "APIKEY", "ACCESS_KEY", "PRIVATE_KEY"} {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	for _, suffix := range []string{"_KEY", "_PAT", "_PASS"} {
-		if strings.HasSuffix(n, suffix) {
+// matchesAny reports whether name matches one of the globs (path.Match
+// syntax), ignoring case.
+func matchesAny(globs []string, name string) bool {
+	for _, g := range globs {
+		if ok, _ := path.Match(strings.ToUpper(g), strings.ToUpper(name)); ok {
 			return true
 		}
 	}
 	return false
+}
+
+// secretWords are the words of a variable's name (split at anything but
+// letters and digits) that make it a secret wherever they stand, and
+// secretInfixes the parts that do anywhere in the name (NPMTOKEN).
+var (
+	secretWords = []string{"AUTH", "CREDS", "CRED", "PIN"}
+	// secretInfixes hold PASSWORD's and CREDENTIAL's plurals too.
+	secretInfixes = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "COOKIE", "WEBHOOK",
+		"API_KEY", "APIKEY", "ACCESS_KEY", "PRIVATE_KEY", "CONNECTION_STRING", "CONNSTR"}
+	// secretLastWords make a name a secret as its last word.
+	secretLastWords = []string{"KEY", "KEYS", "PAT", "PASS", "PWD", "SIG", "SIGNATURE", "DSN", "SALT"}
+)
+
+// SecretName reports whether an environment variable's name says that it
+// holds a secret: a name that contains TOKEN, SECRET, PASSWORD, PASSWD,
+// PASSPHRASE, CREDENTIAL, COOKIE, WEBHOOK, API_KEY, APIKEY, ACCESS_KEY,
+// PRIVATE_KEY or CONNECTION_STRING; that has AUTH, CRED, CREDS or PIN as
+// one of its words (NPM_AUTH, AWS_CREDS); or whose last word, after at
+// least one other, is KEY, KEYS, PAT, PASS, PWD, SIG, SIGNATURE, DSN or
+// SALT (DEPLOY_KEY, DB_PWD; PWD alone is the working directory). Case does not matter. Users add names with Rules.Names.
+func SecretName(name string) bool {
+	n := strings.ToUpper(name)
+	for _, w := range secretInfixes {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	words := strings.FieldsFunc(n, func(r rune) bool { return !('A' <= r && r <= 'Z' || '0' <= r && r <= '9') })
+	for _, w := range words {
+		if slices.Contains(secretWords, w) {
+			return true
+		}
+	}
+	return len(words) > 1 && slices.Contains(secretLastWords, words[len(words)-1])
+}
+
+// Rules are what a user adds to what a Redactor masks: the names of
+// environment variables that hold secrets, as globs (MYCO_*, *_SALT;
+// path.Match syntax, any case), and regular expressions (RE2 syntax)
+// whose every match is masked wherever it occurs.
+type Rules struct {
+	Names    []string
+	Patterns []string
+}
+
+// ErrBadRule is a Rules entry that is not a valid glob or expression.
+var ErrBadRule = errors.New("bad secret rule")
+
+// Compile checks the rules and returns their patterns compiled.
+func (rs Rules) Compile() ([]*regexp.Regexp, error) {
+	for _, g := range rs.Names {
+		if _, err := path.Match(g, ""); err != nil || strings.TrimSpace(g) == "" {
+			return nil, fmt.Errorf("%w: name %q: want a glob such as MYCO_* (path.Match syntax)", ErrBadRule, g)
+		}
+	}
+	var out []*regexp.Regexp
+	for _, p := range rs.Patterns {
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return nil, fmt.Errorf("%w: pattern %q: %v", ErrBadRule, p, err)
+		}
+		if re.MatchString("") {
+			return nil, fmt.Errorf("%w: pattern %q matches the empty text; it would mask nothing and everything", ErrBadRule, p)
+		}
+		out = append(out, re)
+	}
+	return out, nil
+}
+
+// AddRules adds the user's rules: the values of the variables of environ
+// whose names match rs.Names become secrets, and rs.Patterns are masked
+// wherever they match.
+func (r *Redactor) AddRules(environ []string, rs Rules) error {
+	res, err := rs.Compile()
+	if err != nil {
+		return err
+	}
+	var secrets []string
+	for _, kv := range environ {
+		if name, value, ok := strings.Cut(kv, "="); ok && matchesAny(rs.Names, name) {
+			secrets = append(secrets, value)
+		}
+	}
+	r.addAll(secrets, res)
+	return nil
 }
 
 // Add adds secrets. A value that is a URL with user-info adds its user-info
@@ -111,16 +201,26 @@ func (r *Redactor) Add(secrets ...string) {
 	r.add(all)
 }
 
-// AddURL adds the user-info of a URL (a flag such as --graphql-url); the
-// rest of the URL is not secret. A value that is not a URL adds nothing.
+// AddURL adds the user-info and the secret query parameters (such as
+// ?access_token=) of a URL (a flag such as --graphql-url); the rest of the
+// URL is not secret. A value that is not a URL adds nothing.
 func (r *Redactor) AddURL(raw string) { r.add(urlSecrets(raw)) }
 
-func (r *Redactor) add(secrets []string) {
+func (r *Redactor) add(secrets []string) { r.addAll(secrets, nil) }
+
+func (r *Redactor) addAll(secrets []string, patterns []*regexp.Regexp) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var known []string
+	var knownPatterns []*regexp.Regexp
 	if t := r.needle.Load(); t != nil {
-		known = t.secrets
+		known, knownPatterns = t.secrets, t.patterns
+	}
+	nextPatterns := slices.Clone(knownPatterns)
+	for _, p := range patterns {
+		if !slices.ContainsFunc(nextPatterns, func(q *regexp.Regexp) bool { return q.String() == p.String() }) {
+			nextPatterns = append(nextPatterns, p)
+		}
 	}
 	next := slices.Clone(known)
 	for _, s := range secrets {
@@ -133,8 +233,8 @@ func (r *Redactor) add(secrets []string) {
 			}
 		}
 	}
-	if len(next) > len(known) {
-		r.needle.Store(newTable(next))
+	if len(next) > len(known) || len(nextPatterns) > len(knownPatterns) {
+		r.needle.Store(newTable(next, nextPatterns))
 	}
 }
 
@@ -164,15 +264,16 @@ func urlSecrets(raw string) []string {
 	if !ok {
 		return nil
 	}
+	query := urlQuerySecrets(raw)
 	if end := strings.IndexAny(rest, "/?#"); end >= 0 {
 		rest = rest[:end]
 	}
 	at := strings.LastIndexByte(rest, '@')
 	if at < 0 {
-		return nil
+		return query
 	}
 	info := rest[:at]
-	var out []string
+	out := query
 	for _, text := range []string{info, unescape(info)} {
 		user, pass, hasPass := strings.Cut(text, ":")
 		if !hasPass {

@@ -28,7 +28,9 @@ const comparisonPage = `<!DOCTYPE html>
 {{if .Overall.Regression}}<div class="warn">Regression overall: the candidate passes significantly less often across the matched combinations ({{overall .Overall.Method}}, p = {{p .Overall.PValue}}).</div>{{end}}
 {{if .Regressions}}<div class="warn">Regression: {{.Regressions}} combination(s) pass significantly less often (one-sided Fisher exact, {{.Correction}} correction).</div>{{end}}
 {{if .BelowMinPassRate}}<div class="warn">Pass rate below minimum: candidate {{pct .CandidateAll.PassRate}} &lt; {{pct .MinPassRate}}.</div>{{end}}
+{{if .NothingMatched}}<div class="warn" id="nothing">Nothing compared: the baseline and the candidate have no combination in common (job ids are source/combination/run-N: the two ran different files, matrices or agents).</div>{{else}}{{with missing .}}{{if $.Incomplete}}<div class="warn" id="missing">The candidate does not cover the baseline: {{.}}; the gate cannot vouch for what did not run (--allow-missing accepts it).</div>{{else}}<p id="missing">Accepted as missing (--allow-missing): {{.}}.</p>{{end}}{{end}}{{end}}
 {{if not .Failed}}<p>No significant regression (overall: {{overall .Overall.Method}}, p = {{p .Overall.PValue}}).</p>{{end}}
+{{if not .NothingMatched}}<p id="power">{{power .}}</p>{{end}}
 </section>
 <table class="stack wide"><thead><tr><th></th><th class="n">Baseline</th><th class="n">Candidate</th></tr></thead><tbody>
 <tr><td>Pass rate (matched)</td><td class="n" data-label="Baseline">{{pct .Baseline.PassRate}} ({{.Baseline.Passed}}/{{.Baseline.Runs}})<span class="sub">{{interval .Baseline.PassInterval}}</span></td><td class="n" data-label="Candidate">{{pct .Candidate.PassRate}} ({{.Candidate.Passed}}/{{.Candidate.Runs}})<span class="sub">{{interval .Candidate.PassInterval}}</span></td></tr>
@@ -38,13 +40,14 @@ const comparisonPage = `<!DOCTYPE html>
 {{with .Efficiency}}<section id="efficiency"><h2>Efficiency</h2>
 <p class="muted">Median per job over the matched combinations; reduction = 1 − candidate/baseline with its bootstrap 95% interval (1,000 resamples, seed 42), Cohen's d and the permutation test's p, as ghx's report computes them.</p>
 <table class="stack wide"><thead><tr><th>Metric</th><th class="n">Baseline</th><th class="n">Candidate</th><th class="n">Reduction<span class="sub">95% CI</span></th><th class="n">Effect size</th><th class="n">p</th><th>Significant</th></tr></thead><tbody>
-{{range .}}<tr data-metric="{{.Metric}}" data-significant="{{.Significant}}"><td data-label="Metric">{{.Metric}}</td><td class="n" data-label="Baseline">{{num .BaselineMedian}}</td><td class="n" data-label="Candidate">{{num .CandidateMedian}}</td><td class="n" data-label="Reduction (95% CI)">{{signed .ReductionPct}}<span class="sub">{{signed (index .CI95 0)}} – {{signed (index .CI95 1)}}</span></td><td class="n" data-label="Effect size">{{printf "%.2f" .EffectSize}} ({{.EffectMagnitude}})</td><td class="n" data-label="p">{{permp .PValue}}</td><td data-label="Significant">{{if .Significant}}yes{{else}}<span class="muted">no</span>{{end}}</td></tr>
+{{range .}}<tr data-metric="{{.Metric}}" data-significant="{{.Significant}}"><td data-label="Metric">{{metric .Metric}}</td><td class="n" data-label="Baseline">{{median .BaselineMedian}}</td><td class="n" data-label="Candidate">{{median .CandidateMedian}}</td><td class="n" data-label="Reduction (95% CI)">{{signed .ReductionPct}}<span class="sub">{{signed (index .CI95 0)}} – {{signed (index .CI95 1)}}</span></td><td class="n" data-label="Effect size">{{printf "%.2f" .EffectSize}} ({{.EffectMagnitude}})</td><td class="n" data-label="p">{{permp .PValue}}</td><td data-label="Significant">{{if .Significant}}yes{{else}}<span class="muted">no{{with why .}}: {{.}}{{end}}</span>{{end}}</td></tr>
 {{end}}</tbody></table></section>{{end}}
 {{with .Rows}}<section id="combinations"><h2>Combinations</h2>
-<table class="stack wide"><thead><tr><th>Scenario</th><th>Combination</th><th class="n">Baseline</th><th class="n">Candidate</th><th class="n">Δ</th><th class="n">p</th><th class="n">adjusted p</th><th>Regression</th></tr></thead><tbody>
-{{range .}}<tr data-key="{{.Key}}" data-regression="{{.Regression}}"><td data-label="Scenario">{{.Scenario}}</td><td data-label="Combination">{{.Label}}</td><td class="n" data-label="Baseline">{{pct .Baseline.PassRate}} ({{.Baseline.Passed}}/{{.Baseline.Runs}})</td><td class="n" data-label="Candidate">{{pct .Candidate.PassRate}} ({{.Candidate.Passed}}/{{.Candidate.Runs}})</td><td class="n" data-label="Δ">{{printf "%+.1f" (pp .Delta)}} pp</td><td class="n" data-label="p">{{printf "%.4f" .PValue}}</td><td class="n" data-label="adjusted p">{{printf "%.4f" .AdjustedP}}</td><td data-label="Regression">{{if .Regression}}yes{{else}}<span class="muted">no</span>{{end}}</td></tr>
+<table class="stack wide"><thead><tr><th>Scenario</th><th>Combination</th><th class="n">Baseline</th><th class="n">Candidate</th><th class="n">Δ</th><th class="n">p</th><th class="n">adjusted p</th><th class="n">Detectable drop</th><th>Regression</th></tr></thead><tbody>
+{{range .}}<tr data-key="{{.Key}}" data-regression="{{.Regression}}"><td data-label="Scenario">{{.Scenario}}</td><td data-label="Combination">{{.Label}}</td><td class="n" data-label="Baseline">{{pct .Baseline.PassRate}} ({{.Baseline.Passed}}/{{.Baseline.Runs}})</td><td class="n" data-label="Candidate">{{pct .Candidate.PassRate}} ({{.Candidate.Passed}}/{{.Candidate.Runs}})</td><td class="n" data-label="Δ">{{printf "%+.1f" (pp .Delta)}} pp</td><td class="n" data-label="p">{{p .PValue}}</td><td class="n" data-label="adjusted p">{{p .AdjustedP}}</td><td class="n" data-label="Detectable drop">{{drop .MinDetectableDrop}}</td><td data-label="Regression">{{if .Regression}}yes{{else}}<span class="muted">no</span>{{end}}</td></tr>
 {{end}}</tbody></table></section>{{end}}
-{{if or .OnlyBaseline .OnlyCandidate}}<section id="unmatched"><h2>Unmatched</h2>
+{{if or .OnlyBaseline .OnlyCandidate .MissingShards .CandidateMissing}}<section id="unmatched"><h2>Unmatched</h2>
+{{with .MissingShards}}<p>Shards of the candidate without results: {{range $i, $s := .}}{{if $i}}, {{end}}<code>{{$s}}</code>{{end}}</p>{{end}}
 {{with .OnlyBaseline}}<p>Only in baseline:</p><ul>{{range .}}<li><code>{{.}}</code></li>{{end}}</ul>{{end}}
 {{with .OnlyCandidate}}<p>Only in candidate:</p><ul>{{range .}}<li><code>{{.}}</code></li>{{end}}</ul>{{end}}
 </section>{{end}}
@@ -79,6 +82,17 @@ func writeComparisonHTML(w io.Writer, c *Comparison) error {
 		"signed":   pctSigned,
 		"pp":       func(d float64) float64 { return d * 100 },
 		"overall":  overallMethodText,
+		"missing":  missingText,
+		"power":    powerSentence,
+		"drop":     dropText,
+		"metric":   metricText,
+		"median":   medianText,
+		"why": func(e EfficiencyRow) string {
+			if t := significanceText(e, c.Alpha); t != "significant" && t != "" {
+				return strings.TrimPrefix(t, "not significant: ")
+			}
+			return ""
+		},
 	}).Parse(comparisonPage)
 	if err != nil {
 		return fmt.Errorf("write comparison html: parse template: %w", err)

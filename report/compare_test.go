@@ -114,8 +114,51 @@ func TestCompareDetails(t *testing.T) {
 	assert.Equal(t, 20, c.CandidateAll.Runs)
 	md := render(t, func(b *bytes.Buffer) error { return writeComparisonMarkdown(b, c) })
 	assert.Contains(t, md, "**Regression:** 1 combination(s)")
-	assert.Contains(t, md, "| s | model=c1 | 100.0% (10/10) | 50.0% (5/10) | -50.0 pp | 0.0163 | 0.0163 | ❌ |")
+	assert.Contains(t, md, "| s | model=c1 | 100.0% (10/10) | 50.0% (5/10) | -50.0 pp | 0.0163 | 0.0163 | ≥ 40.0 pp | ❌ |")
 	assert.Contains(t, md, "Only in baseline: 1")
+	assert.True(t, c.Incomplete, "the candidate lacks s/c2")
+	assert.Contains(t, md, "**The candidate does not cover the baseline:** 1 combination(s) of the baseline did not run")
+	assert.Contains(t, md, "Power: at these sample sizes the overall test would flag a drop of 40.0 pp or more in the pass rate, and a combination's test needs a drop of at least 40.0 pp (α = 0.05).")
+	require.NotNil(t, row.MinDetectableDrop)
+	assert.InDelta(t, 0.4, *row.MinDetectableDrop, 1e-12, "10/10 → 6/10 is the largest count flagged (p = 0.0433); 7/10 has p = 0.105")
+	require.NotNil(t, c.Overall.MinDetectableDrop)
+	assert.InDelta(t, 0.4, *c.Overall.MinDetectableDrop, 1e-12, "one combination: the overall power is the row's")
+}
+
+// TestCompareRefusesToBeBlind: no combination in common is an error
+// whatever the options; a candidate missing baseline combinations, jobs of
+// its run or shards fails unless AllowMissing, and the comparison names them.
+func TestCompareRefusesToBeBlind(t *testing.T) {
+	t.Parallel()
+	base := outcomeSummary(t, 20, map[string]int{"c1": 20})
+	other := outcomeSummary(t, 20, map[string]int{"c2": 0})
+	for _, allow := range []bool{false, true} {
+		c, err := Compare(base, other, CompareOptions{AllowMissing: allow})
+		require.NoError(t, err)
+		assert.True(t, c.NothingMatched)
+		assert.True(t, c.Failed)
+		md := render(t, func(b *bytes.Buffer) error { return writeComparisonMarkdown(b, c) })
+		assert.Contains(t, md, "**Nothing compared:**")
+		assert.NotContains(t, md, "No significant regression")
+		page := render(t, func(b *bytes.Buffer) error { return writeComparisonHTML(b, c) })
+		assert.Contains(t, page, "Nothing compared")
+	}
+	cand := outcomeSummary(t, 20, map[string]int{"c1": 20})
+	cand.Shards, cand.TotalJobs, cand.MissingJobs, cand.Missing = []string{"1/3", "2/3"}, 30, 10, []IndexRange{{From: 2, To: 29}}
+	c, err := Compare(base, cand, CompareOptions{})
+	require.NoError(t, err)
+	assert.True(t, c.Failed)
+	assert.True(t, c.Incomplete)
+	assert.Equal(t, []string{"3/3"}, c.MissingShards)
+	assert.Equal(t, int64(10), c.CandidateMissingJobs)
+	md := render(t, func(b *bytes.Buffer) error { return writeComparisonMarkdown(b, c) })
+	assert.Contains(t, md, "shard(s) 3/3 have no results; 10 job(s) of its run never ran (indexes 2-29)")
+	c, err = Compare(base, cand, CompareOptions{AllowMissing: true})
+	require.NoError(t, err)
+	assert.False(t, c.Failed)
+	assert.False(t, c.Incomplete)
+	md = render(t, func(b *bytes.Buffer) error { return writeComparisonMarkdown(b, c) })
+	assert.Contains(t, md, "Accepted as missing (`--allow-missing`): shard(s) 3/3 have no results")
 }
 
 func TestCompareRejectsBadOptions(t *testing.T) {

@@ -61,5 +61,12 @@
 // one-sided exact conditional test stratified by combination (the
 // Cochran–Mantel–Haenszel approximation when the counts are too large for
 // it), which sees a drop spread over many combinations that no single one
-// can show. Either test failing fails the comparison.
+// can show. Either test failing fails the comparison. Every p-value is
+// decided against α by stats.Below (p < α, up to a relative 1e-9 of
+// floating-point error, so p = α exactly is not significant). Two runs with no
+// combination in common are an error ([ErrNothingMatched]); baseline
+// combinations the candidate lacks and candidate jobs or shards that never
+// ran fail the comparison unless [CompareOptions].AllowMissing. The
+// comparison gives, per combination and overall, the smallest drop in pass
+// rate its tests could flag at these run counts (its power).
 package report

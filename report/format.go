@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +23,11 @@ func rateText(part, runs int, rate float64, iv Interval) string {
 }
 
 // ms formats milliseconds for people: ms below a second, seconds above.
+// roundMS rounds a duration in milliseconds to the microsecond, which is
+// all a wall clock measures of an agent's job: sums and interpolated
+// percentiles otherwise print floating-point noise (65.35900000000001).
+func roundMS(v float64) float64 { return math.Round(v*1000) / 1000 }
+
 func ms(v float64) string {
 	if v < 1000 {
 		return strconv.FormatFloat(v, 'f', 0, 64) + " ms"

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	_ "embed"
 	"fmt"
+	"github.com/agenteval/agenteval/redact"
 	"html/template"
 	"io"
 	"slices"
@@ -249,14 +250,9 @@ func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	cut := n
-	for cut > 0 && !utf8RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + " … (" + strconv.Itoa(len(s)-cut) + " more bytes)"
+	head := redact.Head(s, n) // the cut touches its mark, so a secret it cuts is masked whole
+	return head + " (" + strconv.Itoa(len(s)-len(head)+len(redact.Ellipsis)) + " more bytes)"
 }
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // htmlTitle is the page title.
 func htmlTitle(s *Summary) string {

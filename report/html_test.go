@@ -79,13 +79,13 @@ func TestHTMLCapsFailingJobs(t *testing.T) {
 	})
 	assert.Equal(t, 2, strings.Count(out, `<div class="job"`))
 	assert.Contains(t, out, "4 more failing job(s) not shown")
-	assert.Contains(t, out, "hell … (1 more bytes)")
+	assert.Contains(t, out, "hell… (1 more bytes)")
 }
 
 func TestClip(t *testing.T) {
 	t.Parallel()
 	assert.Equal(t, "abc", clip("abc", 3))
-	assert.Equal(t, "h … (3 more bytes)", clip("hé!", 2), "never splits a rune")
+	assert.Equal(t, "h… (3 more bytes)", clip("hé!", 2), "never splits a rune")
 }
 
 // htmlBars returns the bar chart rows of a page: key → label text.

@@ -143,23 +143,28 @@ func writeMarkdownVariants(b *bufio.Writer, s *Summary) {
 		return
 	}
 	fmt.Fprintf(b, "## Agents\n\n")
-	fmt.Fprintf(b, "| Rank | Agent | Model | Pass rate [95%% CI] | Completed | Median time | Median tokens | Median tool calls | Median turns | Tool calls by category |\n")
-	fmt.Fprintf(b, "| ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n")
+	fmt.Fprintf(b, "| Rank | Agent | Model | Pass rate [95%% CI] | Completed | Median time | Median active tokens | Median total tokens | Median tool calls | Median turns | Tool calls by category |\n")
+	fmt.Fprintf(b, "| ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
 	for _, v := range s.Variants {
 		model := v.Model
 		if model == "" {
 			model = "-"
 		}
-		fmt.Fprintf(b, "| %d | %s | %s | %s | %d/%d | %s | %s | %s | %s | %s |\n", v.Rank, mdCell(v.Agent), mdCell(model),
-			rateText(v.Passed, v.Runs, v.PassRate, v.PassInterval), v.Completed, v.Runs, msText(v.Median.DurationMS),
-			numText(v.Median.Tokens), numText(v.Median.ToolCalls), numText(v.Median.Turns), mdCell(categoriesText(v.ToolCalls)))
+		rank, dur, active, tokens, calls, turns := "—", "—", "—", "—", "—", "—" // no job completed: nothing measured
+		if v.Completed > 0 {
+			rank, dur, active, tokens = strconv.Itoa(v.Rank), msText(v.Median.DurationMS), numText(v.Median.ActiveTokens), numText(v.Median.Tokens)
+			calls, turns = numText(v.Median.ToolCalls), numText(v.Median.Turns)
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %d/%d | %s | %s | %s | %s | %s | %s |\n", rank, mdCell(v.Agent), mdCell(model),
+			rateText(v.Passed, v.Runs, v.PassRate, v.PassInterval), v.Completed, v.Runs, dur,
+			active, tokens, calls, turns, mdCell(categoriesText(v.ToolCalls)))
 	}
 	fmt.Fprintln(b)
 }
 
 // numText prints a count-like figure: whole numbers without decimals.
 func numText(x float64) string {
-	return strconv.FormatFloat(x, 'f', -1, 64)
+	return medianText(x)
 }
 
 // categoriesText prints tool calls by category: "ghx 12 · bash 3", or "-".

@@ -115,10 +115,10 @@ type slot struct {
 	run       int32
 	completed bool
 	passed    bool
-	// tokens, tools and turns are the job's efficiency, for medians and
-	// efficiency comparisons.
-	tokens       int64
-	tools, turns int32
+	// tokens (total), active (activeTokens), tools and turns are the job's
+	// efficiency, for medians and efficiency comparisons.
+	tokens, active int64
+	tools, turns   int32
 }
 
 type scenarioGroup struct {
@@ -334,7 +334,7 @@ func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
 	c.t.add(rec, 1, r.scratch)
 	r.recorded++
 	*s = slot{off: off, index: rec.Index, dur: rec.DurationMS, src: int32(src + 1), run: int32(run),
-		completed: rec.Completed, passed: rec.Passed && rec.Completed, tokens: int64(rec.Usage.TotalTokens),
+		completed: rec.Completed, passed: rec.Passed && rec.Completed, tokens: int64(rec.Usage.TotalTokens), active: activeTokens(rec.Usage),
 		tools: int32(min(rec.Efficiency.ToolCalls.Total, 1<<31-1)), turns: int32(min(rec.Efficiency.Turns, 1<<31-1))}
 	return nil
 }

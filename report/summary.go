@@ -335,11 +335,12 @@ func statsOf(t *tally, durs []float64) Stats {
 	for _, d := range durs {
 		st.Durations.Total += d
 	}
+	st.Durations.Total = roundMS(st.Durations.Total)
 	if len(durs) > 0 {
-		st.Durations.P50 = stats.Percentile(durs, 50)
-		st.Durations.P90 = stats.Percentile(durs, 90)
-		st.Durations.P99 = stats.Percentile(durs, 99)
-		st.Durations.Max = durs[len(durs)-1]
+		st.Durations.P50 = roundMS(stats.Percentile(durs, 50))
+		st.Durations.P90 = roundMS(stats.Percentile(durs, 90))
+		st.Durations.P99 = roundMS(stats.Percentile(durs, 99))
+		st.Durations.Max = roundMS(durs[len(durs)-1])
 	}
 	for reason, n := range t.terms {
 		if n > 0 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval/internal/stats"
+	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/results"
 )
 
@@ -17,14 +18,19 @@ type VariantSummary struct {
 	Model string `json:"model,omitempty"`
 	Counts
 	// Rank orders the variants by pass rate, then by the lower end of its
-	// interval (1 is the best); equal rates share a rank.
+	// interval (1 is the best); equal rates share a rank. A variant none of
+	// whose jobs completed is not ranked (0): it was not measured.
 	Rank int `json:"rank"`
-	// Median are medians per job (ghx's interpolation, stats.Median).
+	// Median are medians per job (ghx's interpolation, stats.Median); all
+	// 0 when no job completed, which renderers show as "—".
+	// ActiveTokens are ghx's active tokens (activeTokens: cache excluded),
+	// Tokens the total.
 	Median struct {
-		DurationMS float64 `json:"duration_ms"`
-		Tokens     float64 `json:"tokens"`
-		ToolCalls  float64 `json:"tool_calls"`
-		Turns      float64 `json:"turns"`
+		DurationMS   float64 `json:"duration_ms"`
+		ActiveTokens float64 `json:"active_tokens"`
+		Tokens       float64 `json:"tokens"`
+		ToolCalls    float64 `json:"tool_calls"`
+		Turns        float64 `json:"turns"`
 	} `json:"median"`
 	// ToolCalls totals the variant's tool calls by category: ghx's
 	// categories in ghx's order, then the suite's own by name; categories
@@ -135,13 +141,18 @@ func (r *Results) variants() []VariantSummary {
 			}
 		}
 		v := VariantSummary{Agent: k.agent, Model: k.model, Counts: newCounts(len(ss), completed, passed), ToolCalls: categoryCounts(tools[k])}
-		dur, tok, calls, turns := metricValues(ss)
-		v.Median.DurationMS, v.Median.Tokens, v.Median.ToolCalls, v.Median.Turns = stats.Median(dur), stats.Median(tok), stats.Median(calls), stats.Median(turns)
+		if completed > 0 {
+			dur, active, tok, calls, turns := metricValues(ss)
+			v.Median.DurationMS, v.Median.ActiveTokens, v.Median.Tokens = roundMS(stats.Median(dur)), stats.Median(active), stats.Median(tok)
+			v.Median.ToolCalls, v.Median.Turns = stats.Median(calls), stats.Median(turns)
+		}
 		out = append(out, v)
 	}
-	order := make([]int, len(out))
-	for i := range order {
-		order[i] = i
+	var order []int // the ranked: variants with a completed job
+	for i := range out {
+		if out[i].Completed > 0 {
+			order = append(order, i)
+		}
 	}
 	better := func(a, b *VariantSummary) int {
 		return cmp.Or(cmp.Compare(b.PassRate, a.PassRate), cmp.Compare(b.PassInterval.Lower, a.PassInterval.Lower))
@@ -156,10 +167,25 @@ func (r *Results) variants() []VariantSummary {
 	return out
 }
 
+// activeTokens are the tokens ghx's agent-profiler compares: input, output
+// and reasoning, cache excluded (OpenCode's active = input + output +
+// reasoning, whose input leaves cached tokens out). Our usage follows
+// OpenAI's: prompt tokens include the cache's reads and writes, completion
+// tokens include reasoning, so active = total − cache read − cache write
+// (total taken as prompt + completion when an agent reports no total).
+func activeTokens(u llm.Usage) int64 {
+	total := int64(u.TotalTokens)
+	if total == 0 {
+		total = int64(u.PromptTokens) + int64(u.CompletionTokens)
+	}
+	return max(total-int64(u.CacheReadTokens)-int64(u.CacheWriteTokens), 0)
+}
+
 // metricValues are the per-job values of each effort metric.
-func metricValues(ss []slot) (dur, tokens, tools, turns []float64) {
+func metricValues(ss []slot) (dur, active, tokens, tools, turns []float64) {
 	for _, s := range ss {
 		dur = append(dur, s.dur)
+		active = append(active, float64(s.active))
 		tokens = append(tokens, float64(s.tokens))
 		tools = append(tools, float64(s.tools))
 		turns = append(turns, float64(s.turns))
@@ -190,13 +216,13 @@ func efficiencyRows(base, cand []slot, alpha float64) []EfficiencyRow {
 	if len(base) == 0 || len(cand) == 0 {
 		return nil
 	}
-	bd, bt, bc, bn := metricValues(base)
-	cd, ct, cc, cn := metricValues(cand)
+	bd, ba, bt, bc, bn := metricValues(base)
+	cd, ca, ct, cc, cn := metricValues(cand)
 	var out []EfficiencyRow
 	for _, m := range []struct {
 		name string
 		b, c []float64
-	}{{"duration_ms", bd, cd}, {"tokens", bt, ct}, {"tool_calls", bc, cc}, {"turns", bn, cn}} {
+	}{{"duration_ms", bd, cd}, {"active_tokens", ba, ca}, {"total_tokens", bt, ct}, {"tool_calls", bc, cc}, {"turns", bn, cn}} {
 		if allZero(m.b) && allZero(m.c) {
 			continue // not recorded by either side
 		}
@@ -204,8 +230,12 @@ func efficiencyRows(base, cand []slot, alpha float64) []EfficiencyRow {
 		if err != nil {
 			continue
 		}
-		out = append(out, EfficiencyRow{Metric: m.name, BaselineMedian: stats.Median(m.b), CandidateMedian: stats.Median(m.c), GroupComparison: g,
-			Significant: g.PValue < alpha && (g.CI95[0] > 0 || g.CI95[1] < 0)})
+		bm, cm := stats.Median(m.b), stats.Median(m.c)
+		if m.name == "duration_ms" {
+			bm, cm = roundMS(bm), roundMS(cm)
+		}
+		out = append(out, EfficiencyRow{Metric: m.name, BaselineMedian: bm, CandidateMedian: cm, GroupComparison: g,
+			Significant: stats.Below(g.PValue, alpha) && (g.CI95[0] > 0 || g.CI95[1] < 0)})
 	}
 	return out
 }
@@ -314,7 +344,10 @@ func matchedSlots(byKey map[string][]slot, matched map[string]bool) []slot {
 // combination keyed without it so that the two parts match, and that
 // part's slots by the same keys.
 func (r *Results) selectBy(sum *Summary, by, value string) (*Summary, map[string][]slot) {
-	out := &Summary{K: sum.K, Agent: sum.Agent, RunIDs: sum.RunIDs, Sources: sum.Sources, Seed: sum.Seed}
+	// The run's missing jobs and shards go with either part: which variant
+	// a job that never ran belonged to is not recorded anywhere.
+	out := &Summary{K: sum.K, Agent: sum.Agent, RunIDs: sum.RunIDs, Sources: sum.Sources, Seed: sum.Seed,
+		Shards: sum.Shards, TotalJobs: sum.TotalJobs, Missing: sum.Missing, MissingJobs: sum.MissingJobs}
 	slots := map[string][]slot{}
 	var runs, completed, passed int
 	for _, sc := range sum.Scenarios {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"testing"
@@ -15,7 +16,8 @@ import (
 
 // suiteResults builds a suite's results: agents a (passes 9 of 10 runs per
 // scenario) and b (passes 2 of 10) on models m1 and m2, two scenarios; b
-// spends half the tokens and tool calls of a.
+// spends half the tokens and tool calls of a, and 40 of its tokens a job are
+// read from the provider's cache (active tokens leave them out).
 func suiteResults(t *testing.T) *Results {
 	t.Helper()
 	lines := []string{planLine(t, results.Plan{RunID: "r", TotalJobs: 80, Agent: "suite:s"})}
@@ -35,7 +37,10 @@ func suiteResults(t *testing.T) *Results {
 					if (agent == "a" && run <= 9) || (agent == "b" && run <= 2) {
 						applyOutcome(&j, "pass")
 					}
-					j.Usage = llm.Usage{TotalTokens: tokens}
+					j.Usage = llm.Usage{PromptTokens: tokens - 5, CompletionTokens: 5, TotalTokens: tokens}
+					if agent == "b" {
+						j.Usage.CacheReadTokens = 40
+					}
 					j.Efficiency = results.Efficiency{Turns: 1, ToolCalls: results.ToolCalls{Total: tools,
 						ByCategory: results.Counts{{Name: "search", N: 1}, {Name: "bash", N: tools - 1}}}}
 					lines = append(lines, jobLine(t, j))
@@ -65,7 +70,9 @@ func TestSummaryRanksVariantsWithIntervals(t *testing.T) {
 		assert.Equal(t, stats.Wilson(want.passed, 20), v.PassInterval)
 	}
 	assert.Equal(t, 105.5, s.Variants[0].Median.Tokens)
+	assert.Equal(t, 105.5, s.Variants[0].Median.ActiveTokens, "no cache: active is total")
 	assert.Equal(t, 55.5, s.Variants[2].Median.Tokens)
+	assert.Equal(t, 15.5, s.Variants[2].Median.ActiveTokens, "the cache's 40 left out")
 	assert.Equal(t, float64(2), s.Variants[2].Median.ToolCalls)
 	assert.Equal(t, "a × m1", s.Scenarios[0].Combinations[0].Label)
 	assert.Equal(t, results.Counts{{Name: "bash", N: 60}, {Name: "search", N: 20}}, s.Variants[0].ToolCalls, "ghx's categories first, then the suite's")
@@ -108,12 +115,17 @@ func TestCompareByAgentAndModel(t *testing.T) {
 	for _, e := range c.Efficiency {
 		metrics[e.Metric] = e
 	}
-	tok := metrics["tokens"]
+	tok := metrics["total_tokens"]
 	assert.Equal(t, 105.5, tok.BaselineMedian)
 	assert.Equal(t, 55.5, tok.CandidateMedian)
 	assert.InDelta(t, (1-55.5/105.5)*100, tok.ReductionPct, 1e-9, "ghx's reduction of the medians")
 	assert.True(t, tok.Significant)
 	assert.Greater(t, tok.CI95[0], 0.0)
+	active := metrics["active_tokens"]
+	assert.Equal(t, 105.5, active.BaselineMedian)
+	assert.Equal(t, 15.5, active.CandidateMedian)
+	assert.InDelta(t, (1-15.5/105.5)*100, active.ReductionPct, 1e-9, "ghx compares active tokens: the cache does not count")
+	assert.Equal(t, "active_tokens", c.Efficiency[1].Metric, "active tokens come first of the tokens")
 	assert.Equal(t, float64(50), metrics["tool_calls"].ReductionPct)
 	_, hasTurns := metrics["turns"]
 	assert.True(t, hasTurns)
@@ -134,10 +146,10 @@ func TestCompareByAgentAndModel(t *testing.T) {
 	html := render(t, func(b *bytes.Buffer) error { return writeComparisonHTML(b, agentCmp) })
 	assert.Contains(t, html, "<style>")
 	assert.Contains(t, html, `<section id="verdict" data-failed="true">`)
-	assert.Contains(t, html, `<tr data-metric="tokens" data-significant="true">`)
+	assert.Contains(t, html, `<tr data-metric="active_tokens" data-significant="true">`)
 	assert.Contains(t, html, `<div class="meta">By agent: baseline <code>a</code>, candidate <code>b</code>`)
 	assert.Contains(t, html, "Regression overall")
-	assert.Contains(t, md, "| tokens | 80.5 | 80.5 | 0.0% [")
+	assert.Contains(t, md, "| total tokens | 80.5 | 80.5 | 0.0% [")
 
 	for _, tc := range []struct{ by, a, b, want string }{
 		{"agents", "a", "b", `by "agents"; want agent or model`},
@@ -151,4 +163,55 @@ func TestCompareByAgentAndModel(t *testing.T) {
 	require.NoError(t, err)
 	_, err = plain.CompareBy(byAgent, "a", "b", CompareOptions{})
 	assert.ErrorContains(t, err, "the results hold no suite's agents")
+}
+
+// TestVariantWithoutACompletedJobIsNotRanked: a variant none of whose jobs
+// completed was not measured: it shows "—" for its rank and medians, not
+// "0 ms", and is not ranked among the others (issue 25 point 8).
+func TestVariantWithoutACompletedJobIsNotRanked(t *testing.T) {
+	t.Parallel()
+	lines := []string{planLine(t, results.Plan{RunID: "r", TotalJobs: 6, Agent: "suite:s"})}
+	var index int64
+	for _, agent := range []string{"down", "ok"} {
+		for run := 1; run <= 3; run++ {
+			outcome := "fail"
+			if agent == "down" {
+				outcome = "error"
+			}
+			j := simpleJob("s1", run, index, outcome)
+			index++
+			j.ID, j.Agent = agent+"/"+j.ID, agent
+			lines = append(lines, jobLine(t, j))
+		}
+	}
+	r, err := Read([]Input{input("x", lines...)}, Options{})
+	require.NoError(t, err)
+	s := r.Summary()
+	require.Len(t, s.Variants, 2)
+	assert.Equal(t, 0, s.Variants[0].Rank, "down: nothing completed")
+	assert.Zero(t, s.Variants[0].Median.DurationMS)
+	assert.Equal(t, 1, s.Variants[1].Rank, "ok is first, though it passed nothing either")
+	md := render(t, func(b *bytes.Buffer) error { return writeMarkdown(b, s) })
+	assert.Contains(t, md, "| — | down | - | 0.0% (0/3) [0.0%, 56.1%] | 0/3 | — | — | — | — | — |")
+	assert.Contains(t, md, "| 1 | ok | - |")
+	page := render(t, func(b *bytes.Buffer) error { return writeHTML(b, r, WriteOptions{}) })
+	assert.Contains(t, page, `<td class="n" data-label="Rank">—</td><td data-label="Agent">down</td>`)
+}
+
+// TestEfficiencySaysWhyNotSignificant: a permutation p under α with an
+// interval that includes 0 is not significant, and the table says why.
+func TestEfficiencySaysWhyNotSignificant(t *testing.T) {
+	t.Parallel()
+	e := EfficiencyRow{Metric: "duration_ms", GroupComparison: stats.GroupComparison{PValue: 0.014, CI95: [2]float64{-3, 20}}}
+	assert.Equal(t, "not significant: the 95% interval includes 0", significanceText(e, 0.05))
+	c := &Comparison{Alpha: 0.05, Efficiency: []EfficiencyRow{e}}
+	var b bytes.Buffer
+	w := bufio.NewWriter(&b)
+	writeMarkdownEfficiency(w, c)
+	require.NoError(t, w.Flush())
+	assert.Contains(t, b.String(), "| 0.0140 | not significant: the 95% interval includes 0 |")
+	e.PValue = 0.2
+	assert.Empty(t, significanceText(e, 0.05))
+	e.Significant = true
+	assert.Equal(t, "significant", significanceText(e, 0.05))
 }

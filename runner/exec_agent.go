@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agenteval/agenteval/redact"
 	"io"
 	"os"
 	"strings"
@@ -338,7 +339,7 @@ func (s *execSession) exchange(ctx context.Context, message string) (_ Reply, _ 
 		}
 		var l execLine
 		if err := json.Unmarshal(got.line, &l); err != nil {
-			return Reply{}, s.fail(fmt.Errorf("exec agent: line is not JSON (%v): %.200s", err, got.line)), false
+			return Reply{}, s.fail(fmt.Errorf("exec agent: line is not JSON (%v): %s", err, redact.Head(string(got.line), 200))), false
 		}
 		first := !w.spoke
 		w.spoke = true
@@ -362,7 +363,7 @@ func (s *execSession) exchange(ctx context.Context, message string) (_ Reply, _ 
 			if l.ID != 0 && l.ID != id {
 				return Reply{}, s.fail(fmt.Errorf("exec agent: error for message %d while waiting for %d", l.ID, id)), false
 			}
-			return Reply{}, fmt.Errorf("exec agent: the agent could not answer message %d: %.2000s", id, l.Message), false
+			return Reply{}, fmt.Errorf("exec agent: the agent could not answer message %d: %s", id, redact.Head(l.Message, 2000)), false
 		case "action":
 			a := evaluate.Action{Name: l.Name, End: time.Now()}
 			a.Start = a.End
@@ -546,9 +547,6 @@ func (b *limitedBuffer) tailSince(mark int64) string {
 	if since := b.n - mark; since < int64(len(kept)) {
 		kept = kept[int64(len(kept))-max(since, 0):]
 	}
-	s := strings.TrimSpace(string(kept))
-	if len(s) > 500 {
-		s = "…" + s[len(s)-500:]
-	}
-	return s
+	// redact.Tail marks the cut, so a secret it cuts is masked whole.
+	return redact.Tail(strings.TrimSpace(string(kept)), 500)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agenteval/agenteval/redact"
 	"io"
 	"os"
 	"strconv"
@@ -174,7 +175,7 @@ func (w *execWorker) idleTrouble() string {
 		case !ok || got.err != nil:
 			return "its output ended between sessions"
 		default:
-			return fmt.Sprintf("it wrote between sessions: %.200q", got.line)
+			return fmt.Sprintf("it wrote between sessions: %q", redact.Head(string(got.line), 200))
 		}
 	default:
 	}

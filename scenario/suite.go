@@ -45,6 +45,8 @@ type Suite struct {
 	Output string `json:"output,omitempty"`
 	// ToolCategories are categories of tool calls of your own, checked in order before ghx's built-in ones (ghx, mcp, gh_cli, bash, file_ops, other); a category named like a built-in adds tools to it.
 	ToolCategories []ToolCategory `json:"tool_categories,omitempty"`
+	// Secrets adds to what every output masks: environment variables whose names match (beyond those agenteval knows) and patterns masked wherever they match.
+	Secrets *SuiteSecrets `json:"secrets,omitempty"`
 	// Dir is the directory relative paths are resolved against: the
 	// suite file's ([Loader.LoadSuite] sets it).
 	Dir string `json:"-"`
@@ -108,6 +110,14 @@ type SuiteFixtures struct {
 	SeedIfMissing bool `json:"seed_if_missing,omitempty"`
 	// ReseedBetweenAgents resets every fixture before each agent's jobs, so one agent's changes never reach the next.
 	ReseedBetweenAgents bool `json:"reseed_between_agents,omitempty"`
+}
+
+// SuiteSecrets are a suite's additions to what is masked (see redact.Rules).
+type SuiteSecrets struct {
+	// Names are globs over environment variable names (MYCO_*, *_SALT; any case): their values are masked.
+	Names []string `json:"names,omitempty"`
+	// Patterns are regular expressions (RE2) masked wherever they match.
+	Patterns []string `json:"patterns,omitempty"`
 }
 
 // ToolCategory is a category of tool calls of the suite's own. A call is
@@ -445,6 +455,22 @@ func checkSuite(f *File, s *Suite) {
 		for k, re := range c.Commands {
 			if _, err := regexp.Compile(re); err != nil {
 				f.addf(p.Key("commands").Index(k), Error, "regex", "not a regular expression (RE2): %v", err)
+			}
+		}
+	}
+	if s.Secrets != nil {
+		for i, g := range s.Secrets.Names {
+			if _, err := path.Match(g, ""); err != nil || strings.TrimSpace(g) == "" {
+				f.addf(Path{}.Key("secrets").Key("names").Index(i), Error, "glob", "not a glob over variable names, such as MYCO_* (path.Match syntax)")
+			}
+		}
+		for i, re := range s.Secrets.Patterns {
+			c, err := regexp.Compile(re)
+			switch {
+			case err != nil:
+				f.addf(Path{}.Key("secrets").Key("patterns").Index(i), Error, "regex", "not a regular expression (RE2): %v", err)
+			case c.MatchString(""):
+				f.addf(Path{}.Key("secrets").Key("patterns").Index(i), Error, "regex", "the pattern matches the empty text; make it match the secret itself")
 			}
 		}
 	}

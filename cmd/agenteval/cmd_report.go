@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/agenteval/agenteval/redact"
@@ -75,17 +76,20 @@ func runReport(_ context.Context, env *cliEnv, args []string) int {
 	return exitOK
 }
 
-// runReportCompare compares a candidate run with a baseline; it exits 1 only
-// on a significant regression (overall or in a combination) or a pass rate
-// under --min-pass-rate.
+// runReportCompare compares a candidate run with a baseline; it exits 1 on a
+// significant regression (overall or in a combination), a pass rate under
+// --min-pass-rate, runs with no combination in common, and (unless
+// --allow-missing) baseline combinations the candidate lacks or candidate
+// jobs that never ran, listing them.
 func runReportCompare(env *cliEnv, args []string) int {
-	fs := newFlags(env, "report compare", "[--min-pass-rate R] [--alpha A] [--correction holm|none] [--format md|json|html] [--out FILE] BASELINE CANDIDATE\n(each a results file, or a DIR standing for the results.jsonl of every results folder under it, such as the shards of a run)\n   or: agenteval report compare --by agent|model [--baseline NAME] [--candidate NAME] [flags] RESULTS...  (two agents or models of one suite's results)")
+	fs := newFlags(env, "report compare", "[--min-pass-rate R] [--alpha A] [--correction holm|none] [--allow-missing] [--format md|json|html] [--out FILE] BASELINE CANDIDATE\n(each a results file, or a DIR standing for the results.jsonl of every results folder under it, such as the shards of a run)\n   or: agenteval report compare --by agent|model [--baseline NAME] [--candidate NAME] [flags] RESULTS...  (two agents or models of one suite's results)")
 	by := fs.String("by", "", "compare two agents (agent) or two models (model) within one suite's results")
 	baseName := fs.String("baseline", "", "with --by: the baseline agent or model (default: the first of the results)")
 	candName := fs.String("candidate", "", "with --by: the candidate agent or model (default: the second of the results)")
 	minRate := fs.Float64("min-pass-rate", 0, "fail when the candidate's overall pass rate is below R (0..1)")
 	alpha := fs.Float64("alpha", 0.05, "significance level of the one-sided tests: overall (stratified) and per combination (Fisher exact)")
 	correction := fs.String("correction", "holm", "multiple-comparison correction: holm or none")
+	allowMissing := fs.Bool("allow-missing", false, "do not fail when the candidate lacks combinations of the baseline or jobs of its own run (a shard missing or cut short); they are still listed")
 	format := fs.String("format", "md", "output format: md, json or html (one page)")
 	out := fs.String("out", "", "write to FILE instead of stdout")
 	if code, ok := fs.parse(args); !ok {
@@ -109,7 +113,7 @@ func runReportCompare(env *cliEnv, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	opts := report.CompareOptions{Alpha: *alpha, MinPassRate: *minRate, Correction: *correction}
+	opts := report.CompareOptions{Alpha: *alpha, MinPassRate: *minRate, Correction: *correction, AllowMissing: *allowMissing}
 	var cmp *report.Comparison
 	var err error
 	if *by != "" {
@@ -157,6 +161,10 @@ func runReportCompare(env *cliEnv, args []string) int {
 	}
 	if cmp.Failed {
 		var why []string
+		if cmp.NothingMatched {
+			why = append(why, fmt.Sprintf("the baseline and the candidate have no combination in common (baseline: %s; candidate: %s): nothing was compared",
+				listText(cmp.OnlyBaseline, 5), listText(cmp.OnlyCandidate, 5)))
+		}
 		if cmp.Overall.Regression {
 			why = append(why, fmt.Sprintf("significant regression overall (%d passes where %.1f were expected, p = %.2g)",
 				cmp.Overall.Observed, cmp.Overall.Expected, cmp.Overall.PValue))
@@ -167,10 +175,46 @@ func runReportCompare(env *cliEnv, args []string) int {
 		if cmp.BelowMinPassRate {
 			why = append(why, fmt.Sprintf("pass rate %.1f%% below %.1f%%", cmp.CandidateAll.PassRate*100, cmp.MinPassRate*100))
 		}
+		if cmp.Incomplete && !cmp.NothingMatched {
+			why = append(why, compareMissingText(cmp)+" (--allow-missing accepts this)")
+		}
 		fmt.Fprintf(env.stderr, "agenteval report compare: %s\n", strings.Join(why, "; "))
 		return exitFail
 	}
 	return exitOK
+}
+
+// compareMissingText says what the candidate lacks: the baseline's
+// combinations it did not run, the shards and jobs of its run without
+// results.
+func compareMissingText(cmp *report.Comparison) string {
+	var parts []string
+	if n := len(cmp.OnlyBaseline); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d combination(s) of the baseline not in the candidate: %s", n, listText(cmp.OnlyBaseline, 10)))
+	}
+	if n := len(cmp.MissingShards); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d shard(s) of the candidate have no results: %s", n, listText(cmp.MissingShards, 10)))
+	}
+	if cmp.CandidateMissingJobs > 0 {
+		var ranges []string
+		for _, r := range cmp.CandidateMissing {
+			if r.From == r.To {
+				ranges = append(ranges, strconv.FormatInt(r.From, 10))
+			} else {
+				ranges = append(ranges, fmt.Sprintf("%d-%d", r.From, r.To))
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%d job(s) of the candidate's run never ran (indexes %s)", cmp.CandidateMissingJobs, listText(ranges, 10)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// listText joins the first n items, saying how many more there are.
+func listText(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:n], ", ") + fmt.Sprintf(" and %d more", len(items)-n)
 }
 
 // reportResults reads results files, or the results folders under

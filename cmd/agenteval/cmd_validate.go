@@ -16,6 +16,7 @@ import (
 	"github.com/agenteval/agenteval/internal/textdist"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/plan"
+	"github.com/agenteval/agenteval/redact"
 	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -26,6 +27,9 @@ type flagSet struct {
 	*flag.FlagSet
 	env  *cliEnv
 	line string
+	// secrets are --secret-name and --secret-pattern, which every command
+	// takes: parse adds them to env's redactor.
+	secrets redact.Rules
 }
 
 // newFlags returns a flag set that reports errors to env.stderr and never exits.
@@ -34,6 +38,14 @@ func newFlags(env *cliEnv, name, usageLine string) *flagSet {
 	fs.SetOutput(env.stderr)
 	f := &flagSet{FlagSet: fs, env: env, line: usageLine}
 	fs.Usage = func() {} // parse prints the usage where it belongs
+	fs.Func("secret-name", "mask the values of environment variables whose names match this glob (MYCO_*), beyond those agenteval knows (repeatable)", func(v string) error {
+		f.secrets.Names = append(f.secrets.Names, v)
+		return nil
+	})
+	fs.Func("secret-pattern", "mask whatever matches this regular expression (RE2) in every output (repeatable)", func(v string) error {
+		f.secrets.Patterns = append(f.secrets.Patterns, v)
+		return nil
+	})
 	return f
 }
 
@@ -58,6 +70,10 @@ func (f *flagSet) parse(args []string) (code int, ok bool) {
 		return exitOK, false
 	case err != nil:
 		f.Usage()
+		return exitUsage, false
+	}
+	if err := addSecretRules(f.env, f.secrets); err != nil {
+		fmt.Fprintf(f.env.stderr, "agenteval %s: %v\n", f.Name(), err)
 		return exitUsage, false
 	}
 	return 0, true

@@ -10,7 +10,9 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"syscall"
+	"unicode"
 
 	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/internal/textdist"
@@ -74,6 +76,34 @@ func withRedactor(env *cliEnv) *cliEnv {
 	return &e
 }
 
+// envSecretRules are the user's secret rules from the environment:
+// AGENTEVAL_SECRET_NAMES holds globs over variable names (separated by
+// commas or white space), AGENTEVAL_SECRET_PATTERNS regular expressions,
+// one a line.
+func envSecretRules(getenv func(string) string) redact.Rules {
+	var rs redact.Rules
+	rs.Names = strings.FieldsFunc(getenv("AGENTEVAL_SECRET_NAMES"), func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
+	for _, line := range strings.Split(getenv("AGENTEVAL_SECRET_PATTERNS"), "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			rs.Patterns = append(rs.Patterns, line)
+		}
+	}
+	return rs
+}
+
+// addSecretRules adds the user's rules (from the environment, flags or a
+// suite) to env's redactor, which every output passes through.
+func addSecretRules(env *cliEnv, rs redact.Rules) error {
+	if len(rs.Names) == 0 && len(rs.Patterns) == 0 {
+		return nil
+	}
+	var environ []string
+	if env.environ != nil {
+		environ = env.environ()
+	}
+	return env.redactor.AddRules(environ, rs)
+}
+
 // commands is the explicit list of subcommands, in help order.
 func commands() []command {
 	return []command{
@@ -104,6 +134,10 @@ func main() {
 func mainWith(ctx context.Context, env *cliEnv, args []string) int {
 	if env.redactor == nil {
 		env = withRedactor(env)
+		if err := addSecretRules(env, envSecretRules(env.getenv)); err != nil {
+			fmt.Fprintf(env.stderr, "agenteval: %v\n", err)
+			return exitUsage
+		}
 	}
 	if env.kit == nil {
 		e := *env

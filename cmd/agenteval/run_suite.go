@@ -16,6 +16,7 @@ import (
 	"github.com/agenteval/agenteval/fixture"
 	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/matrix"
+	"github.com/agenteval/agenteval/redact"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
@@ -53,6 +54,11 @@ func loadRunSuite(env *cliEnv, fs *flagSet, file string, modes []string, opts ru
 			return nil, fmt.Errorf("--suite %s has %d error(s)", file, len(f.Diagnostics.Errors()))
 		}
 		return nil, fmt.Errorf("--suite: %w", err)
+	}
+	if s.Secrets != nil {
+		if err := addSecretRules(env, redact.Rules{Names: s.Secrets.Names, Patterns: s.Secrets.Patterns}); err != nil {
+			return nil, fmt.Errorf("--suite %s: secrets: %w", file, err)
+		}
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })

@@ -198,7 +198,7 @@ func TestSuiteRunsResumesShardsAndRanks(t *testing.T) {
 	assert.Equal(t, "good", cmp.BaselineName)
 	assert.Equal(t, "bad", cmp.CandidateName)
 	assert.True(t, cmp.Overall.Regression)
-	assert.True(t, slices.ContainsFunc(cmp.Efficiency, func(e report.EfficiencyRow) bool { return e.Metric == "tokens" }))
+	assert.True(t, slices.ContainsFunc(cmp.Efficiency, func(e report.EfficiencyRow) bool { return e.Metric == "active_tokens" }))
 	code, _, errText = runCLIEnv(t, vars, "report", "compare", "--by", "model", "--format", "json", out)
 	assert.Equal(t, exitOK, code, "the models do not differ: %s", errText)
 }

@@ -4,6 +4,7 @@ package proc
 
 import (
 	"bytes"
+	"github.com/agenteval/agenteval/redact"
 	"os"
 	"strconv"
 )
@@ -55,8 +56,5 @@ func groupMembers(pgid int) ([]Killed, bool) {
 func commandLine(b []byte) string {
 	b = bytes.TrimRight(b, "\x00")
 	s := string(bytes.ReplaceAll(b, []byte{0}, []byte{' '}))
-	if len(s) > 80 {
-		s = s[:77] + "..."
-	}
-	return s
+	return redact.Head(s, 80) // marked, so a secret it cuts is masked whole
 }

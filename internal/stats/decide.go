@@ -3,6 +3,7 @@ package stats
 import (
 	"math"
 	"sort"
+	"strconv"
 )
 
 // RelativeTolerance is how far below α, relative to α, a p-value must lie
@@ -25,19 +26,15 @@ func Below(p, alpha float64) bool {
 	return p < alpha*(1-RelativeTolerance)
 }
 
-// RoundP rounds a p-value to 12 significant digits, which removes the
+// RoundP rounds a p-value to 13 significant digits, which removes the
 // floating-point noise of the exact tests (0.04999999999999996 → 0.05)
 // while keeping every digit a reader could use.
 func RoundP(p float64) float64 {
-	if p == 0 || math.IsNaN(p) || math.IsInf(p, 0) {
-		return p
+	r, err := strconv.ParseFloat(strconv.FormatFloat(p, 'g', 13, 64), 64)
+	if err != nil {
+		return p // NaN and infinities format and parse back; nothing else fails
 	}
-	exp := math.Floor(math.Log10(math.Abs(p)))
-	scale := math.Pow(10, 11-exp)
-	if math.IsInf(scale, 0) || scale == 0 {
-		return p
-	}
-	return math.Round(p*scale) / scale
+	return r
 }
 
 // MinDetectableDrop is the power of FisherLess for one combination: with
