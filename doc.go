@@ -28,13 +28,17 @@
 //     record/replay: the model layer agents, the simulated user and the
 //     judge share.
 //   - judge: the LLM judge and the judgment strategies.
-//   - runner: agents and sessions, environments, mocks, conversations with a
-//     simulated user, jobs at scale, resume, shards, progress.
+//   - runner: the driver and the interfaces agents implement (Agent,
+//     Session, AgentFunc, Reply, RunScopedAgent), environments, mocks,
+//     conversations with a simulated user, jobs at scale, progress.
+//   - agent/echo, agent/exec, agent/openai: the built-in agents, one package
+//     each (exec: any program speaking the exec protocol, and Serve for an
+//     agent written in Go).
 //   - results: the results record (plan and job records), written safely
 //     (folder lock, resume check, redaction; Write is safe for concurrent
 //     use); report reads it back.
 //   - agentevaltest: the go test helper: each job a subtest, failures at the
-//     caller's line; a host test needs no other import.
+//     caller's line.
 //   - report: statistics over results (Wilson intervals, pass@k, pass^k,
 //     flakiness, per-parameter rates), comparisons, and JUnit, Markdown, JSON
 //     and HTML output.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/agenteval/agenteval"
+	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/runner"
 )
 
 // A host program's common path: one import, a kit with the built-ins, the
@@ -17,10 +19,10 @@ func ExampleKit_Run() {
 		fmt.Println(err) // file:line:col: error: field.path: message (did you mean …)
 		return
 	}
-	agent := agenteval.AgentFunc(func(ctx context.Context, cfg agenteval.SessionConfig, msg string) (agenteval.Reply, error) {
+	agent := runner.AgentFunc(func(ctx context.Context, cfg runner.SessionConfig, msg string) (runner.Reply, error) {
 		forecast, err := cfg.Mocks.Call(ctx, "weather", "forecast", map[string]any{"city": "Paris"})
-		return agenteval.Reply{Text: fmt.Sprintf("The weather in Paris: %v", forecast),
-			Actions: []agenteval.Action{{Name: "GET_WEATHER"}}}, err
+		return runner.Reply{Text: fmt.Sprintf("The weather in Paris: %v", forecast),
+			Actions: []evaluate.Action{{Name: "GET_WEATHER"}}}, err
 	})
 	sum, err := kit.Run(context.Background(), agenteval.RunConfig{Agent: agent, Runs: 3}, files...)
 	fmt.Printf("%d jobs, %d passed, err %v\n", sum.Jobs, sum.Passed, err)

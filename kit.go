@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agenteval/agenteval/agent/echo"
+	"github.com/agenteval/agenteval/agent/exec"
+	"github.com/agenteval/agenteval/agent/openai"
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
@@ -24,8 +27,15 @@ type Kit struct {
 }
 
 // New returns a kit with every built-in registered, exactly as a host
-// registers its own.
-func New() *Kit { return &Kit{Registries: runner.NewRegistries()} }
+// registers its own: runner.NewRegistries's and the agent types echo,
+// exec and openai (packages agent/echo, agent/exec, agent/openai).
+func New() *Kit {
+	r := runner.NewRegistries()
+	if err := r.Agents.Register(echo.Type(), exec.Type(), openai.Type()); err != nil {
+		panic(err) // the built-in names are distinct; a clash is a bug in this package
+	}
+	return &Kit{Registries: r}
+}
 
 // Loader returns a loader that accepts what the kit's registries hold.
 func (k *Kit) Loader(opts scenario.Options) *scenario.Loader {
@@ -53,7 +63,7 @@ func (k *Kit) Schema(kind scenario.Kind) ([]byte, error) {
 // Agent builds an agent from a spec such as "echo", "exec:./bot" or
 // "openai:gpt-4o-mini", with the agent type the kit holds under the part
 // before the colon.
-func (k *Kit) Agent(spec string, opts runner.AgentOptions) (Agent, error) {
+func (k *Kit) Agent(spec string, opts runner.AgentOptions) (runner.Agent, error) {
 	name, arg, _ := strings.Cut(spec, ":")
 	t, err := k.Agents.Get(name)
 	if err != nil {
@@ -76,20 +86,3 @@ func (k *Kit) Evaluator(data any) (evaluate.Evaluator, error) {
 	}
 	return ev, nil
 }
-
-// The common path's names, so that a host program needs no other import to
-// run its agent.
-type (
-	// Agent is the system under test (runner.Agent).
-	Agent = runner.Agent
-	// AgentFunc turns a function into a stateless Agent (runner.AgentFunc).
-	AgentFunc = runner.AgentFunc
-	// Session is one run's conversation with an agent (runner.Session).
-	Session = runner.Session
-	// SessionConfig is what a session starts with (runner.SessionConfig).
-	SessionConfig = runner.SessionConfig
-	// Reply is what an agent answered (runner.Reply).
-	Reply = runner.Reply
-	// Action is one action (tool call) an agent made (evaluate.Action).
-	Action = evaluate.Action
-)

@@ -149,9 +149,9 @@ func TestRunZeroConfig(t *testing.T) {
 	kit := agenteval.New()
 	files, err := kit.Load("examples/scenarios/weather.scenario.yaml")
 	require.NoError(t, err)
-	weather := agenteval.AgentFunc(func(ctx context.Context, cfg agenteval.SessionConfig, _ string) (agenteval.Reply, error) {
+	weather := runner.AgentFunc(func(ctx context.Context, cfg runner.SessionConfig, _ string) (runner.Reply, error) {
 		_, err := cfg.Mocks.Call(ctx, "weather", "forecast", map[string]any{"city": "Paris"})
-		return agenteval.Reply{Text: "The weather in Paris is sunny", Actions: []agenteval.Action{{Name: "GET_WEATHER"}}}, err
+		return runner.Reply{Text: "The weather in Paris is sunny", Actions: []evaluate.Action{{Name: "GET_WEATHER"}}}, err
 	})
 	sum, err := kit.Run(t.Context(), agenteval.RunConfig{Agent: weather}, files...)
 	require.NoError(t, err)
@@ -185,9 +185,9 @@ func TestRunBudgetThroughTheKit(t *testing.T) {
 	kit := agenteval.New()
 	files, err := kit.Load("examples/scenarios/weather.scenario.yaml")
 	require.NoError(t, err)
-	agent := agenteval.AgentFunc(func(ctx context.Context, cfg agenteval.SessionConfig, _ string) (agenteval.Reply, error) {
+	agent := runner.AgentFunc(func(ctx context.Context, cfg runner.SessionConfig, _ string) (runner.Reply, error) {
 		_, err := cfg.Mocks.Call(ctx, "weather", "forecast", map[string]any{"city": "Paris"})
-		return agenteval.Reply{Text: "The weather in Paris is sunny", Actions: []agenteval.Action{{Name: "GET_WEATHER"}},
+		return runner.Reply{Text: "The weather in Paris is sunny", Actions: []evaluate.Action{{Name: "GET_WEATHER"}},
 			Usage: llm.Usage{PromptTokens: 70, CompletionTokens: 30, TotalTokens: 100}}, err
 	})
 	out := t.TempDir()

@@ -24,7 +24,7 @@ import (
 // matrix, 4 × GOMAXPROCS at once, no results written.
 type RunConfig struct {
 	// Agent is the system under test; the only field a run needs.
-	Agent Agent
+	Agent runner.Agent
 	// Concurrency is how many jobs run at once (default 4 × GOMAXPROCS).
 	Concurrency int
 	// Runs is how many times each plain scenario runs (at least 1);

@@ -21,12 +21,12 @@ import (
 // RunConfig.Variants and the agents in RunConfig.Runner.Variants.
 // ignored lists the agents given instructions or env that their type does
 // not take (runner.AgentType.TakesInstructions, TakesEnv).
-func (k *Kit) SuiteAgents(s *scenario.Suite, opts runner.AgentOptions) (variants []matrix.Variant, agents map[matrix.Variant]Agent, ignored []string, err error) {
+func (k *Kit) SuiteAgents(s *scenario.Suite, opts runner.AgentOptions) (variants []matrix.Variant, agents map[matrix.Variant]runner.Agent, ignored []string, err error) {
 	models := s.Models
 	if len(models) == 0 {
 		models = []scenario.SuiteModel{{}}
 	}
-	agents = map[matrix.Variant]Agent{}
+	agents = map[matrix.Variant]runner.Agent{}
 	for _, a := range s.Agents {
 		for _, m := range models {
 			v := matrix.Variant{Agent: a.Name, Model: m.ID}
@@ -46,7 +46,7 @@ func (k *Kit) SuiteAgents(s *scenario.Suite, opts runner.AgentOptions) (variants
 
 // suiteAgent builds one agent of a suite for one model; used says whether
 // the agent takes instructions and env.
-func (k *Kit) suiteAgent(a scenario.SuiteAgent, m scenario.SuiteModel, opts runner.AgentOptions) (Agent, bool, error) {
+func (k *Kit) suiteAgent(a scenario.SuiteAgent, m scenario.SuiteModel, opts runner.AgentOptions) (runner.Agent, bool, error) {
 	spec := a.Agent
 	if spec == "openai" || spec == "openai:" {
 		if m.ID == "" {

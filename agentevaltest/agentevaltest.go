@@ -4,11 +4,11 @@
 // them, and a job that does not pass fails its subtest with the verdict's
 // reason and every failed evaluation, at the line that called Run.
 //
-// The common path needs only this package:
+// The common path needs this package and the runner's agent types:
 //
 //	func TestWeatherAgent(t *testing.T) {
-//		agent := agentevaltest.AgentFunc(func(ctx context.Context, cfg agentevaltest.SessionConfig, msg string) (agentevaltest.Reply, error) {
-//			return agentevaltest.Reply{Text: "Sunny in Paris"}, nil
+//		agent := runner.AgentFunc(func(ctx context.Context, cfg runner.SessionConfig, msg string) (runner.Reply, error) {
+//			return runner.Reply{Text: "Sunny in Paris"}, nil
 //		})
 //		agentevaltest.Run(t, agentevaltest.Config{Agent: agent}, "testdata/weather.scenario.yaml")
 //	}
@@ -30,24 +30,11 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// The names a test needs on the common path, so that it imports only this
-// package: a Go function as the agent (AgentFunc), what it is given and
-// what it answers. An agent with state of its own implements
-// agenteval.Agent and agenteval.Session.
-type (
-	// Config says how the jobs run (agenteval.RunConfig). Concurrency
-	// bounds the jobs that run at once; Out is Kit.Run's and not used here
-	// (Runner.Results, when set, receives every result).
-	Config = agenteval.RunConfig
-	// AgentFunc turns a function into a stateless Agent.
-	AgentFunc = agenteval.AgentFunc
-	// SessionConfig is what a session starts with.
-	SessionConfig = agenteval.SessionConfig
-	// Reply is what an agent answered.
-	Reply = agenteval.Reply
-	// Action is one action (tool call) an agent made.
-	Action = agenteval.Action
-)
+// Config says how the jobs run (agenteval.RunConfig). Concurrency
+// bounds the jobs that run at once; Out is Kit.Run's and not used here
+// (Runner.Results, when set, receives every result). The agent is a
+// runner.Agent: runner.AgentFunc makes a Go function one.
+type Config = agenteval.RunConfig
 
 // Run loads paths (scenario and matrix files, or directories of them) with
 // every built-in registered and runs their jobs with cfg: see RunFiles.

@@ -29,8 +29,8 @@ func TestFailingHost(t *testing.T) {
 	if os.Getenv(failingHostEnv) == "" {
 		t.Skip("run by TestFailuresPointAtTheCaller")
 	}
-	cloudy := agentevaltest.AgentFunc(func(context.Context, agentevaltest.SessionConfig, string) (agentevaltest.Reply, error) {
-		return agentevaltest.Reply{Text: "cloudy"}, nil
+	cloudy := runner.AgentFunc(func(context.Context, runner.SessionConfig, string) (runner.Reply, error) {
+		return runner.Reply{Text: "cloudy"}, nil
 	})
 	agentevaltest.Run(t, agentevaltest.Config{Agent: cloudy, Runs: 2, Concurrency: 2}, "../examples/scenarios/weather.scenario.yaml") // the caller's line
 }
@@ -69,7 +69,7 @@ func TestConcurrencyBoundsTheSubtests(t *testing.T) {
 	var active, most atomic.Int64
 	var met sync.Once
 	both := make(chan struct{})
-	agent := agentevaltest.AgentFunc(func(ctx context.Context, _ agentevaltest.SessionConfig, _ string) (agentevaltest.Reply, error) {
+	agent := runner.AgentFunc(func(ctx context.Context, _ runner.SessionConfig, _ string) (runner.Reply, error) {
 		n := active.Add(1)
 		defer active.Add(-1)
 		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
@@ -81,7 +81,7 @@ func TestConcurrencyBoundsTheSubtests(t *testing.T) {
 		case <-both:
 		case <-time.After(10 * time.Second):
 		}
-		return agentevaltest.Reply{Text: "hello"}, nil
+		return runner.Reply{Text: "hello"}, nil
 	})
 	var got []string
 	var mu sync.Mutex
@@ -112,8 +112,8 @@ func TestExecProgramsEndWithTheTest(t *testing.T) {
 func TestAnyTB(t *testing.T) {
 	t.Parallel()
 	var tb testing.TB = &tbOnly{TB: t}
-	agentevaltest.Run(tb, agentevaltest.Config{Agent: agentevaltest.AgentFunc(func(context.Context, agentevaltest.SessionConfig, string) (agentevaltest.Reply, error) {
-		return agentevaltest.Reply{Text: "hello"}, nil
+	agentevaltest.Run(tb, agentevaltest.Config{Agent: runner.AgentFunc(func(context.Context, runner.SessionConfig, string) (runner.Reply, error) {
+		return runner.Reply{Text: "hello"}, nil
 	}), Runs: 2}, "testdata/hello.scenario.yaml")
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval"
+	agentexec "github.com/agenteval/agenteval/agent/exec"
 	"github.com/agenteval/agenteval/agentevaltest"
 	"github.com/agenteval/agenteval/checkpoint"
 	"github.com/agenteval/agenteval/examples"
@@ -123,6 +124,6 @@ func TestDemoAgentAnswersOverTheExecProtocol(t *testing.T) {
 	t.Parallel()
 	in := strings.NewReader(`{"type":"start","job":"j","seed":1}` + "\n" + `{"type":"message","id":1,"text":"hello there"}` + "\n")
 	var out strings.Builder
-	require.NoError(t, runner.ServeExec(t.Context(), in, &out, &examples.Agent{}))
+	require.NoError(t, agentexec.Serve(t.Context(), in, &out, &examples.Agent{}))
 	assert.Contains(t, out.String(), `"type":"reply","id":1,"text":"You said: hello there"`)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/agent/echo"
 	"github.com/agenteval/agenteval/examples"
 	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/matrix"
@@ -46,11 +47,8 @@ func matrix3Results(t testing.TB) string {
 	path := filepath.Join(dir, "results.jsonl")
 	w, err := results.Open(path, &results.Plan{RunID: "matrix3", Started: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC),
 		TotalJobs: total, ShardJobs: total, Agent: "echo", Sources: []string{"triage.matrix.yaml"}}, results.Options{})
-	echo, err := regs.Agents.Get("echo")
 	require.NoError(t, err)
-	agent, err := echo.New("", runner.AgentOptions{})
-	require.NoError(t, err)
-	_, err = runner.Run(context.Background(), runner.Config{Agent: agent, Registries: regs,
+	_, err = runner.Run(context.Background(), runner.Config{Agent: echo.New(), Registries: regs,
 		UserModel: runner.ScriptedUser(2), Results: w, Concurrency: 2, Total: total}, jobs)
 	require.NoError(t, err)
 	require.NoError(t, w.Close())

@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"errors"
-	"slices"
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/llm"
@@ -44,22 +43,53 @@ type SessionConfig struct {
 	Seed int64
 }
 
-// Reply is what the agent answered to one message.
+// Reply is what the agent answered to one message. An agent reports its
+// tool calls and token usage here, when it has them: evaluations of tool
+// calls (trajectory_match, action checks) and the efficiency figures read
+// Actions, budgets and token reports read Usage; an agent that leaves them
+// empty is scored on its text alone.
 type Reply struct {
 	// Text is the reply text.
 	Text string
-	// Actions are the actions (tool calls) made while answering.
+	// Actions are the actions (tool calls) made while answering, in order.
 	Actions []evaluate.Action
-	// Usage counts the tokens spent.
+	// Usage counts the tokens spent answering (zero: unknown).
 	Usage llm.Usage
 }
 
-// MockCaller answers an agent's calls to mocked services: *mockSet in
-// process, or the exec protocol's bridge in an external agent (ServeExec).
+// MockCaller answers an agent's calls to mocked services: the scenario's
+// mocks in process, or the exec protocol's bridge in an external agent
+// (agent/exec.Serve).
 type MockCaller interface {
-	// Call returns the mock's response, a *mockError, or an error wrapping
-	// errNoMock when no mock answers service.method.
+	// Call returns the mock's response, a *MockError, or an error wrapping
+	// ErrNoMock when no mock answers service.method.
 	Call(ctx context.Context, service, method string, args ...any) (any, error)
+}
+
+// ErrNoMock is wrapped by MockCaller.Call's error when no mock matches the
+// call; the agent should then use the real service (or fail, in a sealed
+// test).
+var ErrNoMock = errors.New("no mock matches the call")
+
+// MockError is the error a mock with `error:` returns.
+type MockError struct {
+	Code    string
+	Message string
+	Status  int
+}
+
+// Error formats the mock error as "code: message".
+func (e *MockError) Error() string { return e.Code + ": " + e.Message }
+
+// RunScopedAgent is an Agent that holds resources for the length of one
+// run, such as programs kept for many sessions (agent/exec's pool). Run
+// and Runner call ForRun once per run and use the agent it returns for
+// every job of the run; they call end once every job is over, cancelled
+// runs included, and add its notes (what had to be replaced or killed) to
+// Summary.Notes. An agent that does not implement it is used as it is.
+type RunScopedAgent interface {
+	Agent
+	ForRun(concurrency int) (agent Agent, end func() []string)
 }
 
 // AgentFunc turns a function into a stateless Agent: every message of every
@@ -78,24 +108,6 @@ type funcSession struct {
 
 func (s *funcSession) Send(ctx context.Context, m string) (Reply, error) { return s.f(ctx, s.cfg, m) }
 func (s *funcSession) Close() error                                      { return nil }
-
-// echoAgent is the baseline agent ("echo"): it replies with the message it
-// was sent. It measures the pipeline itself and makes deterministic
-// examples possible.
-type echoAgent struct{}
-
-func (echoAgent) instant() {}
-
-func (echoAgent) NewSession(context.Context, SessionConfig) (Session, error) {
-	return echoSession{}, nil
-}
-
-type echoSession struct{}
-
-func (echoSession) instant() {}
-
-func (echoSession) Send(_ context.Context, m string) (Reply, error) { return Reply{Text: m}, nil }
-func (echoSession) Close() error                                    { return nil }
 
 // AgentType is a kind of agent the CLI's --agent flag (and
 // agenteval.Kit.Agent) can build: a plugin value, registered in Registries.Agents
@@ -130,34 +142,14 @@ type AgentOptions struct {
 	Instructions string
 }
 
-// newAgents returns a registry holding the built-in agent types: echo,
-// exec:COMMAND and openai:MODEL.
-func newAgents() *registry.Registry[*AgentType] {
-	r := registry.New("agent", func(t *AgentType) string { return t.Name }, func(t *AgentType) error {
+// newAgentTypes returns an empty registry of agent types: the agents live
+// in their own packages (agent/echo, agent/exec, agent/openai), which
+// agenteval.New registers as a host registers its own.
+func newAgentTypes() *registry.Registry[*AgentType] {
+	return registry.New("agent", func(t *AgentType) string { return t.Name }, func(t *AgentType) error {
 		if t.New == nil {
 			return errors.New("an agent type needs New")
 		}
 		return nil
 	})
-	err := r.Register(
-		&AgentType{Name: "echo", Doc: "replies with the input (a pipeline baseline)", New: func(string, AgentOptions) (Agent, error) { return echoAgent{}, nil }},
-		&AgentType{Name: "exec", Doc: "exec:COMMAND runs a program speaking the JSON-lines agent protocol", TakesEnv: true, TakesInstructions: true,
-			New: func(arg string, opts AgentOptions) (Agent, error) {
-				a, err := newExecAgent(arg)
-				if err != nil {
-					return nil, err
-				}
-				a.Env = slices.Clone(opts.Env)
-				if opts.Instructions != "" {
-					a.Env = append(a.Env, "AGENTEVAL_INSTRUCTIONS="+opts.Instructions)
-				}
-				return a, nil
-			}},
-		&AgentType{Name: "openai", Doc: "openai:MODEL talks to an OpenAI-compatible chat endpoint (OPENAI_BASE_URL, OPENAI_API_KEY); a scenario's character.llm.model, temperature and max_tokens override MODEL and the sampling",
-			TakesInstructions: true, New: newOpenAIAgentFromSpec},
-	)
-	if err != nil {
-		panic(err) // the built-in names are distinct; a clash is a bug in this package
-	}
-	return r
 }

@@ -65,12 +65,16 @@
 //
 // # Agents
 //
-// An Agent starts Sessions. Registries.Agents holds the agent types the
-// CLI's --agent flag and agenteval.Kit.Agent build from a spec: echo replies
-// with the input; exec:COMMAND runs any program speaking the JSON-lines
-// protocol of docs/exec-protocol.md, and keeps a program that announces
-// many sessions for the whole run (ServeExec serves that protocol for an
-// Agent written in Go); openai:MODEL puts a chat model under test, offering
-// the scenario's mocks as tools. AgentFunc makes a Go function an Agent.
-// Package agentevaltest runs jobs as subtests of a Go test.
+// An Agent starts Sessions; AgentFunc makes a Go function one. The runner
+// holds the interfaces, not the agents: the built-in ones live in their own
+// packages (agent/echo, agent/exec: any program speaking the JSON-lines
+// protocol of docs/exec-protocol.md, with Serve for an agent written in
+// Go; agent/openai: a chat model under test, offering the scenario's mocks
+// as tools), and Registries.Agents holds the agent types the CLI's --agent
+// flag and agenteval.Kit.Agent build from a spec (agenteval.New registers
+// the built-ins). What an agent may report beyond its text goes in its
+// Reply (Actions: its tool calls; Usage: its tokens); an agent that holds
+// resources for a whole run (the exec agent's persistent programs)
+// implements RunScopedAgent. Package agentevaltest runs jobs as subtests of
+// a Go test.
 package runner

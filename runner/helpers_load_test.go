@@ -2,14 +2,13 @@ package runner
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 	"testing"
 
-	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -53,14 +52,16 @@ func recordedIDs(t testing.TB, path string) (map[string]bool, string, error) {
 	}
 }
 
-// buildAgent parses spec ("echo", "exec:./bot", "openai:MODEL") and builds
-// the agent with the type agents holds under its prefix, as
-// agenteval.Kit.Agent does.
-func buildAgent(agents *registry.Registry[*AgentType], spec string, opts AgentOptions) (Agent, error) {
-	name, arg, _ := strings.Cut(spec, ":")
-	t, err := agents.Get(name)
-	if err != nil {
-		return nil, err
-	}
-	return t.New(arg, opts)
+// echoAgent replies with the message it was sent: the runner's own tests
+// measure and check the driver with it (package agent/echo is the built-in
+// one, above runner).
+type echoAgent struct{}
+
+func (echoAgent) NewSession(context.Context, SessionConfig) (Session, error) {
+	return echoSession{}, nil
 }
+
+type echoSession struct{}
+
+func (echoSession) Send(_ context.Context, m string) (Reply, error) { return Reply{Text: m}, nil }
+func (echoSession) Close() error                                    { return nil }

@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -18,20 +17,6 @@ import (
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
-
-// errNoMock is returned by mockSet.Call when no mock matches the call; the
-// agent should then use the real service (or fail, in a sealed test).
-var errNoMock = errors.New("no mock matches the call")
-
-// mockError is the error a mock with `error:` returns.
-type mockError struct {
-	Code    string
-	Message string
-	Status  int
-}
-
-// Error formats the mock error as "code: message".
-func (e *mockError) Error() string { return e.Code + ": " + e.Message }
 
 // mockSet answers an agent's service calls from a scenario's setup.mocks. The
 // first mock in file order whose service, method and `when` conditions match
@@ -76,7 +61,7 @@ func (m *mockSet) unmatchedCalls() []results.MockCall {
 func (m *mockSet) size() int { return len(m.mocks) }
 
 // Call asks the mocks to answer service.method(args...). It returns
-// errNoMock when none matches, a *mockError for error mocks, or the
+// ErrNoMock when none matches, a *MockError for error mocks, or the
 // response. A delay honours ctx.
 func (m *mockSet) Call(ctx context.Context, service, method string, args ...any) (any, error) {
 	call := mockCall{args: args, input: callInput(args), at: time.Now()}
@@ -102,8 +87,8 @@ func (m *mockSet) Call(ctx context.Context, service, method string, args ...any)
 		m.record(service, method, args, i, err)
 		return res, err
 	}
-	m.record(service, method, args, -1, errNoMock)
-	return nil, fmt.Errorf("%s.%s: %w", service, method, errNoMock)
+	m.record(service, method, args, -1, ErrNoMock)
+	return nil, fmt.Errorf("%s.%s: %w", service, method, ErrNoMock)
 }
 
 // draw decides whether mock i applies to this call, with chance p.
@@ -146,7 +131,7 @@ func (m *mockSet) record(service, method string, args []any, idx int, err error)
 
 func (m *mockSet) answer(mk *scenario.Mock, c *mockCall) (any, error) {
 	if mk.Error != nil {
-		return nil, &mockError{Code: mk.Error.Code, Message: mk.Error.Message, Status: mk.Error.Status}
+		return nil, &MockError{Code: mk.Error.Code, Message: mk.Error.Message, Status: mk.Error.Status}
 	}
 	if mk.ResponseFn != "" {
 		text := c.render(mk.ResponseFn)

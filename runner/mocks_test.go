@@ -54,7 +54,7 @@ func TestMocksMatching(t *testing.T) {
 		require.NoError(t, err, tc.name)
 		assert.Equal(t, tc.want, got, tc.name)
 	}
-	var me *mockError
+	var me *MockError
 	_, err := m.Call(context.Background(), "github", "fail")
 	require.ErrorAs(t, err, &me)
 	assert.Equal(t, 429, me.Status)
@@ -89,7 +89,7 @@ func TestMockProbabilityIsSeeded(t *testing.T) {
 	assert.InDelta(t, 32, mocked, 16, "probability 0.5 applies about half the time")
 	never := newMocks([]scenario.Mock{{Service: "s", Method: "m", Metadata: &scenario.MockMetadata{Probability: f64(0)}}}, 1)
 	_, err := never.Call(context.Background(), "s", "m")
-	assert.ErrorIs(t, err, errNoMock, "probability 0 never applies")
+	assert.ErrorIs(t, err, ErrNoMock, "probability 0 never applies")
 }
 
 func TestMockDelayIsCancellable(t *testing.T) {

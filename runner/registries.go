@@ -24,8 +24,11 @@ type Registries struct {
 	Environments *registry.Registry[*EnvironmentType]
 }
 
-// NewRegistries returns registries holding every built-in, registered
-// exactly as a host registers its own.
+// NewRegistries returns registries holding every built-in of the packages
+// runner imports, registered exactly as a host registers its own. Its agent
+// types registry is empty: the agents live in their own packages
+// (agent/echo, agent/exec, agent/openai), above runner, and agenteval.New
+// registers them.
 func NewRegistries() *Registries {
 	scorers := checkpoint.NewScorers()
 	return &Registries{
@@ -34,7 +37,7 @@ func NewRegistries() *Registries {
 		Conditions:   checkpoint.NewRegistry(scorers),
 		Scorers:      scorers,
 		Terminations: newTerminations(),
-		Agents:       newAgents(),
+		Agents:       newAgentTypes(),
 		Environments: newEnvironments(),
 	}
 }

@@ -218,17 +218,17 @@ func newRun(cfg Config) (*run, error) {
 		return nil, fmt.Errorf("runner: tool categories: %w", err)
 	}
 	var ends []func() []string
-	if a, ok := cfg.Agent.(runScopedAgent); ok {
+	if a, ok := cfg.Agent.(RunScopedAgent); ok {
 		var end func() []string
-		r.cfg.Agent, end = a.forRun(cfg.Concurrency)
+		r.cfg.Agent, end = a.ForRun(cfg.Concurrency)
 		ends = append(ends, end)
 	}
 	if len(cfg.Variants) > 0 {
 		r.variants = make(map[matrix.Variant]Agent, len(cfg.Variants))
 		for v, a := range cfg.Variants {
-			if sa, ok := a.(runScopedAgent); ok {
+			if sa, ok := a.(RunScopedAgent); ok {
 				var end func() []string
-				a, end = sa.forRun(cfg.Concurrency)
+				a, end = sa.ForRun(cfg.Concurrency)
 				ends = append(ends, end)
 			}
 			r.variants[v] = a

@@ -3,7 +3,7 @@ package scenario
 import (
 	"fmt"
 
-	"github.com/agenteval/agenteval/internal/schemacheck"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // DecodeEvaluation turns one evaluation given as data into an Evaluation
@@ -80,7 +80,7 @@ func (l *Loader) fragment(name string, data any) (*File, bool) {
 
 // validatePart checks f's whole value against sch (a part of cs's schema)
 // and reports whether it passed.
-func (l *Loader) validatePart(f *File, cs *compiledSchema, sch *schemacheck.Schema) bool {
+func (l *Loader) validatePart(f *File, cs *compiledSchema, sch *jsonschema.Schema) bool {
 	if cs.err != nil || sch == nil {
 		f.addf(nil, Error, "internal", "schema: %v", fmt.Sprint(cs.err))
 		return false

@@ -13,8 +13,6 @@ import (
 	"sync"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/agenteval/agenteval/internal/yamlfast"
 )
 
 // Document is a parsed file: its content as plain data (map[string]any,
@@ -68,10 +66,6 @@ func ParseDocument(file string, data []byte, lim Limits) (*Document, Diagnostics
 			return nil, Diagnostics{syntaxDiagnostic(file, data, err)}
 		}
 		doc = *root
-	} else if fast, ok := yamlfast.Parse(data); ok {
-		// The common subset, parsed into the tree yaml.v3 would build
-		// (internal/yamlfast's fuzz test holds it to that); one document.
-		doc = *fast
 	} else {
 		dec := yaml.NewDecoder(bytes.NewReader(data))
 		if err := dec.Decode(&doc); err != nil {

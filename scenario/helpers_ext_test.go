@@ -3,12 +3,13 @@ package scenario_test
 import (
 	"sync"
 
+	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
 )
 
 // builtins are the registries agenteval.New holds: every built-in.
-var builtins = sync.OnceValue(func() *runner.Registries { return runner.NewRegistries() })
+var builtins = sync.OnceValue(func() *runner.Registries { return agenteval.New().Registries })
 
 // newLoader returns a loader of the built-ins with opts.
 func newLoader(opts scenario.Options) *scenario.Loader { return scenario.NewLoader(builtins(), opts) }

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agenteval/agenteval/internal/schemacheck"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Options configure a Loader. The zero value reports unknown fields as
@@ -101,16 +101,16 @@ type generation struct {
 
 type compiledSchema struct {
 	ready  chan struct{} // closed once the fields below are set
-	schema *schemacheck.Schema
+	schema *jsonschema.Schema
 	doc    map[string]any
 	err    error
 	// evalSites are where evaluations occur; evals holds each registered
 	// evaluation type's schema, by name.
 	evalSites [][]string
-	evals     map[string]*schemacheck.Schema
+	evals     map[string]*jsonschema.Schema
 	// evaluation and condition check one evaluation (its type) or
 	// checkpoint condition on its own, for the Decode methods.
-	evaluation, condition *schemacheck.Schema
+	evaluation, condition *jsonschema.Schema
 }
 
 // NewLoader returns a loader that accepts what reg holds (agenteval.Kit's
@@ -355,7 +355,7 @@ func (l *Loader) validateSchema(f *File) bool {
 		return false
 	}
 	before := len(f.Diagnostics.Errors())
-	cs.eachPart(f.Kind, f.Doc.Value, func(sch *schemacheck.Schema, loc []string, v any) {
+	cs.eachPart(f.Kind, f.Doc.Value, func(sch *jsonschema.Schema, loc []string, v any) {
 		l.validateAt(f, cs, sch, loc, v)
 	})
 	return len(f.Diagnostics.Errors()) == before
@@ -365,7 +365,7 @@ func (l *Loader) validateSchema(f *File) bool {
 // validated on its own, and the schema it is validated against: the
 // document (schemaView's) against the kind's schema, then each evaluation
 // against its type's. loc is reused between calls.
-func (cs *compiledSchema) eachPart(k Kind, doc any, fn func(sch *schemacheck.Schema, loc []string, v any)) {
+func (cs *compiledSchema) eachPart(k Kind, doc any, fn func(sch *jsonschema.Schema, loc []string, v any)) {
 	fn(cs.schema, nil, schemaView(k, doc))
 	for _, site := range cs.evalSites {
 		eachSite(doc, site, make([]string, 0, 8), func(loc []string, v any) {
@@ -378,13 +378,13 @@ func (cs *compiledSchema) eachPart(k Kind, doc any, fn func(sch *schemacheck.Sch
 	}
 }
 
-func (l *Loader) validateAt(f *File, cs *compiledSchema, sch *schemacheck.Schema, loc []string, v any) {
+func (l *Loader) validateAt(f *File, cs *compiledSchema, sch *jsonschema.Schema, loc []string, v any) {
 	err := sch.Validate(v)
 	if err == nil {
 		return
 	}
 	loc = slices.Clone(loc)
-	ve, ok := err.(*schemacheck.Error)
+	ve, ok := err.(*jsonschema.ValidationError)
 	if !ok {
 		f.addf(f.Doc.pathOf(loc), Error, "schema", "%v", err)
 		return
@@ -496,23 +496,26 @@ func (g *generation) compile(k Kind, cs *compiledSchema) {
 		cs.evalSites = evaluationSites(cs.doc)
 		delete(ev, "allOf")
 	}
-	c, err := schemacheck.Compile(cs.doc)
-	if err != nil {
+	c := jsonschema.NewCompiler()
+	url := schemaBaseURL + k.String() + ".schema.json"
+	if err := c.AddResource(url, cs.doc); err != nil {
 		cs.err = err
 		return
 	}
-	cs.schema = c.Root()
-	for name, dst := range map[string]**schemacheck.Schema{"Evaluation": &cs.evaluation, "Condition": &cs.condition} {
+	if cs.schema, cs.err = c.Compile(url); cs.err != nil {
+		return
+	}
+	for name, dst := range map[string]**jsonschema.Schema{"Evaluation": &cs.evaluation, "Condition": &cs.condition} {
 		if _, ok := defs[name]; ok {
-			if *dst, cs.err = c.Lookup("/$defs/" + name); cs.err != nil {
+			if *dst, cs.err = c.Compile(url + "#/$defs/" + name); cs.err != nil {
 				return
 			}
 		}
 	}
 	if cs.evalSites != nil {
-		cs.evals = map[string]*schemacheck.Schema{}
+		cs.evals = map[string]*jsonschema.Schema{}
 		for _, name := range g.vocab.evaluationNames() {
-			sch, err := c.Lookup("/$defs/Evaluation_" + jsonPointerEscape(name))
+			sch, err := c.Compile(url + "#/$defs/Evaluation_" + jsonPointerEscape(name))
 			if err != nil {
 				cs.err = err
 				return

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/evaluate"
-	"github.com/agenteval/agenteval/runner"
+	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -207,7 +207,7 @@ type Sentiment struct {
 
 func TestRegisteredEvaluationType(t *testing.T) {
 	t.Parallel()
-	reg := runner.NewRegistries()
+	reg := agenteval.New().Registries
 	sentiment := evaluate.NewKind("sentiment", "The reply has a mood.", func(*Sentiment) (evaluate.Evaluator, error) {
 		return evaluate.EvaluatorFunc(func(context.Context, evaluate.Input) (evaluate.Result, error) { return evaluate.Result{}, nil }), nil
 	})

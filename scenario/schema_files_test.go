@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/judge"
-	"github.com/agenteval/agenteval/runner"
+	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -23,7 +23,7 @@ import (
 func TestSchemaFilesUpToDate(t *testing.T) {
 	comments := scenario.ExtractComments(t)
 	require.NotEmpty(t, comments)
-	reg := runner.NewRegistries()
+	reg := agenteval.New().Registries
 	want := map[string][]byte{
 		"comments.json":       scenario.MarshalComments(t, comments),
 		"builtin.fingerprint": []byte(scenario.Fingerprint(reg) + "\n"),
@@ -53,7 +53,7 @@ func TestSchemaFilesUpToDate(t *testing.T) {
 // afresh.
 func TestEmbeddedSchemasMatchGeneration(t *testing.T) {
 	t.Parallel()
-	reg := runner.NewRegistries()
+	reg := agenteval.New().Registries
 	for _, k := range scenario.SchemaKinds() {
 		embedded, err := scenario.GenerateSchema(k, reg)
 		require.NoError(t, err)
@@ -69,7 +69,7 @@ func TestEmbeddedSchemasMatchGeneration(t *testing.T) {
 
 func TestSchemaDescriptions(t *testing.T) {
 	t.Parallel()
-	b, err := scenario.GenerateSchema(scenario.KindScenario, runner.NewRegistries())
+	b, err := scenario.GenerateSchema(scenario.KindScenario, agenteval.New().Registries)
 	require.NoError(t, err)
 	var s struct {
 		Description string `json:"description"`
@@ -118,7 +118,7 @@ func TestInternalVocabularyIsTheBuiltins(t *testing.T) {
 		}
 		return &c
 	}
-	assert.Equal(t, strip(runner.NewRegistries().Vocabulary()), strip(scenario.InternalTestVocabulary()))
+	assert.Equal(t, strip(agenteval.New().Registries.Vocabulary()), strip(scenario.InternalTestVocabulary()))
 }
 
 // bestOfTwo is a host's own judgment strategy.

@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/agenteval/agenteval/runner"
+	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -28,7 +28,7 @@ scenarios:
   tags: [smoke]
 repetitions: 3
 `), 0o644)
-	l := scenario.NewLoader(runner.NewRegistries(), scenario.Options{})
+	l := scenario.NewLoader(agenteval.New().Registries, scenario.Options{})
 	s, _, err := l.LoadSuite(name, map[string]string{"candidate": "exec:./my-agent --fast"})
 	if err != nil {
 		fmt.Println(err)

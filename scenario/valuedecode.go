@@ -66,7 +66,6 @@ var (
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 	jsonNumberType      = reflect.TypeFor[json.Number]()
 	emptyIntfType       = reflect.TypeFor[any]()
-	anySliceType        = reflect.TypeFor[[]any]()
 	stringSliceType     = reflect.TypeFor[[]string]()
 )
 
@@ -168,17 +167,6 @@ func (d *valueDecoder) decode(v any, rv reflect.Value) {
 		s, ok := v.([]any)
 		if !ok {
 			d.fail("cannot store %s in %s", jsonTypeName(v), t)
-			return
-		}
-		if t == anySliceType {
-			// Any values (a matrix axis's, 10^4 of them in the echo
-			// workload): each is stored as the interface case below
-			// stores it, without reflect per element.
-			out := make([]any, len(s))
-			for i, e := range s {
-				out[i] = jsonPlain(e)
-			}
-			rv.Set(reflect.ValueOf(out))
 			return
 		}
 		out := reflect.MakeSlice(t, len(s), len(s))

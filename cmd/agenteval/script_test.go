@@ -7,8 +7,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/agenteval/agenteval/agent/exec"
 	"github.com/agenteval/agenteval/examples"
-	"github.com/agenteval/agenteval/runner"
 )
 
 // TestMain lets the test binary be the agenteval command itself: for the
@@ -18,7 +18,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("AGENTEVAL_TEST_DEMO_AGENT") == "1" {
 		// The examples' deterministic agent behind the exec protocol, as
 		// examples/demo-agent serves it.
-		if err := runner.ServeExec(context.Background(), os.Stdin, os.Stdout, &examples.Agent{}); err != nil {
+		if err := exec.Serve(context.Background(), os.Stdin, os.Stdout, &examples.Agent{}); err != nil {
 			os.Exit(1)
 		}
 		return

@@ -10,12 +10,12 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/agenteval/agenteval/agent/exec"
 	"github.com/agenteval/agenteval/examples"
-	"github.com/agenteval/agenteval/runner"
 )
 
 func main() {
-	if err := runner.ServeExec(context.Background(), os.Stdin, os.Stdout, &examples.Agent{}); err != nil {
+	if err := exec.Serve(context.Background(), os.Stdin, os.Stdout, &examples.Agent{}); err != nil {
 		fmt.Fprintln(os.Stderr, "demo-agent:", err)
 		os.Exit(1)
 	}

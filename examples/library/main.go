@@ -10,20 +10,22 @@ import (
 	"log"
 
 	"github.com/agenteval/agenteval"
+	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/runner"
 )
 
 // README:begin (README.md shows from here to README:end; a test keeps them equal)
 
 // weatherAgent is the agent under test: it asks the weather service (which
 // the scenario mocks) and reports what it said, with the action it took.
-var weatherAgent = agenteval.AgentFunc(func(ctx context.Context, cfg agenteval.SessionConfig, msg string) (agenteval.Reply, error) {
+var weatherAgent = runner.AgentFunc(func(ctx context.Context, cfg runner.SessionConfig, msg string) (runner.Reply, error) {
 	forecast, err := cfg.Mocks.Call(ctx, "weather", "forecast", map[string]any{"city": "Paris"})
 	if err != nil {
-		return agenteval.Reply{}, err
+		return runner.Reply{}, err
 	}
-	return agenteval.Reply{
+	return runner.Reply{
 		Text:    fmt.Sprintf("The weather in Paris: %v", forecast),
-		Actions: []agenteval.Action{{Name: "GET_WEATHER", Args: map[string]any{"city": "Paris"}}},
+		Actions: []evaluate.Action{{Name: "GET_WEATHER", Args: map[string]any{"city": "Paris"}}},
 	}, nil
 })
 

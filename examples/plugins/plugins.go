@@ -99,8 +99,8 @@ func TitleMentions() *checkpoint.ConditionType {
 func Shout() *runner.AgentType {
 	return &runner.AgentType{Name: "shout", Doc: "replies with the message in capitals",
 		New: func(string, runner.AgentOptions) (runner.Agent, error) {
-			return agenteval.AgentFunc(func(_ context.Context, _ agenteval.SessionConfig, msg string) (agenteval.Reply, error) {
-				return agenteval.Reply{Text: strings.ToUpper(msg)}, nil
+			return runner.AgentFunc(func(_ context.Context, _ runner.SessionConfig, msg string) (runner.Reply, error) {
+				return runner.Reply{Text: strings.ToUpper(msg)}, nil
 			}), nil
 		}}
 }
