@@ -247,7 +247,7 @@ func (m *openAI) Name() string { return m.model }
 func (m *openAI) Complete(ctx context.Context, req Request) (Response, error) {
 	resp, err := m.complete(ctx, req)
 	if err != nil {
-		NoteFailure(ctx, err) // the job's record says why its evaluation got no answer
+		noteFailure(ctx, err) // the job's record says why its evaluation got no answer
 	}
 	return resp, err
 }

@@ -21,7 +21,7 @@ import (
 	"github.com/agenteval/agenteval/redact"
 )
 
-// The parts a recorded model plays in a run (its role in a [Site]; not a
+// The parts a recorded model plays in a run (its role in a call site; not a
 // message role): a cassette keys calls by it.
 const (
 	CallerAgent = "agent"
@@ -32,7 +32,7 @@ const (
 // Cassette holds the recorded answers of a run: every model call, and any
 // other answer a job receives that a replay must give again (the runner's
 // probabilistic mock draws, checkpoint task results). An answer is keyed by
-// where it was asked (a [Site]): the job and attempt, the role, the sample
+// where it was asked (its call site): the job and attempt, the role, the sample
 // and the call's ordinal among that job attempt's calls of that role and
 // sample. Concurrency, judge samples and repetitions therefore each keep
 // their own answer, and a replay hands every call the answer its own call
@@ -73,25 +73,22 @@ func NewCassette(dir string, replay bool, r *redact.Redactor) (*Cassette, error)
 	if err != nil {
 		return nil, err
 	}
-	return NewCassetteIn(c, replay, r), nil
+	return newCassetteIn(c, replay, r), nil
 }
 
-// NewCassetteIn returns a cassette kept in c (a [NewMemoryCache] for
+// newCassetteIn returns a cassette kept in c (a [NewMemoryCache] for
 // tests); r masks what is stored and compared (nil: nothing is masked
 // beyond what c masks).
-func NewCassetteIn(c Cache, replay bool, r *redact.Redactor) *Cassette {
+func newCassetteIn(c Cache, replay bool, r *redact.Redactor) *Cassette {
 	return &Cassette{cache: c, replay: replay, redactor: r}
 }
-
-// Replaying reports whether the cassette answers from its recordings.
-func (c *Cassette) Replaying() bool { return c.replay }
 
 // ErrNotRecorded is wrapped by the error of a replayed call with no
 // recording at its site, or whose request differs from the recorded one.
 var ErrNotRecorded = errors.New("llm: call not recorded (replay)")
 
-// Site is where an answer was asked: what a cassette keys it by.
-type Site struct {
+// callSite is where an answer was asked: what a cassette keys it by.
+type callSite struct {
 	// Job and Attempt are the job's id and attempt (from 1); "" and 0
 	// for a call made outside any job.
 	Job     string `json:"job"`
@@ -111,7 +108,7 @@ type Site struct {
 	Call string `json:"call,omitempty"`
 }
 
-func (s Site) String() string {
+func (s callSite) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s call %d", s.Role, s.Ordinal)
 	if s.Sample != 0 {
@@ -123,7 +120,7 @@ func (s Site) String() string {
 	return b.String()
 }
 
-func (s Site) key() string {
+func (s callSite) key() string {
 	b, _ := json.Marshal(s) // strings and ints: cannot fail
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
@@ -131,7 +128,7 @@ func (s Site) key() string {
 
 // entry is one recorded answer as stored.
 type entry struct {
-	Site    Site            `json:"site"`
+	Site    callSite        `json:"site"`
 	Request json.RawMessage `json:"request"`
 	Answer  json.RawMessage `json:"answer,omitempty"`
 	Error   string          `json:"error,omitempty"`
@@ -143,7 +140,7 @@ type entry struct {
 // the cassette; recording, from live, storing the answer and returning it as
 // a replay will (decoded from its JSON, so both see the same values).
 // request is what the call asked (compared on replay); call separates calls
-// that may run concurrently within a job (see Site.Call).
+// that may run concurrently within a job (see callSite.Call).
 func Play[T any](ctx context.Context, c *Cassette, role, name, call string, request any, live func(context.Context) (T, error)) (T, error) {
 	var zero T
 	site := c.site(ctx, role, name, call)
@@ -193,8 +190,8 @@ func Play[T any](ctx context.Context, c *Cassette, role, name, call string, requ
 }
 
 // site numbers a call at ctx's job.
-func (c *Cassette) site(ctx context.Context, role, name, call string) Site {
-	s := Site{Role: role, Name: name, Sample: sampleOf(ctx), Call: call}
+func (c *Cassette) site(ctx context.Context, role, name, call string) callSite {
+	s := callSite{Role: role, Name: name, Sample: sampleOf(ctx), Call: call}
 	k := callCounter{role: role, name: name, sample: s.Sample, call: call}
 	if jc, ok := ctx.Value(jobKey{}).(*jobCalls); ok {
 		s.Job, s.Attempt = jc.job, jc.attempt
@@ -215,7 +212,7 @@ func (c *Cassette) site(ctx context.Context, role, name, call string) Site {
 }
 
 // replayed returns the answer recorded at site for req, as a value of type t.
-func (c *Cassette) replayed(ctx context.Context, site Site, req []byte, t reflect.Type) (any, error) {
+func (c *Cassette) replayed(ctx context.Context, site callSite, req []byte, t reflect.Type) (any, error) {
 	b, ok, err := c.cache.Get(ctx, site.key())
 	if err != nil {
 		return nil, fmt.Errorf("llm: cassette: reading %s: %w", site, err)
@@ -373,15 +370,15 @@ func kindOf(err error) string {
 		return ""
 	case errors.Is(err, context.DeadlineExceeded):
 		return "timeout"
-	case IsConnectionLost(err):
+	case isConnectionLost(err):
 		return "connection"
 	}
 	return ""
 }
 
-// IsConnectionLost reports whether err is a lost or refused connection (a
+// isConnectionLost reports whether err is a lost or refused connection (a
 // reset, a refusal, a response cut short), not an answer.
-func IsConnectionLost(err error) bool {
+func isConnectionLost(err error) bool {
 	var op *net.OpError
 	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EPIPE) ||
 		errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &op)
@@ -413,7 +410,7 @@ func (r *Recorded) Complete(ctx context.Context, req Request) (Response, error) 
 		}
 		resp, err := r.Model.Complete(ctx, req)
 		if err != nil {
-			NoteFailure(ctx, err)
+			noteFailure(ctx, err)
 		}
 		return resp, err
 	})
@@ -469,9 +466,9 @@ func sampleOf(ctx context.Context) int {
 	return n
 }
 
-// NoteFailure keeps err as the last failed model call of ctx's job attempt
+// noteFailure keeps err as the last failed model call of ctx's job attempt
 // (see [JobFailure]); the model client calls it for every call it gives up on.
-func NoteFailure(ctx context.Context, err error) {
+func noteFailure(ctx context.Context, err error) {
 	if jc, ok := ctx.Value(jobKey{}).(*jobCalls); ok && err != nil {
 		jc.mu.Lock()
 		jc.failure = err

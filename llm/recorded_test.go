@@ -120,15 +120,17 @@ func TestCassetteReplayMissShowsTheDifference(t *testing.T) {
 // task results), and hands recording and replay the same decoded value.
 func TestPlayRecordsAnyAnswer(t *testing.T) {
 	t.Parallel()
-	cache := llm.NewMemoryCache()
-	rec := llm.NewCassetteIn(cache, false, nil)
+	dir := t.TempDir()
+	rec, err := llm.NewCassette(dir, false, redact.New())
+	require.NoError(t, err)
 	ctx := llm.WithJob(t.Context(), "j", 2)
 	live := func(context.Context) (any, error) { return map[string]any{"n": 3}, nil }
 	got, err := llm.Play(ctx, rec, "checkpoint", "github", "pr.view", map[string]any{"pr": 1}, live)
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"n": 3.0}, got, "recording returns what replay will")
 
-	play := llm.NewCassetteIn(cache, true, nil)
+	play, err := llm.NewCassette(dir, true, redact.New())
+	require.NoError(t, err)
 	ctx = llm.WithJob(t.Context(), "j", 2)
 	got, err = llm.Play(ctx, play, "checkpoint", "github", "pr.view", map[string]any{"pr": 1}, func(context.Context) (any, error) {
 		t.Fatal("replay called the live answer")

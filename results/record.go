@@ -163,8 +163,8 @@ type Job struct {
 type Attempt struct {
 	// N is the attempt's number, from 1.
 	N int `json:"n"`
-	// Status is passed, failed or incomplete.
-	Status Status `json:"status"`
+	// Status is "passed", "failed" (completed, not passed) or "incomplete".
+	Status string `json:"status"`
 	// Cause says why the attempt did not pass (see Job.Cause).
 	Cause Cause `json:"cause,omitempty"`
 	// Reason explains the attempt's verdict.
@@ -179,27 +179,6 @@ type Attempt struct {
 	DurationMS float64   `json:"duration_ms"`
 	// Usage is the attempt's tokens.
 	Usage llm.Usage `json:"usage"`
-}
-
-// Status is a job's or attempt's outcome.
-type Status string
-
-// The outcomes of a job or attempt.
-const (
-	StatusPassed     Status = "passed"
-	StatusFailed     Status = "failed"
-	StatusIncomplete Status = "incomplete"
-)
-
-// StatusOf returns j's outcome.
-func StatusOf(j *Job) Status {
-	switch {
-	case j.Passed:
-		return StatusPassed
-	case j.Completed:
-		return StatusFailed
-	}
-	return StatusIncomplete
 }
 
 // Cause says why a job or attempt did not pass. Infrastructure causes are
@@ -428,8 +407,20 @@ type MockCall struct {
 func (j *Job) Explain() string {
 	var b strings.Builder
 	b.WriteString(j.Reason)
+	if j.Cause != "" {
+		fmt.Fprintf(&b, " [%s]", j.Cause)
+	}
 	if j.Error != "" && !strings.Contains(j.Reason, j.Error) {
 		fmt.Fprintf(&b, "\nerror: %s", j.Error)
+	}
+	for _, a := range j.AttemptLog {
+		fmt.Fprintf(&b, "\n  attempt %d: %s", a.N, a.Status)
+		if a.Cause != "" {
+			fmt.Fprintf(&b, " (%s)", a.Cause)
+		}
+		if a.Evidence != "" {
+			fmt.Fprintf(&b, ": %s", a.Evidence)
+		}
 	}
 	for _, e := range j.Evaluations {
 		if e.Passed {

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"strings"
+	"syscall"
 
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/matrix"
@@ -64,6 +67,17 @@ func (r *run) attempts(ctx context.Context, j matrix.Job, w *worker) *results.Jo
 	return decided
 }
 
+// statusOf names r's outcome as an attempt's record does.
+func statusOf(r *results.Job) string {
+	switch {
+	case r.Passed:
+		return "passed"
+	case r.Completed:
+		return "failed"
+	}
+	return "incomplete"
+}
+
 // rank orders outcomes: passed over failed over incomplete.
 func rank(r *results.Job) int {
 	switch {
@@ -90,7 +104,7 @@ func settleCause(r *results.Job) {
 
 // attemptOf is the summary of one attempt a retried job's record keeps.
 func attemptOf(n int, r *results.Job) results.Attempt {
-	return results.Attempt{N: n, Status: results.StatusOf(r), Cause: r.Cause, Reason: r.Reason, Evidence: evidenceOf(r),
+	return results.Attempt{N: n, Status: statusOf(r), Cause: r.Cause, Reason: r.Reason, Evidence: evidenceOf(r),
 		Score: r.Score, Started: r.Started, DurationMS: r.DurationMS, Usage: r.Usage}
 }
 
@@ -131,6 +145,14 @@ func evidenceOf(r *results.Job) string {
 	return s
 }
 
+// connectionLost reports whether err is a lost or refused connection (a
+// reset, a refusal, a response cut short), not an answer.
+func connectionLost(err error) bool {
+	var op *net.OpError
+	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &op)
+}
+
 // causeOf classifies err: a timeout, a model API's 429 or 5xx, a lost
 // connection, else dflt (nil err: dflt).
 func causeOf(err error, dflt results.Cause) results.Cause {
@@ -151,7 +173,7 @@ func causeOf(err error, dflt results.Cause) results.Cause {
 		return dflt
 	case errors.Is(err, errTimeout), errors.Is(err, context.DeadlineExceeded):
 		return results.CauseTimeout
-	case llm.IsConnectionLost(err):
+	case connectionLost(err):
 		return results.CauseConnectionLost
 	}
 	return dflt

@@ -292,7 +292,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	if token != "" || *graphqlURL != "" {
 		exec = github.NewExecutor(gh, github.ExecutorOptions{})
 	}
-	if cassette != nil && (exec != nil || cassette.Replaying()) {
+	if cassette != nil && (exec != nil || *replay) {
 		// Replaying needs no GitHub: the answers are in the cassette.
 		exec = runner.RecordCheckpoints(exec, cassette)
 	}
