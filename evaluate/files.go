@@ -3,6 +3,7 @@ package evaluate
 import (
 	"errors"
 	"fmt"
+	"github.com/agenteval/agenteval/internal/infile"
 	"io"
 	"io/fs"
 	"os"
@@ -70,7 +71,7 @@ func openRunFile(dir, name string) (f *runFile, msg string, err error) {
 // read returns up to limit bytes of the file, or a message for a failed
 // Result.
 func (f *runFile) read(limit int64) ([]byte, string) {
-	r, err := f.root.Open(f.name)
+	r, err := infile.OpenIn(f.root, f.name)
 	if err != nil {
 		return nil, fmt.Sprintf("file %s cannot be read: %v", quote(filepath.ToSlash(f.name)), err)
 	}

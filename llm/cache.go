@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/agenteval/agenteval/internal/infile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -111,7 +112,7 @@ func (c *dirCache) Get(_ context.Context, key string) ([]byte, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	b, err := os.ReadFile(p)
+	b, err := infile.ReadFile(p, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}

@@ -278,7 +278,7 @@ func (c *compiler) value(p *Plan, a axis, v any, at scenario.Path, p0 any) (refl
 		g.Scenario.ID = p.base.ID // see base: the checks go without a derived id
 	}
 	leaf := get(reflect.ValueOf(g.Scenario), a.steps)
-	// Compare what the typed setter builds with what the loader decoded.
+	// Compare what cow builds with what the loader decoded.
 	want, err1 := json.Marshal(g.Scenario)
 	t := &node{axis: -1}
 	t.insert(a.steps, 0)
@@ -314,7 +314,6 @@ func (c *compiler) finish(p *Plan) {
 	slices.SortFunc(p.hashOrder, func(x, y int) int { return strings.Compare(p.axes[x].param, p.axes[y].param) })
 	p.sel = selectAll(p.axes)
 	p.shard = Shard{Index: 1, Count: 1}
-	p.typed = planTyped(p.trie, p.baseValue)
 }
 
 func cmpOr(a, b string) string {
@@ -338,6 +337,5 @@ func Single(s *scenario.Scenario, runs int, maxJobs int64) *Plan {
 		trie: &node{axis: -1}, combos: 1, shard: Shard{Index: 1, Count: 1},
 		sel: [][]int{}, maxJobs: max(maxJobs, 0),
 	}
-	p.typed = planTyped(p.trie, p.baseValue)
 	return p
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"iter"
 	"strconv"
-	"unsafe"
 
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -66,7 +65,6 @@ func (p *Plan) expand(ctx context.Context, materialise bool) iter.Seq2[Job, erro
 			comboBase int64
 			hashBuf   []byte
 			idBuf     []byte
-			slab      []Param
 		)
 		done := ctx.Done()
 		step := int64(sh.Count)
@@ -94,19 +92,12 @@ func (p *Plan) expand(ctx context.Context, materialise bool) iter.Seq2[Job, erro
 				combo, hashBuf = p.comboID(choice, combo[:0], hashBuf)
 			}
 			run := int(r) + 1
-			// Ids are written one after another into a slab shared by the
-			// next jobs, each id a string over its own bytes, which are
-			// never written again: one allocation for many jobs.
-			if need := len(p.id) + 1 + len(combo) + len("/run-") + 20; cap(idBuf)-len(idBuf) < need {
-				idBuf = make([]byte, 0, max(idSlabBytes, need))
-			}
-			start := len(idBuf)
-			idBuf = append(idBuf, p.id...)
+			idBuf = append(idBuf[:0], p.id...)
 			idBuf = append(idBuf, '/')
 			idBuf = append(idBuf, combo...)
 			idBuf = append(idBuf, "/run-"...)
 			idBuf = strconv.AppendInt(idBuf, int64(run), 10)
-			id := unsafe.String(&idBuf[start], len(idBuf)-start)
+			id := string(idBuf)
 			job := Job{
 				ID:    id,
 				Index: comboBase*runs + r,
@@ -117,13 +108,7 @@ func (p *Plan) expand(ctx context.Context, materialise bool) iter.Seq2[Job, erro
 				Run:         run,
 			}
 			if k > 0 {
-				// Params come from a slab shared by the next jobs, each with
-				// its own capped window, so that a job costs one allocation
-				// (its id) when scenarios are not built.
-				if len(slab) < k {
-					slab = make([]Param, k*paramSlabJobs)
-				}
-				job.Params, slab = slab[:k:k], slab[k:]
+				job.Params = make([]Param, k)
 				for i := range p.axes {
 					a := &p.axes[i]
 					job.Params[i] = Param{Path: a.param, Value: a.values[choice[i]]}
@@ -142,12 +127,7 @@ func (p *Plan) expand(ctx context.Context, materialise bool) iter.Seq2[Job, erro
 // build returns a new scenario: the base with the chosen values applied.
 // Only the containers on the axes' paths are new; the rest is shared.
 func (p *Plan) build(choice []int) *scenario.Scenario {
-	var s *scenario.Scenario
-	if p.typed != nil {
-		s = p.typed.build(p.base, p.axes, choice)
-	} else {
-		s = cow(p.baseValue, p.trie, p.axes, choice).Interface().(*scenario.Scenario)
-	}
+	s := cow(p.baseValue, p.trie, p.axes, choice).Interface().(*scenario.Scenario)
 	for i := range p.axes {
 		if p.axes[i].redefault[choice[i]] {
 			// Only fields that are still empty get written, and those are in
@@ -185,13 +165,6 @@ func (p *Plan) comboID(choice []int, dst, buf []byte) ([]byte, []byte) {
 	dst = append(dst, "c-"...)
 	return hex.AppendEncode(dst, sum[:8]), buf
 }
-
-// idSlabBytes is the size of the allocations that hold jobs' ids: about
-// 25 ids of 40 bytes, so one id kept long after its job keeps little else.
-const idSlabBytes = 1 << 10
-
-// paramSlabJobs is how many jobs' Params one allocation holds.
-const paramSlabJobs = 64
 
 // SingleCombination is the combination id of a scenario run without a matrix.
 const SingleCombination = "-"

@@ -334,7 +334,7 @@ func (p *Plan) withMaxJobs(n int64) *Plan {
 	return &q
 }
 
-// TestIDsKeptAfterExpansion: ids written into shared slabs stay intact
+// TestIDsKeptAfterExpansion: ids built in a reused buffer stay intact
 // however many jobs follow, and Jobs and Headers give the same ids.
 func TestIDsKeptAfterExpansion(t *testing.T) {
 	t.Parallel()

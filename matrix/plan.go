@@ -27,7 +27,6 @@ type Plan struct {
 	hashOrder  []int // axis indexes sorted by canonical path, for combination ids
 	runs       int
 	trie       *node
-	typed      *typedBuild // builds jobs' scenarios without reflect; nil: cow does
 
 	// combos is the number of combinations before filters.
 	combos int64

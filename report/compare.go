@@ -34,6 +34,12 @@ type CompareOptions struct {
 	// still listed, but do not fail the comparison. Without it they do, as a
 	// gate that does not see part of the run cannot vouch for it.
 	AllowMissing bool
+	// MaxRows bounds the rows listed (DefaultMaxCombinations when 0): with
+	// more matched combinations, Rows holds the MaxRows with the smallest
+	// adjusted p-values (then raw p-values), in the candidate's order, and
+	// MoreRows counts the rest; OnlyBaseline and OnlyCandidate are cut
+	// likewise. Every test and total covers all of them.
+	MaxRows int
 }
 
 // Comparison is the outcome of comparing a candidate run with a baseline.
@@ -46,11 +52,18 @@ type Comparison struct {
 	Candidate Counts `json:"candidate"`
 	// CandidateAll totals every candidate job; MinPassRate applies to it.
 	CandidateAll Counts `json:"candidate_all"`
-	// Rows are the combinations present in both, in the candidate's order.
+	// Rows are the combinations present in both, in the candidate's order
+	// (at most CompareOptions.MaxRows: the most significant).
 	Rows []ComparisonRow `json:"rows"`
-	// OnlyBaseline and OnlyCandidate are combination keys present on one side.
+	// MoreRows counts the matched combinations Rows leaves out.
+	MoreRows int `json:"more_rows,omitempty"`
+	// OnlyBaseline and OnlyCandidate are combination keys present on one
+	// side, sorted (the first CompareOptions.MaxRows of each).
 	OnlyBaseline  []string `json:"only_baseline"`
 	OnlyCandidate []string `json:"only_candidate"`
+	// MoreOnlyBaseline and MoreOnlyCandidate count the keys left out of them.
+	MoreOnlyBaseline  int `json:"more_only_baseline,omitempty"`
+	MoreOnlyCandidate int `json:"more_only_candidate,omitempty"`
 	// CandidateMissing are the jobs of the candidate's run that have no
 	// record (its plans' job count says how many there are), and
 	// MissingShards the shards ("i/n") of which no results were read.
@@ -160,86 +173,143 @@ type ComparisonRow struct {
 // missing or cut short), fails it unless opts.AllowMissing. It says, per
 // row and overall, the smallest drop the tests could have flagged.
 func Compare(baseline, candidate *Summary, opts CompareOptions) (*Comparison, error) {
+	c, _, err := compareSides(newSummarySide(baseline), newSummarySide(candidate), opts)
+	return c, err
+}
+
+// sideCombo is what a comparison needs of one combination of one side.
+type sideCombo struct {
+	key, scenario           string
+	runs, completed, passed int
+}
+
+// compareSide is one side of a comparison: its combinations in order (a
+// Summary's, or every combination of a Results, which no Summary lists
+// in full), found by key, labelled on demand (only listed rows are), and
+// its run's totals and missing jobs and shards.
+type compareSide interface {
+	len() int
+	at(i int) sideCombo
+	find(key string) (int, bool)
+	label(i int) string
+	totals() Counts
+	missing() (ranges []IndexRange, jobs int64, shards []string)
+}
+
+// matchedPair is a combination present on both sides, by position.
+type matchedPair struct {
+	cand, base int32
+}
+
+// compareSides compares the two sides (see Compare). It also returns the
+// matched combinations, in the candidate's order. It holds a few words
+// per matched combination, never a row: only the listed rows are built.
+func compareSides(base, cand compareSide, opts CompareOptions) (*Comparison, []matchedPair, error) {
 	if opts.Alpha == 0 {
 		opts.Alpha = 0.05
 	}
 	if opts.Correction == "" {
 		opts.Correction = correctionHolm
 	}
+	if opts.MaxRows <= 0 {
+		opts.MaxRows = DefaultMaxCombinations
+	}
 	if !(opts.Alpha > 0 && opts.Alpha < 1) { // NaN too: every p < NaN is false
-		return nil, fmt.Errorf("compare: alpha %v is not in (0, 1)", opts.Alpha)
+		return nil, nil, fmt.Errorf("compare: alpha %v is not in (0, 1)", opts.Alpha)
 	}
 	if !(opts.MinPassRate >= 0 && opts.MinPassRate <= 1) {
-		return nil, fmt.Errorf("compare: minimum pass rate %v is not in [0, 1]", opts.MinPassRate)
+		return nil, nil, fmt.Errorf("compare: minimum pass rate %v is not in [0, 1]", opts.MinPassRate)
 	}
 	if opts.Correction != correctionHolm && opts.Correction != correctionNone {
-		return nil, fmt.Errorf("compare: unknown correction %q (want %s or %s)", opts.Correction, correctionHolm, correctionNone)
+		return nil, nil, fmt.Errorf("compare: unknown correction %q (want %s or %s)", opts.Correction, correctionHolm, correctionNone)
 	}
+	missing, missingJobs, shards := cand.missing()
 	cmp := &Comparison{Alpha: opts.Alpha, MinPassRate: opts.MinPassRate, Correction: opts.Correction,
-		Rows: []ComparisonRow{}, OnlyBaseline: []string{}, OnlyCandidate: []string{}, CandidateAll: candidate.Totals,
-		CandidateMissing: []IndexRange{}, MissingShards: missingShards(candidate.Shards), AllowMissing: opts.AllowMissing}
-	if candidate.MissingJobs > 0 {
-		cmp.CandidateMissing, cmp.CandidateMissingJobs = slices.Clone(candidate.Missing), candidate.MissingJobs
+		Rows: []ComparisonRow{}, OnlyBaseline: []string{}, OnlyCandidate: []string{}, CandidateAll: cand.totals(),
+		CandidateMissing: []IndexRange{}, MissingShards: missingShards(shards), AllowMissing: opts.AllowMissing}
+	if missingJobs > 0 {
+		cmp.CandidateMissing, cmp.CandidateMissingJobs = slices.Clone(missing), missingJobs
 	}
-	base := map[string]*CombinationSummary{}
-	for i := range baseline.Scenarios {
-		for j := range baseline.Scenarios[i].Combinations {
-			c := &baseline.Scenarios[i].Combinations[j]
-			base[c.Key] = c
-		}
-	}
-	seen := map[string]bool{}
+	seen := make([]bool, base.len())
 	var bt, ct [3]int
+	var matched []matchedPair
+	var ps []float64
 	var strata []stats.Table2x2
-	for _, sc := range candidate.Scenarios {
-		for _, c := range sc.Combinations {
-			b, ok := base[c.Key]
-			if !ok {
-				cmp.OnlyCandidate = append(cmp.OnlyCandidate, c.Key)
-				continue
-			}
-			seen[c.Key] = true
-			row := ComparisonRow{Key: c.Key, Scenario: sc.ID, Label: c.Label, Baseline: b.Counts, Candidate: c.Counts,
-				Delta:  c.PassRate - b.PassRate,
-				PValue: stats.RoundP(stats.FisherLess(b.Passed, b.Runs-b.Passed, c.Passed, c.Runs-c.Passed))}
-			cmp.Rows = append(cmp.Rows, row)
-			strata = append(strata, stats.Table2x2{Succ1: b.Passed, Fail1: b.Runs - b.Passed, Succ2: c.Passed, Fail2: c.Runs - c.Passed})
-			bt[0], bt[1], bt[2] = bt[0]+b.Runs, bt[1]+b.Completed, bt[2]+b.Passed
-			ct[0], ct[1], ct[2] = ct[0]+c.Runs, ct[1]+c.Completed, ct[2]+c.Passed
+	for i := range cand.len() {
+		c := cand.at(i)
+		bi, ok := base.find(c.key)
+		if !ok {
+			cmp.OnlyCandidate = append(cmp.OnlyCandidate, c.key)
+			continue
 		}
+		seen[bi] = true
+		b := base.at(bi)
+		matched = append(matched, matchedPair{cand: int32(i), base: int32(bi)})
+		ps = append(ps, stats.FisherLess(b.passed, b.runs-b.passed, c.passed, c.runs-c.passed))
+		strata = append(strata, stats.Table2x2{Succ1: b.passed, Fail1: b.runs - b.passed, Succ2: c.passed, Fail2: c.runs - c.passed})
+		bt[0], bt[1], bt[2] = bt[0]+b.runs, bt[1]+b.completed, bt[2]+b.passed
+		ct[0], ct[1], ct[2] = ct[0]+c.runs, ct[1]+c.completed, ct[2]+c.passed
 	}
-	for _, sc := range baseline.Scenarios {
-		for _, c := range sc.Combinations {
-			if !seen[c.Key] {
-				cmp.OnlyBaseline = append(cmp.OnlyBaseline, c.Key)
-			}
+	for i, ok := range seen {
+		if !ok {
+			cmp.OnlyBaseline = append(cmp.OnlyBaseline, base.at(i).key)
 		}
 	}
 	slices.Sort(cmp.OnlyBaseline)
 	slices.Sort(cmp.OnlyCandidate)
+	onlyBaseline := len(cmp.OnlyBaseline)
+	if n := len(cmp.OnlyBaseline); n > opts.MaxRows {
+		cmp.OnlyBaseline, cmp.MoreOnlyBaseline = slices.Clip(cmp.OnlyBaseline[:opts.MaxRows]), n-opts.MaxRows
+	}
+	if n := len(cmp.OnlyCandidate); n > opts.MaxRows {
+		cmp.OnlyCandidate, cmp.MoreOnlyCandidate = slices.Clip(cmp.OnlyCandidate[:opts.MaxRows]), n-opts.MaxRows
+	}
 	cmp.Baseline = newCounts(bt[0], bt[1], bt[2])
 	cmp.Candidate = newCounts(ct[0], ct[1], ct[2])
-	ps := make([]float64, len(cmp.Rows))
-	for i, r := range cmp.Rows {
-		ps[i] = r.PValue
-	}
+	adjusted := ps
 	if opts.Correction == correctionHolm {
-		ps = stats.Holm(ps)
+		adjusted = stats.Holm(ps)
 	}
 	rowAlpha := opts.Alpha
 	if opts.Correction == correctionHolm {
-		rowAlpha = opts.Alpha / float64(len(cmp.Rows))
+		rowAlpha = opts.Alpha / float64(len(matched))
 	}
-	for i := range cmp.Rows {
-		r := &cmp.Rows[i]
-		r.AdjustedP = stats.RoundP(ps[i])
-		r.Regression = r.Delta < 0 && stats.Below(ps[i], opts.Alpha)
-		if r.Regression {
+	regression := func(m int) bool {
+		b, c := base.at(int(matched[m].base)), cand.at(int(matched[m].cand))
+		return stats.Rate(c.passed, c.runs) < stats.Rate(b.passed, b.runs) && stats.Below(adjusted[m], opts.Alpha)
+	}
+	for m := range matched {
+		if regression(m) {
 			cmp.Regressions++
 		}
-		if d, ok := stats.MinDetectableDrop(r.Baseline.Passed, r.Baseline.Runs, r.Candidate.Runs, rowAlpha); ok {
-			r.MinDetectableDrop = &d
+	}
+	// The rows listed: all of them, or the most significant in their order.
+	listed := make([]int, len(matched))
+	for m := range listed {
+		listed[m] = m
+	}
+	if len(listed) > opts.MaxRows {
+		// Adjusted p-values tie at 1 by the thousand; the raw p tells them apart.
+		slices.SortStableFunc(listed, func(a, b int) int {
+			if c := cmpFloat(adjusted[a], adjusted[b]); c != 0 {
+				return c
+			}
+			return cmpFloat(ps[a], ps[b])
+		})
+		listed = listed[:opts.MaxRows]
+		slices.Sort(listed)
+		cmp.MoreRows = len(matched) - len(listed)
+	}
+	for _, m := range listed {
+		b, c := base.at(int(matched[m].base)), cand.at(int(matched[m].cand))
+		bc, cc := newCounts(b.runs, b.completed, b.passed), newCounts(c.runs, c.completed, c.passed)
+		row := ComparisonRow{Key: c.key, Scenario: c.scenario, Label: cand.label(int(matched[m].cand)),
+			Baseline: bc, Candidate: cc, Delta: cc.PassRate - bc.PassRate,
+			PValue: stats.RoundP(ps[m]), AdjustedP: stats.RoundP(adjusted[m]), Regression: regression(m)}
+		if d, ok := stats.MinDetectableDrop(bc.Passed, bc.Runs, cc.Runs, rowAlpha); ok {
+			row.MinDetectableDrop = &d
 		}
+		cmp.Rows = append(cmp.Rows, row)
 	}
 	overall := stats.StratifiedLess(strata)
 	o := &cmp.Overall
@@ -248,11 +318,56 @@ func Compare(baseline, candidate *Summary, opts CompareOptions) (*Comparison, er
 	if d, ok := stats.MinDetectableStratifiedDrop(strata, opts.Alpha); ok {
 		o.MinDetectableDrop = &d
 	}
-	cmp.BelowMinPassRate = opts.MinPassRate > 0 && candidate.Totals.PassRate < opts.MinPassRate
-	cmp.Incomplete = !opts.AllowMissing && (len(cmp.OnlyBaseline) > 0 || cmp.CandidateMissingJobs > 0 || len(cmp.MissingShards) > 0)
-	cmp.NothingMatched = len(cmp.Rows) == 0
+	cmp.BelowMinPassRate = opts.MinPassRate > 0 && cmp.CandidateAll.PassRate < opts.MinPassRate
+	cmp.Incomplete = !opts.AllowMissing && (onlyBaseline > 0 || cmp.CandidateMissingJobs > 0 || len(cmp.MissingShards) > 0)
+	cmp.NothingMatched = len(matched) == 0
 	cmp.Failed = cmp.Regressions > 0 || cmp.Overall.Regression || cmp.BelowMinPassRate || cmp.Incomplete || cmp.NothingMatched
-	return cmp, nil
+	return cmp, matched, nil
+}
+
+// cmpFloat orders p-values (none is NaN).
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// summarySide is the combinations a Summary lists, as one side of a comparison.
+type summarySide struct {
+	s      *Summary
+	combos []*CombinationSummary
+	scen   []string
+	byKey  map[string]int
+}
+
+func newSummarySide(s *Summary) *summarySide {
+	side := &summarySide{s: s, byKey: map[string]int{}}
+	for i := range s.Scenarios {
+		sc := &s.Scenarios[i]
+		for j := range sc.Combinations {
+			c := &sc.Combinations[j]
+			side.byKey[c.Key] = len(side.combos) // the last of a repeated key, as a map of them kept
+			side.combos = append(side.combos, c)
+			side.scen = append(side.scen, sc.ID)
+		}
+	}
+	return side
+}
+
+func (s *summarySide) len() int { return len(s.combos) }
+func (s *summarySide) at(i int) sideCombo {
+	c := s.combos[i]
+	return sideCombo{key: c.Key, scenario: s.scen[i], runs: c.Runs, completed: c.Completed, passed: c.Passed}
+}
+func (s *summarySide) find(key string) (int, bool) { i, ok := s.byKey[key]; return i, ok }
+func (s *summarySide) label(i int) string          { return s.combos[i].Label }
+func (s *summarySide) totals() Counts              { return s.s.Totals }
+func (s *summarySide) missing() ([]IndexRange, int64, []string) {
+	return s.s.Missing, s.s.MissingJobs, s.s.Shards
 }
 
 // missingShards returns the shards of a sharded run ("i/n") of which no

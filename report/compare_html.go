@@ -45,11 +45,12 @@ const comparisonPage = `<!DOCTYPE html>
 {{with .Rows}}<section id="combinations"><h2>Combinations</h2>
 <table class="stack wide"><thead><tr><th>Scenario</th><th>Combination</th><th class="n">Baseline</th><th class="n">Candidate</th><th class="n">Δ</th><th class="n">p</th><th class="n">adjusted p</th><th class="n">Detectable drop</th><th>Regression</th></tr></thead><tbody>
 {{range .}}<tr data-key="{{.Key}}" data-regression="{{.Regression}}"><td data-label="Scenario">{{.Scenario}}</td><td data-label="Combination">{{.Label}}</td><td class="n" data-label="Baseline">{{pct .Baseline.PassRate}} ({{.Baseline.Passed}}/{{.Baseline.Runs}})</td><td class="n" data-label="Candidate">{{pct .Candidate.PassRate}} ({{.Candidate.Passed}}/{{.Candidate.Runs}})</td><td class="n" data-label="Δ">{{printf "%+.1f" (pp .Delta)}} pp</td><td class="n" data-label="p">{{p .PValue}}</td><td class="n" data-label="adjusted p">{{p .AdjustedP}}</td><td class="n" data-label="Detectable drop">{{drop .MinDetectableDrop}}</td><td data-label="Regression">{{if .Regression}}yes{{else}}<span class="muted">no</span>{{end}}</td></tr>
-{{end}}</tbody></table></section>{{end}}
+{{end}}</tbody></table>{{if $.MoreRows}}
+<p class="muted more">{{$.MoreRows}} more matched combination(s) not shown: the table lists the {{len $.Rows}} with the smallest adjusted p; the tests cover them all.</p>{{end}}</section>{{end}}
 {{if or .OnlyBaseline .OnlyCandidate .MissingShards .CandidateMissing}}<section id="unmatched"><h2>Unmatched</h2>
 {{with .MissingShards}}<p>Shards of the candidate without results: {{range $i, $s := .}}{{if $i}}, {{end}}<code>{{$s}}</code>{{end}}</p>{{end}}
-{{with .OnlyBaseline}}<p>Only in baseline:</p><ul>{{range .}}<li><code>{{.}}</code></li>{{end}}</ul>{{end}}
-{{with .OnlyCandidate}}<p>Only in candidate:</p><ul>{{range .}}<li><code>{{.}}</code></li>{{end}}</ul>{{end}}
+{{with .OnlyBaseline}}<p>Only in baseline:</p><ul>{{range .}}<li><code>{{.}}</code></li>{{end}}{{if $.MoreOnlyBaseline}}<li class="muted">… {{$.MoreOnlyBaseline}} more not shown</li>{{end}}</ul>{{end}}
+{{with .OnlyCandidate}}<p>Only in candidate:</p><ul>{{range .}}<li><code>{{.}}</code></li>{{end}}{{if $.MoreOnlyCandidate}}<li class="muted">… {{$.MoreOnlyCandidate}} more not shown</li>{{end}}</ul>{{end}}
 </section>{{end}}
 </main>
 </body>

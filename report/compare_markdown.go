@@ -70,19 +70,26 @@ func writeComparisonMarkdown(w io.Writer, c *Comparison) error {
 				dropText(r.MinDetectableDrop), mark)
 		}
 		fmt.Fprintln(b)
+		if c.MoreRows > 0 {
+			fmt.Fprintf(b, "%d more matched combination(s) not shown: the table lists the %d with the smallest adjusted p; the tests cover all %d.\n\n",
+				c.MoreRows, len(c.Rows), len(c.Rows)+c.MoreRows)
+		}
 	}
 	writeMarkdownEfficiency(b, c)
-	if len(c.OnlyBaseline) > 0 {
-		fmt.Fprintf(b, "Only in baseline: %d combination(s)\n\n", len(c.OnlyBaseline))
-		for _, k := range c.OnlyBaseline {
+	for _, only := range []struct {
+		side string
+		keys []string
+		more int
+	}{{"baseline", c.OnlyBaseline, c.MoreOnlyBaseline}, {"candidate", c.OnlyCandidate, c.MoreOnlyCandidate}} {
+		if len(only.keys) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "Only in %s: %d combination(s)\n\n", only.side, len(only.keys)+only.more)
+		for _, k := range only.keys {
 			fmt.Fprintf(b, "- %s\n", mdCode(k))
 		}
-		fmt.Fprintln(b)
-	}
-	if len(c.OnlyCandidate) > 0 {
-		fmt.Fprintf(b, "Only in candidate: %d combination(s)\n\n", len(c.OnlyCandidate))
-		for _, k := range c.OnlyCandidate {
-			fmt.Fprintf(b, "- %s\n", mdCode(k))
+		if only.more > 0 {
+			fmt.Fprintf(b, "- … %d more not shown\n", only.more)
 		}
 		fmt.Fprintln(b)
 	}
@@ -117,7 +124,13 @@ func writeMarkdownEfficiency(b *bufio.Writer, c *Comparison) {
 	if len(c.Efficiency) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "Efficiency over the matched combinations (median per job; reduction = 1 − candidate/baseline, bootstrap 95%% interval, 1000 resamples, seed 42; permutation p):\n\n")
+	resampled := ""
+	for _, e := range c.Efficiency {
+		if e.Resampled > 0 {
+			resampled = fmt.Sprintf(", drawn from %d jobs a side picked evenly", e.Resampled)
+		}
+	}
+	fmt.Fprintf(b, "Efficiency over the matched combinations (median per job; reduction = 1 − candidate/baseline, bootstrap 95%% interval, 1000 resamples, seed 42; permutation p%s):\n\n", resampled)
 	fmt.Fprintf(b, "| Metric | Baseline | Candidate | Reduction [95%% CI] | Effect size | p | |\n| --- | ---: | ---: | --- | --- | ---: | :---: |\n")
 	for _, e := range c.Efficiency {
 		fmt.Fprintf(b, "| %s | %s | %s | %s [%s, %s] | %.2f (%s) | %s | %s |\n", metricText(e.Metric),
@@ -132,7 +145,7 @@ func writeMarkdownEfficiency(b *bufio.Writer, c *Comparison) {
 // its jobs without a record.
 func missingText(c *Comparison) string {
 	var parts []string
-	if n := len(c.OnlyBaseline); n > 0 {
+	if n := len(c.OnlyBaseline) + c.MoreOnlyBaseline; n > 0 {
 		parts = append(parts, fmt.Sprintf("%d combination(s) of the baseline did not run (listed below)", n))
 	}
 	if n := len(c.MissingShards); n > 0 {

@@ -8,11 +8,13 @@
 //
 // [Read] streams every input once. Records are decoded one line at a time and
 // never kept; per job it keeps only a compact slot (where the record lies in
-// its input, its duration and outcome), so memory grows with the number of
-// jobs by a few dozen bytes each, plus a bitset over the plan's job indexes.
-// Details a renderer needs later (evaluation messages, transcripts) are read
-// back from the inputs by offset ([Results.Jobs]), so the inputs must stay
-// readable while the [Results] is in use.
+// its input, its duration, efficiency and outcome), per combination its key
+// and counts, and per scenario the additive tallies, so memory grows by a
+// fixed amount per job and per combination, never with a record's text.
+// Details a renderer needs later (evaluation messages, transcripts, a listed
+// combination's own figures) are read back from the inputs by offset
+// ([Results.Jobs]), so the inputs must stay readable while the [Results] is
+// in use.
 //
 // Records are deduplicated by job id ("source/combination/run-N", where
 // source is a scenario's or a matrix file's id: the id the file writes, or
@@ -31,15 +33,28 @@
 // so that imports keep flowing one way (the runner may render reports, never
 // the reverse).
 //
-// Memory: per combination the additive tallies (counts, tokens, termination
-// reasons, evaluation failures) and one slot per job of about 40 bytes,
-// which holds the record's input and offset, its duration (kept exactly, so
-// percentiles are exact rather than sketched) and its outcome. Of two
-// duplicate records, the loser's contribution is re-read by offset and
-// subtracted, so nothing else per job is kept. Missing indexes are found by
-// sorting the recorded indexes (8 bytes per job, freed after reading), never
-// by allocating over the plan's total_jobs. Measured: about 70 bytes per job
-// retained and a heap peak near 25 MB for 10^5 jobs.
+// Memory: a slot of 56 bytes per job, which holds the record's input and
+// offset, its duration (kept exactly, so percentiles are exact rather than
+// sketched), tokens, tool calls, turns and outcome; per combination its key
+// and counts (48 bytes and the key's text); per scenario the additive
+// tallies (counts, tokens, termination reasons, evaluation failures) and
+// the counts of each matrix parameter's first Options.MaxCombinations
+// values (the runs of the others counted together). Of two duplicate
+// records, the loser's contribution is re-read by offset and subtracted, so
+// nothing else per job is kept. Missing indexes are found by sorting the
+// recorded indexes (8 bytes per job, freed after reading), never by
+// allocating over the plan's total_jobs. Measured on the one-axis echo
+// workload (one combination a job): about 175 bytes per job retained, and
+// `report --format json` over 10^6 jobs peaks near 430 MB of RSS.
+//
+// Reports over many combinations are bounded: a scenario lists its first
+// Options.MaxCombinations combinations in job order
+// ([ScenarioSummary.MoreCombinations] counts the rest, and every renderer
+// says so), while its totals, rates, flakiness, pass@k and percentiles cover
+// all of them; a comparison lists its CompareOptions.MaxRows most
+// significant rows ([Comparison.MoreRows]) and tests all of them; JUnit,
+// which CI servers count, keeps every job, streamed. Nothing is quadratic in
+// the combinations or a parameter's values.
 //
 // # Statistics
 //

@@ -57,6 +57,7 @@ func writeHTML(w io.Writer, r *Results, opts WriteOptions) error {
 		"pct":      pct,
 		"ms":       ms,
 		"num":      func(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) },
+		"median":   medianText,
 		"px":       func(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) },
 		"interval": func(iv Interval) string { return pct(iv.Lower) + "–" + pct(iv.Upper) },
 		"ranges":   func(rs []IndexRange) string { return rangesText(rs, 50) },
@@ -204,11 +205,16 @@ func newHTMLScenario(sc *ScenarioSummary, i, k int) htmlScenario {
 		if i < 0 {
 			continue
 		}
-		ps := ParameterSummary{Path: v.Name, Values: slices.Clone(sc.Parameters[i].Values)}
-		values := hs.Naming.order.values[v.Path]
-		slices.SortStableFunc(ps.Values, func(a, b ValueSummary) int {
-			return cmp.Compare(slices.Index(values, a.Value), slices.Index(values, b.Value))
-		})
+		ps := ParameterSummary{Path: v.Name, Values: slices.Clone(sc.Parameters[i].Values), Other: sc.Parameters[i].Other}
+		pos := hs.Naming.order.pos[v.Path]
+		// A value no listed combination has (the list is capped) goes last.
+		at := func(v string) int {
+			if i, ok := pos[v]; ok {
+				return i
+			}
+			return len(pos)
+		}
+		slices.SortStableFunc(ps.Values, func(a, b ValueSummary) int { return cmp.Compare(at(a.Value), at(b.Value)) })
 		hs.Params = append(hs.Params, ps)
 	}
 	return hs

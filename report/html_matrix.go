@@ -19,10 +19,14 @@ import (
 type matrixOrder struct {
 	paths  []string
 	values map[string][]string
+	// pos is each value's position in values (path → value → position),
+	// so that placing a combination or ordering values is a lookup, never
+	// a search: the page stays linear in the combinations.
+	pos map[string]map[string]int
 }
 
 func newMatrixOrder(combos []*CombinationSummary) matrixOrder {
-	o := matrixOrder{values: map[string][]string{}}
+	o := matrixOrder{values: map[string][]string{}, pos: map[string]map[string]int{}}
 	changes := map[string]int{}
 	first := map[string]int{}
 	var prev *CombinationSummary
@@ -31,8 +35,11 @@ func newMatrixOrder(combos []*CombinationSummary) matrixOrder {
 			if _, ok := first[p]; !ok {
 				first[p] = i
 				o.paths = append(o.paths, p)
+				o.pos[p] = map[string]int{}
 			}
-			if s := valueString(v); !slices.Contains(o.values[p], s) {
+			s := valueString(v)
+			if _, seen := o.pos[p][s]; !seen {
+				o.pos[p][s] = len(o.values[p])
 				o.values[p] = append(o.values[p], s)
 			}
 		}
@@ -259,9 +266,11 @@ func newHTMLHeat(matrix string, combos []*CombinationSummary, n *htmlNaming) *ht
 	slices.SortStableFunc(axes, func(a, b string) int { return cmp.Compare(len(o.values[b]), len(o.values[a])) })
 	rowP, colP, facetPs := axes[0], axes[1], axes[2:]
 	// The facets in matrix order.
-	slices.SortStableFunc(facetPs, func(a, b string) int {
-		return cmp.Compare(slices.Index(o.paths, a), slices.Index(o.paths, b))
-	})
+	pathPos := make(map[string]int, len(o.paths))
+	for i, p := range o.paths {
+		pathPos[p] = i
+	}
+	slices.SortStableFunc(facetPs, func(a, b string) int { return cmp.Compare(pathPos[a], pathPos[b]) })
 	h := &htmlHeat{Matrix: matrix, RowPath: rowP, ColPath: colP, RowName: n.name(rowP), ColName: n.name(colP),
 		Cols: o.values[colP]}
 	for _, p := range facetPs {
@@ -280,7 +289,7 @@ func newHTMLHeat(matrix string, combos []*CombinationSummary, n *htmlNaming) *ht
 		if !rok || !cok {
 			return
 		}
-		cell := &t.Rows[slices.Index(o.values[rowP], valueString(rv))].Cells[slices.Index(h.Cols, valueString(cv))]
+		cell := &t.Rows[o.pos[rowP][valueString(rv)]].Cells[o.pos[colP][valueString(cv)]]
 		cell.Counts = newCounts(cell.Counts.Runs+c.Runs, cell.Counts.Completed+c.Completed, cell.Counts.Passed+c.Passed)
 		t.Counts = newCounts(t.Counts.Runs+c.Runs, t.Counts.Completed+c.Completed, t.Counts.Passed+c.Passed)
 	}

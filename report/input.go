@@ -3,6 +3,7 @@ package report
 import (
 	"errors"
 	"fmt"
+	"github.com/agenteval/agenteval/internal/infile"
 	"io"
 	"os"
 )
@@ -52,7 +53,7 @@ func openFiles(paths []string) ([]Input, []*os.File, error) {
 		return nil, nil, fmt.Errorf("open results: %w", err)
 	}
 	for _, p := range paths {
-		f, err := os.Open(p)
+		f, err := infile.Open(p)
 		if err != nil {
 			return fail(err)
 		}

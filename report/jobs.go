@@ -30,7 +30,7 @@ func (r *Results) failingJobs() iter.Seq2[*results.Job, error] {
 func (r *Results) jobs(keep func(*slot) bool) iter.Seq2[*results.Job, error] {
 	return func(yield func(*results.Job, error) bool) {
 		rd := r.newJobReader()
-		for _, g := range r.scenarios {
+		for _, g := range r.groups {
 			if !rd.each(g, keep, nil, yield) {
 				return
 			}
@@ -47,8 +47,8 @@ func (r *Results) newJobReader() *jobReader {
 // for a slot, only the statistics fields are decoded (no transcript, no
 // evaluation messages; the verdict is kept), which is much cheaper.
 func (jr *jobReader) each(g *scenarioGroup, keep, light func(*slot) bool, yield func(*results.Job, error) bool) bool {
-	for _, c := range g.combos {
-		if !jr.eachCombo(c, keep, light, yield) {
+	for _, ci := range g.combos {
+		if !jr.eachCombo(&jr.r.combos[ci], keep, light, yield) {
 			return false
 		}
 	}
@@ -57,12 +57,13 @@ func (jr *jobReader) each(g *scenarioGroup, keep, light func(*slot) bool, yield 
 
 // eachCombo is each for one combination.
 func (jr *jobReader) eachCombo(c *combo, keep, light func(*slot) bool, yield func(*results.Job, error) bool) bool {
-	for i := range c.slots {
-		s := &c.slots[i]
+	slots := jr.r.comboSlots(c)
+	for i := range slots {
+		s := &slots[i]
 		if keep != nil && !keep(s) {
 			continue
 		}
-		job, err := jr.read(int(s.src-1), s.off, light != nil && light(s))
+		job, err := jr.read(int(s.src), s.off, light != nil && light(s))
 		if err != nil {
 			yield(nil, err)
 			return false
@@ -81,7 +82,8 @@ type jobReader struct {
 	readers []*jsonl.Reader
 }
 
-func (jr *jobReader) read(src int, off int64, light bool) (*results.Job, error) {
+// line returns the record line at off in input src (valid until the next call).
+func (jr *jobReader) line(src int, off int64) ([]byte, error) {
 	in := jr.r.inputs[src]
 	lr := jr.readers[src]
 	switch {
@@ -105,30 +107,52 @@ func (jr *jobReader) read(src int, off int64, light bool) (*results.Job, error) 
 		if at > off {
 			return nil, fmt.Errorf("read back job at %s offset %d: input changed while reading", in.Name, off)
 		}
-		if light {
-			// The statistics fields and the verdict: no transcript, no messages.
-			var rec struct {
-				lineRecord
-				Score    float64 `json:"score"`
-				Reason   string  `json:"reason"`
-				Strategy string  `json:"strategy"`
-			}
-			if err := json.Unmarshal(line, &rec); err != nil {
-				return nil, fmt.Errorf("read back job at %s offset %d: %w", in.Name, off, err)
-			}
-			j := rec.job(nil)
-			j.Score, j.Reason, j.Strategy = rec.Score, rec.Reason, rec.Strategy
-			return j, nil
-		}
-		var job results.Job
-		if derr := json.Unmarshal(line, &job); derr != nil {
-			// Read accepted this line, so its statistics fields decode.
-			var rec lineRecord
-			if err := json.Unmarshal(line, &rec); err != nil {
-				return nil, fmt.Errorf("read back job at %s offset %d: %w", in.Name, off, err)
-			}
-			return rec.job(derr), nil
-		}
-		return &job, nil
+		return line, nil
 	}
+}
+
+// stats reads back the statistics fields of the record at off in input src.
+func (jr *jobReader) stats(src int, off int64) (*lineRecord, error) {
+	line, err := jr.line(src, off)
+	if err != nil {
+		return nil, err
+	}
+	var rec lineRecord
+	if err := json.Unmarshal(line, &rec); err != nil {
+		return nil, fmt.Errorf("read back job at %s offset %d: %w", jr.r.inputs[src].Name, off, err)
+	}
+	return &rec, nil
+}
+
+func (jr *jobReader) read(src int, off int64, light bool) (*results.Job, error) {
+	in := jr.r.inputs[src]
+	line, err := jr.line(src, off)
+	if err != nil {
+		return nil, err
+	}
+	if light {
+		// The statistics fields and the verdict: no transcript, no messages.
+		var rec struct {
+			lineRecord
+			Score    float64 `json:"score"`
+			Reason   string  `json:"reason"`
+			Strategy string  `json:"strategy"`
+		}
+		if err := json.Unmarshal(line, &rec); err != nil {
+			return nil, fmt.Errorf("read back job at %s offset %d: %w", in.Name, off, err)
+		}
+		j := rec.job(nil)
+		j.Score, j.Reason, j.Strategy = rec.Score, rec.Reason, rec.Strategy
+		return j, nil
+	}
+	var job results.Job
+	if derr := json.Unmarshal(line, &job); derr != nil {
+		// Read accepted this line, so its statistics fields decode.
+		var rec lineRecord
+		if err := json.Unmarshal(line, &rec); err != nil {
+			return nil, fmt.Errorf("read back job at %s offset %d: %w", in.Name, off, err)
+		}
+		return rec.job(derr), nil
+	}
+	return &job, nil
 }

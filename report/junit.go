@@ -45,8 +45,14 @@ func writeJUnit(w io.Writer, r *Results) error {
 	rd := r.newJobReader()
 	for i := range s.Scenarios {
 		sc := &s.Scenarios[i]
-		for ci := range sc.Combinations {
-			if err := writeJUnitSuite(enc, rd, s, sc, &sc.Combinations[ci], r.scenarios[i].combos[ci]); err != nil {
+		// Every combination, not only those the summary lists.
+		for _, ci := range r.groups[i].combos {
+			c := &r.combos[ci]
+			cs, err := r.comboHead(c, rd)
+			if err != nil {
+				return fmt.Errorf("write junit: %w", err)
+			}
+			if err := writeJUnitSuite(enc, rd, s, sc, &cs, c); err != nil {
 				return fmt.Errorf("write junit: %w", err)
 			}
 		}

@@ -72,7 +72,7 @@ func writeMarkdownScenario(b *bufio.Writer, s *Summary, sc *ScenarioSummary) {
 	fmt.Fprintf(b, "Pass rate %s · completion %s · pass@%d %s · pass^%d %s · flaky %d/%d · p50 %s · p90 %s · %d tokens\n\n",
 		rateText(sc.Passed, sc.Runs, sc.PassRate, sc.PassInterval),
 		rateText(sc.Completed, sc.Runs, sc.CompletionRate, sc.CompletionInterval),
-		s.K, at, s.K, hat, sc.FlakyCombinations, len(sc.Combinations),
+		s.K, at, s.K, hat, sc.FlakyCombinations, sc.CombinationCount(),
 		ms(sc.Durations.P50), ms(sc.Durations.P90), sc.Tokens.Total)
 	fmt.Fprintf(b, "| Combination | Runs | Passed | Pass rate [95%% CI] | Completed | pass@%d | pass^%d | Flaky | p50 | p90 | p99 | Tokens |\n", s.K, s.K)
 	fmt.Fprintf(b, "| --- | ---: | ---: | --- | ---: | ---: | ---: | :---: | ---: | ---: | ---: | ---: |\n")
@@ -91,11 +91,19 @@ func writeMarkdownScenario(b *bufio.Writer, s *Summary, sc *ScenarioSummary) {
 			ms(c.Durations.P50), ms(c.Durations.P90), ms(c.Durations.P99), c.Tokens.Total)
 	}
 	fmt.Fprintln(b)
+	if sc.MoreCombinations > 0 {
+		fmt.Fprintf(b, "%d more combination(s) not shown: the table lists the first %d in job order; the figures above cover all %d.\n\n",
+			sc.MoreCombinations, len(sc.Combinations), sc.CombinationCount())
+	}
 	for _, p := range sc.Parameters {
 		fmt.Fprintf(b, "<details><summary>By %s</summary>\n\n| Value | Runs | Pass rate [95%% CI] | Completion |\n| --- | ---: | --- | ---: |\n", mdCell(p.Path))
 		for _, v := range p.Values {
 			fmt.Fprintf(b, "| %s | %d | %s | %s |\n", mdCell(v.Value), v.Runs,
 				rateText(v.Passed, v.Runs, v.PassRate, v.PassInterval), pct(v.CompletionRate))
+		}
+		if o := p.Other; o != nil {
+			fmt.Fprintf(b, "| (other values, not listed) | %d | %s | %s |\n", o.Runs,
+				rateText(o.Passed, o.Runs, o.PassRate, o.PassInterval), pct(o.CompletionRate))
 		}
 		fmt.Fprintf(b, "\n</details>\n\n")
 	}

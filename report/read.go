@@ -25,6 +25,10 @@ const (
 	defaultMaxKList = 10
 	// defaultMaxWarnings caps the warnings kept.
 	defaultMaxWarnings = 20
+	// DefaultMaxCombinations is how many combinations of a scenario a
+	// report lists (and how many values of a matrix parameter it counts
+	// one by one) when Options.MaxCombinations is 0.
+	DefaultMaxCombinations = 1000
 	// maxRun bounds run numbers to what a slot stores.
 	maxRun = 1<<31 - 1
 )
@@ -44,6 +48,14 @@ type Options struct {
 	// Redactor masks secrets in every line before it is read, so none
 	// reaches a report (nil: redact.FromEnvironment(os.Environ())).
 	Redactor *redact.Redactor
+	// MaxCombinations bounds the per-combination tables of a report: a
+	// scenario lists its first MaxCombinations combinations in job order
+	// (ScenarioSummary.MoreCombinations counts the rest, which every
+	// total, rate and test still covers), a matrix parameter its first
+	// MaxCombinations values seen (the runs of the others are counted
+	// together), a comparison its MaxCombinations most significant rows
+	// (DefaultMaxCombinations when 0).
+	MaxCombinations int
 }
 
 func (o Options) withDefaults() Options {
@@ -62,18 +74,46 @@ func (o Options) withDefaults() Options {
 	if o.Redactor == nil {
 		o.Redactor = redact.FromEnvironment(os.Environ())
 	}
+	if o.MaxCombinations <= 0 {
+		o.MaxCombinations = DefaultMaxCombinations
+	}
 	return o
 }
 
 // Results is what Read learned from its inputs: the plans, and per
-// combination the additive aggregates and one compact slot per job.
+// combination the counts of its runs, and one compact slot per job.
+//
+// Memory is a fixed amount per job and per combination, never a job's
+// text: a slot per job (where its record lies, its duration, tokens, tool
+// calls, turns and verdict: 56 bytes; a combination's runs after its
+// first also take about 20 in an index while reading), a combination's
+// key and counts (48 bytes, its key's text and 4 to 8 in the key table),
+// and per scenario the additive tallies (evaluations, termination
+// reasons, tool categories) and per matrix parameter the counts of at
+// most Options.MaxCombinations values. What is shown per combination
+// (its evaluation failures, termination reasons, tokens, parameters) is
+// read back from the inputs for the combinations a report lists.
 type Results struct {
-	inputs    []Input
-	files     []*os.File // opened by ReadFiles
-	opts      Options
-	plans     []seenPlan
-	combos    map[string]*combo
-	scenarios []*scenarioGroup // sorted by scenario id once reading is done
+	inputs []Input
+	files  []*os.File // opened by ReadFiles
+	opts   Options
+	plans  []seenPlan
+
+	combos   []combo
+	comboIdx keyTable         // key → combos
+	groups   []*scenarioGroup // sorted by scenario id once reading is done
+	groupIdx map[string]int32 // scenario id → groups, while reading
+	variants []variantGroup
+	// slots are the winning records, one per job; once reading is done
+	// they are in report order (scenarios by id, combinations in job
+	// order, runs by number) and each combination owns slots[lo:lo+runs].
+	slots []slot
+	// jobIdx finds a job's slot by combination and run while reading,
+	// for the runs after a combination's first (combo.lo has that one).
+	// indexes are the slots' job indexes, while reading (for the missing
+	// ones; a slot does not keep its index, which no report shows).
+	indexes []int64
+	jobIdx  map[uint64]int32 // combo<<32 | run → slots
 
 	recorded, duplicates, malformed int64
 	outOfRange                      int64
@@ -90,41 +130,64 @@ type seenPlan struct {
 	plan  results.Plan
 }
 
-// combo is one combination of one scenario (the whole scenario outside a matrix).
+// combo is one combination of one scenario (the whole scenario outside a
+// matrix): its key, where its jobs are, and the counts every statistic
+// over all combinations needs (flakiness, pass@k, comparisons). The rest
+// of what a report shows of it is read back from its records.
 type combo struct {
-	key          string // the job id's prefix: scenario/combination
-	scenario     string
-	scenarioName string
-	matrix       string
-	combination  string
-	agent, model string // the suite's agent and model ("" outside a suite)
-	params       map[string]any
-	minIndex     int64
-	slots        []slot        // sorted by run once reading is done
-	byRun        map[int32]int // run → position in slots, while reading
-	t            tally
+	key     string // the job id's prefix: scenario/combination
+	group   int32  // index in Results.groups (its order while reading)
+	variant int32  // index in Results.variants; −1 outside a suite
+	// lo is where its slots start once reading is done (it has runs of
+	// them); while reading, the slot of its first run seen (−1: none).
+	lo                      int32
+	minIndex                int64
+	runs, completed, passed int32
+}
+
+// flaky is true when the combination's completed runs disagree on the verdict.
+func (c *combo) flaky() bool { return c.passed > 0 && c.passed < c.completed }
+
+// variantGroup is a suite's agent × model: its tool calls by category.
+type variantGroup struct {
+	key      variantKey
+	minIndex int64
+	tools    map[string]int
 }
 
 // slot is the winning record of one job: where it lies and what the
-// statistics that cannot be summed (durations, flakiness) need.
+// statistics that cannot be summed (durations, medians, flakiness) need.
+// It holds no pointer, so the collector never scans the slots.
 type slot struct {
-	off       int64
-	index     int64
-	dur       float64
-	src       int32 // input index + 1
-	run       int32
-	completed bool
-	passed    bool
+	off int64
+	dur float64
 	// tokens (total), active (activeTokens), tools and turns are the job's
 	// efficiency, for medians and efficiency comparisons.
 	tokens, active int64
+	combo          int32
+	run            int32
 	tools, turns   int32
+	src            int32 // input index
+	completed      bool
+	passed         bool
 }
 
 type scenarioGroup struct {
 	id     string
 	name   string
-	combos []*combo // in job index order
+	combos []int32 // in job order once reading is done
+	// t tallies every job of the scenario; params counts each matrix
+	// parameter's values over them.
+	t      tally
+	params map[string]*paramTally
+}
+
+// paramTally counts the runs of one parameter per value: the first
+// Options.MaxCombinations values seen, and the runs of any other value
+// together, so that a parameter with 10^6 values costs a bounded table.
+type paramTally struct {
+	values map[string]*[3]int // value → runs, completed, passed
+	other  [3]int
 }
 
 // Read streams the inputs once, merging and deduplicating their job records
@@ -135,10 +198,12 @@ type scenarioGroup struct {
 // inputs and the field that differs) are errors.
 func Read(inputs []Input, opts Options) (*Results, error) {
 	r := &Results{
-		inputs:  inputs,
-		opts:    opts.withDefaults(),
-		combos:  map[string]*combo{},
-		scratch: map[evalKey]uint8{},
+		inputs:   inputs,
+		opts:     opts.withDefaults(),
+		comboIdx: newKeyTable(),
+		groupIdx: map[string]int32{},
+		jobIdx:   map[uint64]int32{},
+		scratch:  map[evalKey]uint8{},
 	}
 	for i, in := range inputs {
 		if err := r.readInput(i, in); err != nil {
@@ -189,6 +254,12 @@ func (r *Results) readInput(src int, in Input) error {
 			}
 			if err := r.addPlan(in.Name, p); err != nil {
 				return err
+			}
+			if len(r.plans) == 1 && r.slots == nil {
+				// One slot a job of the plan, allocated once (no record is
+				// shorter than 32 bytes, which bounds a plan that lies).
+				n := min(p.TotalJobs, in.Size/32, maxSlots)
+				r.slots, r.indexes = make([]slot, 0, n), make([]int64, 0, n)
 			}
 			records++
 		case results.RecordJob:
@@ -283,6 +354,10 @@ func splitJobID(id string) (prefix string, run int, err error) {
 	return id[:i], n, nil
 }
 
+// maxSlots bounds the jobs (and combinations) one Results holds: their
+// indexes are int32.
+const maxSlots = 1<<31 - 1
+
 func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
 	prefix, run, err := splitJobID(rec.ID)
 	if err != nil {
@@ -291,52 +366,155 @@ func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
 	if rec.Index < 0 {
 		return fmt.Errorf("job %s has negative index %d", rec.ID, rec.Index)
 	}
-	c := r.combos[prefix]
-	if c == nil {
-		params, err := rec.params()
-		if err != nil {
-			return err
+	params, err := rec.params()
+	if err != nil {
+		return err
+	}
+	ci, ok := r.comboIdx.find(r.combos, prefix)
+	if !ok {
+		if len(r.combos) == maxSlots {
+			return fmt.Errorf("job %s: more than %d combinations", rec.ID, maxSlots)
 		}
 		scen := rec.Scenario
 		if scen == "" {
 			scen = prefix[:max(0, strings.LastIndexByte(prefix, '/'))]
 		}
-		comb := rec.Combination
-		if comb == "" {
-			comb = "-"
+		gi, ok := r.groupIdx[scen]
+		if !ok {
+			gi = int32(len(r.groups))
+			r.groupIdx[scen] = gi
+			r.groups = append(r.groups, &scenarioGroup{id: scen, params: map[string]*paramTally{}})
 		}
-		c = &combo{key: prefix, scenario: scen, scenarioName: rec.ScenarioName, matrix: rec.Matrix,
-			combination: comb, agent: rec.Agent, model: rec.Model, params: params, minIndex: rec.Index, byRun: map[int32]int{}}
-		r.combos[prefix] = c
+		if g := r.groups[gi]; g.name == "" {
+			g.name = rec.ScenarioName
+		}
+		ci = int32(len(r.combos))
+		r.combos = append(r.combos, combo{key: prefix, group: gi, variant: r.variantOf(rec), minIndex: rec.Index, lo: -1})
+		r.comboIdx.add(r.combos, ci)
+		r.groups[gi].combos = append(r.groups[gi].combos, ci)
 	}
+	c := &r.combos[ci]
 	c.minIndex = min(c.minIndex, rec.Index)
-	pos, seen := c.byRun[int32(run)]
-	if !seen {
-		pos = len(c.slots)
-		c.byRun[int32(run)] = pos
-		c.slots = append(c.slots, slot{})
+	if c.variant >= 0 {
+		v := &r.variants[c.variant]
+		v.minIndex = min(v.minIndex, rec.Index)
 	}
-	s := &c.slots[pos]
+	jk := uint64(ci)<<32 | uint64(uint32(run))
+	var si int32
+	var seen bool
+	if c.lo >= 0 && r.slots[c.lo].run == int32(run) {
+		si, seen = c.lo, true
+	} else if c.lo >= 0 {
+		si, seen = r.jobIdx[jk]
+	}
 	if seen {
 		r.duplicates++
-		// The current record is later than the kept one; it wins unless it
-		// is incomplete and the kept one completed.
-		if !rec.Completed && s.completed {
+		s := &r.slots[si]
+		if !replaces(s, rec) {
 			return nil
 		}
-		loser, err := r.readRecord(int(s.src-1), s.off)
+		loser, err := r.readRecord(int(s.src), s.off)
 		if err != nil {
 			return fmt.Errorf("re-read duplicate of %s: %w", rec.ID, err)
 		}
-		c.t.add(loser, -1, r.scratch)
+		lp, err := loser.params()
+		if err != nil {
+			return fmt.Errorf("re-read duplicate of %s: %w", rec.ID, err)
+		}
+		r.count(c, loser, lp, -1)
 		r.recorded--
+	} else {
+		if len(r.slots) == maxSlots {
+			return fmt.Errorf("job %s: more than %d jobs", rec.ID, maxSlots)
+		}
+		si = int32(len(r.slots))
+		if c.lo < 0 {
+			c.lo = si
+		} else {
+			r.jobIdx[jk] = si
+		}
+		r.slots = append(r.slots, slot{})
+		r.indexes = append(r.indexes, 0)
 	}
-	c.t.add(rec, 1, r.scratch)
+	r.count(c, rec, params, 1)
 	r.recorded++
-	*s = slot{off: off, index: rec.Index, dur: rec.DurationMS, src: int32(src + 1), run: int32(run),
+	r.indexes[si] = rec.Index
+	r.slots[si] = slot{off: off, dur: rec.DurationMS, src: int32(src), run: int32(run), combo: ci,
 		completed: rec.Completed, passed: rec.Passed && rec.Completed, tokens: int64(rec.Usage.TotalTokens), active: activeTokens(rec.Usage),
 		tools: int32(min(rec.Efficiency.ToolCalls.Total, 1<<31-1)), turns: int32(min(rec.Efficiency.Turns, 1<<31-1))}
 	return nil
+}
+
+// replaces says whether rec, read after the record kept for the same job
+// id, takes its place: it does unless it is incomplete and the kept one
+// completed.
+func replaces(kept *slot, rec *lineRecord) bool {
+	return rec.Completed || !kept.completed
+}
+
+// variantOf returns the index of rec's suite agent × model, adding it on
+// first sight; −1 outside a suite.
+func (r *Results) variantOf(rec *lineRecord) int32 {
+	if rec.Agent == "" && rec.Model == "" {
+		return -1
+	}
+	k := variantKey{rec.Agent, rec.Model}
+	for i := range r.variants { // a suite has a handful
+		if r.variants[i].key == k {
+			return int32(i)
+		}
+	}
+	r.variants = append(r.variants, variantGroup{key: k, minIndex: rec.Index})
+	return int32(len(r.variants) - 1)
+}
+
+// count adds (sign 1) or removes (sign −1) one job record of combination
+// c: its counts, its scenario's tallies and parameter values, and its
+// variant's tool calls.
+func (r *Results) count(c *combo, rec *lineRecord, params map[string]any, sign int) {
+	completed, passed := rec.Completed, rec.Passed && rec.Completed
+	c.runs += int32(sign)
+	if completed {
+		c.completed += int32(sign)
+	}
+	if passed {
+		c.passed += int32(sign)
+	}
+	g := r.groups[c.group]
+	g.t.add(rec, sign, r.scratch)
+	for path, v := range params {
+		pt := g.params[path]
+		if pt == nil {
+			pt = &paramTally{values: map[string]*[3]int{}}
+			g.params[path] = pt
+		}
+		key := valueString(v)
+		cnt := pt.values[key]
+		if cnt == nil {
+			if len(pt.values) < r.opts.MaxCombinations {
+				cnt = &[3]int{}
+				pt.values[key] = cnt
+			} else {
+				cnt = &pt.other
+			}
+		}
+		cnt[0] += sign
+		if completed {
+			cnt[1] += sign
+		}
+		if passed {
+			cnt[2] += sign
+		}
+	}
+	if c.variant >= 0 {
+		v := &r.variants[c.variant]
+		for _, cat := range rec.Efficiency.ToolCalls.ByCategory {
+			if v.tools == nil {
+				v.tools = map[string]int{}
+			}
+			v.tools[cat.Name] += sign * cat.N
+		}
+	}
 }
 
 // readRecord decodes the statistics fields of the record at off in input src.
@@ -354,41 +532,41 @@ func (r *Results) readRecord(src int, off int64) (*lineRecord, error) {
 	return &rec, nil
 }
 
-// finish orders scenarios, combinations and runs, and works out which job
-// indexes have no record.
+// finish orders scenarios, combinations and runs (the slots in report
+// order), and works out which job indexes have no record.
 func (r *Results) finish() {
+	r.jobIdx = nil
+	r.groupIdx = nil
 	total := r.totalJobs()
-	have := make([]int64, 0, r.recorded)
-	groups := map[string]*scenarioGroup{}
-	for _, c := range r.combos {
-		g := groups[c.scenario]
-		if g == nil {
-			g = &scenarioGroup{id: c.scenario}
-			groups[c.scenario] = g
-			r.scenarios = append(r.scenarios, g)
-		}
-		if g.name == "" {
-			g.name = c.scenarioName
-		}
-		g.combos = append(g.combos, c)
-		c.byRun = nil
-		slices.SortFunc(c.slots, func(a, b slot) int { return cmp.Compare(a.run, b.run) })
-		for _, s := range c.slots {
-			if len(r.plans) > 0 && s.index >= total {
+	if len(r.plans) > 0 {
+		for _, i := range r.indexes {
+			if i >= total {
 				r.outOfRange++
 			}
-			have = append(have, s.index)
+		}
+		r.missing, r.missingJobs = missingRanges(r.indexes, total)
+	}
+	r.indexes = nil
+	slices.SortFunc(r.groups, func(a, b *scenarioGroup) int { return strings.Compare(a.id, b.id) })
+	// Each combination's place in report order, then its slots there,
+	// runs in order within each.
+	pos := int32(0)
+	for gi, g := range r.groups {
+		slices.SortFunc(g.combos, func(a, b int32) int {
+			x, y := &r.combos[a], &r.combos[b]
+			return cmp.Or(cmp.Compare(x.minIndex, y.minIndex), strings.Compare(x.key, y.key))
+		})
+		for _, ci := range g.combos {
+			c := &r.combos[ci]
+			c.group = int32(gi)
+			c.lo = pos
+			pos += c.runs // one slot a run
 		}
 	}
-	if len(r.plans) > 0 {
-		r.missing, r.missingJobs = missingRanges(have, total)
-	}
-	slices.SortFunc(r.scenarios, func(a, b *scenarioGroup) int { return strings.Compare(a.id, b.id) })
-	for _, g := range r.scenarios {
-		slices.SortFunc(g.combos, func(a, b *combo) int {
-			return cmp.Or(cmp.Compare(a.minIndex, b.minIndex), strings.Compare(a.key, b.key))
-		})
-	}
+	// Sorted in place: a copy would double the largest thing held.
+	slices.SortFunc(r.slots, func(a, b slot) int {
+		return cmp.Or(cmp.Compare(r.combos[a.combo].lo, r.combos[b.combo].lo), cmp.Compare(a.run, b.run))
+	})
 	if len(r.plans) == 0 && r.recorded > 0 {
 		r.warn(errors.New("no plan record: cannot tell which jobs are missing"))
 	}
@@ -404,3 +582,6 @@ func (r *Results) totalJobs() int64 {
 	}
 	return r.plans[0].plan.TotalJobs
 }
+
+// comboSlots are the slots of combination c, runs in order.
+func (r *Results) comboSlots(c *combo) []slot { return r.slots[c.lo : c.lo+c.runs] }

@@ -153,15 +153,26 @@ type ScenarioSummary struct {
 	FlakyCombinations int                  `json:"flaky_combinations"`
 	Stats                                  // over all its runs
 	Combinations      []CombinationSummary `json:"combinations"` // in job order
+	// MoreCombinations counts the combinations after the first
+	// Options.MaxCombinations, which Combinations leaves out; every other
+	// figure of the scenario covers them.
+	MoreCombinations int `json:"more_combinations,omitempty"`
 	// Parameters give the pass rate per value of each matrix parameter,
 	// marginalised over the other parameters.
 	Parameters []ParameterSummary `json:"parameters"`
 }
 
+// CombinationCount is the number of the scenario's combinations, listed
+// or not.
+func (sc *ScenarioSummary) CombinationCount() int { return len(sc.Combinations) + sc.MoreCombinations }
+
 // ParameterSummary is one matrix parameter's outcome per value.
 type ParameterSummary struct {
 	Path   string         `json:"path"`
 	Values []ValueSummary `json:"values"`
+	// Other counts the runs of the values after the first
+	// Options.MaxCombinations seen, which Values leaves out (nil when none).
+	Other *Counts `json:"other_values,omitempty"`
 }
 
 // ValueSummary is the outcome of every run whose parameter had Value.
@@ -177,7 +188,7 @@ const maxFailingEvaluations = 10
 func (r *Results) Summary() *Summary {
 	s := &Summary{K: r.opts.K, Duplicates: r.duplicates, Malformed: r.malformed, Recorded: r.recorded,
 		TotalJobs: r.totalJobs(), RunIDs: []string{}, Shards: []string{}, Inputs: []string{},
-		Scenarios: []ScenarioSummary{}, Sources: []string{}, Missing: []IndexRange{}}
+		Scenarios: []ScenarioSummary{}, Sources: []string{}, Missing: []IndexRange{}, Warnings: []string{}}
 	for _, in := range r.inputs {
 		s.Inputs = append(s.Inputs, in.Name)
 	}
@@ -192,17 +203,16 @@ func (r *Results) Summary() *Summary {
 		if !slices.Contains(s.RunIDs, p.plan.RunID) {
 			s.RunIDs = append(s.RunIDs, p.plan.RunID)
 		}
-		if p.plan.Shard != "" && !slices.Contains(s.Shards, p.plan.Shard) {
-			s.Shards = append(s.Shards, p.plan.Shard)
-		}
 	}
-	slices.Sort(s.Shards)
+	s.Shards = r.shards()
 	if len(r.missing) > 0 {
 		s.Missing, s.MissingJobs = r.missing, r.missingJobs
 	}
 	var all tally
-	for _, g := range r.scenarios {
-		sc := r.scenarioSummary(g)
+	rd := r.newJobReader()
+	var readBack []string
+	for _, g := range r.groups {
+		sc := r.scenarioSummary(g, rd, &readBack)
 		all.runs += sc.Runs
 		all.completed += sc.Completed
 		all.passed += sc.Passed
@@ -210,19 +220,34 @@ func (r *Results) Summary() *Summary {
 		s.Scenarios = append(s.Scenarios, sc)
 	}
 	s.Totals = newCounts(all.runs, all.completed, all.passed)
-	s.Variants = r.variants()
+	s.Variants = r.variantSummaries()
 	s.Budgets = r.budgets
-	s.Warnings = append([]string{}, r.warnings...)
+	s.Warnings = append(s.Warnings, r.warnings...)
+	s.Warnings = append(s.Warnings, readBack...)
 	if r.droppedWarnings > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("%d more warning(s) not shown", r.droppedWarnings))
 	}
 	return s
 }
 
-func (r *Results) scenarioSummary(g *scenarioGroup) ScenarioSummary {
+// shards are the distinct shards of the plans read ("i/n"), sorted.
+func (r *Results) shards() []string {
+	out := []string{}
+	for _, p := range r.plans {
+		if p.plan.Shard != "" {
+			out = append(out, p.plan.Shard)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// scenarioSummary computes a scenario's figures over all its combinations
+// and lists the first Options.MaxCombinations of them, whose own figures
+// are read back from their records with rd; a record that cannot be read
+// back becomes a warning in warnings.
+func (r *Results) scenarioSummary(g *scenarioGroup, rd *jobReader, warnings *[]string) ScenarioSummary {
 	sc := ScenarioSummary{ID: g.id, Name: g.name, Combinations: []CombinationSummary{}, Parameters: []ParameterSummary{}}
-	var t tally
-	var durs []float64
 	// Per k: sum of pass@k, pass^k and how many combinations contributed.
 	type kSum struct {
 		at, hat float64
@@ -230,43 +255,45 @@ func (r *Results) scenarioSummary(g *scenarioGroup) ScenarioSummary {
 	}
 	ks := make([]kSum, r.opts.MaxKList+1)
 	var chosen kSum
-	params := map[string]map[string]*[3]int{} // path → value → runs, completed, passed
-	for _, c := range g.combos {
-		cs, cdurs := r.combinationSummary(c)
-		sc.Combinations = append(sc.Combinations, cs)
-		if cs.Flaky {
+	runs := 0
+	for _, ci := range g.combos {
+		runs += int(r.combos[ci].runs)
+	}
+	durs := make([]float64, 0, runs)
+	scratch := map[evalKey]uint8{}
+	for i, ci := range g.combos {
+		c := &r.combos[ci]
+		for _, s := range r.comboSlots(c) {
+			durs = append(durs, s.dur)
+		}
+		if c.flaky() {
 			sc.FlakyCombinations++
 		}
-		t.merge(&c.t)
-		durs = append(durs, cdurs...)
-		for _, kv := range cs.PassK {
-			ks[kv.K].at += kv.PassAtK
-			ks[kv.K].hat += kv.PassHatK
-			ks[kv.K].n++
+		n, p := int(c.runs), int(c.passed)
+		for k := 1; k <= min(n, r.opts.MaxKList); k++ {
+			at, _ := stats.PassAtK(n, p, k)
+			hat, _ := stats.PassHatK(n, p, k)
+			ks[k].at += at
+			ks[k].hat += hat
+			ks[k].n++
 		}
-		if cs.Chosen != nil {
-			chosen.at += cs.Chosen.PassAtK
-			chosen.hat += cs.Chosen.PassHatK
+		if at, ok := stats.PassAtK(n, p, r.opts.K); ok {
+			hat, _ := stats.PassHatK(n, p, r.opts.K)
+			chosen.at += at
+			chosen.hat += hat
 			chosen.n++
 		}
-		for path, v := range c.params {
-			vals := params[path]
-			if vals == nil {
-				vals = map[string]*[3]int{}
-				params[path] = vals
-			}
-			key := valueString(v)
-			cnt := vals[key]
-			if cnt == nil {
-				cnt = &[3]int{}
-				vals[key] = cnt
-			}
-			cnt[0] += cs.Runs
-			cnt[1] += cs.Completed
-			cnt[2] += cs.Passed
+		if i >= r.opts.MaxCombinations {
+			sc.MoreCombinations++
+			continue
 		}
+		cs, err := r.combinationSummary(c, rd, scratch)
+		if err != nil {
+			*warnings = append(*warnings, fmt.Sprintf("combination %s: %v", c.key, err))
+		}
+		sc.Combinations = append(sc.Combinations, cs)
 	}
-	sc.Stats = statsOf(&t, durs)
+	sc.Stats = statsOf(&g.t, durs)
 	sc.PassK = []KValue{}
 	for k := 1; k < len(ks); k++ {
 		if ks[k].n > 0 {
@@ -278,41 +305,106 @@ func (r *Results) scenarioSummary(g *scenarioGroup) ScenarioSummary {
 		n := float64(chosen.n)
 		sc.Chosen = &KValue{K: r.opts.K, PassAtK: chosen.at / n, PassHatK: chosen.hat / n}
 	}
-	paths := make([]string, 0, len(params))
-	for p := range params {
+	paths := make([]string, 0, len(g.params))
+	for p := range g.params {
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
 	for _, p := range paths {
+		pt := g.params[p]
 		ps := ParameterSummary{Path: p}
-		for v, cnt := range params[p] {
-			ps.Values = append(ps.Values, ValueSummary{Value: v, Counts: newCounts(cnt[0], cnt[1], cnt[2])})
+		for v, cnt := range pt.values {
+			if cnt[0] > 0 {
+				ps.Values = append(ps.Values, ValueSummary{Value: v, Counts: newCounts(cnt[0], cnt[1], cnt[2])})
+			}
+		}
+		if len(ps.Values) == 0 {
+			continue
 		}
 		slices.SortFunc(ps.Values, func(a, b ValueSummary) int { return compareValues(a.Value, b.Value) })
+		if pt.other[0] > 0 {
+			o := newCounts(pt.other[0], pt.other[1], pt.other[2])
+			ps.Other = &o
+		}
 		sc.Parameters = append(sc.Parameters, ps)
 	}
 	return sc
 }
 
-// combinationSummary computes one combination's figures and returns its
-// durations (sorted) for the scenario's percentiles.
-func (r *Results) combinationSummary(c *combo) (CombinationSummary, []float64) {
-	durs := make([]float64, 0, len(c.slots))
-	for _, s := range c.slots {
-		durs = append(durs, s.dur)
+// comboHead is what names a combination and counts its runs, without the
+// figures that need all its records: its counts, total duration, and the
+// identity (parameters, matrix, agent, model, label) of its first record,
+// read back with rd.
+func (r *Results) comboHead(c *combo, rd *jobReader) (CombinationSummary, error) {
+	slots := r.comboSlots(c)
+	cs := CombinationSummary{Key: c.key}
+	cs.Counts = newCounts(int(c.runs), int(c.completed), int(c.passed))
+	for _, s := range slots {
+		cs.Durations.Total += s.dur
 	}
-	cs := CombinationSummary{Key: c.key, Combination: c.combination, Matrix: c.matrix,
-		Label: paramsLabel(c.params), Params: c.params, Agent: c.agent, Model: c.model}
-	if v := variantLabel(c.agent, c.model); v != "" {
+	var first *lineRecord
+	if len(slots) > 0 {
+		rec, err := rd.stats(int(slots[0].src), slots[0].off)
+		if err != nil {
+			return cs, err
+		}
+		first = rec
+	}
+	nameCombination(&cs, first)
+	return cs, nil
+}
+
+// nameCombination sets the identity fields of cs from its first record
+// (nil: none could be read).
+func nameCombination(cs *CombinationSummary, first *lineRecord) {
+	cs.Combination, cs.Label = "-", "-"
+	if first != nil {
+		params, _ := first.params() // decoded once already when the record was first read
+		cs.Combination, cs.Matrix, cs.Params, cs.Agent, cs.Model = first.Combination, first.Matrix, params, first.Agent, first.Model
+		if cs.Combination == "" {
+			cs.Combination = "-"
+		}
+		cs.Label = paramsLabel(params)
+	}
+	if v := variantLabel(cs.Agent, cs.Model); v != "" {
 		if cs.Label == "-" || cs.Label == "" {
 			cs.Label = v
 		} else {
 			cs.Label = v + " · " + cs.Label
 		}
 	}
-	cs.Stats = statsOf(&c.t, durs)
-	cs.Flaky = c.t.passed > 0 && c.t.passed < c.t.completed
-	n, p := c.t.runs, c.t.passed
+}
+
+// combinationSummary computes one combination's figures from its records,
+// read back with rd (scratch is the evaluation tally's scratch map).
+func (r *Results) combinationSummary(c *combo, rd *jobReader, scratch map[evalKey]uint8) (CombinationSummary, error) {
+	slots := r.comboSlots(c)
+	durs := make([]float64, 0, len(slots))
+	var t tally
+	var first *lineRecord
+	var rerr error
+	for _, s := range slots {
+		durs = append(durs, s.dur)
+		if rerr != nil {
+			continue
+		}
+		rec, err := rd.stats(int(s.src), s.off)
+		if err != nil {
+			rerr = err
+			continue
+		}
+		if first == nil {
+			first = rec
+		}
+		t.add(rec, 1, scratch)
+	}
+	// The counts are the combination's own, whatever could be read back.
+	t.runs, t.completed, t.passed = int(c.runs), int(c.completed), int(c.passed)
+	cs := CombinationSummary{Key: c.key}
+	nameCombination(&cs, first)
+	cs.Stats = statsOf(&t, durs)
+	cs.Flaky = c.flaky()
+	n, p := int(c.runs), int(c.passed)
 	cs.PassK = []KValue{}
 	for k := 1; k <= min(n, r.opts.MaxKList); k++ {
 		at, _ := stats.PassAtK(n, p, k)
@@ -323,7 +415,7 @@ func (r *Results) combinationSummary(c *combo) (CombinationSummary, []float64) {
 		hat, _ := stats.PassHatK(n, p, r.opts.K)
 		cs.Chosen = &KValue{K: r.opts.K, PassAtK: at, PassHatK: hat}
 	}
-	return cs, durs
+	return cs, rerr
 }
 
 // statsOf computes the figures of a tally; it sorts durs.

@@ -61,40 +61,15 @@ func variantLabel(agent, model string) string {
 
 type variantKey struct{ agent, model string }
 
-// variantSlots groups the recorded jobs by agent and model, in the order of
-// their first job.
-func (r *Results) variantSlots() ([]variantKey, map[variantKey][]slot) {
-	keys, slots, _ := r.variantGroups()
-	return keys, slots
-}
-
-// variantGroups is variantSlots with each variant's tool calls by category.
-func (r *Results) variantGroups() ([]variantKey, map[variantKey][]slot, map[variantKey]map[string]int) {
-	first := map[variantKey]int64{}
-	slots := map[variantKey][]slot{}
-	tools := map[variantKey]map[string]int{}
-	for _, c := range r.combos {
-		if c.agent == "" && c.model == "" {
-			continue
-		}
-		k := variantKey{c.agent, c.model}
-		if i, ok := first[k]; !ok || c.minIndex < i {
-			first[k] = c.minIndex
-		}
-		slots[k] = append(slots[k], c.slots...)
-		for cat, n := range c.t.tools {
-			if tools[k] == nil {
-				tools[k] = map[string]int{}
-			}
-			tools[k][cat] += n
-		}
+// variantOrder returns the suite's variants (indexes in Results.variants)
+// in the order of their first job.
+func (r *Results) variantOrder() []int {
+	order := make([]int, len(r.variants))
+	for i := range order {
+		order[i] = i
 	}
-	keys := make([]variantKey, 0, len(first))
-	for k := range first {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b variantKey) int { return cmp.Compare(first[a], first[b]) })
-	return keys, slots, tools
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(r.variants[a].minIndex, r.variants[b].minIndex) })
+	return order
 }
 
 // ghxCategories are ghx's tool-call categories in its report order.
@@ -123,14 +98,20 @@ func categoryCounts(m map[string]int) results.Counts {
 	return out
 }
 
-func (r *Results) variants() []VariantSummary {
-	keys, slots, tools := r.variantGroups()
-	if len(keys) == 0 {
+func (r *Results) variantSummaries() []VariantSummary {
+	order := r.variantOrder()
+	if len(order) == 0 {
 		return nil
 	}
-	out := make([]VariantSummary, 0, len(keys))
-	for _, k := range keys {
-		ss := slots[k]
+	out := make([]VariantSummary, 0, len(order))
+	var ss []slot
+	for _, vi := range order {
+		ss = ss[:0]
+		for i := range r.combos {
+			if c := &r.combos[i]; c.variant == int32(vi) {
+				ss = append(ss, r.comboSlots(c)...)
+			}
+		}
 		completed, passed := 0, 0
 		for _, s := range ss {
 			if s.completed {
@@ -140,7 +121,8 @@ func (r *Results) variants() []VariantSummary {
 				passed++
 			}
 		}
-		v := VariantSummary{Agent: k.agent, Model: k.model, Counts: newCounts(len(ss), completed, passed), ToolCalls: categoryCounts(tools[k])}
+		k := r.variants[vi].key
+		v := VariantSummary{Agent: k.agent, Model: k.model, Counts: newCounts(len(ss), completed, passed), ToolCalls: categoryCounts(r.variants[vi].tools)}
 		if completed > 0 {
 			dur, active, tok, calls, turns := metricValues(ss)
 			v.Median.DurationMS, v.Median.ActiveTokens, v.Median.Tokens = roundMS(stats.Median(dur)), stats.Median(active), stats.Median(tok)
@@ -148,20 +130,20 @@ func (r *Results) variants() []VariantSummary {
 		}
 		out = append(out, v)
 	}
-	var order []int // the ranked: variants with a completed job
+	var ranks []int // the ranked: variants with a completed job
 	for i := range out {
 		if out[i].Completed > 0 {
-			order = append(order, i)
+			ranks = append(ranks, i)
 		}
 	}
 	better := func(a, b *VariantSummary) int {
 		return cmp.Or(cmp.Compare(b.PassRate, a.PassRate), cmp.Compare(b.PassInterval.Lower, a.PassInterval.Lower))
 	}
-	slices.SortStableFunc(order, func(i, j int) int { return better(&out[i], &out[j]) })
-	for pos, i := range order {
+	slices.SortStableFunc(ranks, func(i, j int) int { return better(&out[i], &out[j]) })
+	for pos, i := range ranks {
 		out[i].Rank = pos + 1
-		if pos > 0 && better(&out[order[pos-1]], &out[i]) == 0 {
-			out[i].Rank = out[order[pos-1]].Rank
+		if pos > 0 && better(&out[ranks[pos-1]], &out[i]) == 0 {
+			out[i].Rank = out[ranks[pos-1]].Rank
 		}
 	}
 	return out
@@ -196,6 +178,9 @@ func metricValues(ss []slot) (dur, active, tokens, tools, turns []float64) {
 // EfficiencyRow compares one effort metric of the candidate with the
 // baseline over the matched combinations' jobs, as ghx's report does
 // (stats.CompareGroups, 1,000 resamples and 1,000 permutations, seed 42).
+// Over more than MaxResampledJobs jobs a side, the resampling draws from
+// MaxResampledJobs of them picked evenly in the jobs' order, so its cost
+// does not grow with the run; the medians and the reduction are over all.
 type EfficiencyRow struct {
 	Metric          string  `json:"metric"`
 	BaselineMedian  float64 `json:"baseline_median"`
@@ -204,38 +189,90 @@ type EfficiencyRow struct {
 	// Significant is true when the permutation test's p is below alpha and
 	// the interval of the reduction excludes 0.
 	Significant bool `json:"significant"`
+	// Resampled is how many jobs a side the bootstrap and the permutation
+	// test drew from, when fewer than the side's jobs (0: all of them).
+	Resampled int `json:"resampled,omitempty"`
 }
+
+// MaxResampledJobs bounds the jobs a side an efficiency comparison's
+// bootstrap and permutation test resample (see EfficiencyRow).
+const MaxResampledJobs = 10_000
 
 // ghxReportOptions are ghx's report options for CompareGroups.
 var ghxReportOptions = stats.GroupOptions{Bootstrap: stats.BootstrapOptions{Resamples: 1000, Seed: 42},
 	Permutation: stats.PermutationOptions{Permutations: 1000, Seed: 42}}
 
 // efficiencyRows compares the candidate's jobs with the baseline's on
-// every effort metric both recorded.
-func efficiencyRows(base, cand []slot, alpha float64) []EfficiencyRow {
-	if len(base) == 0 || len(cand) == 0 {
+// every effort metric both recorded. It holds one metric's values at a
+// time.
+func efficiencyRows(base, cand *resultsSide, matched []matchedPair, alpha float64) []EfficiencyRow {
+	if len(matched) == 0 {
 		return nil
 	}
-	bd, ba, bt, bc, bn := metricValues(base)
-	cd, ca, ct, cc, cn := metricValues(cand)
+	// Combinations in the order of their keys: the bootstrap resamples by
+	// position, so the order must not depend on the files' order.
+	byKey := slices.Clone(matched)
+	slices.SortFunc(byKey, func(x, y matchedPair) int { return strings.Compare(cand.keyAt(int(x.cand)), cand.keyAt(int(y.cand))) })
+	values := func(side *resultsSide, pos func(matchedPair) int32, metric func(*slot) float64) []float64 {
+		var out []float64
+		for _, m := range byKey {
+			for i, ss := 0, side.slots(int(pos(m))); i < len(ss); i++ {
+				out = append(out, metric(&ss[i]))
+			}
+		}
+		return out
+	}
+	basePos := func(m matchedPair) int32 { return m.base }
+	candPos := func(m matchedPair) int32 { return m.cand }
 	var out []EfficiencyRow
 	for _, m := range []struct {
-		name string
-		b, c []float64
-	}{{"duration_ms", bd, cd}, {"active_tokens", ba, ca}, {"total_tokens", bt, ct}, {"tool_calls", bc, cc}, {"turns", bn, cn}} {
-		if allZero(m.b) && allZero(m.c) {
+		name  string
+		value func(*slot) float64
+	}{
+		{"duration_ms", func(s *slot) float64 { return s.dur }},
+		{"active_tokens", func(s *slot) float64 { return float64(s.active) }},
+		{"total_tokens", func(s *slot) float64 { return float64(s.tokens) }},
+		{"tool_calls", func(s *slot) float64 { return float64(s.tools) }},
+		{"turns", func(s *slot) float64 { return float64(s.turns) }},
+	} {
+		b, c := values(base, basePos, m.value), values(cand, candPos, m.value)
+		if len(b) == 0 || len(c) == 0 {
+			return nil
+		}
+		if allZero(b) && allZero(c) {
 			continue // not recorded by either side
 		}
-		g, err := stats.CompareGroups(m.c, m.b, ghxReportOptions)
+		sb, sc := evenSample(b, MaxResampledJobs), evenSample(c, MaxResampledJobs)
+		g, err := stats.CompareGroups(sc, sb, ghxReportOptions)
 		if err != nil {
 			continue
 		}
-		bm, cm := stats.Median(m.b), stats.Median(m.c)
-		if m.name == "duration_ms" {
-			bm, cm = roundMS(bm), roundMS(cm)
+		bm, cm := stats.Median(b), stats.Median(c)
+		row := EfficiencyRow{Metric: m.name, BaselineMedian: bm, CandidateMedian: cm, GroupComparison: g}
+		if len(sb) < len(b) || len(sc) < len(c) {
+			row.Resampled = MaxResampledJobs
+			if bm != 0 {
+				row.ReductionPct = (1 - cm/bm) * 100
+			}
 		}
-		out = append(out, EfficiencyRow{Metric: m.name, BaselineMedian: bm, CandidateMedian: cm, GroupComparison: g,
-			Significant: stats.Below(g.PValue, alpha) && (g.CI95[0] > 0 || g.CI95[1] < 0)})
+		if m.name == "duration_ms" {
+			row.BaselineMedian, row.CandidateMedian = roundMS(bm), roundMS(cm)
+		}
+		row.Significant = stats.Below(g.PValue, alpha) && (g.CI95[0] > 0 || g.CI95[1] < 0)
+		out = append(out, row)
+	}
+	return out
+}
+
+// evenSample returns v when it has at most n values, else n of them picked
+// at even steps (the first, then every len(v)/n-th), in order.
+func evenSample(v []float64, n int) []float64 {
+	if len(v) <= n {
+		return v
+	}
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = v[int(int64(i)*int64(len(v))/int64(n))]
 	}
 	return out
 }
@@ -252,14 +289,14 @@ func allZero(v []float64) bool {
 // VariantNames returns the agents (by "agent") or models (by "model") of
 // the results, in the order of their first job.
 func (r *Results) VariantNames(by string) []string {
-	keys, _ := r.variantSlots()
 	var out []string
-	for _, k := range keys {
+	for _, vi := range r.variantOrder() {
+		k := r.variants[vi].key
 		v := k.agent
 		if by == byModel {
 			v = k.model
 		}
-		if v != "" && !slices.Contains(out, v) {
+		if v != "" && !slices.Contains(out, v) { // a suite has a handful
 			out = append(out, v)
 		}
 	}
@@ -269,7 +306,8 @@ func (r *Results) VariantNames(by string) []string {
 // CompareBy compares two agents (by "agent") or two models (by "model")
 // within one results set: the jobs of baseline and of candidate, their
 // combinations matched by scenario, combination and the other axis. It
-// tests success as Compare does and adds the efficiency comparison.
+// tests success as Compare does, over every combination, and adds the
+// efficiency comparison.
 func (r *Results) CompareBy(by, baseline, candidate string, opts CompareOptions) (*Comparison, error) {
 	if by != byAgent && by != byModel {
 		return nil, fmt.Errorf("compare: by %q; want %s or %s", by, byAgent, byModel)
@@ -286,104 +324,172 @@ func (r *Results) CompareBy(by, baseline, candidate string, opts CompareOptions)
 	if baseline == candidate {
 		return nil, fmt.Errorf("compare: baseline and candidate are both %s %q", by, baseline)
 	}
-	sum := r.Summary()
-	b, bs := r.selectBy(sum, by, baseline)
-	c, cs := r.selectBy(sum, by, candidate)
-	cmp, err := Compare(b, c, opts)
+	if opts.MaxRows <= 0 {
+		opts.MaxRows = r.opts.MaxCombinations
+	}
+	b, c := r.newResultsSide(by, baseline), r.newResultsSide(by, candidate)
+	cmp, matched, err := compareSides(b, c, opts)
 	if err != nil {
 		return nil, err
 	}
 	cmp.By, cmp.BaselineName, cmp.CandidateName = by, baseline, candidate
-	matched := map[string]bool{}
-	for _, row := range cmp.Rows {
-		matched[row.Key] = true
-	}
-	cmp.Efficiency = efficiencyRows(matchedSlots(bs, matched), matchedSlots(cs, matched), cmp.Alpha)
+	cmp.Efficiency = efficiencyRows(b, c, matched, cmp.Alpha)
 	return cmp, nil
 }
 
 // CompareResults compares a candidate's results with a baseline's, as
-// Compare does, and adds the efficiency comparison over the matched
-// combinations' jobs.
+// Compare does but over every combination (a Summary lists at most
+// Options.MaxCombinations of a scenario), and adds the efficiency
+// comparison over the matched combinations' jobs.
 func CompareResults(baseline, candidate *Results, opts CompareOptions) (*Comparison, error) {
-	cmp, err := Compare(baseline.Summary(), candidate.Summary(), opts)
+	if opts.MaxRows <= 0 {
+		opts.MaxRows = candidate.opts.MaxCombinations
+	}
+	b, c := baseline.newResultsSide("", ""), candidate.newResultsSide("", "")
+	cmp, matched, err := compareSides(b, c, opts)
 	if err != nil {
 		return nil, err
 	}
-	matched := map[string]bool{}
-	for _, row := range cmp.Rows {
-		matched[row.Key] = true
-	}
-	all := func(r *Results) map[string][]slot {
-		out := map[string][]slot{}
-		for k, c := range r.combos {
-			out[k] = c.slots
-		}
-		return out
-	}
-	cmp.Efficiency = efficiencyRows(matchedSlots(all(baseline), matched), matchedSlots(all(candidate), matched), cmp.Alpha)
+	cmp.Efficiency = efficiencyRows(b, c, matched, cmp.Alpha)
 	return cmp, nil
 }
 
-func matchedSlots(byKey map[string][]slot, matched map[string]bool) []slot {
-	keys := make([]string, 0, len(byKey))
-	for k := range byKey {
-		if matched[k] {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys) // a deterministic order: the bootstrap resamples by position
-	var out []slot
-	for _, k := range keys {
-		out = append(out, byKey[k]...)
-	}
-	return out
+// resultsSide is every combination of a Results (or of one agent or model
+// of it: by and value), in report order, as one side of a comparison.
+type resultsSide struct {
+	r     *Results
+	order []int32 // combos, in report order
+	// keys are the combinations' keys when they are rewritten (by an
+	// agent or model: the other axis, then the key without the variant).
+	keys  []string
+	by    string
+	byKey map[string]int // position by rewritten key
+	rank  []int32        // combo → position, when keys are not rewritten
 }
 
-// selectBy returns the part of sum run by one agent or model, each
-// combination keyed without it so that the two parts match, and that
-// part's slots by the same keys.
-func (r *Results) selectBy(sum *Summary, by, value string) (*Summary, map[string][]slot) {
-	// The run's missing jobs and shards go with either part: which variant
-	// a job that never ran belonged to is not recorded anywhere.
-	out := &Summary{K: sum.K, Agent: sum.Agent, RunIDs: sum.RunIDs, Sources: sum.Sources, Seed: sum.Seed,
-		Shards: sum.Shards, TotalJobs: sum.TotalJobs, Missing: sum.Missing, MissingJobs: sum.MissingJobs}
-	slots := map[string][]slot{}
-	var runs, completed, passed int
-	for _, sc := range sum.Scenarios {
-		part := ScenarioSummary{ID: sc.ID, Name: sc.Name}
-		for _, c := range sc.Combinations {
-			this, other := c.Agent, c.Model
+func (r *Results) newResultsSide(by, value string) *resultsSide {
+	side := &resultsSide{r: r, by: by}
+	for _, g := range r.groups {
+		for _, ci := range g.combos {
+			c := &r.combos[ci]
+			if by == "" {
+				side.order = append(side.order, ci)
+				continue
+			}
+			if c.variant < 0 {
+				continue
+			}
+			k := r.variants[c.variant].key
+			this, other := k.agent, k.model
 			if by == byModel {
-				this, other = c.Model, c.Agent
+				this, other = k.model, k.agent
 			}
 			if this != value {
 				continue
 			}
-			key := c.Key
+			key := c.key
 			if i := strings.IndexByte(key, '/'); i >= 0 {
 				key = other + "|" + key[i+1:]
 			}
-			if rc := r.combos[c.Key]; rc != nil {
-				slots[key] = rc.slots
-			}
-			c.Key = key
-			c.Label = strings.TrimPrefix(strings.TrimPrefix(c.Label, variantLabel(c.Agent, c.Model)), " · ")
-			if by == byAgent && c.Model != "" {
-				c.Label = strings.TrimSpace(c.Model + " " + c.Label)
-			} else if by == byModel && c.Agent != "" {
-				c.Label = strings.TrimSpace(c.Agent + " " + c.Label)
-			}
-			if c.Label == "" {
-				c.Label = "-"
-			}
-			part.Combinations = append(part.Combinations, c)
-			runs, completed, passed = runs+c.Runs, completed+c.Completed, passed+c.Passed
-		}
-		if len(part.Combinations) > 0 {
-			out.Scenarios = append(out.Scenarios, part)
+			side.order = append(side.order, ci)
+			side.keys = append(side.keys, key)
 		}
 	}
-	out.Totals = newCounts(runs, completed, passed)
-	return out, slots
+	if by == "" {
+		side.rank = make([]int32, len(r.combos))
+		for pos, ci := range side.order {
+			side.rank[ci] = int32(pos)
+		}
+	} else {
+		side.byKey = make(map[string]int, len(side.keys))
+		for pos, k := range side.keys {
+			side.byKey[k] = pos
+		}
+	}
+	return side
+}
+
+func (s *resultsSide) len() int { return len(s.order) }
+
+func (s *resultsSide) keyAt(i int) string {
+	if s.keys != nil {
+		return s.keys[i]
+	}
+	return s.r.combos[s.order[i]].key
+}
+
+func (s *resultsSide) at(i int) sideCombo {
+	c := &s.r.combos[s.order[i]]
+	return sideCombo{key: s.keyAt(i), scenario: s.r.groups[c.group].id, runs: int(c.runs), completed: int(c.completed), passed: int(c.passed)}
+}
+
+func (s *resultsSide) find(key string) (int, bool) {
+	if s.byKey != nil {
+		i, ok := s.byKey[key]
+		return i, ok
+	}
+	ci, ok := s.r.comboIdx.find(s.r.combos, key)
+	if !ok {
+		return 0, false
+	}
+	return int(s.rank[ci]), true
+}
+
+func (s *resultsSide) slots(i int) []slot { return s.r.comboSlots(&s.r.combos[s.order[i]]) }
+
+// missing are the run's missing jobs and the shards read (a job that
+// never ran is not recorded as any agent's or model's, so it goes with
+// either side of CompareBy).
+func (s *resultsSide) missing() ([]IndexRange, int64, []string) {
+	return s.r.missing, s.r.missingJobs, s.r.shards()
+}
+
+// totals counts every job of the side.
+func (s *resultsSide) totals() Counts {
+	var runs, completed, passed int
+	for _, ci := range s.order {
+		c := &s.r.combos[ci]
+		runs, completed, passed = runs+int(c.runs), completed+int(c.completed), passed+int(c.passed)
+	}
+	return newCounts(runs, completed, passed)
+}
+
+// label names combination i as a report does, read back from its first
+// record; by an agent or model, without it and with the other axis first.
+func (s *resultsSide) label(i int) string {
+	c := &s.r.combos[s.order[i]]
+	slots := s.r.comboSlots(c)
+	params := ""
+	var agent, model string
+	if len(slots) > 0 {
+		if rec, err := s.r.newJobReader().stats(int(slots[0].src), slots[0].off); err == nil {
+			p, _ := rec.params()
+			params = paramsLabel(p)
+			agent, model = rec.Agent, rec.Model
+		}
+	}
+	switch s.by {
+	case byAgent, byModel:
+		other := model
+		if s.by == byModel {
+			other = agent
+		}
+		if params == "-" {
+			params = ""
+		}
+		if l := strings.TrimSpace(other + " " + params); l != "" {
+			return l
+		}
+		return "-"
+	}
+	if v := variantLabel(agent, model); v != "" {
+		if params == "-" || params == "" {
+			return v
+		}
+		return v + " · " + params
+	}
+	if params == "" {
+		return "-"
+	}
+	return params
 }

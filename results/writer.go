@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agenteval/agenteval/internal/infile"
 	"io"
 	"os"
 	"sync"
@@ -186,7 +187,11 @@ func (w *Writer) writeValue(v any) error {
 	if err := w.enc.Encode(v); err != nil {
 		return err
 	}
-	return w.writeLine(w.Redactor.JSON(w.buf.Bytes()))
+	// The whole record is one range from outside, so keys (a plan's
+	// settings) are masked as values are; a field name is masked only if
+	// it is itself a secret.
+	b := w.buf.Bytes()
+	return w.writeLine(w.Redactor.JSONIn(b, [][2]int{{0, len(b)}}))
 }
 
 // maxPending bounds the lines waiting for the flusher: past it, Write
@@ -372,7 +377,7 @@ func (w *Writer) close() error {
 // line that is not a record is an error (the file is not one run's).
 func readResults(path string) (first *Plan, ids map[string]bool, err error) {
 	ids = map[string]bool{}
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, ids, nil
 	}

@@ -59,7 +59,7 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 	}
 	compiled, err := w.compiled, w.compileErr
 	if s != j.Scenario {
-		compiled, err = r.compiled.get(s) // bound to its fixture: another variant
+		compiled, err = evaluate.Compile(r.cfg.Registries.Evaluations, s) // bound to its fixture: another variant
 	}
 	if err != nil {
 		return fail("evaluations: %v", err)
@@ -110,13 +110,9 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 			return fail("no agent %q with model %q in this run", j.Agent, j.Model)
 		}
 		sc := SessionConfig{JobID: j.ID, Scenario: s, Character: s.Character, Plugins: plugins, Dir: ws.Dir(), Mocks: mocks, Seed: seed}
-		if a, ok := agent.(instantAgent); ok {
-			sess, err = callInstant(ctx, func(ctx context.Context) (Session, error) { return a.NewSession(ctx, sc) })
-		} else {
-			sess, err = callTimeout(ctx, w, r.cfg.StepTimeout, func(ctx context.Context) (Session, error) {
-				return agent.NewSession(ctx, sc)
-			}, closeSession)
-		}
+		sess, err = callTimeout(ctx, w, r.cfg.StepTimeout, func(ctx context.Context) (Session, error) {
+			return agent.NewSession(ctx, sc)
+		}, closeSession)
 		if err != nil {
 			closeSession(sess) // a session returned alongside an error is not used
 			res.Cause = causeOf(err, results.CauseAgentCrash)
@@ -359,16 +355,9 @@ func jobSeed(seed int64, id string, attempt int) int64 {
 	return int64(h >> 1)
 }
 
-// send sends one message: inline to an instant session, guarded by
-// callTimeout to any other.
+// send sends one message, guarded by callTimeout.
 func send(ctx context.Context, w *worker, timeout time.Duration, sess Session, msg string) (Reply, error) {
-	var reply Reply
-	var err error
-	if is, ok := sess.(instantSession); ok {
-		reply, err = callInstant(ctx, func(ctx context.Context) (Reply, error) { return is.Send(ctx, msg) })
-	} else {
-		reply, err = callTimeout(ctx, w, timeout, func(ctx context.Context) (Reply, error) { return sess.Send(ctx, msg) }, nil)
-	}
+	reply, err := callTimeout(ctx, w, timeout, func(ctx context.Context) (Reply, error) { return sess.Send(ctx, msg) }, nil)
 	if err == nil {
 		if err = checkUsage(reply.Usage); err != nil {
 			return Reply{}, err

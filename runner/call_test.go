@@ -122,17 +122,6 @@ func TestCallCtxAfterAbandon(t *testing.T) {
 	assert.ErrorIs(t, <-got, errTimeout)
 }
 
-func TestCallInstant(t *testing.T) {
-	t.Parallel()
-	_, err := callInstant(t.Context(), func(context.Context) (int, error) { panic("bang") })
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "agent panicked: bang")
-	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
-	_, err = callInstant(ctx, func(context.Context) (int, error) { return 1, nil })
-	assert.ErrorIs(t, err, context.Canceled)
-}
-
 // TestAnAbandonedCallsResultIsDiscardedOnce: what a call returns after the
 // runner gave up on it goes to discard, exactly once, whether it returns
 // long after the deadline or at the same moment.

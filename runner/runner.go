@@ -181,9 +181,8 @@ func Run(ctx context.Context, cfg Config, jobs iter.Seq2[matrix.Job, error]) (Su
 }
 
 type run struct {
-	cfg      Config
-	compiled *compileCache
-	evalEnv  *evaluate.Env
+	cfg     Config
+	evalEnv *evaluate.Env
 	// endAgent, when set, releases what the agent holds for the run (an
 	// exec agent's programs) and returns its notes.
 	endAgent func() []string
@@ -207,8 +206,7 @@ func newRun(cfg Config) (*run, error) {
 	if cfg.StepTimeout <= 0 {
 		cfg.StepTimeout = 5 * time.Minute
 	}
-	r := &run{cfg: cfg, compiled: newCompileCache(cfg.Registries.Evaluations),
-		evalEnv: &evaluate.Env{AllowCommands: cfg.AllowCommands, Judge: cfg.Judge}}
+	r := &run{cfg: cfg, evalEnv: &evaluate.Env{AllowCommands: cfg.AllowCommands, Judge: cfg.Judge}}
 	cats := make([]toolclass.Category, len(cfg.ToolCategories))
 	for i, c := range cfg.ToolCategories {
 		cats[i] = toolclass.Category{Name: c.Name, Tools: c.Tools, Prefixes: c.Prefixes, Commands: c.Commands}
@@ -397,7 +395,9 @@ func (r *run) runJob(ctx context.Context, j matrix.Job, w *worker) (res *results
 	s := j.Scenario
 	if s != w.last {
 		w.last = s
-		w.compiled, w.compileErr = r.compiled.get(s)
+		// Runs of one scenario follow each other: a worker compiles its
+		// evaluations once for them, and each matrix job's for itself.
+		w.compiled, w.compileErr = evaluate.Compile(r.cfg.Registries.Evaluations, s)
 		w.reasons = r.unrunnable(j, w.compiled)
 	}
 	if reasons := w.reasons; len(reasons) > 0 {

@@ -11,9 +11,9 @@ import (
 // assignIDs gives every file whose id is not written in it (every matrix, an
 // agent scenario without id, and the base scenarios of matrices) the id its
 // own file name gives (examples/a.scenario.yaml: a). Only when two different
-// files of the same kind (matrices; scenarios and bases) would take one id do
-// those files, and only they, take their paths relative to the deepest
-// directory holding both instead: examples/a.scenario.yaml and
+// files (matrices, scenarios, bases) would take one id do those files, and
+// only they, take their paths relative to the deepest directory holding them
+// instead: examples/a.scenario.yaml and
 // docs/a.scenario.yaml, loaded together, become examples/a and docs/a. So a
 // file's id never depends on where the command ran from, on the order of the
 // paths, or on which other paths were given, unless one of them holds a file of
@@ -28,17 +28,13 @@ func assignIDs(files []*File) {
 		files []*File
 		paths map[string]bool // the distinct files (a base may be loaded twice)
 	}
-	groups := map[[2]string]*group{}
-	var order [][2]string
+	groups := map[string]*group{}
+	var order []string
 	add := func(f *File) {
 		if !derivesID(f) {
 			return
 		}
-		ns := "scenario" // matrices' job ids (id/c-...) never meet scenarios' (id/-/...)
-		if f.Kind == KindMatrix {
-			ns = "matrix"
-		}
-		k := [2]string{ns, formats.IDFromFileName(f.Name)}
+		k := formats.IDFromFileName(f.Name)
 		g := groups[k]
 		if g == nil {
 			g = &group{paths: map[string]bool{}}
@@ -64,7 +60,7 @@ func assignIDs(files []*File) {
 			root, ok = commonDir(g.files)
 		}
 		for _, f := range g.files {
-			id := k[1]
+			id := k
 			if ok {
 				if rel, err := filepath.Rel(root, absName(f.Name)); err == nil && !strings.HasPrefix(rel, "..") {
 					if dir := path.Dir(filepath.ToSlash(rel)); dir != "." {

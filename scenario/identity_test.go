@@ -162,3 +162,25 @@ func TestWrittenIDsStayStrict(t *testing.T) {
 		`d/same.scenario.yaml: scenario id "same" (from the file name) is already used by d/a/one.scenario.yaml; give one of them an id`,
 	}, msgs)
 }
+
+// TestAMatrixAndAScenarioOfOneNameInTwoFoldersDiffer: a matrix whose
+// filters leave one combination gives its jobs the ids of a plain
+// scenario's (name/-/run-N), so a matrix and a scenario of one name in
+// different folders are told apart by their folders like any two files of
+// one name.
+func TestAMatrixAndAScenarioOfOneNameInTwoFoldersDiffer(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{
+		"w/a/x.scenario.yaml": {Data: []byte(identityScenario)},
+		"w/b/x.matrix.yaml":   {Data: []byte("name: x\nbase_scenario: ../a/x.scenario.yaml\nmatrix:\n  - parameter: name\n    values: [A]\n")},
+	}
+	l := NewLoader(testRegistries{}, Options{})
+	var files []*File
+	for _, n := range []string{"w/a/x.scenario.yaml", "w/b/x.matrix.yaml"} {
+		f, err := l.LoadFS(fsys, n)
+		require.NoError(t, err)
+		files = append(files, f)
+	}
+	assignIDs(files)
+	assert.Equal(t, map[string]string{"w/a/x.scenario.yaml": "a/x", "w/b/x.matrix.yaml": "b/x", "base of w/b/x.matrix.yaml": "a/x"}, fileIDs(t, files))
+}

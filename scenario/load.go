@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/agenteval/agenteval/internal/infile"
 	"io/fs"
 	"maps"
 	"os"
@@ -633,7 +634,12 @@ func (l *Loader) loadBase(fsys fs.FS, f *File) {
 	candidates := baseCandidates(fsys, f.Name, rel)
 	name := ""
 	for _, c := range candidates {
-		if _, err := fs.Stat(fsys, c); err == nil {
+		if st, err := fs.Stat(fsys, c); err == nil {
+			if !st.Mode().IsRegular() {
+				// A device or a pipe is never read (/dev/zero once took 24 GB).
+				f.addf(p, Error, "not-a-file", "base scenario %q: %s is not a regular file: it is %s; give a scenario file", rel, c, infile.Kind(st.Mode()))
+				return
+			}
 			name = c
 			break
 		}
@@ -714,11 +720,20 @@ func firstOfEach(ss []string) []string {
 // osFS reads names as OS paths (absolute or relative to the working directory).
 type osFS struct{}
 
-func (osFS) Open(name string) (fs.File, error) { return os.Open(name) }
+// Open opens a directory, or a regular file through infile (a device or
+// a named pipe is refused at once, never read or waited on).
+func (osFS) Open(name string) (fs.File, error) {
+	if st, err := os.Stat(name); err == nil && st.IsDir() {
+		return os.Open(name)
+	}
+	return infile.Open(name)
+}
 func (osFS) Stat(name string) (fs.FileInfo, error) {
 	return os.Stat(name)
 }
-func (osFS) ReadFile(name string) ([]byte, error) { return os.ReadFile(name) }
+
+// ReadFile reads a regular file of at most infile.MaxBytes.
+func (osFS) ReadFile(name string) ([]byte, error) { return infile.ReadFile(name, 0) }
 func (osFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	return os.ReadDir(name)
 }

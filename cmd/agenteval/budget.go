@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/agenteval/agenteval/internal/infile"
 	"iter"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -131,7 +131,7 @@ func loadPrices(file string, read func(string) ([]byte, error)) (plan.Prices, er
 // cost limit needs the agent model's price; with a suite each agent ×
 // model's, checked by runSuite.priceBudget once the suite is loaded.
 func runBudget(spec, pricesFile, agentSpec, agentModelFlag string, suite bool) (*runner.Budget, plan.Prices, error) {
-	prices, err := loadPrices(pricesFile, os.ReadFile)
+	prices, err := loadPrices(pricesFile, readInput)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--prices: %w", err)
 	}
@@ -251,3 +251,7 @@ func runEstimate(ctx context.Context, env *cliEnv, jobs iter.Seq2[matrix.Job, er
 	}
 	return &results.Estimate{Jobs: p.Jobs, Tokens: p.Tokens.Total, CostUSD: p.CostUSD, WallMS: p.WallMS, Basis: basis}, nil
 }
+
+// readInput reads a file given on the command line (--prices): a
+// regular file of at most infile.MaxBytes, never a device or a pipe.
+func readInput(name string) ([]byte, error) { return infile.ReadFile(name, 0) }

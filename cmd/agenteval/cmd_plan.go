@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
+	"github.com/agenteval/agenteval/internal/infile"
 	"runtime"
 	"strings"
 
@@ -82,7 +82,7 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 		}
 		opts.History = plan.NewHistory()
 		for _, p := range paths {
-			f, err := os.Open(p)
+			f, err := infile.Open(p)
 			if err != nil {
 				return usageErr("--history: %v", err)
 			}
@@ -165,7 +165,7 @@ func cliShard(env *cliEnv, spec string, count int) (matrix.Shard, error) {
 
 // planOptions are the forecast's models and prices from run's flags.
 func planOptions(agentSpec, agentModelFlag, userModel, judgeModel, pricesFile string, concurrency int, env *cliEnv) (plan.Options, error) {
-	prices, err := loadPrices(pricesFile, os.ReadFile)
+	prices, err := loadPrices(pricesFile, readInput)
 	if err != nil {
 		return plan.Options{}, fmt.Errorf("--prices: %w", err)
 	}

@@ -119,6 +119,7 @@ func runReportCompare(env *cliEnv, args []string) int {
 	if *by != "" {
 		var res *report.Results
 		if res, err = reportResults(fs.Args(), env.redactor); err == nil {
+			defer func() { _ = res.Close() }()
 			names := res.VariantNames(*by)
 			if *baseName == "" && len(names) > 0 {
 				*baseName = names[0]
@@ -143,6 +144,8 @@ func runReportCompare(env *cliEnv, args []string) int {
 			if res[i], err = reportResults([]string{path}, env.redactor); err != nil {
 				break
 			}
+			// The rows listed are labelled from their records, read back.
+			defer func() { _ = res[i].Close() }()
 		}
 		if err == nil {
 			cmp, err = report.CompareResults(res[0], res[1], opts)
@@ -224,12 +227,7 @@ func reportResults(args []string, red *redact.Redactor) (*report.Results, error)
 	if err != nil {
 		return nil, err
 	}
-	res, err := report.ReadFiles(paths, report.Options{Redactor: red})
-	if err != nil {
-		return nil, err
-	}
-	// A comparison needs only what Read keeps in memory, not the details.
-	return res, res.Close()
+	return report.ReadFiles(paths, report.Options{Redactor: red})
 }
 
 // reportWriteOutput runs write against stdout, or against a temporary file next

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/agenteval/agenteval/internal/infile"
 	"maps"
 	"os"
 	"path/filepath"
@@ -421,7 +422,7 @@ func planInputs(files []*scenario.File, extra ...string) ([]results.Input, error
 			continue
 		}
 		seen[n] = true
-		b, err := os.ReadFile(n)
+		b, err := infile.ReadFile(n, 0)
 		if err != nil {
 			return nil, err
 		}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -120,11 +119,6 @@ func commands() []command {
 }
 
 func main() {
-	if os.Getenv("GOGC") == "" {
-		// A run's live heap is small and flat (results stream to disk), so
-		// collecting less often trades a few MB for less CPU per job.
-		debug.SetGCPercent(400)
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := mainWith(ctx, &cliEnv{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, getenv: os.Getenv, environ: os.Environ, isTerminal: isTerminal(os.Stderr)}, os.Args[1:])
 	stop()

@@ -76,3 +76,23 @@ func BenchmarkStratifiedLess(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMinDetectableStratifiedDrop is the power of the overall test
+// for a comparison of many combinations: each step of the bisection is one
+// StratifiedLess.
+func BenchmarkMinDetectableStratifiedDrop(b *testing.B) {
+	for _, size := range []struct{ strata, runs int }{{24, 5}, {1000, 10}, {1000, 100}} {
+		tables := make([]Table2x2, size.strata)
+		for i := range tables {
+			pass := size.runs * (i%5 + 5) / 10
+			tables[i] = Table2x2{Succ1: pass, Fail1: size.runs - pass, Succ2: pass, Fail2: size.runs - pass}
+		}
+		b.Run(fmt.Sprintf("strata=%d,runs=%d", size.strata, size.runs), func(b *testing.B) {
+			for b.Loop() {
+				if _, ok := MinDetectableStratifiedDrop(tables, 0.05); !ok {
+					b.Fatal("no drop detectable")
+				}
+			}
+		})
+	}
+}

@@ -59,14 +59,21 @@ func MinDetectableDrop(succ1, n1, n2 int, alpha float64) (drop float64, ok bool)
 	return float64(succ1)/float64(n1) - float64(c)/float64(n2), true
 }
 
+// powerWorkLimit bounds the exact test's work in each step of
+// MinDetectableStratifiedDrop's search (about 5 ms on one core).
+const powerWorkLimit = 1e7
+
 // MinDetectableStratifiedDrop is the power of StratifiedLess over several
 // combinations: the smallest drop in the overall pass rate (the baseline's
 // passes over its runs minus the candidate's) that the test flags at level
 // alpha, for a candidate that keeps each combination's baseline rate (its
 // expected passes, rounded) and loses k passes spread over the combinations
 // in proportion to those passes (largest remainders first, ties to the
-// earlier combination). The smallest such k is found exactly by bisection
-// over k (each k is one StratifiedLess). Tables give each combination's
+// earlier combination). The smallest such k is found by bisection over k,
+// each k tested as StratifiedLess tests it, except that the exact test is
+// used only up to powerWorkLimit (the CMH approximation past it, as
+// StratifiedLess does past ExactWorkLimit): a dozen exact tests at
+// ExactWorkLimit would take seconds, and the power is a guide, not a verdict. Tables give each combination's
 // baseline counts and the candidate's runs (Succ2+Fail2); ok is false when
 // no k, not even every pass lost, would be flagged.
 func MinDetectableStratifiedDrop(tables []Table2x2, alpha float64) (drop float64, ok bool) {
@@ -116,7 +123,7 @@ func MinDetectableStratifiedDrop(tables []Table2x2, alpha float64) (drop float64
 		return out
 	}
 	flagged := func(k int) bool {
-		res := StratifiedLess(outcome(k))
+		res := stratifiedLess(outcome(k), powerWorkLimit)
 		return float64(res.Observed) < res.Expected && Below(res.PValue, alpha)
 	}
 	// The smallest k flagged: flagged is false on 0..k*−1 and true from k*.

@@ -62,6 +62,12 @@ type Stratified struct {
 // runs, or all runs passing or all failing) are left out; with none left,
 // the p-value is 1. A table with a negative count is left out too.
 func StratifiedLess(tables []Table2x2) Stratified {
+	return stratifiedLess(tables, ExactWorkLimit)
+}
+
+// stratifiedLess is StratifiedLess with the exact test's work bounded by
+// limit instead of ExactWorkLimit.
+func stratifiedLess(tables []Table2x2, limit float64) Stratified {
 	strata := informative(tables)
 	res := Stratified{Method: MethodExact, PValue: 1, Strata: len(strata)}
 	for _, s := range strata {
@@ -72,7 +78,7 @@ func StratifiedLess(tables []Table2x2) Stratified {
 	if len(strata) == 0 {
 		return res
 	}
-	if len(strata) > 1 && exactWork(strata) > ExactWorkLimit { // one stratum is FisherLess, O(n)
+	if len(strata) > 1 && exactWork(strata) > limit { // one stratum is FisherLess, O(n)
 		res.Method = MethodCMH
 		res.PValue = cmhLess(float64(res.Observed), res.Expected, res.Variance)
 		return res
