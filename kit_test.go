@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -191,7 +192,7 @@ func TestRunBudgetThroughTheKit(t *testing.T) {
 			Usage: llm.Usage{PromptTokens: 70, CompletionTokens: 30, TotalTokens: 100}}, err
 	})
 	out := t.TempDir()
-	cfg := agenteval.RunConfig{Agent: agent, Runs: 6, Out: out, Concurrency: 1, Runner: runner.Config{Budget: &runner.Budget{Tokens: 300}}}
+	cfg := agenteval.RunConfig{Agent: agent, Runs: 6, Out: out, Concurrency: 1, Budget: &runner.Budget{Tokens: 300}}
 	sum, err := kit.Run(t.Context(), cfg, files...)
 	require.NoError(t, err)
 	assert.Equal(t, int64(3), sum.Jobs)
@@ -206,9 +207,62 @@ func TestRunBudgetThroughTheKit(t *testing.T) {
 	assert.EqualValues(t, 3, s.Budgets[0].Unstarted)
 	assert.EqualValues(t, 300, s.Budgets[0].Used.Tokens)
 
-	cfg.Resume, cfg.Runner.Budget = true, nil
+	cfg.Resume, cfg.Budget = true, nil
 	sum, err = kit.Run(t.Context(), cfg, files...)
 	require.NoError(t, err)
 	assert.Equal(t, int64(3), sum.Jobs)
 	assert.Equal(t, int64(3), sum.Skipped)
+}
+
+// TestRetryRerunsOnlyThoseJobs: Retry "failed" reruns only the jobs whose
+// latest record failed, appends their new records, and the whole run is
+// counted by each job's latest record; Retry "incomplete" then finds
+// nothing to rerun. A resume would have rerun nothing (issue 25).
+func TestRetryRerunsOnlyThoseJobs(t *testing.T) {
+	t.Parallel()
+	kit := agenteval.New()
+	files, err := kit.Load("examples/scenarios/weather.scenario.yaml")
+	require.NoError(t, err)
+	var mu sync.Mutex
+	sent := map[string]int{}
+	// Runs 2 and 4 fail the first time they are sent, and pass after.
+	agent := runner.AgentFunc(func(ctx context.Context, cfg runner.SessionConfig, _ string) (runner.Reply, error) {
+		mu.Lock()
+		sent[cfg.JobID]++
+		first := sent[cfg.JobID] == 1
+		mu.Unlock()
+		if first && (strings.HasSuffix(cfg.JobID, "run-2") || strings.HasSuffix(cfg.JobID, "run-4")) {
+			return runner.Reply{Text: "no idea"}, nil
+		}
+		_, err := cfg.Mocks.Call(ctx, "weather", "forecast", map[string]any{"city": "Paris"})
+		return runner.Reply{Text: "The weather in Paris is sunny", Actions: []evaluate.Action{{Name: "GET_WEATHER"}}}, err
+	})
+	out := t.TempDir()
+	cfg := agenteval.RunConfig{Agent: agent, AgentSpec: "go:weather", Runs: 4, Out: out}
+	sum, err := kit.Run(t.Context(), cfg, files...)
+	require.NoError(t, err)
+	assert.Equal(t, results.Tally{Jobs: 4, Passed: 2, Failed: 2}, sum.Recorded)
+
+	cfg.Retry = agenteval.RetryFailed
+	sum, err = kit.Run(t.Context(), cfg, files...)
+	require.NoError(t, err)
+	assert.Equal(t, int64(2), sum.Jobs, "only the two failed jobs ran again")
+	assert.Equal(t, int64(2), sum.Passed)
+	assert.Equal(t, int64(2), sum.Skipped)
+	assert.Equal(t, results.Tally{Jobs: 4, Passed: 4}, sum.Recorded, "each job counts by its latest record")
+	mu.Lock()
+	assert.Equal(t, map[string]int{"weather/-/run-1": 1, "weather/-/run-2": 2, "weather/-/run-3": 1, "weather/-/run-4": 2}, sent)
+	mu.Unlock()
+	data, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
+	require.NoError(t, err)
+	assert.Equal(t, 6, strings.Count(string(data), `{"record":"job"`), "the retried jobs' records are appended")
+
+	cfg.Retry = agenteval.RetryIncomplete
+	sum, err = kit.Run(t.Context(), cfg, files...)
+	require.NoError(t, err)
+	assert.Zero(t, sum.Jobs)
+
+	cfg.Retry = "everything"
+	_, err = kit.Run(t.Context(), cfg, files...)
+	require.ErrorIs(t, err, agenteval.ErrConfig)
 }

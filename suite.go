@@ -18,17 +18,13 @@ import (
 // and AGENTEVAL_INSTRUCTIONS (runner.AgentOptions.Env and Instructions); a
 // model agent sends the instructions as its first system message. The
 // variants are in the suite's order, agent-major: pass them in
-// RunConfig.Variants and the agents in RunConfig.Runner.Variants.
+// RunConfig.Suite runs them (Kit.Run builds them with this).
 // ignored lists the agents given instructions or env that their type does
 // not take (runner.AgentType.TakesInstructions, TakesEnv).
 func (k *Kit) SuiteAgents(s *scenario.Suite, opts runner.AgentOptions) (variants []matrix.Variant, agents map[matrix.Variant]runner.Agent, ignored []string, err error) {
-	models := s.Models
-	if len(models) == 0 {
-		models = []scenario.SuiteModel{{}}
-	}
 	agents = map[matrix.Variant]runner.Agent{}
 	for _, a := range s.Agents {
-		for _, m := range models {
+		for _, m := range suiteModels(s) {
 			v := matrix.Variant{Agent: a.Name, Model: m.ID}
 			agent, used, err := k.suiteAgent(a, m, opts)
 			if err != nil {
@@ -71,4 +67,23 @@ func (k *Kit) suiteAgent(a scenario.SuiteAgent, m scenario.SuiteModel, opts runn
 	}
 	used := (a.Instructions == "" || t.TakesInstructions) && (len(a.Env) == 0 || t.TakesEnv)
 	return agent, used, nil
+}
+
+// suiteModels are the suite's models, or one without a name.
+func suiteModels(s *scenario.Suite) []scenario.SuiteModel {
+	if len(s.Models) == 0 {
+		return []scenario.SuiteModel{{}}
+	}
+	return s.Models
+}
+
+// suiteVariants are the suite's agent × model, in its order, agent-major.
+func suiteVariants(s *scenario.Suite) []matrix.Variant {
+	var out []matrix.Variant
+	for _, a := range s.Agents {
+		for _, m := range suiteModels(s) {
+			out = append(out, matrix.Variant{Agent: a.Name, Model: m.ID})
+		}
+	}
+	return out
 }

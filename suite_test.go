@@ -47,9 +47,9 @@ func TestSuiteAgents(t *testing.T) {
 	assert.ErrorContains(t, err, `agent model: "openai" names no model and the suite has no models`)
 }
 
-// A suite runs through the kit: SuiteAgents' variants in RunConfig.Variants
-// and its agents in Runner.Variants run every job once per agent × model,
-// each with its own agent and an id that starts with agent@model/.
+// A suite runs through the kit: RunConfig.Suite runs every job once per
+// agent × model, each with its own agent and an id that starts with
+// agent@model/.
 func TestSuiteRunsThroughTheKit(t *testing.T) {
 	t.Parallel()
 	kit := agenteval.New()
@@ -57,11 +57,9 @@ func TestSuiteRunsThroughTheKit(t *testing.T) {
 	require.NoError(t, err)
 	s := &scenario.Suite{Agents: []scenario.SuiteAgent{{Name: "a", Agent: "echo"}, {Name: "b", Agent: "echo"}},
 		Models: []scenario.SuiteModel{{ID: "m1"}, {ID: "org/m2"}}}
-	variants, agents, _, err := kit.SuiteAgents(s, runner.AgentOptions{})
-	require.NoError(t, err)
 	var ids []string
-	cfg := agenteval.RunConfig{Variants: variants, Runner: runner.Config{Variants: agents,
-		Results: sinkFunc(func(r *results.Job) error { ids = append(ids, r.ID+" "+r.Agent+" "+r.Model); return nil })}}
+	cfg := agenteval.RunConfig{Suite: s,
+		Results: sinkFunc(func(r *results.Job) error { ids = append(ids, r.ID+" "+r.Agent+" "+r.Model); return nil })}
 	jobs, total, err := kit.Jobs(cfg, files...)
 	require.NoError(t, err)
 	assert.Equal(t, int64(4), total)
@@ -74,7 +72,8 @@ func TestSuiteRunsThroughTheKit(t *testing.T) {
 	capped.MaxJobs = 3 // one job per variant is under it; the four are not
 	_, _, err = kit.Jobs(capped, files...)
 	require.ErrorContains(t, err, "the run has more than 3 jobs (4 agent/model variant(s) × 1)")
-	sum, err := kit.Run(t.Context(), agenteval.RunConfig{Variants: variants, Concurrency: 1, Runner: cfg.Runner}, files...)
+	cfg.Concurrency = 1
+	sum, err := kit.Run(t.Context(), cfg, files...)
 	require.NoError(t, err)
 	assert.Equal(t, int64(4), sum.Jobs)
 	assert.Equal(t, []string{"a@m1/weather/-/run-1 a m1", "a@org:m2/weather/-/run-1 a org/m2",

@@ -19,6 +19,7 @@ package agentevaltest
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -26,15 +27,48 @@ import (
 	"testing"
 
 	"github.com/agenteval/agenteval"
+	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/matrix"
+	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// Config says how the jobs run (agenteval.RunConfig). Concurrency
-// bounds the jobs that run at once; Out is Kit.Run's and not used here
-// (Runner.Results, when set, receives every result). The agent is a
+// Config says how a test's jobs run: the part of agenteval.RunConfig a
+// test sets (a test writes no results folder, so it has no Out, Resume or
+// Overwrite; Results, when set, receives every result). The agent is a
 // runner.Agent: runner.AgentFunc makes a Go function one.
-type Config = agenteval.RunConfig
+type Config struct {
+	// Agent is the system under test; AgentSpec ("exec:./bot") builds it
+	// with the kit when Agent is nil.
+	Agent     runner.Agent
+	AgentSpec string
+	// Concurrency bounds the jobs that run at once (default 4 × GOMAXPROCS).
+	Concurrency int
+	// Runs is how many times each plain scenario runs; Filters select
+	// matrix combinations (path=value), as agenteval.RunConfig's.
+	Runs    int
+	Filters []string
+	// Judge answers llm_judge evaluations; UserModel plays the simulated
+	// user of conversations.
+	Judge     *judge.Judge
+	UserModel llm.Model
+	// AllowCommands lets scenarios run commands; Seed makes mocks and the
+	// simulated user repeatable.
+	AllowCommands bool
+	Seed          int64
+	// Checkpoints scores scenarios' checkpoints (runner.Checkpoints).
+	Checkpoints runner.CheckpointScorer
+	// Results, when set, receives every result.
+	Results runner.Sink
+}
+
+// runConfig is cfg as the library's RunConfig.
+func (c Config) runConfig() agenteval.RunConfig {
+	return agenteval.RunConfig{Agent: c.Agent, AgentSpec: c.AgentSpec, AgentOptions: runner.AgentOptions{Getenv: os.Getenv},
+		Concurrency: c.Concurrency, Runs: c.Runs, Filters: c.Filters, Judge: c.Judge, UserModel: c.UserModel,
+		AllowCommands: c.AllowCommands, Seed: c.Seed, Checkpoints: c.Checkpoints}
+}
 
 // Run loads paths (scenario and matrix files, or directories of them) with
 // every built-in registered and runs their jobs with cfg: see RunFiles.
@@ -69,16 +103,12 @@ func RunFiles(t testing.TB, kit *agenteval.Kit, cfg Config, files ...*scenario.F
 
 func runFiles(t testing.TB, at string, kit *agenteval.Kit, cfg Config, files []*scenario.File) {
 	t.Helper()
-	if cfg.Out != "" {
-		failAt(t, at, "agentevaltest: Config.Out is for Kit.Run; set Config.Runner.Results to keep the results")
-		t.FailNow()
-	}
-	jobs, _, err := kit.Jobs(cfg, files...)
+	jobs, _, err := kit.Jobs(cfg.runConfig(), files...)
 	if err != nil {
 		failAt(t, at, "%v", err)
 		t.FailNow()
 	}
-	r, err := kit.Runner(cfg)
+	r, err := kit.Runner(cfg.runConfig())
 	if err != nil {
 		failAt(t, at, "%v", err)
 		t.FailNow()
@@ -91,7 +121,7 @@ func runFiles(t testing.TB, at string, kit *agenteval.Kit, cfg Config, files []*
 	var mu sync.Mutex // the sink is called from one goroutine at a time
 	runOne := func(t testing.TB, j matrix.Job, name string) {
 		res := r.RunJob(t.Context(), j)
-		if sink := cfg.Runner.Results; sink != nil {
+		if sink := cfg.Results; sink != nil {
 			mu.Lock()
 			err := sink.Write(res)
 			mu.Unlock()

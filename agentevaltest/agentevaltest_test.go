@@ -86,7 +86,7 @@ func TestConcurrencyBoundsTheSubtests(t *testing.T) {
 	var got []string
 	var mu sync.Mutex
 	sink := sinkFunc(func(r *results.Job) error { mu.Lock(); got = append(got, r.ID); mu.Unlock(); return nil })
-	agentevaltest.Run(t, agentevaltest.Config{Agent: agent, Runs: 8, Concurrency: 2, Runner: runner.Config{Results: sink}}, "testdata/hello.scenario.yaml")
+	agentevaltest.Run(t, agentevaltest.Config{Agent: agent, Runs: 8, Concurrency: 2, Results: sink}, "testdata/hello.scenario.yaml")
 	assert.Equal(t, int64(2), most.Load())
 	assert.Len(t, got, 8, "every result reaches the sink")
 }

@@ -24,9 +24,10 @@
 // matches two runs' jobs by it). Of two records with the
 // same id, a completed record wins over an incomplete one;
 // otherwise the later one wins, where later means a later input in the order
-// given, or further down the same input. This makes a resumed run (which
-// appends a new record for a job that failed to complete) and overlapping
-// shards both merge to the best evidence available.
+// given, or further down the same input. A resumed run (run --resume)
+// skips every job already recorded, incomplete ones included, and records
+// only the jobs that never ran; overlapping shards merge to the best
+// evidence available.
 //
 // The record types ([results.Plan], [results.Job], [results.Evaluation], [results.Turn], [Usage]) mirror the
 // runner's JSON field by field; this package imports nothing of the project

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/agenteval/agenteval/internal/termsafe"
 	"io"
 )
 
@@ -18,6 +19,9 @@ import (
 //     with pass rates and their intervals, heat maps of matrices, and the
 //     failing jobs with their messages and transcripts (opts bound them).
 func Write(w io.Writer, r *Results, format string, opts WriteOptions) error {
+	if format != "json" {
+		w = termsafe.Writer(w) // control and bidi characters from outside are shown, not obeyed
+	}
 	switch format {
 	case "markdown", "md":
 		return writeMarkdown(w, r.Summary())
@@ -37,6 +41,9 @@ func Write(w io.Writer, r *Results, format string, opts WriteOptions) error {
 // with their intervals, the efficiency table with which differences are
 // significant, and the combinations).
 func WriteComparison(w io.Writer, c *Comparison, format string) error {
+	if format != "json" {
+		w = termsafe.Writer(w)
+	}
 	switch format {
 	case "markdown", "md":
 		return writeComparisonMarkdown(w, c)

@@ -82,7 +82,7 @@ func Open(path string, plan *Plan, opts Options) (*Writer, error) {
 		return nil, err
 	}
 	exists := err == nil && st.Size() > 0
-	var done map[string]bool
+	var done map[string]Outcome
 	switch {
 	case exists && opts.Resume:
 		first, ids, err := readResults(path)
@@ -106,7 +106,13 @@ func Open(path string, plan *Plan, opts Options) (*Writer, error) {
 	if opts.Redactor != nil {
 		w.Redactor = opts.Redactor
 	}
-	w.recorded = done
+	w.latest = done
+	if done != nil {
+		w.recorded = make(map[string]bool, len(done))
+		for id := range done {
+			w.recorded[id] = true
+		}
+	}
 	if err := w.writePlan(plan); err != nil {
 		_ = w.Close()
 		return nil, err
@@ -118,6 +124,43 @@ func Open(path string, plan *Plan, opts Options) (*Writer, error) {
 // Recorded returns the ids of the jobs the file held when Open
 // resumed it (nil otherwise): the jobs a resumed run skips.
 func (w *Writer) Recorded() map[string]bool { return w.recorded }
+
+// Latest returns the outcome of the latest record of every job the file
+// held when Open resumed it (nil otherwise): a retry reruns the jobs whose
+// latest record failed or was incomplete.
+func (w *Writer) Latest() map[string]Outcome { return w.latest }
+
+// Outcome is what the latest record of a job says: whether it ran to a
+// verdict and whether it passed. Every reader of a results file takes a
+// job's latest record (the last line with its id) as the job's: a retry
+// appends new records after the old ones.
+type Outcome struct{ Completed, Passed bool }
+
+// Tally counts the jobs of a results file by their latest record.
+type Tally struct{ Jobs, Passed, Failed, Incomplete int64 }
+
+// CountFile counts the jobs of the results file at path by the latest
+// record of each (see Outcome): the whole run, whichever invocations
+// (resumes, retries, shards appended) recorded it.
+func CountFile(path string) (Tally, error) {
+	_, latest, err := readResults(path)
+	if err != nil {
+		return Tally{}, err
+	}
+	var c Tally
+	for _, o := range latest {
+		c.Jobs++
+		switch {
+		case o.Passed:
+			c.Passed++
+		case o.Completed:
+			c.Failed++
+		default:
+			c.Incomplete++
+		}
+	}
+	return c, nil
+}
 
 // differences says how plan q (a new invocation) differs from p (the
 // file's): the run-defining fields, not the run id, start or counts.

@@ -75,6 +75,7 @@ type Writer struct {
 	// a resumed file held.
 	lock     *dirLock
 	recorded map[string]bool
+	latest   map[string]Outcome
 }
 
 // errWriterClosed is what Write and writePlan return after Close.
@@ -372,11 +373,13 @@ func (w *Writer) close() error {
 	return err
 }
 
-// readResults reads a results file: its first plan and the ids of the jobs
-// it holds. A missing file is empty; a torn last line is ignored; any other
-// line that is not a record is an error (the file is not one run's).
-func readResults(path string) (first *Plan, ids map[string]bool, err error) {
-	ids = map[string]bool{}
+// readResults reads a results file: its first plan and the outcome of the
+// latest record of every job it holds (a job retried later has several;
+// the last one written is the job's, as every reader takes it). A missing
+// file is empty; a torn last line is ignored; any other line that is not a
+// record is an error (the file is not one run's).
+func readResults(path string) (first *Plan, latest map[string]Outcome, err error) {
+	ids := map[string]Outcome{}
 	f, err := infile.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, ids, nil
@@ -387,19 +390,21 @@ func readResults(path string) (first *Plan, ids map[string]bool, err error) {
 	defer f.Close()
 	r := bufio.NewReaderSize(f, 1<<20)
 	var rec struct {
-		Record string `json:"record"`
-		ID     string `json:"id"`
+		Record    string `json:"record"`
+		ID        string `json:"id"`
+		Completed bool   `json:"completed"`
+		Passed    bool   `json:"passed"`
 	}
 	for line := 1; ; line++ {
 		b, err := r.ReadBytes('\n')
 		if len(b) > 0 && b[len(b)-1] == '\n' {
-			rec.Record, rec.ID = "", ""
+			rec.Record, rec.ID, rec.Completed, rec.Passed = "", "", false, false
 			if jerr := json.Unmarshal(b, &rec); jerr != nil {
 				return nil, nil, fmt.Errorf("%s:%d: %w", path, line, jerr)
 			}
 			switch rec.Record {
 			case RecordJob:
-				ids[rec.ID] = true
+				ids[rec.ID] = Outcome{Completed: rec.Completed, Passed: rec.Passed}
 			case RecordPlan:
 				if first == nil {
 					first = new(Plan)

@@ -135,3 +135,49 @@ func scribble(v reflect.Value) {
 		}
 	}
 }
+
+// TestWorkerRecompilesWhatAnAxisChanges: a worker reuses the compiled
+// evaluations of its last job only when the lists are the same; a matrix
+// axis on an evaluation's value gives each combination its own verdict,
+// on one worker, in turn.
+func TestWorkerRecompilesWhatAnAxisChanges(t *testing.T) {
+	t.Parallel()
+	base := []byte(`name: recompile
+description: one check whose value the matrix varies
+environment:
+  type: local
+run:
+  - input: "Question 7: what is topic-7?"
+    evaluations:
+      - type: string_contains
+        value: topic-
+judgment:
+  strategy: all_pass
+`)
+	m := []byte(`name: recompile sweep
+description: a value that matches, one that does not, then one that does
+base_scenario: recompile.scenario.yaml
+runs_per_combination: 2
+matrix:
+  - parameter: run[0].evaluations[0].value
+    values: [topic-, absent-text, Question]
+  - parameter: run[0].input
+    values: ["Question 7: what is topic-7?", "Question 8: what is topic-8?"]
+`)
+	fsys := fstest.MapFS{"m/recompile.matrix.yaml": {Data: m}, "m/recompile.scenario.yaml": {Data: base}}
+	f, err := scenario.NewLoader(NewRegistries(), scenario.Options{}).LoadFS(fsys, "m/recompile.matrix.yaml")
+	require.NoError(t, err)
+	src, err := sources.Matrix(f, sources.Options{})
+	require.NoError(t, err)
+	jobs, _, err := sources.Combine([]sources.Source{src}, matrix.Shard{})
+	require.NoError(t, err)
+	sink := &memSink{}
+	_, err = Run(t.Context(), Config{Agent: echoAgent{}, Results: sink, Concurrency: 1}, jobs)
+	require.NoError(t, err)
+	require.Len(t, sink.results, 12)
+	for _, r := range sink.results {
+		value := r.Evaluations[0].Details["value"]
+		assert.Equal(t, r.Params["run[0].evaluations[0].value"], value, r.ID)
+		assert.Equal(t, value != "absent-text", r.Passed, "%s: %s", r.ID, r.Reason)
+	}
+}

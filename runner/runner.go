@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"maps"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -394,10 +395,13 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[matrix.Job, error], total 
 func (r *run) runJob(ctx context.Context, j matrix.Job, w *worker) (res *results.Job) {
 	s := j.Scenario
 	if s != w.last {
+		// A worker's jobs follow each other through a scenario's runs and a
+		// matrix's combinations, which share the evaluations no axis
+		// changes: it compiles again only when they differ.
+		if w.last == nil || !sameEvaluations(s, w.last) {
+			w.compiled, w.compileErr = evaluate.Compile(r.cfg.Registries.Evaluations, s)
+		}
 		w.last = s
-		// Runs of one scenario follow each other: a worker compiles its
-		// evaluations once for them, and each matrix job's for itself.
-		w.compiled, w.compileErr = evaluate.Compile(r.cfg.Registries.Evaluations, s)
 		w.reasons = r.unrunnable(j, w.compiled)
 	}
 	if reasons := w.reasons; len(reasons) > 0 {
@@ -447,4 +451,30 @@ func (r *run) newResult(j matrix.Job) *results.Job {
 		}
 	}
 	return res
+}
+
+// sameEvaluations reports whether a and b hold the same evaluation lists
+// (the same elements, not equal copies: a matrix job shares the lists its
+// axes do not touch with the base) under equal judgment weights, so that
+// what evaluate.Compile made of one serves the other.
+func sameEvaluations(a, b *scenario.Scenario) bool {
+	if len(a.Run) != len(b.Run) || !maps.Equal(a.Judgment.Weights, b.Judgment.Weights) {
+		return false
+	}
+	for i := range a.Run {
+		x, y := &a.Run[i], &b.Run[i]
+		if !sameList(x.Evaluations, y.Evaluations) || (x.Conversation == nil) != (y.Conversation == nil) {
+			return false
+		}
+		if c, d := x.Conversation, y.Conversation; c != nil &&
+			(!sameList(c.TurnEvaluations, d.TurnEvaluations) || !sameList(c.FinalEvaluations, d.FinalEvaluations)) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameList reports whether x and y are the same elements of one array.
+func sameList(x, y []scenario.Evaluation) bool {
+	return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
 }

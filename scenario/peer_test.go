@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval"
+	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/scenario"
 )
 

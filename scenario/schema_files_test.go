@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval"
+	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/scenario"
 )
 

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agenteval/agenteval/internal/runout"
 	"github.com/agenteval/agenteval/internal/textdist"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/plan"
@@ -189,45 +188,6 @@ func (rs *runSuite) priceBudget(b *runner.Budget, prices plan.Prices, agentModel
 		return priced[matrix.Variant{Agent: j.Agent, Model: j.Model}].Cost(j.Usage)
 	}
 	return nil
-}
-
-// endBudget records what a run with a budget used and says whether it
-// stopped at it; stopped reports that jobs were left for --resume.
-func endBudget(env *cliEnv, w *results.Writer, runID string, b *runner.Budget, use *runner.BudgetUse, owned, ran int64) (stopped bool, err error) {
-	if b == nil || use == nil {
-		return false, nil
-	}
-	rec := runout.BudgetRecord(b, use, runID, owned, ran)
-	if err := w.WriteBudget(rec); err != nil {
-		return false, err
-	}
-	if !use.Stopped {
-		fmt.Fprintf(env.stderr, "agenteval run: within its budget: used %s\n", formatUse(rec.Limit, rec.Used))
-	}
-	if use.Stopped {
-		fmt.Fprintf(env.stderr, "agenteval run: stopped at its budget (%s reached; used %s); %d job(s) not started: run again with --resume to finish them (the budget applies to each invocation)\n",
-			strings.Join(use.Reached, ", "), formatUse(rec.Limit, rec.Used), rec.Unstarted)
-	}
-	return use.Stopped, nil
-}
-
-// formatUse says what was used of each limit: "tokens 500 of 500, time 2s of 30m".
-func formatUse(limit, used results.Amounts) string {
-	var parts []string
-	if limit.Tokens > 0 {
-		parts = append(parts, fmt.Sprintf("tokens %d of %d", used.Tokens, limit.Tokens))
-	}
-	if limit.CostUSD > 0 {
-		parts = append(parts, fmt.Sprintf("cost $%.4f of $%s", used.CostUSD, strconv.FormatFloat(limit.CostUSD, 'f', -1, 64)))
-	}
-	if limit.TimeMS > 0 {
-		parts = append(parts, fmt.Sprintf("time %v of %v", msDuration(used.TimeMS), msDuration(limit.TimeMS)))
-	}
-	return strings.Join(parts, ", ")
-}
-
-func msDuration(ms float64) time.Duration {
-	return (time.Duration(ms * float64(time.Millisecond))).Round(time.Millisecond)
 }
 
 // runEstimate is the forecast a run with a budget stores in its plan

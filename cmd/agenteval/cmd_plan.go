@@ -108,14 +108,14 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	files := set.Files
 	if suite != nil {
-		if files, err = suite.selectFiles(files); err != nil {
-			return usageErr("%v", err)
+		if files, err = suite.suite.Select(files); err != nil {
+			return usageErr("--suite: %v", err)
 		}
 	}
 	// The jobs run would run, as the library builds them (Kit.Jobs).
 	jobCfg := agenteval.RunConfig{Runs: *runs, Filters: filters, MaxJobs: *maxJobs, Shard: shard}
 	if suite != nil {
-		jobCfg.Variants = suite.variants
+		jobCfg.Suite = suite.suite
 		suite.planOptions(files, &opts, *agentModelName)
 	}
 	jobs, _, err := env.kit.Jobs(jobCfg, files...)

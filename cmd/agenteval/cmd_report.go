@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agenteval/agenteval/internal/infile"
 	"github.com/agenteval/agenteval/redact"
 	"github.com/agenteval/agenteval/report"
 )
@@ -42,6 +44,9 @@ func runReport(_ context.Context, env *cliEnv, args []string) int {
 		return exitUsage
 	}
 	paths, err := resultsPaths(fs.Args())
+	if err == nil {
+		err = checkReportOut(*out, paths)
+	}
 	if err != nil {
 		fmt.Fprintf(env.stderr, "agenteval report: %v\n", err)
 		return exitUsage
@@ -115,7 +120,14 @@ func runReportCompare(env *cliEnv, args []string) int {
 	}
 	opts := report.CompareOptions{Alpha: *alpha, MinPassRate: *minRate, Correction: *correction, AllowMissing: *allowMissing}
 	var cmp *report.Comparison
-	var err error
+	inputs, err := resultsPaths(fs.Args())
+	if err == nil {
+		err = checkReportOut(*out, inputs)
+	}
+	if err != nil {
+		fmt.Fprintf(env.stderr, "agenteval report compare: %v\n", err)
+		return exitUsage
+	}
 	if *by != "" {
 		var res *report.Results
 		if res, err = reportResults(fs.Args(), env.redactor); err == nil {
@@ -228,6 +240,45 @@ func reportResults(args []string, red *redact.Redactor) (*report.Results, error)
 		return nil, err
 	}
 	return report.ReadFiles(paths, report.Options{Redactor: red})
+}
+
+// checkReportOut refuses a report's --out that would replace what it
+// reads or any results file: an input (the same file by any path), a
+// file named results.jsonl, or a file whose first line is a results
+// record. A report once replaced its own results and exited 0.
+func checkReportOut(out string, inputs []string) error {
+	if out == "" {
+		return nil
+	}
+	refuse := func(why string) error {
+		return fmt.Errorf("--out %s: %s; a report never writes over results: give another file", out, why)
+	}
+	if filepath.Base(out) == resultsFileName {
+		return refuse("it is named " + resultsFileName + ", as results files are")
+	}
+	st, err := os.Stat(out)
+	if err != nil {
+		return nil // nothing there to lose
+	}
+	for _, in := range inputs {
+		if ist, err := os.Stat(in); err == nil && os.SameFile(st, ist) {
+			return refuse("it is the input " + in)
+		}
+	}
+	if !st.Mode().IsRegular() {
+		return nil
+	}
+	f, err := infile.Open(out)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	head := make([]byte, 64)
+	n, _ := io.ReadFull(f, head)
+	if first := bytes.TrimLeft(head[:n], " \t\r\n"); bytes.HasPrefix(first, []byte(`{"record":`)) {
+		return refuse("it holds results")
+	}
+	return nil
 }
 
 // reportWriteOutput runs write against stdout, or against a temporary file next

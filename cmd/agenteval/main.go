@@ -11,9 +11,11 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 	"unicode"
 
 	"github.com/agenteval/agenteval"
+	"github.com/agenteval/agenteval/internal/termsafe"
 	"github.com/agenteval/agenteval/internal/textdist"
 	"github.com/agenteval/agenteval/redact"
 )
@@ -70,8 +72,10 @@ func withRedactor(env *cliEnv) *cliEnv {
 		}
 	}
 	e.redactor = redact.FromEnvironment(environ)
-	e.stdout = e.redactor.Writer(env.stdout)
-	e.stderr = e.redactor.Writer(env.stderr)
+	// Secrets are masked first, then what would act on a terminal is
+	// shown as escapes (agent stderr, GitHub's messages, scenario names).
+	e.stdout = e.redactor.Writer(termsafe.Writer(env.stdout))
+	e.stderr = e.redactor.Writer(termsafe.TerminalWriter(env.stderr))
 	return &e
 }
 
@@ -120,9 +124,40 @@ func commands() []command {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := mainWith(ctx, &cliEnv{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, getenv: os.Getenv, environ: os.Environ, isTerminal: isTerminal(os.Stderr)}, os.Args[1:])
+	done := make(chan int, 1)
+	go func() {
+		done <- mainWith(ctx, &cliEnv{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, getenv: os.Getenv, environ: os.Environ, isTerminal: isTerminal(os.Stderr)}, os.Args[1:])
+	}()
+	os.Exit(untilSignal(ctx, stop, done, signalGrace, os.Stderr))
+}
+
+// signalGrace is how long a command has, after SIGINT or SIGTERM, to stop
+// by itself (run records what it has and ends its agents; every command
+// gets the cancelled context) before the process ends anyway, so that
+// every command stops within a second whatever it was busy with.
+const signalGrace = 900 * time.Millisecond
+
+// untilSignal returns the command's exit code (from done), or, once ctx
+// is cancelled by a signal, the code it returns within grace, else
+// exitFail with a line on stderr. After the first signal the default
+// handling is back: a second one ends the process at once.
+func untilSignal(ctx context.Context, stop func(), done <-chan int, grace time.Duration, stderr io.Writer) int {
+	select {
+	case code := <-done:
+		stop()
+		return code
+	case <-ctx.Done():
+	}
 	stop()
-	os.Exit(code)
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case code := <-done:
+		return code
+	case <-t.C:
+		fmt.Fprintln(stderr, "agenteval: interrupted; stopped")
+		return exitFail
+	}
 }
 
 func mainWith(ctx context.Context, env *cliEnv, args []string) int {

@@ -65,7 +65,7 @@ export class Session {
   action(name, args = {}, { result, error } = {}) {
     const line = { type: 'action', name, args };
     if (result !== undefined) line.result = result;
-    if (error) line.error = String(error);
+    if (error) line.error = show(error);
     this.#conn.send(line);
   }
 
@@ -91,7 +91,10 @@ class Connection {
     this.#output = output;
   }
   send(obj) {
-    this.#output.write(JSON.stringify(obj) + '\n');
+    this.sendLine(JSON.stringify(obj));
+  }
+  sendLine(text) {
+    this.#output.write(text + '\n');
   }
   expect(id) {
     return new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject }));
@@ -109,9 +112,48 @@ class Connection {
   }
 }
 
+// show makes any value text without throwing: String() throws for an
+// object without a prototype (Object.create(null)) or a Symbol's template.
+function show(v) {
+  try {
+    return String(v);
+  } catch {}
+  try {
+    const j = JSON.stringify(v);
+    if (j !== undefined) return j;
+  } catch {}
+  return Object.prototype.toString.call(v);
+}
+
 function describe(e) {
-  process.stderr.write(`${e?.stack ?? e}\n`);
-  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  let text;
+  try {
+    text = e instanceof Error ? `${e.name}: ${e.message}` : show(e);
+  } catch {
+    text = show(e);
+  }
+  try {
+    process.stderr.write(`${e?.stack ?? text}\n`);
+  } catch {
+    process.stderr.write(`${text}\n`);
+  }
+  return text;
+}
+
+// replyText is what reply returned as the reply's text: a string as it
+// is, nothing as "", anything else as String (or JSON) makes it; a value
+// neither can make text fails the message.
+function replyText(v) {
+  if (v == null) return '';
+  if (typeof v === 'string') return v;
+  try {
+    return String(v);
+  } catch {}
+  try {
+    const j = JSON.stringify(v);
+    if (j !== undefined) return j;
+  } catch {}
+  throw new TypeError(`reply returned a ${typeof v} that cannot be made text`);
 }
 
 /**
@@ -162,15 +204,17 @@ export function serve(reply, { onStart, onEnd, input = process.stdin, output = p
         if (!session) return conn.send({ type: 'error', id, message: 'message before start' });
         if (failed !== null) return conn.send({ type: 'error', id, message: `starting the session: ${failed}` });
         session._usage = null;
-        let text;
+        // Whatever reply throws or returns, the message gets an answer:
+        // a reply, or an error that fails its session (never silence).
+        let out;
         try {
-          text = await reply(line.text ?? '', session);
+          out = { type: 'reply', id, text: replyText(await reply(line.text ?? '', session)) };
+          if (session._usage) out.usage = session._usage;
+          out = JSON.stringify(out);
         } catch (e) {
           return conn.send({ type: 'error', id, message: describe(e) });
         }
-        const out = { type: 'reply', id, text: text == null ? '' : String(text) };
-        if (session._usage) out.usage = session._usage;
-        return conn.send(out);
+        return conn.sendLine(out);
       }
       // Other types are not for this version.
     }

@@ -107,7 +107,7 @@ class Session:
         if result is not None:
             line["result"] = result
         if error:
-            line["error"] = str(error)
+            line["error"] = _show(error)
         self._conn.send(line)
 
     def usage(self, prompt_tokens=0, completion_tokens=0, total_tokens=None):
@@ -175,20 +175,55 @@ def serve(reply, on_start=None, on_end=None, stdin=None, stdout=None):
                 conn.send({"type": "error", "id": msg_id, "message": "starting the session: " + failed})
                 continue
             session._usage = None
+            # Whatever reply raises or returns, the message gets an answer:
+            # a reply, or an error that fails its session (never silence).
             try:
-                text = reply(line.get("text", ""), session)
+                out = {"type": "reply", "id": msg_id, "text": _reply_text(reply(line.get("text", ""), session))}
+                if session._usage is not None:
+                    out["usage"] = session._usage
+                data = json.dumps(out)
             except Exception as e:
                 conn.send({"type": "error", "id": msg_id, "message": _describe(e)})
                 continue
-            out = {"type": "reply", "id": msg_id, "text": "" if text is None else str(text)}
-            if session._usage is not None:
-                out["usage"] = session._usage
-            conn.send(out)
+            conn.send_text(data)
         # Other types (a stray mock_result, newer ones) are not for this version.
     finish()
 
 
+def _show(v):
+    """Any value as text, without raising (a __str__ may raise)."""
+    try:
+        return str(v)
+    except Exception:
+        pass
+    try:
+        return repr(v)
+    except Exception:
+        return "<%s>" % type(v).__name__
+
+
+def _reply_text(v):
+    """What reply returned as the reply's text: a string as it is, None as
+    "", anything else as str (or JSON) makes it; a value neither can make
+    text fails the message."""
+    if v is None:
+        return ""
+    if isinstance(v, str):
+        return v
+    try:
+        return str(v)
+    except Exception:
+        pass
+    try:
+        return json.dumps(v)
+    except Exception:
+        raise TypeError("reply returned a %s that cannot be made text" % type(v).__name__)
+
+
 def _describe(e):
-    traceback.print_exc(file=sys.stderr)
-    sys.stderr.flush()
-    return "%s: %s" % (type(e).__name__, e)
+    try:
+        traceback.print_exc(file=sys.stderr)
+        sys.stderr.flush()
+    except Exception:
+        pass
+    return "%s: %s" % (type(e).__name__, _show(e))
