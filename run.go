@@ -132,6 +132,9 @@ type RunConfig struct {
 	Settings map[string]string
 	// Progress, when set, is called after every finished job.
 	Progress func(runner.Progress)
+	// Price, when set, prices each job's model calls for its record's
+	// cost, by role (runner.Config.Price; plan.Prices.JobCost).
+	Price func(*results.Job) *results.Cost
 	// Log receives what the run says besides its results: warnings,
 	// warm-up, reseeding, budget use, notes (nil: nothing).
 	Log io.Writer
@@ -156,7 +159,7 @@ func (k *Kit) runnerConfig(cfg RunConfig, agent runner.Agent) runner.Config {
 	return runner.Config{Agent: agent, Concurrency: cfg.Concurrency, Registries: k.Registries, Judge: cfg.Judge,
 		UserModel: cfg.UserModel, Checkpoints: cfg.Checkpoints, KeepDirs: cfg.KeepDirs, EnvFallback: cfg.EnvFallback,
 		AllowCommands: cfg.AllowCommands, StrictMocks: cfg.StrictMocks, Seed: cfg.Seed, StepTimeout: cfg.StepTimeout,
-		KeepTranscripts: cfg.KeepTranscripts, Progress: cfg.Progress, Budget: cfg.Budget, Results: cfg.Results,
+		KeepTranscripts: cfg.KeepTranscripts, Progress: cfg.Progress, Budget: cfg.Budget, Results: cfg.Results, Price: cfg.Price,
 		InfraRetries: cfg.InfraRetries, Cassette: cfg.Cassette}
 }
 

@@ -100,7 +100,7 @@ func (e *llmJudge) Evaluate(ctx context.Context, in Input) (Result, error) {
 		"passes":    v.Passes,
 		"model":     v.Model,
 		"cached":    v.Cached,
-	}}
+	}, Usage: v.Usage}
 	if len(v.Capabilities) > 0 {
 		r.Details["capabilities"] = v.Capabilities
 	}

@@ -120,6 +120,7 @@ func (e *userSatisfaction) Evaluate(ctx context.Context, in Input) (Result, erro
 			return r, judgeError(err)
 		}
 		score = v.Score
+		r.Usage = v.Usage
 		r.Details["reasoning"] = v.Reasoning
 		r.Details["model"] = v.Model
 	default:

@@ -6,8 +6,11 @@
 // of agenteval applies at its last step: the results JSONL, the judge cache
 // and --record cassettes, the lines a report reads, and the CLI's standard
 // output and error. Besides the secrets it was given, it masks the values
-// of Authorization headers and strings shaped like GitHub tokens and OpenAI
-// keys, which no legitimate output contains.
+// of Authorization headers, tokens of known shapes (GitHub, OpenAI and
+// Anthropic, Slack, AWS, GitLab, npm, Hugging Face, Google, Stripe), the
+// user-info, secret query parameters and webhook paths of URLs, which no
+// legitimate output contains, and the parts of secrets that an excerpt
+// cut (see Ellipsis). Users add variable names and patterns with Rules.
 //
 // A secret is matched as written and in the forms output encodes it into:
 // escaped as in JSON and HTML, percent-encoded as in URLs, and, for the

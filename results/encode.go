@@ -137,6 +137,15 @@ func (sp *spans) appendJob(b []byte, r *Job) ([]byte, error) {
 	b = appendFloat(b, r.DurationMS)
 	b = append(b, `,"usage":`...)
 	b = appendUsage(b, r.Usage)
+	if r.UserUsage != (llm.Usage{}) {
+		b = appendUsage(append(b, `,"user_usage":`...), r.UserUsage)
+	}
+	if r.JudgeUsage != (llm.Usage{}) {
+		b = appendUsage(append(b, `,"judge_usage":`...), r.JudgeUsage)
+	}
+	if r.Cost != nil {
+		b = sp.cost(append(b, `,"cost":`...), r.Cost)
+	}
 	// issue 16: the job's agent and model (suites) and its efficiency
 	// (turns, tool calls by category).
 	if r.Agent != "" {
@@ -238,6 +247,9 @@ func (sp *spans) appendResult(b []byte, e *Evaluation) ([]byte, error) {
 		b = append(b, `,"error":`...)
 		b = sp.str(b, e.Error)
 	}
+	if e.Usage != (llm.Usage{}) {
+		b = appendUsage(append(b, `,"usage":`...), e.Usage)
+	}
 	return append(b, '}'), nil
 }
 
@@ -282,6 +294,29 @@ func appendUsage(b []byte, u llm.Usage) []byte {
 	if u.CacheWriteTokens != 0 {
 		b = append(b, `,"cache_write_tokens":`...)
 		b = strconv.AppendInt(b, int64(u.CacheWriteTokens), 10)
+	}
+	return append(b, '}')
+}
+
+// cost appends c; unknown amounts are null. Its strings (model names,
+// dates) are masked as every other string.
+func (sp *spans) cost(b []byte, c *Cost) []byte {
+	for _, f := range []struct {
+		key string
+		v   *float64
+	}{{`{"usd":`, c.USD}, {`,"agent_usd":`, c.Agent}, {`,"user_usd":`, c.User}, {`,"judge_usd":`, c.Judge}} {
+		b = append(b, f.key...)
+		if f.v == nil {
+			b = append(b, "null"...)
+		} else {
+			b = appendFloat(b, *f.v)
+		}
+	}
+	if len(c.Unpriced) > 0 {
+		b = sp.strings(append(b, `,"unpriced":`...), c.Unpriced)
+	}
+	if len(c.AsOf) > 0 {
+		b = sp.strings(append(b, `,"as_of":`...), c.AsOf)
 	}
 	return append(b, '}')
 }

@@ -31,13 +31,16 @@ func TestAppendJobResultMatchesEncodingJSON(t *testing.T) {
 		Run: 2, Attempts: 3, Completed: true, Passed: false, Score: 2.0 / 3, Reason: "2 of 3", Strategy: "majority_pass",
 		Evaluations: []Evaluation{
 			{Type: "string_contains", Scope: ScopeStep, Turn: -1, Passed: true, Score: 1, Message: "ok", Details: map[string]any{"value": "x", "case_sensitive": false}, Weight: 1},
-			{Type: "llm_judge", Description: "judge", Scope: ScopeTurn, Step: 1, Turn: 3, Score: 0.25, Message: "no", Weight: 2.5, Critical: true, Error: "e"},
+			{Type: "llm_judge", Description: "judge", Scope: ScopeTurn, Step: 1, Turn: 3, Score: 0.25, Message: "no", Weight: 2.5, Critical: true, Error: "e", Usage: llm.Usage{PromptTokens: 7, CompletionTokens: 1, TotalTokens: 8}},
 		},
 		Checkpoints:        []Checkpoint{{ID: "c", Description: "d", Task: "pr.view", Passed: true, Actual: json.RawMessage(`{"a":1}`), Expected: "non-empty"}},
 		TerminationReasons: []string{"max_turns_reached"},
 		Transcript:         []Turn{{Role: "user", Text: "hi", At: started, Duration: time.Second}},
 		Started:            started, DurationMS: 12.345, Usage: llm.Usage{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3, ReasoningTokens: 4, CacheReadTokens: 5, CacheWriteTokens: 6},
-		Agent: "good", Model: "openai/gpt-4o-mini",
+		UserUsage:  llm.Usage{PromptTokens: 10, CompletionTokens: 2, TotalTokens: 12},
+		JudgeUsage: llm.Usage{PromptTokens: 7, CompletionTokens: 1, TotalTokens: 8},
+		Cost:       &Cost{Agent: ptr(0.000123), User: ptr(0), Unpriced: []string{"judge: my \"model\""}, AsOf: []string{"2026-03-21"}},
+		Agent:      "good", Model: "openai/gpt-4o-mini",
 		Efficiency: Efficiency{Turns: 2, ToolCalls: ToolCalls{Total: 3, Failed: 1, ByCategory: Counts{{"ghx", 1}, {"bash", 1}, {"my \"cat\"", 1}}}},
 		MockCalls:  []MockCall{{Service: "s", Method: "m", Mock: -1, At: started}}, Error: "boom",
 		Environment: "local", Notes: []string{"ran in local", "killed <1> process"}, Cause: CauseChecks,
@@ -48,6 +51,7 @@ func TestAppendJobResultMatchesEncodingJSON(t *testing.T) {
 		"minimal":           {Record: RecordJob, ID: "a/-/run-1", Scenario: "a", Run: 1, Attempts: 1, Started: started},
 		"empty evaluations": {Record: RecordJob, Evaluations: []Evaluation{}, Started: started},
 		"turns only":        {Record: RecordJob, Started: started, Efficiency: Efficiency{Turns: 1}},
+		"known cost":        {Record: RecordJob, Started: started, Cost: &Cost{USD: ptr(1.5e-9), Agent: ptr(1.5e-9), User: ptr(0), Judge: ptr(0)}},
 	}
 	for name, r := range tests {
 		got, err := AppendJob(nil, r)
@@ -202,3 +206,5 @@ func BenchmarkEncodeJob(b *testing.B) {
 		}
 	})
 }
+
+func ptr(f float64) *float64 { return &f }

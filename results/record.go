@@ -130,6 +130,15 @@ type Job struct {
 	DurationMS float64 `json:"duration_ms"`
 	// Usage totals tokens reported by the agent.
 	Usage llm.Usage `json:"usage"`
+	// UserUsage totals the tokens of the simulated user's model calls, and
+	// JudgeUsage those of the judge's (llm_judge evaluations, judged
+	// satisfaction and termination conditions; a sample answered from the
+	// judge's cache spent none). Both count the last attempt, as Usage does.
+	UserUsage  llm.Usage `json:"user_usage,omitzero"`
+	JudgeUsage llm.Usage `json:"judge_usage,omitzero"`
+	// Cost is what the job's model calls cost, each role priced by its own
+	// model; nil when the run priced nothing (a host that set no pricing).
+	Cost *Cost `json:"cost,omitempty"`
 	// Agent names the agent of a suite that ran the job ("" outside a
 	// suite: the plan's agent).
 	Agent string `json:"agent,omitempty"`
@@ -216,6 +225,27 @@ func (c Cause) Infrastructure() bool {
 		return true
 	}
 	return false
+}
+
+// Cost is what one job's model calls cost in US dollars: the agent's, the
+// simulated user's and the judge's, each its role's usage priced by the
+// price of the model that role used (list prices per million prompt and
+// completion tokens, from a dated table or a prices file). A role that
+// spent no tokens costs 0. A role that spent tokens with a model that has
+// no price costs unknown: its field is null, never 0, and so is USD, the
+// total. Amounts are rounded to a billionth of a dollar.
+type Cost struct {
+	// USD is the total of the three, null when any is unknown.
+	USD *float64 `json:"usd"`
+	// Agent, User and Judge are each role's cost, null when unknown.
+	Agent *float64 `json:"agent_usd"`
+	User  *float64 `json:"user_usd"`
+	Judge *float64 `json:"judge_usd"`
+	// Unpriced names each role that spent tokens with a model without a
+	// price, as "judge: my-model" ("agent: ?" when the model is not known).
+	Unpriced []string `json:"unpriced,omitempty"`
+	// AsOf are the dates of the prices used, distinct, in order.
+	AsOf []string `json:"as_of,omitempty"`
 }
 
 // Efficiency is the effort an agent spent on a job, as ghx's profiler
@@ -335,6 +365,10 @@ type Evaluation struct {
 	Critical bool    `json:"critical,omitempty"`
 	// Error is set when the evaluation could not judge.
 	Error string `json:"error,omitempty"`
+	// Usage is the tokens the evaluation's judge calls spent (a judge's
+	// cached answers spent none); the job's judge_usage totals them. An
+	// evaluation type that asks Env.Judge sets it from the verdict's usage.
+	Usage llm.Usage `json:"usage,omitzero"`
 }
 
 // Scope says when an evaluation runs.

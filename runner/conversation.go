@@ -83,7 +83,7 @@ func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario
 		st.Usage = st.Usage.Add(reply.Usage)
 		st.Turns = append(st.Turns, evaluate.Turn{Role: "assistant", Text: reply.Text, At: time.Now(), Duration: d, Actions: reply.Actions})
 		res.Evaluations = append(res.Evaluations, compiled.Evaluate(ctx, evaluate.Input{Trace: trace, Step: stepIdx, Turn: len(st.Turns) - 1, Scope: evaluate.ScopeTurn, Env: evalEnv})...)
-		if reason := r.terminated(ctx, conv, st, "assistant"); reason != "" {
+		if reason := r.terminated(ctx, conv, st, "assistant", res); reason != "" {
 			st.TerminationReason = reason
 			break
 		}
@@ -93,6 +93,7 @@ func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario
 		}
 		t1 := time.Now()
 		next, usage, err := sim.next(ctx, st.Turns, turn)
+		res.UserUsage = res.UserUsage.Add(usage)
 		if err != nil {
 			if ctx.Err() != nil {
 				st.TerminationReason = reasonTotalTimeout
@@ -100,9 +101,8 @@ func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario
 			convErr = fmt.Errorf("user simulator at turn %d: %w", turn, err)
 			break
 		}
-		_ = usage
 		st.Turns = append(st.Turns, evaluate.Turn{Role: "user", Text: next, At: time.Now(), Duration: time.Since(t1)})
-		if reason := r.terminated(ctx, conv, st, "user"); reason != "" {
+		if reason := r.terminated(ctx, conv, st, "user", res); reason != "" {
 			st.TerminationReason = reason
 			break
 		}
@@ -115,8 +115,9 @@ func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario
 }
 
 // terminated checks the conditions that concern the speaker who just spoke
-// and returns the type of the first that holds.
-func (r *run) terminated(ctx context.Context, conv *scenario.Conversation, st *evaluate.StepTrace, speaker string) string {
+// and returns the type of the first that holds. A judge's tokens go to
+// res's judge usage.
+func (r *run) terminated(ctx context.Context, conv *scenario.Conversation, st *evaluate.StepTrace, speaker string, res *results.Job) string {
 	last := st.Turns[len(st.Turns)-1].Text
 	for _, c := range conv.TerminationConditions {
 		t, ok := r.cfg.Registries.Terminations.Lookup(c.Type)
@@ -146,6 +147,7 @@ func (r *run) terminated(ctx context.Context, conv *scenario.Conversation, st *e
 			}
 			v, err := r.cfg.Judge.Evaluate(ctx, judge.Input{Prompt: c.LLMJudge.Prompt + "\n" + c.Description,
 				Evidence: st.Transcript(), Expected: fmt.Sprintf("%g+", thr)})
+			res.JudgeUsage = res.JudgeUsage.Add(v.Usage)
 			if err == nil && v.Pass {
 				return c.Type
 			}

@@ -98,6 +98,11 @@ type Config struct {
 	// recorded by wrapping them in llm.Recorded over the same cassette,
 	// checkpoint tasks by RecordCheckpoints.
 	Cassette *llm.Cassette
+	// Price, when set, prices each finished job's model calls (its Usage,
+	// UserUsage and JudgeUsage, each by its role's model) for its Cost,
+	// before Budget counts it and Results receives it; the CLI prices with
+	// plan.Prices.JobCost.
+	Price func(*results.Job) *results.Cost
 }
 
 // CheckpointScorer scores a scenario's checkpoints against live state. An
@@ -296,6 +301,7 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[matrix.Job, error], total 
 				// Interrupted, not judged: leave it for --resume rather than record a failure.
 				return
 			}
+			r.account(res)
 			budget.add(res)
 			if concurrent != nil {
 				if err := concurrent.Write(res); err != nil {
@@ -388,6 +394,17 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[matrix.Job, error], total 
 		return sum, fmt.Errorf("runner: job source: %w", srcErr)
 	}
 	return sum, context.Cause(ctx)
+}
+
+// account totals res's judge usage (its evaluations', beside the
+// termination conditions' already counted) and prices its model calls.
+func (r *run) account(res *results.Job) {
+	for i := range res.Evaluations {
+		res.JudgeUsage = res.JudgeUsage.Add(res.Evaluations[i].Usage)
+	}
+	if r.cfg.Price != nil {
+		res.Cost = r.cfg.Price(res)
+	}
 }
 
 // runJob runs a job with its retries. It never panics. A job that cannot

@@ -148,7 +148,7 @@ func runBudget(spec, pricesFile, agentSpec, agentModelFlag string, suite bool) (
 	pr, known := prices.Lookup(model)
 	switch {
 	case known:
-		b.Cost = func(j *results.Job) float64 { return pr.Cost(j.Usage) }
+		b.Cost = func(j *results.Job) float64 { return budgetCost(j, pr) }
 	case b.CostUSD > 0 && model == "":
 		return nil, nil, fmt.Errorf("--budget cost=%gusd: the agent's model is not known, so its tokens cannot be priced: name it with --agent-model NAME", b.CostUSD)
 	case b.CostUSD > 0:
@@ -185,9 +185,40 @@ func (rs *runSuite) priceBudget(b *runner.Budget, prices plan.Prices, agentModel
 		}
 	}
 	b.Cost = func(j *results.Job) float64 {
-		return priced[matrix.Variant{Agent: j.Agent, Model: j.Model}].Cost(j.Usage)
+		return budgetCost(j, priced[matrix.Variant{Agent: j.Agent, Model: j.Model}])
 	}
 	return nil
+}
+
+// budgetCost is what a job used of a cost budget: its whole cost (agent,
+// simulated user and judge) when every role's price is known, else its
+// agent's at agent.
+func budgetCost(j *results.Job, agent plan.Price) float64 {
+	if j.Cost != nil && j.Cost.USD != nil {
+		return *j.Cost.USD
+	}
+	return agent.Cost(j.Usage)
+}
+
+// jobPricer prices each job's model calls for its record (results.Cost):
+// the agent's tokens at its model's price (agentModel; a suite's job by
+// its agent × model), the simulated user's at --user-model's and the
+// judge's at --judge-model's, from the built-in table under --prices.
+func jobPricer(prices plan.Prices, suite *runSuite, agentSpec, agentModelFlag, userModel, judgeModel string) func(*results.Job) *results.Cost {
+	user, _ := strings.CutPrefix(userModel, "openai:")
+	judge, _ := strings.CutPrefix(judgeModel, "openai:")
+	agent := agentModel(agentSpec, agentModelFlag)
+	var modelOf func(matrix.Job) (string, bool)
+	if suite != nil {
+		modelOf = suite.agentModel(agentModelFlag)
+	}
+	return func(j *results.Job) *results.Cost {
+		a := agent
+		if modelOf != nil {
+			a, _ = modelOf(matrix.Job{Agent: j.Agent, Model: j.Model})
+		}
+		return prices.JobCost(j, a, user, judge)
+	}
 }
 
 // runEstimate is the forecast a run with a budget stores in its plan

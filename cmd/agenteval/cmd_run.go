@@ -62,7 +62,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	var filters stringList
 	fs.Var(&filters, "filter", "matrix filter path=value (repeatable, ANDed)")
 	budgetSpec := fs.String("budget", "", "stop starting jobs once a limit is reached: tokens=N, cost=USD, time=DURATION, comma-separated (tokens=200k,cost=5usd,time=30m); unstarted jobs are left for --resume")
-	pricesFile := fs.String("prices", "", "prices file (YAML/JSON, US dollars per million tokens) over the built-in table, for --budget cost=")
+	pricesFile := fs.String("prices", "", "prices file (YAML/JSON, US dollars per million tokens) over the built-in table: each job's cost (agent, user, judge) and --budget cost=")
 	agentModelName := fs.String("agent-model", "", "the model the agent uses, to price its tokens (default: MODEL of --agent openai:MODEL)")
 	suiteFile := fs.String("suite", "", "run a suite (*.suite.yaml, or ghx's eval.config.yaml): every agent x model x selected scenario x repetition into one results file; its settings are the defaults of these flags")
 	var modes stringList
@@ -142,6 +142,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	cfg.Estimate = func(ctx context.Context, jobs iter.Seq2[matrix.Job, error], files []*scenario.File) (*results.Estimate, error) {
 		return runEstimate(ctx, env, jobs, suite, files, *agentSpec, *agentModelName, *userModel, *judgeModel, *pricesFile, *concurrency)
 	}
+	cfg.Price = jobPricer(prices, suite, *agentSpec, *agentModelName, *userModel, *judgeModel)
 	if err := runModels(env, &cfg, *userModel, *judgeModel, *judgeCache, *out); err != nil {
 		return fail("%v", err)
 	}

@@ -50,7 +50,10 @@ class _Connection:
         self._writer = writer
 
     def send(self, obj):
-        self._writer.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n")
+        self.send_text(_encode(obj))
+
+    def send_text(self, text):
+        self._writer.write(text.encode("utf-8") + b"\n")
         self._writer.flush()
 
     def receive(self):
@@ -181,13 +184,17 @@ def serve(reply, on_start=None, on_end=None, stdin=None, stdout=None):
                 out = {"type": "reply", "id": msg_id, "text": _reply_text(reply(line.get("text", ""), session))}
                 if session._usage is not None:
                     out["usage"] = session._usage
-                data = json.dumps(out)
+                data = _encode(out)
             except Exception as e:
                 conn.send({"type": "error", "id": msg_id, "message": _describe(e)})
                 continue
             conn.send_text(data)
         # Other types (a stray mock_result, newer ones) are not for this version.
     finish()
+
+
+def _encode(obj):
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
 def _show(v):
