@@ -337,7 +337,7 @@ func TestASessionOpenedAfterTheRunnerGaveUpIsClosed(t *testing.T) {
 	t.Parallel()
 	s := loadScenario(t, "echo.scenario.yaml")
 	opened, closed := new(atomic.Int64), new(atomic.Int64)
-	res := runOne(t, Config{Agent: slowStart{pause: 300 * time.Millisecond, opened: opened, closed: closed}, StepTimeout: 30 * time.Millisecond}, s)
+	res := runOne(t, Config{Agent: slowStart{pause: 300 * time.Millisecond, opened: opened, closed: closed}, StepTimeout: 30 * time.Millisecond, InfraRetries: -1}, s)
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, "starting the agent session")
 	require.Eventually(t, func() bool { return opened.Load() == 1 && closed.Load() == 1 }, 5*time.Second, 10*time.Millisecond,
