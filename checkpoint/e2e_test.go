@@ -3,8 +3,6 @@ package checkpoint_test
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,7 +18,7 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// The reference scenarios (../shared/peer/ghx-scenarios, when present) are
+// The reference scenarios (testdata/shared/peer/ghx-scenarios) are
 // scored end to end: loaded, bound to a manifest for acme/demo,
 // run through the GitHub executor against the fake GitHub. In the reference
 // every one of their checkpoints fails whatever the agent does (tasks that do
@@ -28,17 +26,6 @@ import (
 // they tell a finished task from an unfinished one.
 
 const e2eToken = "ghp_e2eTOKENforCHECKPOINTtests"
-
-type bearer struct {
-	token string
-	next  http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "bearer "+b.token)
-	return b.next.RoundTrip(r)
-}
 
 // fakeGitHub starts a fake GitHub holding acme/demo and an executor for it.
 func fakeGitHub(t testing.TB) (*githubfake.Server, *githubfake.RepoBuilder, checkpoint.Executor) {
@@ -65,10 +52,7 @@ func manifest(mixedThreads, withChanges int) *scenario.Manifest {
 // loadBound loads a reference scenario and binds it to m.
 func loadBound(t testing.TB, name string, m *scenario.Manifest) *scenario.Scenario {
 	t.Helper()
-	path := filepath.Join("..", "..", "shared", "peer", "ghx-scenarios", name)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("the reference scenarios are not here (%v)", err)
-	}
+	path := filepath.Join("..", "testdata", "shared", "peer", "ghx-scenarios", name)
 	f, err := agenteval.New().Loader(scenario.Options{}).LoadFile(path)
 	require.NoError(t, err)
 	s, err := fixture.Bind(f.Scenario, m, nil)

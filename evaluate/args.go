@@ -3,7 +3,6 @@ package evaluate
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/agenteval/agenteval/redact"
 	"maps"
 	"reflect"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval/internal/jsonvalue"
+	"github.com/agenteval/agenteval/redact"
 )
 
 // argsMode says how an expected action's arguments compare with an actual

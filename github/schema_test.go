@@ -20,13 +20,13 @@ import (
 	"github.com/vektah/gqlparser/v2/validator"
 )
 
-// fullSchemaPath locates GitHub's published schema: $AGENTEVAL_GITHUB_SCHEMA,
-// or ../shared/github/schema.graphql beside the repository.
+// fullSchemaPath locates GitHub's published schema: $AGENTEVAL_GITHUB_SCHEMA
+// (a newer one), or the copy in testdata/shared/github.
 func fullSchemaPath() string {
 	if p := os.Getenv("AGENTEVAL_GITHUB_SCHEMA"); p != "" {
 		return p
 	}
-	return filepath.Join("..", "..", "shared", "github", "schema.graphql")
+	return filepath.Join("..", "testdata", "shared", "github", "schema.graphql")
 }
 
 // recorder keeps the body of every GraphQL request.
@@ -64,9 +64,6 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 func TestQueriesValidAgainstGitHubSchema(t *testing.T) {
 	t.Parallel()
 	sdl, err := os.ReadFile(fullSchemaPath())
-	if os.IsNotExist(err) {
-		t.Skipf("GitHub schema not found at %s; set AGENTEVAL_GITHUB_SCHEMA to run this test", fullSchemaPath())
-	}
 	require.NoError(t, err)
 	schema, err := githubfake.LoadSchema(string(sdl))
 	require.NoError(t, err)
@@ -90,7 +87,7 @@ func TestQueriesValidAgainstGitHubSchema(t *testing.T) {
 	for q, r := range docs {
 		doc, perr := parser.ParseQuery(&ast.Source{Input: q})
 		require.NoError(t, perr, q)
-		errs := validator.Validate(schema, doc)
+		errs := validator.ValidateWithRules(schema, doc, nil)
 		require.Empty(t, errs, "invalid on GitHub: %s", q)
 		require.Len(t, doc.Operations, 1)
 		_, verr := validator.VariableValues(schema, doc.Operations[0], r.Variables)

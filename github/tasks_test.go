@@ -3,18 +3,16 @@ package github_test
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"strconv"
 	"testing"
 
-	"github.com/agenteval/agenteval/github"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/github"
 )
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
-
-func decodeJSON(r io.Reader, v any) error { return json.NewDecoder(r).Decode(v) }
 
 // norm round-trips data through JSON, as a scorer comparing it would see it:
 // numbers become float64, maps map[string]any.

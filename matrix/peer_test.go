@@ -13,18 +13,16 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// peerDir holds matrix files of the public agent scenario system; the test
-// runs where the shared folder exists.
-const peerDir = "../../shared/peer/eliza"
+// peerDir holds matrix files of the public agent scenario system (copied
+// from ../shared, see testdata/shared/PROVENANCE.md).
+const peerDir = "../testdata/shared/peer/eliza"
 
 // TestPeerMatrices expands every *.matrix.yaml of the reference with the
 // counts the reference itself produces, and checks each job's scenario
 // against the loader's decode of the same overrides.
 func TestPeerMatrices(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(peerDir, "*.matrix.yaml"))
-	if len(files) == 0 {
-		t.Skip("no peer matrix files at " + peerDir)
-	}
+	require.NotEmpty(t, files, peerDir)
 	want := map[string]int64{
 		"simple-test.matrix.yaml":           2,
 		"github-issue-analysis.matrix.yaml": 3,
@@ -56,10 +54,8 @@ func TestPeerMatrices(t *testing.T) {
 // TestGitHubBase sweeps a GitHub eval scenario (ghx JSON): paths address the
 // runtime model it converts to, where the prompt is run[0].input.
 func TestGitHubBase(t *testing.T) {
-	src, err := os.ReadFile("../../shared/peer/ghx-scenarios/pr-review-comment-001.json")
-	if err != nil {
-		t.Skip("no peer GitHub scenario")
-	}
+	src, err := os.ReadFile("../testdata/shared/peer/ghx-scenarios/pr-review-comment-001.json")
+	require.NoError(t, err)
 	m := "name: ghx\nbase_scenario: pr-review-comment-001.json\nruns_per_combination: 3\nmatrix:\n" +
 		"  - parameter: run[0].input\n    values: [one, two]\n" +
 		"  - parameter: allowed_retries\n    values: [0, 2]\n"

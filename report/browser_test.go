@@ -7,26 +7,17 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/internal/testtool"
 )
 
 var screenshots = flag.String("screenshots", "", "TestHTMLInChromium: also write each report and its screenshots at both widths into this directory")
-
-// chromium finds a Chromium or Chrome binary on PATH.
-func chromium() string {
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
 
 // layoutVerdict is what testdata/layout-check.js reports.
 type layoutVerdict struct {
@@ -49,10 +40,7 @@ type layoutVerdict struct {
 //	go test ./report -run TestHTMLInChromium -v -args -screenshots=/tmp/shots
 func TestHTMLInChromium(t *testing.T) {
 	t.Parallel()
-	bin := chromium()
-	if bin == "" {
-		t.Skip("chromium is not installed: the real-browser layout check is skipped (Debian: apt-get install chromium)")
-	}
+	bin := testtool.Need(t, "chromium")
 	check, err := os.ReadFile(filepath.Join("testdata", "layout-check.js"))
 	require.NoError(t, err)
 	for _, tc := range []struct {

@@ -232,9 +232,10 @@ func compareSides(base, cand compareSide, opts CompareOptions) (*Comparison, []m
 	}
 	seen := make([]bool, base.len())
 	var bt, ct [3]int
-	var matched []matchedPair
-	var ps []float64
-	var strata []stats.Table2x2
+	// Sized once: at 10^6 combinations, growing them would leave a quarter
+	// more of each behind.
+	n := min(cand.len(), base.len())
+	matched, ps, strata := make([]matchedPair, 0, n), make([]float64, 0, n), make([]stats.Table2x2, 0, n)
 	for i := range cand.len() {
 		c := cand.at(i)
 		bi, ok := base.find(c.key)

@@ -34,9 +34,10 @@
 // so that imports keep flowing one way (the runner may render reports, never
 // the reverse).
 //
-// Memory: a slot of 56 bytes per job, which holds the record's input and
+// Memory: a slot of 40 bytes per job, which holds the record's input and
 // offset, its duration (kept exactly, so percentiles are exact rather than
-// sketched), tokens, tool calls, turns and outcome; per combination its key
+// sketched) and outcome, and 24 more for its tokens, tool calls and turns
+// when it recorded any; per combination its key
 // and counts (48 bytes and the key's text); per scenario the additive
 // tallies (counts, tokens, termination reasons, evaluation failures) and
 // the counts of each matrix parameter's first Options.MaxCombinations

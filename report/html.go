@@ -5,13 +5,13 @@ import (
 	"cmp"
 	_ "embed"
 	"fmt"
-	"github.com/agenteval/agenteval/redact"
 	"html/template"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/agenteval/agenteval/redact"
 	"github.com/agenteval/agenteval/results"
 )
 

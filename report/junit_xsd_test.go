@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/testtool"
 	"github.com/agenteval/agenteval/internal/xsd"
 	"github.com/agenteval/agenteval/results"
 )
@@ -46,9 +47,8 @@ func checkJUnitSchema(t *testing.T, doc string) {
 // false when xmllint is not installed.
 func xmllintValid(t *testing.T, schema, doc string) (valid, ran bool) {
 	t.Helper()
-	bin, err := exec.LookPath("xmllint")
-	if err != nil {
-		t.Log("xmllint is not installed (Debian: libxml2-utils): checked with internal/xsd only")
+	bin := testtool.Optional(t, "xmllint")
+	if bin == "" {
 		return false, false
 	}
 	p := writeFile(t, t.TempDir(), "doc.xml", doc)

@@ -85,7 +85,8 @@ func (o Options) withDefaults() Options {
 //
 // Memory is a fixed amount per job and per combination, never a job's
 // text: a slot per job (where its record lies, its duration, tokens, tool
-// calls, turns and verdict: 56 bytes; a combination's runs after its
+// calls, turns and verdict: 40 bytes, and 24 more when it recorded tokens,
+// tool calls or turns; a combination's runs after its
 // first also take about 20 in an index while reading), a combination's
 // key and counts (48 bytes, its key's text and 4 to 8 in the key table),
 // and per scenario the additive tallies (evaluations, termination
@@ -108,6 +109,7 @@ type Results struct {
 	// they are in report order (scenarios by id, combinations in job
 	// order, runs by number) and each combination owns slots[lo:lo+runs].
 	slots []slot
+	effs  []slotEff // the slots' efficiency (slot.eff)
 	// jobIdx finds a job's slot by combination and run while reading,
 	// for the runs after a combination's first (combo.lo has that one).
 	// indexes are the slots' job indexes, while reading (for the missing
@@ -159,17 +161,24 @@ type variantGroup struct {
 // statistics that cannot be summed (durations, medians, flakiness) need.
 // It holds no pointer, so the collector never scans the slots.
 type slot struct {
-	off int64
-	dur float64
-	// tokens (total), active (activeTokens), tools and turns are the job's
-	// efficiency, for medians and efficiency comparisons.
+	off   int64
+	dur   float64
+	combo int32
+	run   int32
+	src   int32 // input index
+	// eff is the job's efficiency in Results.effs; −1 when it recorded
+	// none (no tokens, tool calls or turns: an echo or exec job), which
+	// then costs nothing.
+	eff       int32
+	completed bool
+	passed    bool
+}
+
+// slotEff is a job's efficiency, for medians and efficiency comparisons:
+// tokens (total), active (activeTokens), tool calls and turns.
+type slotEff struct {
 	tokens, active int64
-	combo          int32
-	run            int32
 	tools, turns   int32
-	src            int32 // input index
-	completed      bool
-	passed         bool
 }
 
 type scenarioGroup struct {
@@ -439,10 +448,32 @@ func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
 	r.count(c, rec, params, 1)
 	r.recorded++
 	r.indexes[si] = rec.Index
-	r.slots[si] = slot{off: off, dur: rec.DurationMS, src: int32(src), run: int32(run), combo: ci,
-		completed: rec.Completed, passed: rec.Passed && rec.Completed, tokens: int64(rec.Usage.TotalTokens), active: activeTokens(rec.Usage),
+	eff := r.slots[si].eff
+	if !seen {
+		eff = -1
+	}
+	e := slotEff{tokens: int64(rec.Usage.TotalTokens), active: activeTokens(rec.Usage),
 		tools: int32(min(rec.Efficiency.ToolCalls.Total, 1<<31-1)), turns: int32(min(rec.Efficiency.Turns, 1<<31-1))}
+	switch {
+	case e == slotEff{}:
+		eff = -1 // a replaced record's entry stays unused
+	case eff >= 0:
+		r.effs[eff] = e
+	case len(r.effs) < maxSlots:
+		eff = int32(len(r.effs))
+		r.effs = append(r.effs, e)
+	}
+	r.slots[si] = slot{off: off, dur: rec.DurationMS, src: int32(src), run: int32(run), combo: ci, eff: eff,
+		completed: rec.Completed, passed: rec.Passed && rec.Completed}
 	return nil
+}
+
+// eff returns the efficiency of the job in s.
+func (r *Results) eff(s *slot) slotEff {
+	if s.eff < 0 {
+		return slotEff{}
+	}
+	return r.effs[s.eff]
 }
 
 // replaces says whether rec, read after the record kept for the same job

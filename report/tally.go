@@ -98,39 +98,3 @@ func (t *tally) add(rec *lineRecord, sign int, scratch map[evalKey]uint8) {
 		}
 	}
 }
-
-// merge adds another tally into t.
-func (t *tally) merge(o *tally) {
-	t.runs += o.runs
-	t.completed += o.completed
-	t.passed += o.passed
-	t.attempts += o.attempts
-	t.prompt += o.prompt
-	t.completion += o.completion
-	t.total += o.total
-	for k, v := range o.tools {
-		if t.tools == nil {
-			t.tools = map[string]int{}
-		}
-		t.tools[k] += v
-	}
-	for k, v := range o.terms {
-		if t.terms == nil {
-			t.terms = map[string]int{}
-		}
-		t.terms[k] += v
-	}
-	for k, v := range o.evals {
-		if t.evals == nil {
-			t.evals = map[evalKey]*evalCount{}
-		}
-		c := t.evals[k]
-		if c == nil {
-			c = &evalCount{}
-			t.evals[k] = c
-		}
-		c.jobs += v.jobs
-		c.failed += v.failed
-		c.errored += v.errored
-	}
-}

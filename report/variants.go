@@ -124,7 +124,7 @@ func (r *Results) variantSummaries() []VariantSummary {
 		k := r.variants[vi].key
 		v := VariantSummary{Agent: k.agent, Model: k.model, Counts: newCounts(len(ss), completed, passed), ToolCalls: categoryCounts(r.variants[vi].tools)}
 		if completed > 0 {
-			dur, active, tok, calls, turns := metricValues(ss)
+			dur, active, tok, calls, turns := r.metricValues(ss)
 			v.Median.DurationMS, v.Median.ActiveTokens, v.Median.Tokens = roundMS(stats.Median(dur)), stats.Median(active), stats.Median(tok)
 			v.Median.ToolCalls, v.Median.Turns = stats.Median(calls), stats.Median(turns)
 		}
@@ -164,13 +164,14 @@ func activeTokens(u llm.Usage) int64 {
 }
 
 // metricValues are the per-job values of each effort metric.
-func metricValues(ss []slot) (dur, active, tokens, tools, turns []float64) {
-	for _, s := range ss {
-		dur = append(dur, s.dur)
-		active = append(active, float64(s.active))
-		tokens = append(tokens, float64(s.tokens))
-		tools = append(tools, float64(s.tools))
-		turns = append(turns, float64(s.turns))
+func (r *Results) metricValues(ss []slot) (dur, active, tokens, tools, turns []float64) {
+	for i := range ss {
+		e := r.eff(&ss[i])
+		dur = append(dur, ss[i].dur)
+		active = append(active, float64(e.active))
+		tokens = append(tokens, float64(e.tokens))
+		tools = append(tools, float64(e.tools))
+		turns = append(turns, float64(e.turns))
 	}
 	return
 }
@@ -213,11 +214,11 @@ func efficiencyRows(base, cand *resultsSide, matched []matchedPair, alpha float6
 	// position, so the order must not depend on the files' order.
 	byKey := slices.Clone(matched)
 	slices.SortFunc(byKey, func(x, y matchedPair) int { return strings.Compare(cand.keyAt(int(x.cand)), cand.keyAt(int(y.cand))) })
-	values := func(side *resultsSide, pos func(matchedPair) int32, metric func(*slot) float64) []float64 {
+	values := func(side *resultsSide, pos func(matchedPair) int32, metric func(*slot, slotEff) float64) []float64 {
 		var out []float64
 		for _, m := range byKey {
 			for i, ss := 0, side.slots(int(pos(m))); i < len(ss); i++ {
-				out = append(out, metric(&ss[i]))
+				out = append(out, metric(&ss[i], side.r.eff(&ss[i])))
 			}
 		}
 		return out
@@ -227,13 +228,13 @@ func efficiencyRows(base, cand *resultsSide, matched []matchedPair, alpha float6
 	var out []EfficiencyRow
 	for _, m := range []struct {
 		name  string
-		value func(*slot) float64
+		value func(*slot, slotEff) float64
 	}{
-		{"duration_ms", func(s *slot) float64 { return s.dur }},
-		{"active_tokens", func(s *slot) float64 { return float64(s.active) }},
-		{"total_tokens", func(s *slot) float64 { return float64(s.tokens) }},
-		{"tool_calls", func(s *slot) float64 { return float64(s.tools) }},
-		{"turns", func(s *slot) float64 { return float64(s.turns) }},
+		{"duration_ms", func(s *slot, _ slotEff) float64 { return s.dur }},
+		{"active_tokens", func(_ *slot, e slotEff) float64 { return float64(e.active) }},
+		{"total_tokens", func(_ *slot, e slotEff) float64 { return float64(e.tokens) }},
+		{"tool_calls", func(_ *slot, e slotEff) float64 { return float64(e.tools) }},
+		{"turns", func(_ *slot, e slotEff) float64 { return float64(e.turns) }},
 	} {
 		b, c := values(base, basePos, m.value), values(cand, candPos, m.value)
 		if len(b) == 0 || len(c) == 0 {
@@ -365,6 +366,7 @@ type resultsSide struct {
 	by    string
 	byKey map[string]int // position by rewritten key
 	rank  []int32        // combo → position, when keys are not rewritten
+	rd    *jobReader     // reads the labels' records back
 }
 
 func (r *Results) newResultsSide(by, value string) *resultsSide {
@@ -462,7 +464,10 @@ func (s *resultsSide) label(i int) string {
 	params := ""
 	var agent, model string
 	if len(slots) > 0 {
-		if rec, err := s.r.newJobReader().stats(int(slots[0].src), slots[0].off); err == nil {
+		if s.rd == nil {
+			s.rd = s.r.newJobReader() // one for every row: its buffers are 64 KiB an input
+		}
+		if rec, err := s.rd.stats(int(slots[0].src), slots[0].off); err == nil {
 			p, _ := rec.params()
 			params = paramsLabel(p)
 			agent, model = rec.Agent, rec.Model

@@ -11,7 +11,7 @@ func (r *run) efficiency(trace *evaluate.Trace) results.Efficiency {
 	var e results.Efficiency
 	names := r.tools.Names()
 	var small [16]int
-	counts := small[:0]
+	var counts []int
 	if len(names) <= len(small) {
 		counts = small[:len(names)]
 	} else {

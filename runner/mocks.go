@@ -57,9 +57,6 @@ func (m *mockSet) unmatchedCalls() []results.MockCall {
 	return out
 }
 
-// Len reports how many mocks the run has.
-func (m *mockSet) size() int { return len(m.mocks) }
-
 // Call asks the mocks to answer service.method(args...). It returns
 // ErrNoMock when none matches, a *MockError for error mocks, or the
 // response. A delay honours ctx.

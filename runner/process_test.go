@@ -15,21 +15,6 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-func inputScenario(t *testing.T, timeout string) *scenario.Scenario {
-	t.Helper()
-	f, err := testLoad("agent.scenario.yaml", []byte(`name: agent
-description: one message to the agent
-environment: {type: local}
-run:
-  - input: hello
-    timeout: `+timeout+`
-    evaluations: [{type: string_contains, value: hello}]
-judgment: {strategy: all_pass}
-`))
-	require.NoError(t, err)
-	return f.Scenario
-}
-
 func codeScenario(t *testing.T, code, timeout string) *scenario.Scenario {
 	t.Helper()
 	f, err := testLoad("code.scenario.yaml", []byte(`name: code

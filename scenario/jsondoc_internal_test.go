@@ -21,7 +21,8 @@ func TestJSONPositionsMatchYAML(t *testing.T) {
 		"nested": []byte("[\n  {\n    \"x\": 1,\n\t\"y\": [\n      \"z\"\n    ]\n  }\n]\n"),
 		"crlf":   []byte("{\r\n  \"a\": [\r\n    1\r\n  ],\r  \"b\": {\r\"c\": 2}\r}"),
 	}
-	names, _ := filepath.Glob("../../shared/peer/ghx-scenarios/*.json")
+	names, _ := filepath.Glob("../testdata/shared/peer/ghx-scenarios/*.json")
+	require.NotEmpty(t, names)
 	for _, n := range names {
 		b, err := os.ReadFile(n)
 		require.NoError(t, err)

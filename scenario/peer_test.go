@@ -18,16 +18,14 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// peerDir holds real files of both formats, shared by the team; the tests
-// that read it skip when it is absent.
-const peerDir = "../../shared/peer"
+// peerDir holds real files of both formats (copied from ../shared, see
+// testdata/shared/PROVENANCE.md).
+const peerDir = "../testdata/shared/peer"
 
 func needPeer(t *testing.T, sub string) string {
 	t.Helper()
 	dir := filepath.Join(peerDir, sub)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("%s not present: %v", dir, err)
-	}
+	require.DirExists(t, dir)
 	return dir
 }
 

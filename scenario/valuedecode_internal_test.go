@@ -97,8 +97,9 @@ func TestDecodeValueMatchesEncodingJSON(t *testing.T) {
 	for name, src := range equivalenceInputs {
 		inputs[name] = []byte(src)
 	}
-	for _, glob := range []string{"../../shared/peer/eliza/*.yaml", "../../shared/peer/ghx-scenarios/*.json"} {
+	for _, glob := range []string{"../testdata/shared/peer/eliza/*.yaml", "../testdata/shared/peer/ghx-scenarios/*.json"} {
 		names, _ := filepath.Glob(glob)
+		require.NotEmpty(t, names, glob)
 		for _, n := range names {
 			b, err := os.ReadFile(n)
 			require.NoError(t, err)

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/internal/proctest"
+	"github.com/agenteval/agenteval/internal/testtool"
 )
 
 // agentKit is one of the agent kits under examples/agents: the interpreter
@@ -53,9 +53,7 @@ func (k agentKit) command(program, marker, starts string) string {
 
 func (k agentKit) skipUnlessInstalled(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath(k.interpreter); err != nil {
-		t.Skipf("%s is not on PATH: the %s agent kit is not tested here", k.interpreter, k.name)
-	}
+	testtool.Need(t, k.interpreter)
 }
 
 // kitResult is the part of a results record these tests read.

@@ -71,13 +71,11 @@ func TestRunMixedDirectoryExecutesNothing(t *testing.T) { // not parallel: it se
 	assert.True(t, strings.Contains(stderr, "9 job(s)"), stderr)
 }
 
-// The same bar over ElizaOS's real scenario files (../shared/peer/eliza,
-// when present): never exit 2, one record per job, no command started.
+// The same bar over ElizaOS's real scenario files (testdata/shared/peer/eliza):
+// never exit 2, one record per job, no command started.
 func TestRunElizaPeerFilesExecutesNothing(t *testing.T) { // not parallel: it sets PATH
-	files, _ := filepath.Glob("../../../shared/peer/eliza/*.yaml")
-	if len(files) == 0 {
-		t.Skip("../shared/peer/eliza is not here")
-	}
+	files, _ := filepath.Glob("../../testdata/shared/peer/eliza/*.yaml")
+	require.NotEmpty(t, files)
 	tmp := t.TempDir()
 	dir := filepath.Join(tmp, "eliza")
 	require.NoError(t, os.MkdirAll(dir, 0o755))

@@ -194,13 +194,11 @@ func TestValidateUsage(t *testing.T) {
 	}
 }
 
-// TestValidatePeerFiles validates the shared example folders when present.
+// TestValidatePeerFiles validates real files of both formats
+// (testdata/shared/peer).
 func TestValidatePeerFiles(t *testing.T) {
 	t.Parallel()
-	peer := "../../../shared/peer"
-	if _, err := os.Stat(peer); err != nil {
-		t.Skipf("%s not present", peer)
-	}
+	peer := "../../testdata/shared/peer"
 	code, stdout, _ := cli(t, "validate", peer+"/ghx-scenarios", peer+"/eliza/test-basic.scenario.yaml", peer+"/eliza/github-issue-analysis.matrix.yaml")
 	assert.Equal(t, exitOK, code, stdout)
 	assert.Empty(t, stdout)
@@ -248,9 +246,9 @@ func TestSchemaCommandValidates(t *testing.T) {
 		return v
 	}
 	files := []string{td + "good.scenario.yaml"}
-	if peer, _ := filepath.Glob("../../../shared/peer/eliza/*.scenario.yaml"); len(peer) > 0 {
-		files = append(files, peer...)
-	}
+	peer, _ := filepath.Glob("../../testdata/shared/peer/eliza/*.scenario.yaml")
+	require.NotEmpty(t, peer)
+	files = append(files, peer...)
 	for _, f := range files {
 		assert.NoError(t, sch.Validate(inst(f)), f)
 	}

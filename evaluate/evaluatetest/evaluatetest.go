@@ -173,7 +173,7 @@ func containsQuoted(b []byte, name string) bool {
 func newEvaluator(k *evaluate.Kind, params any) (ev evaluate.Evaluator, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			ev, err = nil, fmt.Errorf("New panicked: %v", v)
+			ev, err = nil, fmt.Errorf("the kind's New panicked: %v", v)
 		}
 	}()
 	return k.New(params)

@@ -23,6 +23,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/agenteval/agenteval/internal/testtool"
 )
 
 const workflowFile = "github-actions.yml"
@@ -33,10 +35,7 @@ const workflowFile = "github-actions.yml"
 // with it too.
 func lintWorkflow(t *testing.T, name string, content []byte) []*actionlint.Error {
 	t.Helper()
-	opts := &actionlint.LinterOptions{}
-	if sc, err := exec.LookPath("shellcheck"); err == nil {
-		opts.Shellcheck = sc
-	}
+	opts := &actionlint.LinterOptions{Shellcheck: testtool.Optional(t, "shellcheck")}
 	l, err := actionlint.NewLinter(io.Discard, opts)
 	require.NoError(t, err)
 	errs, err := l.Lint(name, content, nil)
@@ -54,9 +53,6 @@ func TestWorkflowPassesActionlint(t *testing.T) {
 	require.NoError(t, err)
 	for _, e := range lintWorkflow(t, workflowFile, content) {
 		t.Errorf("actionlint: %s", e)
-	}
-	if _, err := exec.LookPath("shellcheck"); err != nil {
-		t.Log("shellcheck is not installed (apt-get install shellcheck): the run: scripts were not checked")
 	}
 	for _, e := range pinnedInputProblems(t, content, t.Logf) {
 		t.Error(e)
@@ -392,11 +388,11 @@ func (r *actionsRun) job(name string, job *wfJob, ctx map[string]string) *jobRes
 // repository.
 func (r *actionsRun) checkout(ws string) error {
 	r.filesOnce.Do(func() {
-		cmd := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+		cmd := exec.Command(testtool.Need(r.t, "git"), "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 		cmd.Dir = r.root
 		out, err := cmd.Output()
 		if err != nil {
-			r.t.Skipf("the checkout emulation lists the repository's files with git: %v", err)
+			r.t.Fatalf("the checkout emulation lists the repository's files with git: %v", err)
 		}
 		for _, f := range strings.Split(string(out), "\x00") {
 			if f != "" {
@@ -585,9 +581,7 @@ func TestWorkflowRunsLocally(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds agenteval as the workflow does and runs 84 jobs several times")
 	}
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("the workflow's scripts need bash")
-	}
+	testtool.Need(t, "bash")
 	t.Parallel()
 	suite := makeSuite(t)
 	tools := filepath.Join(t.TempDir(), "tools")

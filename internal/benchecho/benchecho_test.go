@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/internal/testtool"
 )
 
 // TestMatrixIsTheScriptsFile: Matrix writes byte for byte the file
@@ -14,10 +16,7 @@ import (
 // there is one).
 func TestMatrixIsTheScriptsFile(t *testing.T) {
 	t.Parallel()
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("no bash: the script's function cannot run here")
-	}
+	bash := testtool.Need(t, "bash")
 	script := `source <(sed -n '/^matrix() {/,/^}/p' ../../bench/compare-promptfoo.sh); matrix 3`
 	out, err := exec.Command(bash, "-c", script).Output()
 	require.NoError(t, err)

@@ -94,7 +94,7 @@ func (s *Server) parse(query string) (*ast.QueryDocument, []gqlError) {
 	if err != nil {
 		return nil, toGQLErrors(err)
 	}
-	if list := validator.Validate(s.schema, doc); len(list) > 0 {
+	if list := validator.ValidateWithRules(s.schema, doc, nil); len(list) > 0 {
 		return nil, toGQLErrors(list)
 	}
 	s.ctl.Lock()

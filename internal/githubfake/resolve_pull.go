@@ -342,7 +342,7 @@ func (s checkSuite) resolve(_ *execCtx, field string, _ map[string]any) (any, er
 		if s.run.workflowName == "" {
 			return nil, nil
 		}
-		return checkWorkflowRun{run: s.run}, nil
+		return checkWorkflowRun(s), nil
 	}
 	return nil, unserved("CheckSuite", field)
 }

@@ -124,7 +124,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if count != nil {
 			*count = attempt
 		}
-		resp, err, cancel := p.send(base, r)
+		resp, cancel, err := p.send(base, r)
 		if err != nil && ctx.Err() != nil {
 			cancel()
 			return nil, err // the caller gave up: no verdict, no retry
@@ -160,10 +160,10 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // send makes one attempt, under AttemptTimeout when set; cancel ends the
 // attempt's context once its body is closed.
-func (p Policy) send(base http.RoundTripper, r *http.Request) (*http.Response, error, func()) {
+func (p Policy) send(base http.RoundTripper, r *http.Request) (*http.Response, func(), error) {
 	if p.AttemptTimeout <= 0 {
 		resp, err := base.RoundTrip(r)
-		return resp, err, func() {}
+		return resp, func() {}, err
 	}
 	ctx, cancel := context.WithTimeoutCause(r.Context(), p.AttemptTimeout,
 		fmt.Errorf("attempt timed out after %s: %w", p.AttemptTimeout, context.DeadlineExceeded))
@@ -171,7 +171,7 @@ func (p Policy) send(base http.RoundTripper, r *http.Request) (*http.Response, e
 	if err != nil && ctx.Err() != nil && r.Context().Err() == nil {
 		err = context.Cause(ctx)
 	}
-	return resp, err, cancel
+	return resp, cancel, err
 }
 
 // wait is the wait before the retry after attempt: the server's when it

@@ -4,9 +4,10 @@ package proc
 
 import (
 	"bytes"
-	"github.com/agenteval/agenteval/redact"
 	"os"
 	"strconv"
+
+	"github.com/agenteval/agenteval/redact"
 )
 
 // groupMembers lists the live processes of group pgid from /proc (zombies,

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agenteval/agenteval/internal/proc"
 	"github.com/agenteval/agenteval/internal/proctest"
+	"github.com/agenteval/agenteval/internal/testtool"
 )
 
 func sh(script string, stdout, stderr io.Writer) proc.Spec {
@@ -127,9 +128,7 @@ func TestEndKillsAStuckLeader(t *testing.T) {
 // does not hold Run beyond the drain grace.
 func TestRunDoesNotWaitForAnEscapedHolder(t *testing.T) {
 	t.Parallel()
-	if _, err := proc.Run(context.Background(), proc.Spec{Path: "setsid", Args: []string{"true"}}); err != nil {
-		t.Skip("setsid is not installed")
-	}
+	testtool.Need(t, "setsid")
 	marker := proctest.SleepArg()
 	t.Cleanup(func() {
 		// This one escaped by design; do not leave it behind.

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/agenteval/agenteval/internal/testtool"
 )
 
 var seq atomic.Int64
@@ -26,9 +28,9 @@ func SleepArg() string {
 // are not counted.
 func Alive(t testing.TB, marker string) []string {
 	t.Helper()
-	out, err := exec.Command("ps", "-eo", "pid=,args=").Output()
+	out, err := exec.Command(testtool.Need(t, "ps"), "-eo", "pid=,args=").Output()
 	if err != nil {
-		t.Skipf("ps is not available: %v", err)
+		t.Fatalf("ps: %v", err)
 	}
 	var found []string
 	for _, line := range strings.Split(string(out), "\n") {

@@ -619,7 +619,7 @@ func translateRegexp(x string) (string, error) {
 				b.WriteString(`[\p{P}\p{Z}\p{C}]`)
 			case e == 'p' || e == 'P':
 				if i+1 < len(rs) && rs[i+1] == '{' && strings.HasPrefix(string(rs[i+2:]), "Is") {
-					return "", errors.New(`Unicode block escapes (\p{Is...}) are not supported`)
+					return "", errors.New(`block escapes (\p{Is...}) are not supported`)
 				}
 				b.WriteRune('\\')
 				b.WriteRune(e)

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The tests: README.md's second command, and what CI runs (.ci/run).
+#
+# First it installs what the tests use and Go does not bring: Debian packages
+# when run as root (a developer who is not root installs them by hand; a test
+# whose tool is missing skips saying which and how to install it, and fails
+# under CI=true), and npm packages into a cache folder. Then it checks the
+# formatting, vets, runs staticcheck and runs the tests with the race
+# detector, and the tests of examples/scale, a module of its own.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# staticcheck runs from the Go module proxy at this version (no go.mod entry).
+readonly staticcheck=honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+# debian_packages maps each program the tests need (internal/testtool's
+# table) to the Debian package that installs it.
+declare -A debian_packages=(
+	[chromium]=chromium          # report: HTML reports laid out in a real browser
+	[xmllint]=libxml2-utils      # report, internal/xsd: JUnit checked against junit-10.xsd
+	[shellcheck]=shellcheck      # examples/scale: the workflow's run: scripts
+	[node]=nodejs                # cmd/agenteval: the Node agent kit
+	[python3]=python3            # cmd/agenteval: the Python agent kit
+	[ps]=procps                  # internal/proctest: no process left behind
+	[setsid]=util-linux          # internal/proc: a process that leaves its group
+)
+
+# install_debian installs the packages whose program is missing: apt-get
+# update once, then one install. An unreachable registry is said, not fatal:
+# the tests that need what is missing say so in turn.
+install_debian() {
+	local missing=() tool
+	for tool in "${!debian_packages[@]}"; do
+		case $tool in
+		chromium) command -v chromium >/dev/null || command -v chromium-browser >/dev/null ||
+			command -v google-chrome >/dev/null || missing+=("${debian_packages[$tool]}") ;;
+		*) command -v "$tool" >/dev/null || missing+=("${debian_packages[$tool]}") ;;
+		esac
+	done
+	((${#missing[@]})) || return 0
+	if [[ $(id -u) != 0 ]] || ! command -v apt-get >/dev/null; then
+		echo "test.sh: not root on Debian, so not installed: ${missing[*]} (the tests needing them skip)"
+		return 0
+	fi
+	echo "test.sh: installing ${missing[*]}"
+	if ! apt-get update -qq; then
+		echo "test.sh: the Debian registry is unreachable: not installed: ${missing[*]}"
+		return 0
+	fi
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" ||
+		echo "test.sh: apt-get install failed: ${missing[*]} may be missing"
+}
+
+# npm_packages lists the npm packages the tests run (agent CLIs, as their
+# adapters arrive: add the package here and its program to
+# internal/testtool). They install into a cache folder outside the
+# repository, whose bin/ joins PATH for the tests.
+npm_packages=()
+npm_dir=${AGENTEVAL_NPM_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/agenteval/npm}
+
+install_npm() {
+	export PATH="$npm_dir/bin:$PATH"
+	((${#npm_packages[@]})) || return 0
+	if ! command -v npm >/dev/null; then
+		echo "test.sh: npm is not installed, so not installed: ${npm_packages[*]}"
+		return 0
+	fi
+	npm install --global --no-fund --no-audit --prefix "$npm_dir" --cache "$npm_dir/cache" "${npm_packages[@]}" ||
+		echo "test.sh: npm install failed (registry unreachable?): ${npm_packages[*]} may be missing"
+}
+
+install_debian
+install_npm
+
+echo "test.sh: gofmt"
+unformatted=$(git ls-files -z '*.go' | xargs -0 gofmt -l)
+if [[ -n $unformatted ]]; then
+	echo "gofmt would change:"
+	echo "$unformatted"
+	exit 1
+fi
+
+echo "test.sh: go vet and staticcheck"
+go vet ./...
+go run "$staticcheck" ./...
+
+echo "test.sh: go test -race"
+go test -race ./...
+
+# examples/scale builds agenteval and runs its workflow and Kubernetes Jobs
+# as local processes, 84 jobs several times over; under the race detector
+# that took about 4 minutes, and its emulators are test code that races
+# nothing of the library's, so it runs without -race.
+echo "test.sh: examples/scale"
+(
+	cd examples/scale
+	go vet ./...
+	go run "$staticcheck" ./...
+	go test ./...
+)
