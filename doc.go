@@ -51,6 +51,10 @@
 //   - github/githubtest and llm/llmtest: in-process fakes for tests.
 //   - examples: runnable examples; `go run ./examples/demo` runs them all.
 //
-// The agenteval command (cmd/agenteval) puts these together: validate,
-// schema, matrix, run, report, checkpoint and fixture.
+// Package cli is the command line that puts these together (validate,
+// schema, types, matrix, plan, run, report, checkpoint and fixture) on one
+// Kit: the agenteval command (cmd/agenteval) is cli.Main with New's kit,
+// and a host builds its own with its plugins registered
+// (examples/plugins/host). Its run command turns flags into one RunConfig
+// and calls Kit.Run, as a library program does.
 package agenteval

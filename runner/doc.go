@@ -31,7 +31,8 @@
 //
 // Every evaluation result counts: step evaluations, turn evaluations (one
 // result per agent turn) and final evaluations, and every checkpoint result
-// after them. The scenario's judgment strategy (judge.Strategies) decides
+// after them. The scenario's judgment strategy (a judge.Strategy from the
+// strategy registry: judge.NewRegistry's built-ins or a host's) decides
 // over these outcomes with each one's weight (its own weight, else the
 // judgment.weights entry for its description, type or checkpoint id, else
 // 1; an explicit 0 counts nothing) and critical flag (a failed critical outcome fails the

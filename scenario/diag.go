@@ -82,19 +82,24 @@ func (d Diagnostic) String() string {
 }
 
 // Diagnostics is a list of findings. As an error it reads as its first error
-// and a count of the rest.
+// and a count of the rest; a list of warnings only (which the loader never
+// returns as an error) reads as its first warning, so it never claims to be
+// an error that says "no errors".
 type Diagnostics []Diagnostic
 
 // Error implements error.
 func (ds Diagnostics) Error() string {
-	errs := ds.Errors()
-	if len(errs) == 0 {
-		return "no errors"
+	list, what := ds.Errors(), "errors"
+	if len(list) == 0 {
+		list, what = ds, "warnings"
 	}
-	if len(errs) == 1 {
-		return errs[0].String()
+	switch len(list) {
+	case 0:
+		return "no diagnostics"
+	case 1:
+		return list[0].String()
 	}
-	return fmt.Sprintf("%s (and %d more errors)", errs[0], len(errs)-1)
+	return fmt.Sprintf("%s (and %d more %s)", list[0], len(list)-1, what)
 }
 
 // HasErrors reports whether any diagnostic is an error.

@@ -37,7 +37,9 @@ func TestDiagnosticsError(t *testing.T) {
 	assert.Len(t, ds, len(ds.Errors())+1, "one warning")
 	assert.Len(t, ds, 3, "Errors and Warnings do not modify the list")
 	assert.NoError(t, ds[:1].err())
-	assert.Equal(t, "no errors", ds[:1].Error())
+	assert.Equal(t, "a.yaml:1:1: warning: checks nothing", ds[:1].Error(), "warnings only: never \"no errors\"")
+	assert.Equal(t, "a.yaml:1:1: warning: checks nothing (and 1 more warnings)", Diagnostics{ds[0], ds[0]}.Error())
+	assert.Equal(t, "no diagnostics", Diagnostics{}.Error())
 	sorted := append(Diagnostics{ds[1]}, ds...).Sort()
 	assert.Equal(t, []int{0, 1, 2}, []int{sorted[0].Line, sorted[1].Line, sorted[2].Line}, "sorted by position, exact repeats dropped")
 }

@@ -127,7 +127,7 @@ type execLine struct {
 }
 
 // NewSession starts the program for one session and ends it with the
-// session. Within a run (Run, Test) an execAgent serves its sessions from
+// session. Within a run (runner.Run, runner.Runner) an execAgent serves its sessions from
 // a pool instead, which keeps programs that announce many sessions.
 func (a *execAgent) NewSession(ctx context.Context, cfg runner.SessionConfig) (runner.Session, error) {
 	w, err := a.startWorker(cfg, cfg.Dir, true)
