@@ -72,7 +72,8 @@ func readJobs(t *testing.T, dir string) []results.Job {
 // judge (three samples) are model calls to a fake OpenAI server, through
 // the real HTTP client: the record keeps each role's tokens as the server
 // reported them and prices each by its own model, a judge model without a
-// price is an unknown cost (never 0), and a prices file prices it.
+// price is an unknown cost (never 0), a prices file prices it, and the
+// Markdown, HTML and JSON reports show the costs.
 func TestRunRecordsEachRolesCost(t *testing.T) {
 	t.Parallel()
 	prices := filepath.Join(t.TempDir(), "prices.yaml")
@@ -131,6 +132,30 @@ func TestRunRecordsEachRolesCost(t *testing.T) {
 				assert.Contains(t, j.Cost.AsOf, "2026-11-01")
 			}
 
+			code, md, stderr := run("report", "--format", "md", filepath.Join(out, "results.jsonl"))
+			require.Equal(t, exitOK, code, stderr)
+			code, html, stderr := run("report", "--format", "html", filepath.Join(out, "results.jsonl"))
+			require.Equal(t, exitOK, code, stderr)
+			code, js, stderr := run("report", "--format", "json", filepath.Join(out, "results.jsonl"))
+			require.Equal(t, exitOK, code, stderr)
+			var sum struct {
+				Cost *results.Cost `json:"cost"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(js), &sum))
+			require.NotNil(t, sum.Cost, "the JSON report totals the cost")
+			assert.Equal(t, j.Cost.Agent, sum.Cost.Agent)
+			assert.Equal(t, j.Cost.Judge, sum.Cost.Judge)
+			if tc.judgeKnown {
+				want := "$0.00706 (agent $0.00042 · user $0.000038 · judge $0.0066)"
+				assert.Contains(t, md, "| Cost | "+want)
+				assert.Contains(t, html, want)
+				assert.Equal(t, j.Cost.USD, sum.Cost.USD)
+			} else {
+				want := "unknown (agent $0.00042 · user $0.000038 · judge unknown); no price for judge: judge-x"
+				assert.Contains(t, md, "| Cost | "+want)
+				assert.Contains(t, html, want)
+				assert.Nil(t, sum.Cost.USD)
+			}
 		})
 	}
 }

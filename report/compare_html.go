@@ -40,7 +40,7 @@ const comparisonPage = `<!DOCTYPE html>
 {{with .Efficiency}}<section id="efficiency"><h2>Efficiency</h2>
 <p class="muted">Median per job over the matched combinations; reduction = 1 − candidate/baseline with its bootstrap 95% interval (1,000 resamples, seed 42), Cohen's d and the permutation test's p, as ghx's report computes them.</p>
 <table class="stack wide"><thead><tr><th>Metric</th><th class="n">Baseline</th><th class="n">Candidate</th><th class="n">Reduction<span class="sub">95% CI</span></th><th class="n">Effect size</th><th class="n">p</th><th>Significant</th></tr></thead><tbody>
-{{range .}}<tr data-metric="{{.Metric}}" data-significant="{{.Significant}}"><td data-label="Metric">{{metric .Metric}}</td><td class="n" data-label="Baseline">{{median .BaselineMedian}}</td><td class="n" data-label="Candidate">{{median .CandidateMedian}}</td><td class="n" data-label="Reduction (95% CI)">{{signed .ReductionPct}}<span class="sub">{{signed (index .CI95 0)}} – {{signed (index .CI95 1)}}</span></td><td class="n" data-label="Effect size">{{printf "%.2f" .EffectSize}} ({{.EffectMagnitude}})</td><td class="n" data-label="p">{{permp .PValue}}</td><td data-label="Significant">{{if .Significant}}yes{{else}}<span class="muted">no{{with why .}}: {{.}}{{end}}</span>{{end}}</td></tr>
+{{range .}}<tr data-metric="{{.Metric}}" data-significant="{{.Significant}}"><td data-label="Metric">{{metric .Metric}}</td><td class="n" data-label="Baseline">{{effmedian .Metric .BaselineMedian}}</td><td class="n" data-label="Candidate">{{effmedian .Metric .CandidateMedian}}</td><td class="n" data-label="Reduction (95% CI)">{{signed .ReductionPct}}<span class="sub">{{signed (index .CI95 0)}} – {{signed (index .CI95 1)}}</span></td><td class="n" data-label="Effect size">{{printf "%.2f" .EffectSize}} ({{.EffectMagnitude}})</td><td class="n" data-label="p">{{permp .PValue}}</td><td data-label="Significant">{{if .Significant}}yes{{else}}<span class="muted">no{{with why .}}: {{.}}{{end}}</span>{{end}}</td></tr>
 {{end}}</tbody></table></section>{{end}}
 {{with .Rows}}<section id="combinations"><h2>Combinations</h2>
 <table class="stack wide"><thead><tr><th>Scenario</th><th>Combination</th><th class="n">Baseline</th><th class="n">Candidate</th><th class="n">Δ</th><th class="n">p</th><th class="n">adjusted p</th><th class="n">Detectable drop</th><th>Regression</th></tr></thead><tbody>
@@ -74,20 +74,21 @@ func reportStyle() template.HTML {
 // All text goes through html/template.
 func writeComparisonHTML(w io.Writer, c *Comparison) error {
 	tmpl, err := template.New("compare").Funcs(template.FuncMap{
-		"style":    reportStyle,
-		"pct":      pct,
-		"num":      func(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) },
-		"interval": func(iv Interval) string { return pct(iv.Lower) + "–" + pct(iv.Upper) },
-		"p":        pValueText,
-		"permp":    permutationPText,
-		"signed":   pctSigned,
-		"pp":       func(d float64) float64 { return d * 100 },
-		"overall":  overallMethodText,
-		"missing":  missingText,
-		"power":    powerSentence,
-		"drop":     dropText,
-		"metric":   metricText,
-		"median":   medianText,
+		"style":     reportStyle,
+		"pct":       pct,
+		"num":       func(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) },
+		"interval":  func(iv Interval) string { return pct(iv.Lower) + "–" + pct(iv.Upper) },
+		"p":         pValueText,
+		"permp":     permutationPText,
+		"signed":    pctSigned,
+		"pp":        func(d float64) float64 { return d * 100 },
+		"overall":   overallMethodText,
+		"missing":   missingText,
+		"power":     powerSentence,
+		"drop":      dropText,
+		"metric":    metricText,
+		"median":    medianText,
+		"effmedian": effMedianText,
 		"why": func(e EfficiencyRow) string {
 			if t := significanceText(e, c.Alpha); t != "significant" && t != "" {
 				return strings.TrimPrefix(t, "not significant: ")

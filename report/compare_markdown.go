@@ -134,7 +134,7 @@ func writeMarkdownEfficiency(b *bufio.Writer, c *Comparison) {
 	fmt.Fprintf(b, "| Metric | Baseline | Candidate | Reduction [95%% CI] | Effect size | p | |\n| --- | ---: | ---: | --- | --- | ---: | :---: |\n")
 	for _, e := range c.Efficiency {
 		fmt.Fprintf(b, "| %s | %s | %s | %s [%s, %s] | %.2f (%s) | %s | %s |\n", metricText(e.Metric),
-			medianText(e.BaselineMedian), medianText(e.CandidateMedian),
+			effMedianText(e.Metric, e.BaselineMedian), effMedianText(e.Metric, e.CandidateMedian),
 			pctSigned(e.ReductionPct), pctSigned(e.CI95[0]), pctSigned(e.CI95[1]), e.EffectSize, e.EffectMagnitude, permutationPText(e.PValue), significanceText(e, c.Alpha))
 	}
 	fmt.Fprintln(b)
@@ -229,6 +229,8 @@ func metricText(m string) string {
 		return "duration (ms)"
 	case "tool_calls":
 		return "tool calls"
+	case "cost_usd":
+		return "cost (US dollars: agent, user and judge)"
 	}
 	return m
 }

@@ -34,10 +34,19 @@
 // so that imports keep flowing one way (the runner may render reports, never
 // the reverse).
 //
+// Cost: a job's cost (results.Cost: agent, simulated user and judge, each
+// priced by its own model; null when its model has no price) is totalled
+// per scenario, combination and run by role in billionths of a dollar
+// ([Stats.Cost], [Summary.Cost]: an amount is unknown when any job's is,
+// and the models without a price are listed); a suite's variants have a
+// median cost per job, and a comparison's efficiency rows a cost_usd row
+// when every matched job on both sides has a known cost. Dollars print
+// with cents from $1 up, else with three significant digits.
+//
 // Memory: a slot of 40 bytes per job, which holds the record's input and
 // offset, its duration (kept exactly, so percentiles are exact rather than
-// sketched) and outcome, and 24 more for its tokens, tool calls and turns
-// when it recorded any; per combination its key
+// sketched) and outcome, and 32 more for its tokens, tool calls, turns and
+// cost (a float32) when it recorded any; per combination its key
 // and counts (48 bytes and the key's text); per scenario the additive
 // tallies (counts, tokens, termination reasons, evaluation failures) and
 // the counts of each matrix parameter's first Options.MaxCombinations

@@ -34,6 +34,9 @@ func writeMarkdown(w io.Writer, s *Summary) error {
 	fmt.Fprintf(b, "| Failed (completed, not passed) | %d |\n", t.Failed)
 	fmt.Fprintf(b, "| Incomplete | %d |\n", t.Incomplete)
 	fmt.Fprintf(b, "| Flaky combinations | %d |\n", s.FlakyCombinations)
+	if s.Cost != nil {
+		fmt.Fprintf(b, "| Cost | %s |\n", mdCell(costText(s.Cost)))
+	}
 	if s.TotalJobs > 0 {
 		fmt.Fprintf(b, "| Jobs recorded | %d of %d |\n", s.Recorded, s.TotalJobs)
 	}
@@ -151,8 +154,13 @@ func writeMarkdownVariants(b *bufio.Writer, s *Summary) {
 		return
 	}
 	fmt.Fprintf(b, "## Agents\n\n")
-	fmt.Fprintf(b, "| Rank | Agent | Model | Pass rate [95%% CI] | Completed | Median time | Median active tokens | Median total tokens | Median tool calls | Median turns | Tool calls by category |\n")
-	fmt.Fprintf(b, "| ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
+	costCol, costSep := "", ""
+	withCost := variantsPriced(s.Variants)
+	if withCost {
+		costCol, costSep = " Median cost |", " ---: |"
+	}
+	fmt.Fprintf(b, "| Rank | Agent | Model | Pass rate [95%% CI] | Completed | Median time | Median active tokens | Median total tokens | Median tool calls | Median turns |%s Tool calls by category |\n", costCol)
+	fmt.Fprintf(b, "| ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |%s --- |\n", costSep)
 	for _, v := range s.Variants {
 		model := v.Model
 		if model == "" {
@@ -163,9 +171,13 @@ func writeMarkdownVariants(b *bufio.Writer, s *Summary) {
 			rank, dur, active, tokens = strconv.Itoa(v.Rank), msText(v.Median.DurationMS), numText(v.Median.ActiveTokens), numText(v.Median.Tokens)
 			calls, turns = numText(v.Median.ToolCalls), numText(v.Median.Turns)
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %d/%d | %s | %s | %s | %s | %s | %s |\n", rank, mdCell(v.Agent), mdCell(model),
+		cost := ""
+		if withCost {
+			cost = " " + variantCostText(v) + " |"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %d/%d | %s | %s | %s | %s | %s |%s %s |\n", rank, mdCell(v.Agent), mdCell(model),
 			rateText(v.Passed, v.Runs, v.PassRate, v.PassInterval), v.Completed, v.Runs, dur,
-			active, tokens, calls, turns, mdCell(categoriesText(v.ToolCalls)))
+			active, tokens, calls, turns, cost, mdCell(categoriesText(v.ToolCalls)))
 	}
 	fmt.Fprintln(b)
 }

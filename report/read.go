@@ -85,8 +85,8 @@ func (o Options) withDefaults() Options {
 //
 // Memory is a fixed amount per job and per combination, never a job's
 // text: a slot per job (where its record lies, its duration, tokens, tool
-// calls, turns and verdict: 40 bytes, and 24 more when it recorded tokens,
-// tool calls or turns; a combination's runs after its
+// calls, turns and verdict: 40 bytes, and 32 more when it recorded tokens,
+// tool calls, turns or a cost; a combination's runs after its
 // first also take about 20 in an index while reading), a combination's
 // key and counts (48 bytes, its key's text and 4 to 8 in the key table),
 // and per scenario the additive tallies (evaluations, termination
@@ -179,6 +179,9 @@ type slot struct {
 type slotEff struct {
 	tokens, active int64
 	tools, turns   int32
+	// costBits is the job's total cost in US dollars as math.Float32bits
+	// plus 1; 0 when unknown or not priced (see cost).
+	costBits uint32
 }
 
 type scenarioGroup struct {
@@ -452,7 +455,7 @@ func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
 	if !seen {
 		eff = -1
 	}
-	e := slotEff{tokens: int64(rec.Usage.TotalTokens), active: activeTokens(rec.Usage),
+	e := slotEff{tokens: int64(rec.Usage.TotalTokens), active: activeTokens(rec.Usage), costBits: rec.Cost.bits(),
 		tools: int32(min(rec.Efficiency.ToolCalls.Total, 1<<31-1)), turns: int32(min(rec.Efficiency.Turns, 1<<31-1))}
 	switch {
 	case e == slotEff{}:

@@ -44,6 +44,9 @@ type lineRecord struct {
 	TerminationReasons []string     `json:"termination_reasons"`
 	DurationMS         float64      `json:"duration_ms"`
 	Usage              llm.Usage    `json:"usage"`
+	// Cost is the job's cost by role (results.Cost), absent when the run
+	// priced nothing.
+	Cost costRecord `json:"cost"`
 	// Agent (a job's suite agent; a plan's agent spec, above), Model and
 	// the efficiency totals (not the categories) of a suite's job.
 	Model      string `json:"model"`

@@ -42,6 +42,9 @@ type Summary struct {
 	K int `json:"k"`
 	// Totals aggregates every job.
 	Totals Counts `json:"totals"`
+	// Cost totals every job's cost as Stats.Cost does; absent when no job
+	// was priced.
+	Cost *results.Cost `json:"cost,omitempty"`
 	// FlakyCombinations counts flaky combinations over all scenarios.
 	FlakyCombinations int `json:"flaky_combinations"`
 	// Scenarios are sorted by id.
@@ -121,6 +124,10 @@ type Stats struct {
 		Completion int64 `json:"completion"`
 		Total      int64 `json:"total"`
 	} `json:"tokens"`
+	// Cost totals the jobs' costs by role (results.Cost: each amount the
+	// sum of the jobs', unknown when any job's is; Unpriced lists the
+	// roles and models without a price); absent when no job was priced.
+	Cost *results.Cost `json:"cost,omitempty"`
 	// TerminationReasons count conversation endings by reason, most
 	// frequent first (in JSON an object of reason to count, in that order).
 	TerminationReasons results.Counts `json:"termination_reasons"`
@@ -212,6 +219,7 @@ func (r *Results) Summary() *Summary {
 	rd := r.newJobReader()
 	var readBack []string
 	for _, g := range r.groups {
+		all.cost.merge(&g.t.cost)
 		sc := r.scenarioSummary(g, rd, &readBack)
 		all.runs += sc.Runs
 		all.completed += sc.Completed
@@ -220,6 +228,7 @@ func (r *Results) Summary() *Summary {
 		s.Scenarios = append(s.Scenarios, sc)
 	}
 	s.Totals = newCounts(all.runs, all.completed, all.passed)
+	s.Cost = all.cost.summary()
 	s.Variants = r.variantSummaries()
 	s.Budgets = r.budgets
 	s.Warnings = append(s.Warnings, r.warnings...)
@@ -423,6 +432,7 @@ func statsOf(t *tally, durs []float64) Stats {
 	st := Stats{Counts: newCounts(t.runs, t.completed, t.passed), Attempts: t.attempts,
 		TerminationReasons: results.Counts{}, FailingEvaluations: []EvaluationFailures{}, PassK: []KValue{}}
 	st.Tokens.Prompt, st.Tokens.Completion, st.Tokens.Total = t.prompt, t.completion, t.total
+	st.Cost = t.cost.summary()
 	slices.Sort(durs)
 	for _, d := range durs {
 		st.Durations.Total += d

@@ -29,6 +29,7 @@ type tally struct {
 	evals                   map[evalKey]*evalCount
 	// tools counts tool calls by category (a suite's efficiency records).
 	tools map[string]int
+	cost  costTally
 }
 
 // add adds (sign 1) or removes (sign −1) one job record.
@@ -44,6 +45,7 @@ func (t *tally) add(rec *lineRecord, sign int, scratch map[evalKey]uint8) {
 	t.prompt += int64(sign * rec.Usage.PromptTokens)
 	t.completion += int64(sign * rec.Usage.CompletionTokens)
 	t.total += int64(sign * rec.Usage.TotalTokens)
+	t.cost.add(&rec.Cost, sign)
 	for _, c := range rec.Efficiency.ToolCalls.ByCategory {
 		if t.tools == nil {
 			t.tools = map[string]int{}

@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -31,6 +32,9 @@ type VariantSummary struct {
 		Tokens       float64 `json:"tokens"`
 		ToolCalls    float64 `json:"tool_calls"`
 		Turns        float64 `json:"turns"`
+		// CostUSD is the median cost of a job (agent, user and judge),
+		// absent when a job's cost is unknown or was not priced.
+		CostUSD *float64 `json:"cost_usd,omitempty"`
 	} `json:"median"`
 	// ToolCalls totals the variant's tool calls by category: ghx's
 	// categories in ghx's order, then the suite's own by name; categories
@@ -127,6 +131,10 @@ func (r *Results) variantSummaries() []VariantSummary {
 			dur, active, tok, calls, turns := r.metricValues(ss)
 			v.Median.DurationMS, v.Median.ActiveTokens, v.Median.Tokens = roundMS(stats.Median(dur)), stats.Median(active), stats.Median(tok)
 			v.Median.ToolCalls, v.Median.Turns = stats.Median(calls), stats.Median(turns)
+			if costs, ok := r.costValues(ss); ok {
+				m := roundUSD(stats.Median(costs))
+				v.Median.CostUSD = &m
+			}
 		}
 		out = append(out, v)
 	}
@@ -162,6 +170,22 @@ func activeTokens(u llm.Usage) int64 {
 	}
 	return max(total-int64(u.CacheReadTokens)-int64(u.CacheWriteTokens), 0)
 }
+
+// costValues are the jobs' costs, and false when any is unknown.
+func (r *Results) costValues(ss []slot) ([]float64, bool) {
+	out := make([]float64, 0, len(ss))
+	for i := range ss {
+		c := r.eff(&ss[i]).cost()
+		if math.IsNaN(c) {
+			return nil, false
+		}
+		out = append(out, c)
+	}
+	return out, true
+}
+
+// roundUSD rounds US dollars to a billionth (the results' precision).
+func roundUSD(usd float64) float64 { return math.Round(usd*1e9) / 1e9 }
 
 // metricValues are the per-job values of each effort metric.
 func (r *Results) metricValues(ss []slot) (dur, active, tokens, tools, turns []float64) {
@@ -235,10 +259,14 @@ func efficiencyRows(base, cand *resultsSide, matched []matchedPair, alpha float6
 		{"total_tokens", func(_ *slot, e slotEff) float64 { return float64(e.tokens) }},
 		{"tool_calls", func(_ *slot, e slotEff) float64 { return float64(e.tools) }},
 		{"turns", func(_ *slot, e slotEff) float64 { return float64(e.turns) }},
+		{"cost_usd", func(_ *slot, e slotEff) float64 { return e.cost() }},
 	} {
 		b, c := values(base, basePos, m.value), values(cand, candPos, m.value)
 		if len(b) == 0 || len(c) == 0 {
 			return nil
+		}
+		if slices.ContainsFunc(b, math.IsNaN) || slices.ContainsFunc(c, math.IsNaN) {
+			continue // a job's cost is unknown (or was not priced): no comparison
 		}
 		if allZero(b) && allZero(c) {
 			continue // not recorded by either side
@@ -256,8 +284,11 @@ func efficiencyRows(base, cand *resultsSide, matched []matchedPair, alpha float6
 				row.ReductionPct = (1 - cm/bm) * 100
 			}
 		}
-		if m.name == "duration_ms" {
+		switch m.name {
+		case "duration_ms":
 			row.BaselineMedian, row.CandidateMedian = roundMS(bm), roundMS(cm)
+		case "cost_usd": // the slots' float32 noise is below a billionth of a dollar
+			row.BaselineMedian, row.CandidateMedian = roundUSD(bm), roundUSD(cm)
 		}
 		row.Significant = stats.Below(g.PValue, alpha) && (g.CI95[0] > 0 || g.CI95[1] < 0)
 		out = append(out, row)
