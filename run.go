@@ -121,6 +121,13 @@ type RunConfig struct {
 	// (package plan), stored in the plan record beside what was used.
 	Budget   *runner.Budget
 	Estimate func(ctx context.Context, jobs iter.Seq2[matrix.Job, error], files []*scenario.File) (*results.Estimate, error)
+	// InfraRetries and Cassette are runner.Config's: more attempts for
+	// jobs lost to the infrastructure (0: the default, 2; negative: none),
+	// and the cassette that records or replays the run's mock draws (its
+	// models are wrapped with llm.Recorded through AgentOptions.WrapModel,
+	// UserModel and Judge; its checkpoints with runner.RecordCheckpoints).
+	InfraRetries int
+	Cassette     *llm.Cassette
 	// Settings are further settings recorded in the plan (a resume with
 	// other settings is refused), beside those the run records itself.
 	Settings map[string]string
@@ -153,7 +160,8 @@ func (k *Kit) runnerConfig(cfg RunConfig, agent runner.Agent) runner.Config {
 	return runner.Config{Agent: agent, Concurrency: cfg.Concurrency, Registries: k.Registries, Judge: cfg.Judge,
 		UserModel: cfg.UserModel, Checkpoints: cfg.Checkpoints, KeepDirs: cfg.KeepDirs, EnvFallback: cfg.EnvFallback,
 		AllowCommands: cfg.AllowCommands, StrictMocks: cfg.StrictMocks, Seed: cfg.Seed, StepTimeout: cfg.StepTimeout,
-		KeepTranscripts: cfg.KeepTranscripts, Progress: cfg.Progress, Budget: cfg.Budget, Results: cfg.Results, Price: cfg.Price}
+		KeepTranscripts: cfg.KeepTranscripts, Progress: cfg.Progress, Budget: cfg.Budget, Results: cfg.Results, Price: cfg.Price,
+		InfraRetries: cfg.InfraRetries, Cassette: cfg.Cassette}
 }
 
 // Runner returns a runner for cfg's agent on the kit's registries, for a
