@@ -17,6 +17,7 @@ import (
 
 	"github.com/agenteval/agenteval/fixture"
 	"github.com/agenteval/agenteval/internal/infile"
+	"github.com/agenteval/agenteval/internal/proc"
 	"github.com/agenteval/agenteval/internal/runout"
 	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/judge"
@@ -120,6 +121,13 @@ type RunConfig struct {
 	// (package plan), stored in the plan record beside what was used.
 	Budget   *runner.Budget
 	Estimate func(ctx context.Context, jobs iter.Seq2[matrix.Job, error], files []*scenario.File) (*results.Estimate, error)
+	// InfraRetries and Cassette are runner.Config's: more attempts for
+	// jobs lost to the infrastructure (0: the default, 2; negative: none),
+	// and the cassette that records or replays the run's mock draws (its
+	// models are wrapped with llm.Recorded through AgentOptions.WrapModel,
+	// UserModel and Judge; its checkpoints with runner.RecordCheckpoints).
+	InfraRetries int
+	Cassette     *llm.Cassette
 	// Settings are further settings recorded in the plan (a resume with
 	// other settings is refused), beside those the run records itself.
 	Settings map[string]string
@@ -162,7 +170,8 @@ func (k *Kit) runnerConfig(cfg RunConfig, agent runner.Agent) runner.Config {
 	return runner.Config{Agent: agent, Concurrency: cfg.Concurrency, Registries: k.Registries, Judge: cfg.Judge,
 		UserModel: cfg.UserModel, Checkpoints: cfg.Checkpoints, KeepDirs: cfg.KeepDirs, EnvFallback: cfg.EnvFallback,
 		AllowCommands: cfg.AllowCommands, StrictMocks: cfg.StrictMocks, Seed: cfg.Seed, StepTimeout: cfg.StepTimeout,
-		KeepTranscripts: cfg.KeepTranscripts, Progress: cfg.Progress, Budget: cfg.Budget, Results: cfg.Results, Price: cfg.Price, Limits: cfg.Limits}
+		KeepTranscripts: cfg.KeepTranscripts, Progress: cfg.Progress, Budget: cfg.Budget, Results: cfg.Results, Price: cfg.Price,
+		InfraRetries: cfg.InfraRetries, Cassette: cfg.Cassette, Limits: cfg.Limits}
 }
 
 // Runner returns a runner for cfg's agent on the kit's registries, for a
@@ -344,6 +353,17 @@ func (p *pipeline) run(ctx context.Context, files []*scenario.File) (RunSummary,
 	// Run directories live under the results folder, whose lock this run
 	// holds: what a killed run left there is removed first.
 	rc.WorkDir = filepath.Join(cfg.Out, "work")
+	// Every process this run starts carries the work directory's absolute
+	// path in its environment: what a run killed with SIGKILL left running
+	// is found by it and ended before its directories go.
+	workAbs, err := filepath.Abs(rc.WorkDir)
+	if err != nil {
+		return RunSummary{}, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	if left := proc.EndLeftovers(ctx, workAbs); len(left) > 0 {
+		fmt.Fprintf(p.log, "agenteval run: killed %d process(es) a killed run left running in %s\n", len(left), rc.WorkDir)
+	}
+	ctx = proc.WithRunWork(ctx, workAbs)
 	if err := os.RemoveAll(rc.WorkDir); err != nil {
 		return RunSummary{}, fmt.Errorf("removing the run directories a killed run left in %s: %w", rc.WorkDir, err)
 	}

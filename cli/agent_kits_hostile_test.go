@@ -29,7 +29,7 @@ func TestAgentKitsHoldAgainstHostileReplies(t *testing.T) {
 			program, err := filepath.Abs(programs[kit.name])
 			require.NoError(t, err)
 			start := time.Now()
-			_, stderr, out, marker, _ := kit.run(t, program, "--concurrency", "2", "testdata/kits/hostile.matrix.yaml")
+			_, stderr, out, marker, _ := kit.run(t, program, "--concurrency", "2", "--infra-retries", "0", "testdata/kits/hostile.matrix.yaml")
 			assert.Less(t, time.Since(start), 60*time.Second, stderr)
 			assert.Empty(t, proctest.Alive(t, marker), "no agent process outlives the run")
 			byInput := map[string]kitResult{}

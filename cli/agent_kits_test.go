@@ -155,7 +155,7 @@ func TestAgentKitsFailuresCostOnlyTheirSession(t *testing.T) {
 	for _, kit := range agentKits(t) {
 		t.Run(kit.name, func(t *testing.T) {
 			t.Parallel()
-			code, stderr, out, marker, starts := kit.run(t, kit.failing, "--concurrency", "2", "testdata/kits/misbehave.matrix.yaml")
+			code, stderr, out, marker, starts := kit.run(t, kit.failing, "--concurrency", "2", "--infra-retries", "0", "testdata/kits/misbehave.matrix.yaml")
 			assert.Equal(t, exitFail, code, stderr)
 			assert.Contains(t, stderr, "14 job(s): 10 passed, 0 failed, 4 incomplete")
 			assert.Empty(t, proctest.Alive(t, marker), "no agent process outlives the run")

@@ -57,8 +57,9 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	maxJobs := fs.Int64("max-jobs", runMaxJobs, "refuse runs with more jobs than this")
 	verbose := fs.Bool("v", false, "print every failing job")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
-	record := fs.String("record", "", "record every model answer (agent, user simulator, judge) in this directory and reuse it")
-	replay := fs.Bool("replay", false, "with --record: answer only from the recordings; a call not recorded fails")
+	record := fs.String("record", "", "record the run in this directory (a cassette): every model call (agent, user simulator, judge), mock draw and checkpoint answer, each under its job, role, sample and ordinal")
+	replay := fs.Bool("replay", false, "with --record: replay the recorded run offline, every answer from the cassette; a call not recorded (or asked differently) leaves its job incomplete, with the difference")
+	infraRetries := fs.Int("infra-retries", 2, "more attempts for a job whose attempt was lost to the infrastructure (timeout, agent crash, 429, 5xx, lost connection), besides the scenario's allowed_retries; 0 for none")
 	var filters stringList
 	fs.Var(&filters, "filter", "matrix filter path=value (repeatable, ANDed)")
 	budgetSpec := fs.String("budget", "", "stop starting jobs once a limit is reached: tokens=N, cost=USD, time=DURATION, comma-separated (tokens=200k,cost=5usd,time=30m); unstarted jobs are left for --resume")
@@ -94,6 +95,8 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		return fail("--resume finishes the recorded run and --overwrite replaces it: give one of them")
 	case *replay && *record == "":
 		return fail("--replay needs --record DIR")
+	case *infraRetries < 0:
+		return fail("--infra-retries %d: want 0 or more", *infraRetries)
 	}
 	if *cpuProfile != "" {
 		stop, err := startCPUProfile(*cpuProfile)
@@ -109,7 +112,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	agentOpts, err := agentOptions(env, *record, *replay)
+	agentOpts, cassette, err := agentOptions(env, *record, *replay)
 	if err != nil {
 		return fail("--record: %v", err)
 	}
@@ -136,8 +139,11 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		Runs: *runs, Filters: filters, Shard: shard, MaxJobs: *maxJobs, Out: *out, Resume: *resume, Retry: *retry, Overwrite: *overwrite,
 		Redactor: env.redactor, AllowCommands: *allowCommands, StrictMocks: *strict, EnvFallback: *envFallback, Seed: *seed,
 		KeepDirs: *keepDirs, Manifest: *manifest, SeedFile: *seedFile, Budget: budget, Log: env.stderr,
-		Settings: map[string]string{"user-model": *userModel, "judge-model": *judgeModel}}
+		Settings: map[string]string{"user-model": *userModel, "judge-model": *judgeModel}, Cassette: cassette, InfraRetries: *infraRetries}
 	cfg.Limits = agentOpts.Limits
+	if *infraRetries == 0 { // none; 0 in RunConfig means the default
+		cfg.InfraRetries = -1
+	}
 	if suite != nil {
 		cfg.Suite = suite.suite
 	}
@@ -148,7 +154,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	if err := runModels(env, &cfg, *userModel, *judgeModel, *judgeCache, *out); err != nil {
 		return fail("%v", err)
 	}
-	cfg.Checkpoints, cfg.Fixtures = githubParts(env, *graphqlURL)
+	cfg.Checkpoints, cfg.Fixtures = githubParts(env, *graphqlURL, cassette, *replay)
 	files, code := loadRunFiles(env, *strict, *verbose, paths)
 	if files == nil {
 		return code

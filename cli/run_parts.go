@@ -35,33 +35,41 @@ func startCPUProfile(file string) (stop func(), err error) {
 }
 
 // agentOptions are the options agents are built with: the environment,
-// and, with --record DIR, every model answer recorded there (replayed
-// only, with --replay).
-func agentOptions(env *cliEnv, record string, replay bool) (runner.AgentOptions, error) {
-	opts := runner.AgentOptions{Getenv: env.getenv, WrapModel: func(m llm.Model, _ string) llm.Model { return m }}
+// and, with --record DIR, the run's cassette (llm.Cassette), which keeps
+// every model call, mock draw and checkpoint answer under its job, attempt,
+// role, sample and ordinal; --replay answers them from it alone.
+func agentOptions(env *cliEnv, record string, replay bool) (runner.AgentOptions, *llm.Cassette, error) {
+	opts := runner.AgentOptions{Getenv: env.getenv, WrapModel: recordAs(nil, "")}
 	if record == "" {
-		return opts, nil
+		return opts, nil, nil
 	}
-	cache, err := llm.NewDirCache(record, env.redactor)
+	c, err := llm.NewCassette(record, replay, env.redactor)
 	if err != nil {
-		return opts, err
+		return opts, nil, err
 	}
-	opts.WrapModel = func(m llm.Model, name string) llm.Model {
-		return &llm.Recorded{Model: m, Name: name, Cache: cache, Replay: replay}
+	opts.WrapModel = recordAs(c, llm.CallerAgent)
+	return opts, c, nil
+}
+
+// recordAs wraps models of one role in c (none when c is nil).
+func recordAs(c *llm.Cassette, role string) func(llm.Model, string) llm.Model {
+	if c == nil {
+		return func(m llm.Model, _ string) llm.Model { return m }
 	}
-	return opts, nil
+	return func(m llm.Model, name string) llm.Model {
+		return &llm.Recorded{Model: m, Name: name, Role: role, Cassette: c}
+	}
 }
 
 // runModels sets the simulated user's model and the judge from their
 // flags, wrapped as the agents' models are (--record).
 func runModels(env *cliEnv, cfg *agenteval.RunConfig, userModel, judgeModel, judgeCache, out string) error {
-	wrap := cfg.AgentOptions.WrapModel
 	var err error
 	if cfg.UserModel, err = buildModel(userModel, env, cfg.AgentOptions); err != nil {
 		return fmt.Errorf("--user-model: %w", err)
 	}
 	if !strings.HasPrefix(userModel, "script") {
-		cfg.UserModel = wrap(cfg.UserModel, userModel)
+		cfg.UserModel = recordAs(cfg.Cassette, llm.CallerUser)(cfg.UserModel, userModel)
 	}
 	if judgeModel == "" {
 		return nil
@@ -70,13 +78,18 @@ func runModels(env *cliEnv, cfg *agenteval.RunConfig, userModel, judgeModel, jud
 	if err != nil {
 		return fmt.Errorf("--judge-model: %w", err)
 	}
-	m = wrap(m, judgeModel)
-	if judgeCache == "" {
-		judgeCache = filepath.Join(out, "judge-cache")
-	}
-	cache, err := llm.NewDirCache(judgeCache, env.redactor)
-	if err != nil {
-		return fmt.Errorf("--judge-cache: %w", err)
+	m = recordAs(cfg.Cassette, llm.CallerJudge)(m, judgeModel)
+	var cache llm.Cache
+	if cfg.Cassette == nil {
+		// With --record the cassette holds every judge answer, each sample
+		// and job its own: a cache shared across jobs would hand one job
+		// another's answer, and the recording would not be the run.
+		if judgeCache == "" {
+			judgeCache = filepath.Join(out, "judge-cache")
+		}
+		if cache, err = llm.NewDirCache(judgeCache, env.redactor); err != nil {
+			return fmt.Errorf("--judge-cache: %w", err)
+		}
 	}
 	// The agent scenario format names model sizes (model_type: TEXT_LARGE),
 	// not models: they all mean the judge model given here.
@@ -92,13 +105,21 @@ func runModels(env *cliEnv, cfg *agenteval.RunConfig, userModel, judgeModel, jud
 
 // githubParts are the checkpoint scorer and fixture manager of GitHub,
 // with a token (GITHUB_TOKEN, GH_TOKEN) or --graphql-url; none without.
-func githubParts(env *cliEnv, graphqlURL string) (runner.CheckpointScorer, fixture.Manager) {
+// With a cassette the checkpoint answers are recorded in it, and replayed
+// from it with no GitHub at all.
+func githubParts(env *cliEnv, graphqlURL string, c *llm.Cassette, replay bool) (runner.CheckpointScorer, fixture.Manager) {
 	token := firstNonEmpty(env.getenv("GITHUB_TOKEN"), env.getenv("GH_TOKEN"))
 	if token == "" && graphqlURL == "" {
+		if c != nil && replay {
+			return runner.Checkpoints(checkpoint.Checker{Executor: runner.RecordCheckpoints(nil, c), Conditions: env.kit.Conditions}), nil
+		}
 		return nil, nil
 	}
 	gh := github.NewClient(github.Config{Token: token, GraphQLURL: graphqlURL, Timeout: 60 * time.Second})
-	exec := github.NewExecutor(gh, github.ExecutorOptions{})
+	var exec checkpoint.Executor = github.NewExecutor(gh, github.ExecutorOptions{})
+	if c != nil {
+		exec = runner.RecordCheckpoints(exec, c)
+	}
 	return runner.Checkpoints(checkpoint.Checker{Executor: exec, Conditions: env.kit.Conditions}), github.NewManager(gh, github.ManagerConfig{})
 }
 

@@ -164,6 +164,8 @@ func TestNoSecretReachesAnyOutput(t *testing.T) {
 	// A model that refuses the key and quotes it; an endpoint that is down
 	// (the error quotes the URL with its password).
 	cli(vars, "run", "--agent", "openai:broken-m", "--out", filepath.Join(dir, "out-broken"), scen)
+	// Without --record the judge keeps its cache (with it, the cassette holds the answers).
+	cli(vars, "run", "--agent", "openai:agent-m", "--judge-model", "openai:judge-m", "--out", filepath.Join(dir, "out-cache"), scen)
 	down := map[string]string{"OPENAI_API_KEY": leakOpenAIKey, "OPENAI_BASE_URL": "http://agent:" + leakBasePass + "@127.0.0.1:1/v1"}
 	cli(down, "run", "--agent", "openai:agent-m", "--out", filepath.Join(dir, "out-down"), scen)
 
@@ -193,7 +195,7 @@ func TestNoSecretReachesAnyOutput(t *testing.T) {
 	b, err := os.ReadFile(results)
 	require.NoError(t, err)
 	assert.Contains(t, string(b), redact.Mask, "the echoes were there, and masked")
-	for _, p := range []string{"rec", filepath.Join("out", "judge-cache")} {
+	for _, p := range []string{"rec", filepath.Join("out-cache", "judge-cache")} {
 		found := false
 		_ = filepath.WalkDir(filepath.Join(dir, p), func(p string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() {

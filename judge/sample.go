@@ -77,7 +77,8 @@ func (j *Judge) sample(ctx context.Context, p plan, index int) (sampleResult, er
 			// below overwrites it.
 		}
 	}
-	resp, err := p.model.Complete(ctx, req)
+	// Samples run concurrently: a recording keys each by its index.
+	resp, err := p.model.Complete(llm.WithSample(ctx, index), req)
 	if err != nil {
 		return sampleResult{}, err
 	}

@@ -10,8 +10,11 @@
 // user of a conversation and the "openai:MODEL" agent under test all talk
 // through it.
 //
-// [Recorded] records every answer in a [Cache] ([NewDirCache] on disk,
-// [NewMemoryCache] in memory) and replays a run offline. The subpackage
+// A [Cassette] records every answer a run's jobs receive, each under its
+// [Site] (job, attempt, role, sample, ordinal), and replays the run offline
+// call for call; [Recorded] puts a model's calls through one. The caches
+// ([NewDirCache] on disk, [NewMemoryCache] in memory) hold the judge's
+// answers and cassettes. The subpackage
 // llmtest serves a scripted, in-process OpenAI-compatible endpoint for
 // tests.
 package llm

@@ -281,6 +281,14 @@ func (m *openAI) Name() string { return m.model }
 // [*APIError] (possibly wrapped) when the endpoint answered with an error,
 // and wraps ctx.Err() when the caller gave up.
 func (m *openAI) Complete(ctx context.Context, req Request) (Response, error) {
+	resp, err := m.complete(ctx, req)
+	if err != nil {
+		noteFailure(ctx, err) // the job's record says why its evaluation got no answer
+	}
+	return resp, err
+}
+
+func (m *openAI) complete(ctx context.Context, req Request) (Response, error) {
 	body, err := json.Marshal(toWire(m.model, req))
 	if err != nil {
 		return Response{}, fmt.Errorf("llm: encode request: %w", err)

@@ -21,13 +21,15 @@
 // its file name without suffix, with the folders under their deepest common
 // directory only when two files of the run share a name; it never depends on
 // which other paths a run was given or where it ran from, so [Compare]
-// matches two runs' jobs by it). Of two records with the
-// same id, a completed record wins over an incomplete one;
-// otherwise the later one wins, where later means a later input in the order
-// given, or further down the same input. A resumed run (run --resume)
+// matches two runs' jobs by it). Of two records with the same id in one
+// results file, the later one wins: run --retry and run --resume append, so
+// the latest record of a job is its verdict, as run counts it
+// (results.CountFile). Of two records with the same id in different inputs
+// (overlapping shards), a completed record wins over an incomplete one, and
+// otherwise the one in the later input given. A resumed run (run --resume)
 // skips every job already recorded, incomplete ones included, and records
-// only the jobs that never ran; overlapping shards merge to the best
-// evidence available.
+// only the jobs that never ran; run --retry failed|incomplete reruns those
+// and appends their new records.
 //
 // The record types ([results.Plan], [results.Job], [results.Evaluation], [results.Turn], [Usage]) mirror the
 // runner's JSON field by field; this package imports nothing of the project

@@ -222,6 +222,19 @@ func jobFacts(j *results.Job) string {
 	fmt.Fprintf(&b, "job: %s (index %d)\n", j.ID, j.Index)
 	if j.Attempts > 1 {
 		fmt.Fprintf(&b, "attempts: %d\n", j.Attempts)
+		for _, a := range j.AttemptLog {
+			fmt.Fprintf(&b, "attempt %d: %s", a.N, a.Status)
+			if a.Cause != "" {
+				fmt.Fprintf(&b, " (%s)", a.Cause)
+			}
+			if a.Evidence != "" {
+				fmt.Fprintf(&b, ": %s", a.Evidence)
+			}
+			b.WriteByte('\n')
+		}
+	}
+	if j.Cause != "" {
+		fmt.Fprintf(&b, "cause: %s\n", j.Cause)
 	}
 	if j.Completed {
 		fmt.Fprintf(&b, "score: %s\n", strconv.FormatFloat(j.Score, 'g', 4, 64))

@@ -422,7 +422,7 @@ func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
 	if seen {
 		r.duplicates++
 		s := &r.slots[si]
-		if !replaces(s, rec) {
+		if !replaces(s, src, rec) {
 			return nil
 		}
 		loser, err := r.readRecord(int(s.src), s.off)
@@ -480,9 +480,16 @@ func (r *Results) eff(s *slot) slotEff {
 }
 
 // replaces says whether rec, read after the record kept for the same job
-// id, takes its place: it does unless it is incomplete and the kept one
-// completed.
-func replaces(kept *slot, rec *lineRecord) bool {
+// id from input src, takes its place: always within one input, and across
+// inputs unless it is incomplete and the kept one completed.
+func replaces(kept *slot, src int, rec *lineRecord) bool {
+	if int(kept.src) == src {
+		// One results file: records are appended in the order they were
+		// made (run --retry and --resume append), so the latest record of a
+		// job id is its verdict, as results.CountFile counts it.
+		return true
+	}
+	// Two inputs holding one job (overlapping shards): the best evidence.
 	return rec.Completed || !kept.completed
 }
 

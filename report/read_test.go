@@ -62,6 +62,11 @@ func TestDuplicatePreference(t *testing.T) {
 		{"completed beats later incomplete", []Input{input("a", plan, pass), input("b", plan, errd)}, 1, 1, 0},
 		{"completed beats earlier incomplete", []Input{input("a", plan, errd, fail)}, 1, 0, 1},
 		{"later incomplete beats incomplete", []Input{input("a", plan, errd, errd)}, 0, 0, 0},
+		// run --retry failed appended an attempt lost to the infrastructure:
+		// within one file the latest record is the job's verdict, as run
+		// counts it (results.CountFile).
+		{"latest in one file wins even incomplete", []Input{input("a", plan, fail, errd)}, 0, 0, 0},
+		{"latest in one file wins even failed", []Input{input("a", plan, pass, fail)}, 1, 0, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

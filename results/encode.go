@@ -97,6 +97,10 @@ func (sp *spans) appendJob(b []byte, r *Job) ([]byte, error) {
 	b = appendFloat(b, r.Score)
 	b = append(b, `,"reason":`...)
 	b = sp.str(b, r.Reason)
+	if r.Cause != "" {
+		b = append(b, `,"cause":`...)
+		b = sp.str(b, string(r.Cause))
+	}
 	b = append(b, `,"strategy":`...)
 	b = sp.str(b, r.Strategy)
 	b = append(b, `,"evaluations":`...)
@@ -179,6 +183,11 @@ func (sp *spans) appendJob(b []byte, r *Job) ([]byte, error) {
 	}
 	if len(r.Notes) > 0 {
 		b = sp.strings(append(b, `,"notes":`...), r.Notes)
+	}
+	if len(r.AttemptLog) > 0 {
+		if b, err = sp.appendJSON(b, `,"attempt_log":`, r.AttemptLog); err != nil {
+			return b, err
+		}
 	}
 	return append(b, '}'), nil
 }

@@ -43,7 +43,9 @@ func TestAppendJobResultMatchesEncodingJSON(t *testing.T) {
 		Agent:      "good", Model: "openai/gpt-4o-mini",
 		Efficiency: Efficiency{Turns: 2, ToolCalls: ToolCalls{Total: 3, Failed: 1, ByCategory: Counts{{"ghx", 1}, {"bash", 1}, {"my \"cat\"", 1}}}},
 		MockCalls:  []MockCall{{Service: "s", Method: "m", Mock: -1, At: started}}, Error: "boom",
-		Environment: "local", Notes: []string{"ran in local", "killed <1> process"}}
+		Environment: "local", Notes: []string{"ran in local", "killed <1> process"}, Cause: CauseChecks,
+		AttemptLog: []Attempt{{N: 1, Status: "incomplete", Cause: CauseRateLimited, Reason: "not completed: 429", Evidence: "model API: 429", Started: started, DurationMS: 1.5},
+			{N: 2, Status: "failed", Cause: CauseChecks, Reason: "2 of 3", Evidence: "failed: judge", Score: 2.0 / 3, Started: started, Usage: llm.Usage{TotalTokens: 3}}}}
 	tests := map[string]*Job{
 		"full":              full,
 		"minimal":           {Record: RecordJob, ID: "a/-/run-1", Scenario: "a", Run: 1, Attempts: 1, Started: started},

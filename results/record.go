@@ -91,9 +91,14 @@ type Job struct {
 	Params map[string]any `json:"params,omitempty"`
 	// Run is the 1-based run number within the combination.
 	Run int `json:"run"`
-	// Attempts is how many attempts were made (1 + retries used).
+	// Attempts is how many attempts were made (1 + retries used). The
+	// verdict is over all of them: the job passed if any attempt passed,
+	// else it is failed (Completed) if any attempt completed, else
+	// incomplete; the record's details (evaluations, score, usage, ...)
+	// are those of the attempt that decided it, and AttemptLog lists
+	// every attempt.
 	Attempts int `json:"attempts"`
-	// Completed is true when the run reached the judgment (no infrastructure error or timeout).
+	// Completed is true when an attempt reached the judgment (no infrastructure error or timeout).
 	Completed bool `json:"completed"`
 	// Passed is the verdict; never true when Completed is false.
 	Passed bool `json:"passed"`
@@ -101,6 +106,12 @@ type Job struct {
 	Score float64 `json:"score"`
 	// Reason explains the verdict.
 	Reason string `json:"reason"`
+	// Cause says, when the job did not pass, why: CauseChecks when the
+	// agent failed the checks, an infrastructure cause (CauseTimeout,
+	// CauseAgentCrash, CauseRateLimited, CauseServerError,
+	// CauseConnectionLost) or CauseNoVerdict when no verdict was reached
+	// for another reason. Empty for a pass.
+	Cause Cause `json:"cause,omitempty"`
 	// Strategy is the judgment strategy used.
 	Strategy string `json:"strategy"`
 	// Evaluations are every evaluation result (step, turn and final).
@@ -148,10 +159,72 @@ type Job struct {
 	// verdict: an environment that stood in for another, processes killed
 	// because a step or session left them running, output cut to its bound.
 	Notes []string `json:"notes,omitempty"`
+	// AttemptLog is every attempt of a retried job (Attempts > 1), in
+	// order; nil when the first attempt was the only one.
+	AttemptLog []Attempt `json:"attempt_log,omitempty"`
 	// DecodeError is set by a reader, never written, when the record's
 	// details (transcript, messages) could not be decoded; the Job then
 	// holds only the fields statistics read.
 	DecodeError string `json:"-"`
+}
+
+// Attempt is one attempt of a retried job, as its record keeps it.
+type Attempt struct {
+	// N is the attempt's number, from 1.
+	N int `json:"n"`
+	// Status is "passed", "failed" (completed, not passed) or "incomplete".
+	Status string `json:"status"`
+	// Cause says why the attempt did not pass (see Job.Cause).
+	Cause Cause `json:"cause,omitempty"`
+	// Reason explains the attempt's verdict.
+	Reason string `json:"reason"`
+	// Evidence summarises what decided it: the failed evaluations and
+	// checkpoints, or the error that kept it from a verdict.
+	Evidence string `json:"evidence,omitempty"`
+	// Score is the attempt's strategy score.
+	Score float64 `json:"score"`
+	// Started and DurationMS time the attempt.
+	Started    time.Time `json:"started"`
+	DurationMS float64   `json:"duration_ms"`
+	// Usage is the attempt's tokens.
+	Usage llm.Usage `json:"usage"`
+}
+
+// Cause says why a job or attempt did not pass. Infrastructure causes are
+// failures of what the agent ran on, not of the agent: the runner retries
+// them (runner.Config.InfraRetries) before it records them, and a report
+// never counts them as the agent failing its checks.
+type Cause string
+
+// The causes of a job that did not pass.
+const (
+	// CauseChecks: the run reached its verdict and the agent failed the checks.
+	CauseChecks Cause = "checks"
+	// CauseTimeout: a step, turn, conversation or the scenario ran out of time.
+	CauseTimeout Cause = "timeout"
+	// CauseAgentCrash: the agent failed (an error, a panic, its program
+	// exited) rather than answer.
+	CauseAgentCrash Cause = "agent_crash"
+	// CauseRateLimited: a model call was refused with 429 until the client gave up.
+	CauseRateLimited Cause = "rate_limited"
+	// CauseServerError: a model call got 5xx answers until the client gave up.
+	CauseServerError Cause = "server_error"
+	// CauseConnectionLost: a model call lost its connection (refused, reset, cut short).
+	CauseConnectionLost Cause = "connection_lost"
+	// CauseNoVerdict: no verdict for another reason (the job cannot run
+	// here, nothing was checked, an evaluation or checkpoint could not
+	// decide, a replayed call was not recorded).
+	CauseNoVerdict Cause = "no_verdict"
+)
+
+// Infrastructure reports whether c is a failure of the infrastructure
+// (timeouts, agent crashes, 429s, 5xx, lost connections), not of the agent.
+func (c Cause) Infrastructure() bool {
+	switch c {
+	case CauseTimeout, CauseAgentCrash, CauseRateLimited, CauseServerError, CauseConnectionLost:
+		return true
+	}
+	return false
 }
 
 // Cost is what one job's model calls cost in US dollars: the agent's, the
@@ -368,8 +441,20 @@ type MockCall struct {
 func (j *Job) Explain() string {
 	var b strings.Builder
 	b.WriteString(j.Reason)
+	if j.Cause != "" {
+		fmt.Fprintf(&b, " [%s]", j.Cause)
+	}
 	if j.Error != "" && !strings.Contains(j.Reason, j.Error) {
 		fmt.Fprintf(&b, "\nerror: %s", j.Error)
+	}
+	for _, a := range j.AttemptLog {
+		fmt.Fprintf(&b, "\n  attempt %d: %s", a.N, a.Status)
+		if a.Cause != "" {
+			fmt.Fprintf(&b, " (%s)", a.Cause)
+		}
+		if a.Evidence != "" {
+			fmt.Fprintf(&b, ": %s", a.Evidence)
+		}
 	}
 	for _, e := range j.Evaluations {
 		if e.Passed {

@@ -30,9 +30,16 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 			fmt.Errorf("scenario timeout of %d ms: %w", s.TimeoutMS, errTimeout))
 		defer cancel()
 	}
+	// The attempt's model calls, mock draws and checkpoint answers are
+	// numbered within it (record/replay keys them so), and its model
+	// failures are kept for the cause of an evaluation that got no answer.
+	ctx = llm.WithJob(ctx, j.ID, attemptNo)
 	fail := func(format string, args ...any) *results.Job {
 		res.Error = fmt.Sprintf(format, args...)
 		res.Reason = "not completed: " + res.Error
+		if res.Cause == "" {
+			res.Cause = results.CauseNoVerdict
+		}
 		return res
 	}
 	if s.Fixture != nil || len(s.Checkpoints) > 0 {
@@ -42,6 +49,7 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 				defer r.releaseFixtures(ctx, release, res)
 			}
 			if err != nil {
+				res.Cause = causeOf(err, results.CauseNoVerdict)
 				return fail("fixture: %v", err)
 			}
 			s = bound
@@ -77,6 +85,7 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 		mockList = s.Setup.Mocks
 	}
 	mocks := newMocks(mockList, seed)
+	mocks.tape = r.cfg.Cassette
 	// The trace is the worker's, reused job after job: nothing keeps it
 	// past the attempt (transcripts copy its turns).
 	trace := &w.trace
@@ -106,6 +115,7 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 		}, closeSession)
 		if err != nil {
 			closeSession(sess) // a session returned alongside an error is not used
+			res.Cause = causeOf(err, results.CauseAgentCrash)
 			return fail("starting the agent session: %v", err)
 		}
 		defer func() {
@@ -128,6 +138,11 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 		if stepErr != nil {
 			st.Error = stepErr.Error()
 			res.Error = fmt.Sprintf("step %d (%s): %v", i, stepLabel(step), stepErr)
+			dflt := results.CauseAgentCrash // the session failed to answer
+			if isCodeStep(step) {
+				dflt = results.CauseNoVerdict
+			}
+			res.Cause = causeOf(stepErr, dflt)
 			completed = false
 			break
 		}
@@ -150,6 +165,7 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 		cps, err := r.cfg.Checkpoints.ScoreCheckpoints(ctx, s)
 		res.Checkpoints = cps
 		if err != nil {
+			res.Cause = causeOf(err, results.CauseNoVerdict)
 			return fail("checkpoints: %v", err)
 		}
 	}
@@ -165,12 +181,26 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 			if e.Error != "" {
 				completed = false
 				res.Error = fmt.Sprintf("evaluation %s (%s) reached no verdict: %s", evalName(e), e.Where(), e.Error)
+				// The evaluation keeps only its error's text: a model call
+				// of this attempt that failed says whether it was the
+				// infrastructure (a judge lost to 429s, say).
+				res.Cause = causeOf(llm.JobFailure(ctx), results.CauseNoVerdict)
 				break
 			}
 		}
 	}
+	if miss := llm.JobReplayMiss(ctx); miss != nil {
+		// A replayed call that was not recorded leaves the attempt
+		// unreproduced, whatever the agent made of the error.
+		completed = false
+		res.Error = miss.Error()
+		res.Cause = results.CauseNoVerdict
+	}
 	if !completed {
 		res.Reason = "not completed: " + res.Error
+		if res.Cause == "" {
+			res.Cause = results.CauseNoVerdict
+		}
 		res.Transcript = transcriptOf(trace)
 		return res
 	}

@@ -46,8 +46,13 @@
 // configuration cannot run (Config.Unrunnable: an environment with no
 // provider, commands not allowed, no judge or user model, no fixture
 // manifest, no checkpoint executor) is recorded incomplete with the reasons
-// before anything of it starts, and the other jobs run. A failed attempt is
-// retried up to the scenario's allowed_retries.
+// before anything of it starts, and the other jobs run. An attempt that did
+// not pass is retried up to the scenario's allowed_retries; one lost to the
+// infrastructure (results.Cause.Infrastructure: a timeout, an agent crash,
+// 429s, 5xx, a lost connection) first gets up to Config.InfraRetries more
+// (default 2). The job passed if any attempt passed, else failed if any
+// completed, else it is incomplete, with its cause; its record keeps every
+// attempt (AttemptLog).
 //
 // # Commands and processes
 //

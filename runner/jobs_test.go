@@ -30,7 +30,8 @@ func TestAgentPanicFailsOnlyThatRun(t *testing.T) {
 	sink := &memSink{}
 	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("s", s, 4)}, matrix.Shard{})
 	require.NoError(t, err)
-	sum, err := Run(t.Context(), Config{Agent: agent, Results: sink, Concurrency: 1}, jobs)
+	// No infrastructure retries: the crashed attempt is the job's only one.
+	sum, err := Run(t.Context(), Config{Agent: agent, Results: sink, Concurrency: 1, InfraRetries: -1}, jobs)
 	require.NoError(t, err)
 	assert.EqualValues(t, 4, sum.Jobs)
 	assert.EqualValues(t, 3, sum.Passed)
@@ -43,6 +44,7 @@ func TestAgentPanicFailsOnlyThatRun(t *testing.T) {
 	require.NotNil(t, failed)
 	assert.False(t, failed.Completed)
 	assert.Contains(t, failed.Error, "agent panicked: boom")
+	assert.Equal(t, results.CauseAgentCrash, failed.Cause)
 }
 
 func TestStepTimeoutEvenWhenAgentIgnoresContext(t *testing.T) {
@@ -335,7 +337,7 @@ func TestASessionOpenedAfterTheRunnerGaveUpIsClosed(t *testing.T) {
 	t.Parallel()
 	s := loadScenario(t, "echo.scenario.yaml")
 	opened, closed := new(atomic.Int64), new(atomic.Int64)
-	res := runOne(t, Config{Agent: slowStart{pause: 300 * time.Millisecond, opened: opened, closed: closed}, StepTimeout: 30 * time.Millisecond}, s)
+	res := runOne(t, Config{Agent: slowStart{pause: 300 * time.Millisecond, opened: opened, closed: closed}, StepTimeout: 30 * time.Millisecond, InfraRetries: -1}, s)
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, "starting the agent session")
 	require.Eventually(t, func() bool { return opened.Load() == 1 && closed.Load() == 1 }, 5*time.Second, 10*time.Millisecond,

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/internal/jsonvalue"
+	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -28,6 +29,9 @@ type mockSet struct {
 	mu    sync.Mutex
 	rng   *rand.Rand // made at the first draw: most runs never draw
 	calls []results.MockCall
+	// tape, when set, records each draw (or, replaying, gives the
+	// recorded one), so that a replay takes the branches the recording took.
+	tape *llm.Cassette
 }
 
 // newMocks returns the mock engine of one run.
@@ -63,7 +67,7 @@ func (m *mockSet) Call(ctx context.Context, service, method string, args ...any)
 		if mk.Method != method || (mk.Service != "" && mk.Service != service) || !call.matches(mk.When) {
 			continue
 		}
-		if mk.Metadata != nil && mk.Metadata.Probability != nil && !m.draw(*mk.Metadata.Probability) {
+		if mk.Metadata != nil && mk.Metadata.Probability != nil && !m.draw(ctx, service, method, i, *mk.Metadata.Probability) {
 			continue
 		}
 		if mk.Metadata != nil && mk.Metadata.Delay > 0 {
@@ -84,13 +88,32 @@ func (m *mockSet) Call(ctx context.Context, service, method string, args ...any)
 	return nil, fmt.Errorf("%s.%s: %w", service, method, ErrNoMock)
 }
 
-func (m *mockSet) draw(p float64) bool {
+// draw decides whether mock i applies to this call, with chance p.
+func (m *mockSet) draw(ctx context.Context, service, method string, i int, p float64) bool {
+	if m.tape == nil {
+		return m.uniform() < p
+	}
+	type mockDraw struct {
+		Service string `json:"service"`
+		Method  string `json:"method"`
+		Mock    int    `json:"mock"`
+	}
+	u, err := llm.Play(ctx, m.tape, "mock", "", "", mockDraw{service, method, i}, func(context.Context) (float64, error) {
+		return m.uniform(), nil
+	})
+	// A draw that cannot be replayed is on the attempt's record
+	// (llm.JobReplayMiss), which is then incomplete: the mock does not apply.
+	return err == nil && u < p
+}
+
+// uniform draws from the run's seeded source, in [0, 1).
+func (m *mockSet) uniform() float64 {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.rng == nil {
 		m.rng = rand.New(rand.NewPCG(uint64(m.seed), 0x6d6f636b))
 	}
-	return m.rng.Float64() < p
+	return m.rng.Float64()
 }
 
 func (m *mockSet) record(service, method string, args []any, idx int, err error) {

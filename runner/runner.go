@@ -87,6 +87,17 @@ type Config struct {
 	Total int64
 	// Budget, when set, stops starting jobs once a limit is reached (see Budget).
 	Budget *Budget
+	// InfraRetries is how many more attempts a job gets after attempts
+	// lost to the infrastructure (results.Cause.Infrastructure: timeouts,
+	// agent crashes, 429s, 5xx, lost connections), besides the scenario's
+	// allowed_retries, before it is recorded incomplete with that cause;
+	// 0 means the default, 2, and a negative number none.
+	InfraRetries int
+	// Cassette, when set, records (or replays) the answers a job gets that
+	// are not the model's: the mocks' probability draws. Models are
+	// recorded by wrapping them in llm.Recorded over the same cassette,
+	// checkpoint tasks by RecordCheckpoints.
+	Cassette *llm.Cassette
 	// Price, when set, prices each finished job's model calls (its Usage,
 	// UserUsage and JudgeUsage, each by its role's model) for its Cost,
 	// before Budget counts it and Results receives it; the CLI prices with
@@ -438,17 +449,10 @@ func (r *run) runJob(ctx context.Context, j matrix.Job, w *worker) (res *results
 		res = r.newResult(j)
 		res.Error = "cannot run here: " + strings.Join(reasons, "; ")
 		res.Reason = "not completed: " + res.Error
+		res.Cause = results.CauseNoVerdict
 		return res
 	}
-	attempts := 1 + max(0, s.AllowedRetries)
-	for a := 1; a <= attempts; a++ {
-		res = r.attemptSafely(ctx, j, a, w)
-		res.Attempts = a
-		if res.Passed || ctx.Err() != nil {
-			break
-		}
-	}
-	return res
+	return r.attempts(ctx, j, w)
 }
 
 func (r *run) attemptSafely(ctx context.Context, j matrix.Job, attempt int, w *worker) (res *results.Job) {
@@ -457,6 +461,7 @@ func (r *run) attemptSafely(ctx context.Context, j matrix.Job, attempt int, w *w
 			res = r.newResult(j)
 			res.Error = fmt.Sprintf("panic: %v\n%s", p, debug.Stack())
 			res.Reason = "the run panicked; see error"
+			res.Cause = results.CauseNoVerdict
 		}
 	}()
 	return r.attempt(ctx, j, attempt, w)

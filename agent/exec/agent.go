@@ -134,7 +134,7 @@ type execLine struct {
 // session. Within a run (runner.Run, runner.Runner) an execAgent serves its sessions from
 // a pool instead, which keeps programs that announce many sessions.
 func (a *execAgent) NewSession(ctx context.Context, cfg runner.SessionConfig) (runner.Session, error) {
-	w, err := a.startWorker(cfg, cfg.Dir, true)
+	w, err := a.startWorker(ctx, cfg, cfg.Dir, true)
 	if err != nil {
 		return nil, err
 	}

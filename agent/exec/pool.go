@@ -49,11 +49,12 @@ type execWorker struct {
 	report     proc.Report
 }
 
-// startWorker starts the agent's program. dir is its working directory;
+// startWorker starts the agent's program, marked as ctx's run's
+// (proc.WithRunWork) so that a next run ends it if this one is killed. dir is its working directory;
 // jobEnv gives it the job's id and directory in its environment (a
 // program started for one session; a persistent one takes them from each
 // start line).
-func (a *execAgent) startWorker(cfg runner.SessionConfig, dir string, jobEnv bool) (*execWorker, error) {
+func (a *execAgent) startWorker(ctx context.Context, cfg runner.SessionConfig, dir string, jobEnv bool) (*execWorker, error) {
 	maxLine := a.MaxLineBytes
 	if maxLine <= 0 {
 		maxLine = defaultMaxLineBytes
@@ -64,7 +65,7 @@ func (a *execAgent) startWorker(cfg runner.SessionConfig, dir string, jobEnv boo
 	}
 	stderr := &limitedBuffer{}
 	p, err := proc.Start(proc.Spec{Path: "sh", Args: []string{"-c", a.command}, Dir: dir, Env: env,
-		Stdin: true, StdoutPipe: true, Stderr: stderr})
+		Stdin: true, StdoutPipe: true, Stderr: stderr, RunWork: proc.RunWork(ctx)})
 	if err != nil {
 		return nil, fmt.Errorf("exec agent: starting %q: %w", a.command, err)
 	}
@@ -271,7 +272,7 @@ func (p *execPool) acquire(ctx context.Context, cfg runner.SessionConfig) (*exec
 			if persistent {
 				dir = ""
 			}
-			w, err := p.agent.startWorker(cfg, dir, !persistent)
+			w, err := p.agent.startWorker(ctx, cfg, dir, !persistent)
 			p.mu.Lock()
 			p.starting--
 			if err == nil && p.closed {

@@ -101,7 +101,8 @@ func TestExecPoolFailuresCostOnlyTheirSession(t *testing.T) {
 	marker := "agenteval-pool-fail-" + proctest.SleepArg()
 	agent := testExecAgent(t, servingCommand(t, marker))
 	ok := func(id string) *scenario.Scenario { return issuesScenario(t, id, "list the open issues", "30s") }
-	byID, sum := runSources(t, runner.Config{Agent: agent, Concurrency: 2},
+	// One attempt each: the failures are the subject, not their infrastructure retries.
+	byID, sum := runSources(t, runner.Config{Agent: agent, Concurrency: 2, InfraRetries: -1},
 		sources.Scenario("ok1", ok("ok1"), 4),
 		sources.Scenario("die", issuesScenario(t, "die", "die", "30s"), 1),
 		sources.Scenario("ok2", ok("ok2"), 4),

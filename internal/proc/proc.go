@@ -41,6 +41,10 @@ type Spec struct {
 	StdoutPipe bool
 	// Stderr receives standard error; nil discards it.
 	Stderr io.Writer
+	// RunWork, when set, is the absolute work directory of the run the
+	// process belongs to: its environment carries RunWorkEnv with it, so
+	// the next run into the folder can end it if this run is killed.
+	RunWork string
 }
 
 // DrainGrace is how long End waits for output still in the pipes once every
@@ -119,6 +123,9 @@ func Start(s Spec) (*Process, error) {
 	cmd := exec.Command(s.Path, s.Args...)
 	cmd.Dir = s.Dir
 	cmd.Env = s.Env
+	if s.RunWork != "" {
+		cmd.Env = markedEnv(s.Env, s.RunWork)
+	}
 	newGroup(cmd)
 	p := &Process{cmd: cmd, exited: make(chan struct{}), drained: make(chan struct{})}
 	var closeAfterStart []*os.File
@@ -255,8 +262,12 @@ func (p *Process) ExitError() error {
 // Run starts s and waits for it. When ctx ends first, the whole group is
 // killed and the report says so with ctx's cause; when the leader exits
 // first, anything it left running in its group is killed. The error is
-// about starting the command only.
+// about starting the command only. The process carries the marker of
+// ctx's run (WithRunWork) unless s names one.
 func Run(ctx context.Context, s Spec) (Report, error) {
+	if s.RunWork == "" {
+		s.RunWork = RunWork(ctx)
+	}
 	p, err := Start(s)
 	if err != nil {
 		return Report{ExitCode: -1}, err
