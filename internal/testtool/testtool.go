@@ -44,8 +44,8 @@ var tools = map[string]tool{
 // failed when the environment variable CI is true.
 func Need(t testing.TB, name string) string {
 	t.Helper()
-	path, msg := find(t, name)
-	if path != "" {
+	path, msg, known := find(t, name)
+	if path != "" || !known {
 		return path
 	}
 	if inCI() {
@@ -62,8 +62,8 @@ func Need(t testing.TB, name string) string {
 // other checks).
 func Optional(t testing.TB, name string) string {
 	t.Helper()
-	path, msg := find(t, name)
-	if path != "" {
+	path, msg, known := find(t, name)
+	if path != "" || !known {
 		return path
 	}
 	if inCI() {
@@ -75,8 +75,10 @@ func Optional(t testing.TB, name string) string {
 }
 
 // find looks name up on PATH; when it is absent, msg says which tool and
-// how to install it.
-func find(t testing.TB, name string) (path, msg string) {
+// how to install it. A name outside the table fails the test and known is
+// false, so the caller reports nothing more (a testing.TB whose Fatalf
+// returns, as in this package's tests, would otherwise be told twice).
+func find(t testing.TB, name string) (path, msg string, known bool) {
 	t.Helper()
 	tl, ok := tools[name]
 	if !ok {
@@ -86,13 +88,14 @@ func find(t testing.TB, name string) (path, msg string) {
 		}
 		slices.Sort(known)
 		t.Fatalf("testtool: %q is not a known tool (known: %s); add it to the table in internal/testtool and to scripts/test.sh", name, strings.Join(known, ", "))
+		return "", "", false
 	}
 	for _, n := range tl.names {
 		if p, err := exec.LookPath(n); err == nil {
-			return p, ""
+			return p, "", true
 		}
 	}
-	return "", name + " is not installed (" + tl.install + ")"
+	return "", name + " is not installed (" + tl.install + ")", true
 }
 
 // inCI reports whether CI is set to a true value (CI=true, as GitHub
