@@ -15,6 +15,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval"
+	"github.com/agenteval/agenteval/examples/plugins"
+	"github.com/agenteval/agenteval/internal/githubfake"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/llm/llmtest"
 )
@@ -122,5 +125,37 @@ func dropTimings(v any) {
 		for _, e := range x {
 			dropTimings(e)
 		}
+	}
+}
+
+// TestReplayAnswersCheckpointsOffline records a run whose scenario scores a
+// GitHub checkpoint through the real GraphQL client against the fake GitHub,
+// then replays it with the fake stopped: the checkpoint's answer comes from
+// the cassette, so the replayed job is the recorded one, timings aside, and
+// not an incomplete job that could not reach GitHub.
+func TestReplayAnswersCheckpointsOffline(t *testing.T) {
+	t.Parallel()
+	kit := agenteval.New()
+	require.NoError(t, plugins.Register(kit))
+	dir := t.TempDir()
+	file := filepath.Join(dir, "host.scenario.yaml")
+	require.NoError(t, os.WriteFile(file, plugins.Scenario, 0o644))
+	gh := githubfake.NewServer(t)
+	gh.AddRepo("acme/widgets").AddIssue(githubfake.Issue{Title: "App crashes on start"})
+	cassette, recOut, playOut := filepath.Join(dir, "cassette"), filepath.Join(dir, "recorded"), filepath.Join(dir, "replayed")
+	args := []string{"run", "--agent", "shout", "--graphql-url", gh.GraphQLURL(), "--record", cassette}
+
+	code, _, stderr := runCLIKit(t, kit, append(args, "--out", recOut, file)...)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, stderr, "1 job(s): 1 passed")
+	gh.Close()
+
+	code, _, stderr = runCLIKit(t, kit, append(args, "--replay", "--out", playOut, file)...)
+	require.Equal(t, exitOK, code, "the checkpoint is answered from the cassette with GitHub gone: %s", stderr)
+	recorded, replayed := jobRecords(t, recOut), jobRecords(t, playOut)
+	require.Len(t, recorded, 1)
+	assert.Equal(t, recorded, replayed)
+	for _, j := range recorded {
+		assert.Contains(t, j, `"expected": "title mentions crash"`, "the checkpoint was scored")
 	}
 }
