@@ -54,27 +54,9 @@ func (rs *suitePhases) selectFiles(files []*scenario.File) ([]*scenario.File, er
 // job timeout to scenarios that set none.
 func (rs *suitePhases) apply(files []*scenario.File, cfg *runner.Config) {
 	cfg.Agent, cfg.Variants, cfg.ToolCategories = nil, rs.agents, rs.suite.ToolCategories
-	if d := time.Duration(rs.suite.Timeouts.Step); d > 0 {
+	if d := sources.SuiteTimeouts(rs.suite, files); d > 0 {
 		cfg.StepTimeout = d
 	}
-	job := time.Duration(rs.suite.Timeouts.Job)
-	if job <= 0 {
-		return
-	}
-	for _, f := range files {
-		for _, s := range []*scenario.Scenario{f.Scenario, baseScenario(f)} {
-			if s != nil && s.TimeoutMS == 0 {
-				s.TimeoutMS = int(job / time.Millisecond)
-			}
-		}
-	}
-}
-
-func baseScenario(f *scenario.File) *scenario.Scenario {
-	if f.Base != nil {
-		return f.Base.Scenario
-	}
-	return nil
 }
 
 // settings are the suite's part of the plan's settings: resume refuses

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/redact"
 	"github.com/agenteval/agenteval/runner"
@@ -102,25 +102,7 @@ func (rs *runSuite) paths() []string {
 // applyTimeouts gives the suite's job timeout to scenarios that set none,
 // as agenteval.Kit.Run does, for plan's forecast.
 func (rs *runSuite) applyTimeouts(files []*scenario.File, cfg *runner.Config) {
-	if d := time.Duration(rs.suite.Timeouts.Step); d > 0 {
+	if d := sources.SuiteTimeouts(rs.suite, files); d > 0 {
 		cfg.StepTimeout = d
 	}
-	job := time.Duration(rs.suite.Timeouts.Job)
-	if job <= 0 {
-		return
-	}
-	for _, f := range files {
-		for _, s := range []*scenario.Scenario{f.Scenario, baseScenario(f)} {
-			if s != nil && s.TimeoutMS == 0 {
-				s.TimeoutMS = int(job / time.Millisecond)
-			}
-		}
-	}
-}
-
-func baseScenario(f *scenario.File) *scenario.Scenario {
-	if f.Base != nil {
-		return f.Base.Scenario
-	}
-	return nil
 }

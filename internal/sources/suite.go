@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"iter"
 	"strings"
+	"time"
 
 	"github.com/agenteval/agenteval/matrix"
+	"github.com/agenteval/agenteval/scenario"
 )
 
 // Suite returns the sources of a comparison: every source once per
@@ -56,4 +58,27 @@ func variantPrefix(v matrix.Variant) string {
 		return v.Agent + "/"
 	}
 	return v.Agent + "@" + strings.ReplaceAll(v.Model, "/", ":") + "/"
+}
+
+// SuiteTimeouts gives a suite's job timeout to the scenarios of files that
+// set none (a matrix's base too) and returns its step timeout (0 when it sets
+// none): the run (agenteval.Kit.Run) and plan's forecast apply them alike.
+func SuiteTimeouts(s *scenario.Suite, files []*scenario.File) (step time.Duration) {
+	step = time.Duration(s.Timeouts.Step)
+	job := time.Duration(s.Timeouts.Job)
+	if job <= 0 {
+		return step
+	}
+	for _, f := range files {
+		scens := []*scenario.Scenario{f.Scenario}
+		if f.Base != nil {
+			scens = append(scens, f.Base.Scenario)
+		}
+		for _, sc := range scens {
+			if sc != nil && sc.TimeoutMS == 0 {
+				sc.TimeoutMS = int(job / time.Millisecond)
+			}
+		}
+	}
+	return step
 }
