@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/agenteval/agenteval"
-	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 )
 
@@ -22,7 +22,7 @@ func ExampleKit_Run() {
 	agent := runner.AgentFunc(func(ctx context.Context, cfg runner.SessionConfig, msg string) (runner.Reply, error) {
 		forecast, err := cfg.Mocks.Call(ctx, "weather", "forecast", map[string]any{"city": "Paris"})
 		return runner.Reply{Text: fmt.Sprintf("The weather in Paris: %v", forecast),
-			Actions: []evaluate.Action{{Name: "GET_WEATHER"}}}, err
+			Actions: []results.Action{{Name: "GET_WEATHER"}}}, err
 	})
 	sum, err := kit.Run(context.Background(), agenteval.RunConfig{Agent: agent, Runs: 3}, files...)
 	fmt.Printf("%d jobs, %d passed, err %v\n", sum.Jobs, sum.Passed, err)

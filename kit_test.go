@@ -152,7 +152,7 @@ func TestRunZeroConfig(t *testing.T) {
 	require.NoError(t, err)
 	weather := runner.AgentFunc(func(ctx context.Context, cfg runner.SessionConfig, _ string) (runner.Reply, error) {
 		_, err := cfg.Mocks.Call(ctx, "weather", "forecast", map[string]any{"city": "Paris"})
-		return runner.Reply{Text: "The weather in Paris is sunny", Actions: []evaluate.Action{{Name: "GET_WEATHER"}}}, err
+		return runner.Reply{Text: "The weather in Paris is sunny", Actions: []results.Action{{Name: "GET_WEATHER"}}}, err
 	})
 	sum, err := kit.Run(t.Context(), agenteval.RunConfig{Agent: weather}, files...)
 	require.NoError(t, err)
@@ -188,7 +188,7 @@ func TestRunBudgetThroughTheKit(t *testing.T) {
 	require.NoError(t, err)
 	agent := runner.AgentFunc(func(ctx context.Context, cfg runner.SessionConfig, _ string) (runner.Reply, error) {
 		_, err := cfg.Mocks.Call(ctx, "weather", "forecast", map[string]any{"city": "Paris"})
-		return runner.Reply{Text: "The weather in Paris is sunny", Actions: []evaluate.Action{{Name: "GET_WEATHER"}},
+		return runner.Reply{Text: "The weather in Paris is sunny", Actions: []results.Action{{Name: "GET_WEATHER"}},
 			Usage: llm.Usage{PromptTokens: 70, CompletionTokens: 30, TotalTokens: 100}}, err
 	})
 	out := t.TempDir()
@@ -235,7 +235,7 @@ func TestRetryRerunsOnlyThoseJobs(t *testing.T) {
 			return runner.Reply{Text: "no idea"}, nil
 		}
 		_, err := cfg.Mocks.Call(ctx, "weather", "forecast", map[string]any{"city": "Paris"})
-		return runner.Reply{Text: "The weather in Paris is sunny", Actions: []evaluate.Action{{Name: "GET_WEATHER"}}}, err
+		return runner.Reply{Text: "The weather in Paris is sunny", Actions: []results.Action{{Name: "GET_WEATHER"}}}, err
 	})
 	out := t.TempDir()
 	cfg := agenteval.RunConfig{Agent: agent, AgentSpec: "go:weather", Runs: 4, Out: out}

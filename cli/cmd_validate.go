@@ -119,13 +119,14 @@ func checkMatrices(files []*scenario.File) scenario.Diagnostics {
 		if f.Kind != scenario.KindMatrix || f.Matrix == nil || f.Diagnostics.HasErrors() {
 			continue
 		}
-		own := make(map[scenario.Diagnostic]bool, len(f.Diagnostics))
+		// A finding is its text and code (a Diagnostic's Path is a slice).
+		own := make(map[string]bool, len(f.Diagnostics))
 		for _, d := range f.Diagnostics {
-			own[d] = true
+			own[d.Code+" "+d.String()] = true
 		}
 		_, diags := matrix.Compile(f, matrix.Options{MaxJobs: runMaxJobs})
 		for _, d := range diags {
-			if !own[d] {
+			if !own[d.Code+" "+d.String()] {
 				out = append(out, d)
 			}
 		}
@@ -152,7 +153,7 @@ func checkEvaluations(files []*scenario.File, reg *registry.Registry[*evaluate.K
 			if err == nil || errors.As(err, &unknown) {
 				return
 			}
-			d := scenario.Diagnostic{File: f.Name, Path: p.String(), Severity: scenario.Error, Code: "evaluation", Message: err.Error()}
+			d := scenario.Diagnostic{File: f.Name, Path: slices.Clone(p), Severity: scenario.Error, Code: "evaluation", Message: err.Error()}
 			if f.Doc != nil {
 				d.Line, d.Column, _ = f.Doc.Locate(p)
 			}

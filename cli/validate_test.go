@@ -148,7 +148,7 @@ func TestValidateJSON(t *testing.T) {
 	assert.Equal(t, td+"bad.scenario.yaml", d.File)
 	assert.Equal(t, 13, d.Line)
 	assert.Equal(t, 15, d.Column)
-	assert.Equal(t, "run[0].evaluations[0].type", d.Path)
+	assert.Equal(t, "run[0].evaluations[0].type", d.Path.String())
 	assert.Equal(t, "enum", d.Code)
 	assert.Equal(t, "string_contains", d.Suggestion)
 

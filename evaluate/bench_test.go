@@ -10,6 +10,7 @@ import (
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/internal/evalparams"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -18,7 +19,7 @@ import (
 func typicalStep() evaluate.StepTrace {
 	reply := strings.Repeat("I looked at the repository and the open pull requests. ", 8) +
 		"There are 3 open issues: #12 (crash on start), #15 (typo in README) and #19 (slow build)."
-	actions := []evaluate.Action{
+	actions := []results.Action{
 		{Name: "list_repositories", Args: map[string]any{"owner": "acme"}},
 		{Name: "get_repository", Args: map[string]any{"owner": "acme", "name": "widgets"}},
 		{Name: "list_issues", Args: map[string]any{"owner": "acme", "repo": "widgets", "state": "open", "limit": 50.0}},
@@ -55,11 +56,11 @@ func BenchmarkEvaluations(b *testing.B) {
 	}
 	step := &evaluate.Trace{ScenarioID: "bench", Dir: dir, Steps: []evaluate.StepTrace{typicalStep()}}
 	conv := &evaluate.Trace{ScenarioID: "bench", Steps: []evaluate.StepTrace{typicalConversation()}}
-	stepIn := evaluate.Input{Trace: step, Turn: -1, Scope: evaluate.ScopeStep, Env: &evaluate.Env{AllowCommands: true}}
-	finalIn := evaluate.Input{Trace: conv, Turn: -1, Scope: evaluate.ScopeFinal, Env: &evaluate.Env{}}
-	turnIn := evaluate.Input{Trace: conv, Turn: 7, Scope: evaluate.ScopeTurn, Env: &evaluate.Env{}}
+	stepIn := evaluate.Input{Trace: step, Turn: -1, Scope: results.ScopeStep, Env: &evaluate.Env{AllowCommands: true}}
+	finalIn := evaluate.Input{Trace: conv, Turn: -1, Scope: results.ScopeFinal, Env: &evaluate.Env{}}
+	turnIn := evaluate.Input{Trace: conv, Turn: 7, Scope: results.ScopeTurn, Env: &evaluate.Env{}}
 	echo := &evaluate.Trace{ScenarioID: "echo", Steps: []evaluate.StepTrace{{Kind: "input", Input: "Question 17: what is topic-17?", Reply: "Question 17: what is topic-17?"}}}
-	echoIn := evaluate.Input{Trace: echo, Turn: -1, Scope: evaluate.ScopeStep, Env: &evaluate.Env{}}
+	echoIn := evaluate.Input{Trace: echo, Turn: -1, Scope: results.ScopeStep, Env: &evaluate.Env{}}
 	expected := []evalparams.ExpectedAction{{Action: "list_repositories"}, {Action: "get_repository"}, {Action: "list_issues", Args: map[string]any{"state": "open"}},
 		{Action: "get_issue"}, {Action: "add_comment", Args: map[string]any{"number": 12}}}
 	reversed := []evalparams.ExpectedAction{expected[4], expected[3], expected[2], expected[1], expected[0]}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/agenteval/agenteval/registry"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -13,7 +14,7 @@ import (
 type Check struct {
 	// Scope is when it runs: after its step, after each turn of its
 	// conversation step, or when that conversation ends.
-	Scope Scope
+	Scope results.Scope
 	// Step is the index of its step in the scenario's run list.
 	Step int
 	// Index is its position in that step's evaluations, turn_evaluations or
@@ -22,8 +23,8 @@ type Check struct {
 	// Evaluation is the evaluation as the file gave it.
 	Evaluation scenario.Evaluation
 	// Path is where the evaluation is written, as in diagnostics:
-	// "run[0].evaluations[1]".
-	Path string
+	// run[0].evaluations[1].
+	Path scenario.Path
 	// Evaluator is built from it by [Build]: its Results carry the
 	// evaluation's identity and it recovers panics.
 	Evaluator Evaluator
@@ -31,15 +32,17 @@ type Check struct {
 	Needs Needs
 }
 
-func checkPath(s Scope, step, index int) string {
-	field := "evaluations"
+func checkPath(s results.Scope, step, index int) scenario.Path {
+	p := scenario.Path{}.Key("run").Index(step)
 	switch s {
-	case ScopeTurn:
-		field = "conversation.turn_evaluations"
-	case ScopeFinal:
-		field = "conversation.final_evaluations"
+	case results.ScopeTurn:
+		p = p.Key("conversation").Key("turn_evaluations")
+	case results.ScopeFinal:
+		p = p.Key("conversation").Key("final_evaluations")
+	default:
+		p = p.Key("evaluations")
 	}
-	return fmt.Sprintf("run[%d].%s[%d]", step, field, index)
+	return p.Index(index)
 }
 
 // Compiled is a scenario's evaluations, each built once. It is immutable and
@@ -56,7 +59,7 @@ type compiledStep struct {
 // compileError reports an evaluation that could not be built.
 type compileError struct {
 	// Scope, Step and Index locate the evaluation (see [Check]).
-	Scope Scope
+	Scope results.Scope
 	Step  int
 	Index int
 	// Type is its evaluation type.
@@ -83,7 +86,7 @@ func Compile(reg *registry.Registry[*Kind], s *scenario.Scenario) (*Compiled, er
 	}
 	c := &Compiled{steps: make([]compiledStep, len(s.Run))}
 	var errs []error
-	build := func(scope Scope, step int, evs []scenario.Evaluation) []*Check {
+	build := func(scope results.Scope, step int, evs []scenario.Evaluation) []*Check {
 		checks := make([]*Check, 0, len(evs))
 		for i, e := range evs {
 			// The judgment's weights fill in what the evaluation left
@@ -101,10 +104,10 @@ func Compile(reg *registry.Registry[*Kind], s *scenario.Scenario) (*Compiled, er
 		return checks
 	}
 	for i, st := range s.Run {
-		c.steps[i].step = build(ScopeStep, i, st.Evaluations)
+		c.steps[i].step = build(results.ScopeStep, i, st.Evaluations)
 		if cv := st.Conversation; cv != nil {
-			c.steps[i].turn = build(ScopeTurn, i, cv.TurnEvaluations)
-			c.steps[i].final = build(ScopeFinal, i, cv.FinalEvaluations)
+			c.steps[i].turn = build(results.ScopeTurn, i, cv.TurnEvaluations)
+			c.steps[i].final = build(results.ScopeFinal, i, cv.FinalEvaluations)
 		}
 	}
 	if len(errs) > 0 {
@@ -118,16 +121,16 @@ func (c *Compiled) Needs() Needs { return c.needs }
 
 // Checks returns the evaluations of one step and scope, in file order; nil
 // when there are none.
-func (c *Compiled) Checks(scope Scope, step int) []*Check {
+func (c *Compiled) Checks(scope results.Scope, step int) []*Check {
 	if step < 0 || step >= len(c.steps) {
 		return nil
 	}
 	switch scope {
-	case ScopeStep:
+	case results.ScopeStep:
 		return c.steps[step].step
-	case ScopeTurn:
+	case results.ScopeTurn:
 		return c.steps[step].turn
-	case ScopeFinal:
+	case results.ScopeFinal:
 		return c.steps[step].final
 	}
 	return nil

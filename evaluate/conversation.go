@@ -1,6 +1,10 @@
 package evaluate
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/agenteval/agenteval/results"
+)
 
 // Helpers shared by the conversation evaluations.
 
@@ -11,15 +15,15 @@ const (
 )
 
 // conversationTurns returns the turns a conversation evaluation reads: for
-// ScopeTurn, the conversation up to and including the turn under
+// results.ScopeTurn, the conversation up to and including the turn under
 // evaluation; otherwise all of it. ok is false when the step is not a
 // conversation.
-func conversationTurns(in Input) (turns []Turn, ok bool) {
+func conversationTurns(in Input) (turns []results.Turn, ok bool) {
 	st := in.StepTrace()
 	if st.Kind != "conversation" && len(st.Turns) == 0 {
 		return nil, false
 	}
-	if in.Scope == ScopeTurn {
+	if in.Scope == results.ScopeTurn {
 		return st.Turns[:in.Turn+1], true
 	}
 	return st.Turns, true
@@ -39,7 +43,7 @@ func kindOr(k string) string {
 }
 
 // assistantTurns counts the agent's turns.
-func assistantTurns(turns []Turn) int {
+func assistantTurns(turns []results.Turn) int {
 	n := 0
 	for _, t := range turns {
 		if t.Role == roleAssistant {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval/internal/evalparams"
+	"github.com/agenteval/agenteval/results"
 )
 
 // conversationFlowKind returns the conversation_flow evaluation type.
@@ -50,7 +51,7 @@ type conversationFlow struct {
 
 // flowDetector returns the detector of a pattern, which returns the index
 // of the turn where the pattern completes, or -1; nil for an unknown name.
-func flowDetector(name string) func(turns []Turn, lower []string) int {
+func flowDetector(name string) func(turns []results.Turn, lower []string) int {
 	switch name {
 	case "question_then_answer":
 		return questionThenAnswer
@@ -173,9 +174,9 @@ func onlyQuestions(s string) bool {
 
 // answers reports whether t answers something: it has text and is not
 // only questions.
-func answers(t Turn) bool { return strings.TrimSpace(t.Text) != "" && !onlyQuestions(t.Text) }
+func answers(t results.Turn) bool { return strings.TrimSpace(t.Text) != "" && !onlyQuestions(t.Text) }
 
-func questionThenAnswer(turns []Turn, _ []string) int {
+func questionThenAnswer(turns []results.Turn, _ []string) int {
 	for i := 0; i+1 < len(turns); i++ {
 		if turns[i].Role == roleUser && strings.Contains(turns[i].Text, "?") && turns[i+1].Role == roleAssistant && answers(turns[i+1]) {
 			return i + 1
@@ -184,7 +185,7 @@ func questionThenAnswer(turns []Turn, _ []string) int {
 	return -1
 }
 
-func problemThenSolution(turns []Turn, lower []string) int {
+func problemThenSolution(turns []results.Turn, lower []string) int {
 	for i := range turns {
 		if turns[i].Role != roleUser || !anyWord(lower[i], problemWords) {
 			continue
@@ -199,7 +200,7 @@ func problemThenSolution(turns []Turn, lower []string) int {
 	return -1
 }
 
-func clarificationCycle(turns []Turn, _ []string) int {
+func clarificationCycle(turns []results.Turn, _ []string) int {
 	for i := 0; i+2 < len(turns); i++ {
 		if turns[i].Role != roleAssistant || !strings.Contains(turns[i].Text, "?") {
 			continue
@@ -216,7 +217,7 @@ func clarificationCycle(turns []Turn, _ []string) int {
 	return -1
 }
 
-func empathyThenSolution(turns []Turn, lower []string) int {
+func empathyThenSolution(turns []results.Turn, lower []string) int {
 	for i := range turns {
 		if turns[i].Role != roleAssistant {
 			continue
@@ -237,7 +238,7 @@ func empathyThenSolution(turns []Turn, lower []string) int {
 	return -1
 }
 
-func escalation(turns []Turn, lower []string) int {
+func escalation(turns []results.Turn, lower []string) int {
 	for i := range turns {
 		if turns[i].Role == roleAssistant && anyWord(lower[i], escalationWords) {
 			return i

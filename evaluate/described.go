@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"runtime/debug"
+
+	"github.com/agenteval/agenteval/results"
 )
 
 // panicError is returned when an evaluator panics. The run that triggered it
@@ -63,10 +65,10 @@ func (d *described) Evaluate(ctx context.Context, in Input) (r Result, err error
 	return d.ev.Evaluate(ctx, in)
 }
 
-// normalized reads the zero Scope as ScopeStep, whose Turn is -1.
+// normalized reads the zero Scope as results.ScopeStep, whose Turn is -1.
 func (in Input) normalized() Input {
 	if in.Scope == "" {
-		in.Scope, in.Turn = ScopeStep, -1
+		in.Scope, in.Turn = results.ScopeStep, -1
 	}
 	return in
 }
@@ -94,7 +96,7 @@ func (d *described) finish(r *Result, in Input, err error) {
 }
 
 // check reports an Input that does not point at a step (and, for
-// ScopeTurn, an assistant turn) of its trace, so evaluators need not.
+// results.ScopeTurn, an assistant turn) of its trace, so evaluators need not.
 func (in Input) check() error {
 	switch {
 	case in.Trace == nil:
@@ -103,8 +105,8 @@ func (in Input) check() error {
 		return fmt.Errorf("%w: step %d is not in a trace of %d steps", errBadInput, in.Step, len(in.Trace.Steps))
 	}
 	switch in.Scope {
-	case ScopeStep, ScopeFinal:
-	case ScopeTurn:
+	case results.ScopeStep, results.ScopeFinal:
+	case results.ScopeTurn:
 		turns := in.Trace.Steps[in.Step].Turns
 		if in.Turn < 0 || in.Turn >= len(turns) {
 			return fmt.Errorf("%w: turn %d is not in a conversation of %d turns", errBadInput, in.Turn, len(turns))

@@ -7,16 +7,6 @@ import (
 	"github.com/agenteval/agenteval/results"
 )
 
-// Scope says when an evaluation runs (results.Scope).
-type Scope = results.Scope
-
-// The scopes of an evaluation.
-const (
-	ScopeStep  = results.ScopeStep
-	ScopeTurn  = results.ScopeTurn
-	ScopeFinal = results.ScopeFinal
-)
-
 // Input is what an evaluator sees: the trace so far and which step (and
 // turn) it is judging, plus what the runner allows.
 type Input struct {
@@ -25,11 +15,11 @@ type Input struct {
 	// Step indexes Trace.Steps.
 	Step int
 	// Turn is the index in Steps[Step].Turns of the assistant turn under
-	// evaluation for ScopeTurn, and -1 otherwise.
+	// evaluation for results.ScopeTurn, and -1 otherwise.
 	Turn int
-	// Scope is when the evaluation runs; empty means ScopeStep (and Turn
+	// Scope is when the evaluation runs; empty means results.ScopeStep (and Turn
 	// -1), so Input{Trace: t} judges the first step of t.
-	Scope Scope
+	Scope results.Scope
 	// Env carries what the runner provides and allows.
 	Env *Env
 }

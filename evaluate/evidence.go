@@ -6,13 +6,15 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agenteval/agenteval/results"
 )
 
 // Text returns the text that text checks (string_contains, regex_match)
 // read, and a word naming it for messages:
 //
-//   - ScopeTurn: that assistant turn's text ("reply");
-//   - ScopeFinal, or any scope on a conversation step: the whole
+//   - results.ScopeTurn: that assistant turn's text ("reply");
+//   - results.ScopeFinal, or any scope on a conversation step: the whole
 //     transcript, as [StepTrace.Transcript] renders it ("transcript");
 //   - a code step: its stdout without leading and trailing white space, as
 //     in ElizaOS, so that `^ok$` matches a program that prints "ok\n"
@@ -23,9 +25,9 @@ import (
 func (in Input) Text() (what, text string) {
 	st := in.StepTrace()
 	switch {
-	case in.Scope == ScopeTurn:
+	case in.Scope == results.ScopeTurn:
 		return "reply", st.Turns[in.Turn].Text
-	case in.Scope == ScopeFinal || st.Kind == "conversation":
+	case in.Scope == results.ScopeFinal || st.Kind == "conversation":
 		return "transcript", st.Transcript()
 	case st.Kind == "code":
 		return "stdout", strings.TrimSpace(st.Stdout)
@@ -61,18 +63,18 @@ func boxEvidence(what string) any {
 	return what
 }
 
-// Actions returns the actions that trajectory checks read: for ScopeTurn,
+// Actions returns the actions that trajectory checks read: for results.ScopeTurn,
 // that turn's actions; otherwise the step's actions, or, for a conversation
 // whose step-level list is empty, every turn's actions in order.
-func (in Input) Actions() []Action {
+func (in Input) Actions() []results.Action {
 	st := in.StepTrace()
-	if in.Scope == ScopeTurn {
+	if in.Scope == results.ScopeTurn {
 		return st.Turns[in.Turn].Actions
 	}
 	if len(st.Actions) > 0 || len(st.Turns) == 0 {
 		return st.Actions
 	}
-	var all []Action
+	var all []results.Action
 	for _, t := range st.Turns {
 		all = append(all, t.Actions...)
 	}
@@ -277,7 +279,7 @@ func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) 
 // Evidence renders what a model judge sees of the evaluated step, as
 // plain text with headed sections:
 //
-//   - ScopeTurn: the user message and the agent's reply of that turn, and
+//   - results.ScopeTurn: the user message and the agent's reply of that turn, and
 //     the turn's actions;
 //   - a conversation (any other scope): the transcript and the actions;
 //   - a code step: the code's exit code, stdout and stderr;
@@ -298,12 +300,12 @@ func (in Input) Evidence() string {
 		b.WriteString("\n")
 	}
 	switch {
-	case in.Scope == ScopeTurn:
+	case in.Scope == results.ScopeTurn:
 		if in.Turn > 0 && st.Turns[in.Turn-1].Role == roleUser {
 			section("User message", st.Turns[in.Turn-1].Text)
 		}
 		section("Agent reply", st.Turns[in.Turn].Text)
-	case in.Scope == ScopeFinal || st.Kind == "conversation":
+	case in.Scope == results.ScopeFinal || st.Kind == "conversation":
 		section("Conversation transcript", st.Transcript())
 	case st.Kind == "code":
 		section("Exit code", strconv.Itoa(st.ExitCode))

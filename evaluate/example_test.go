@@ -8,6 +8,7 @@ import (
 
 	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -64,7 +65,7 @@ judgment: {strategy: all_pass}
 	}
 
 	trace := &evaluate.Trace{ScenarioID: "brief", Steps: []evaluate.StepTrace{{Kind: "input", Input: "What is 2+2?", Reply: "It is 4, of course, as everyone knows."}}}
-	for _, r := range compiled.Evaluate(context.Background(), evaluate.Input{Trace: trace, Turn: -1, Scope: evaluate.ScopeStep}) {
+	for _, r := range compiled.Evaluate(context.Background(), evaluate.Input{Trace: trace, Turn: -1, Scope: results.ScopeStep}) {
 		fmt.Printf("%s passed=%v: %s\n", r.Type, r.Passed, r.Message)
 	}
 	// Output:

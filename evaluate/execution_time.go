@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/internal/evalparams"
+	"github.com/agenteval/agenteval/results"
 )
 
 // executionTimeKind returns the execution_time evaluation type.
@@ -64,7 +65,7 @@ func newExecutionTime(p *evalparams.ExecutionTime) (Evaluator, error) {
 func (e *executionTime) Evaluate(_ context.Context, in Input) (Result, error) {
 	st := in.StepTrace()
 	d, started := st.Duration, st.Started
-	if in.Scope == ScopeTurn {
+	if in.Scope == results.ScopeTurn {
 		t := &st.Turns[in.Turn]
 		d, started = t.Duration, t.At
 	}

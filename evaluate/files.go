@@ -3,12 +3,13 @@ package evaluate
 import (
 	"errors"
 	"fmt"
-	"github.com/agenteval/agenteval/internal/infile"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agenteval/agenteval/internal/infile"
 
 	"github.com/agenteval/agenteval/internal/confine"
 )

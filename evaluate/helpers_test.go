@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -67,14 +68,14 @@ func runCases(t *testing.T, typ string, cases []evalCase) {
 
 var t0 = time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
 
-// stepIn returns an Input for ScopeStep on a trace of one step.
+// stepIn returns an Input for results.ScopeStep on a trace of one step.
 func stepIn(st evaluate.StepTrace) evaluate.Input {
 	st.Started = t0
-	return evaluate.Input{Trace: &evaluate.Trace{ScenarioID: "s", Steps: []evaluate.StepTrace{st}}, Turn: -1, Scope: evaluate.ScopeStep, Env: &evaluate.Env{}}
+	return evaluate.Input{Trace: &evaluate.Trace{ScenarioID: "s", Steps: []evaluate.StepTrace{st}}, Turn: -1, Scope: results.ScopeStep, Env: &evaluate.Env{}}
 }
 
 // reply is an input step whose agent replied text.
-func reply(text string, actions ...evaluate.Action) evaluate.Input {
+func reply(text string, actions ...results.Action) evaluate.Input {
 	return stepIn(evaluate.StepTrace{Kind: "input", Input: "hi", Reply: text, Actions: actions})
 }
 
@@ -88,22 +89,22 @@ func convo(texts ...string) evaluate.StepTrace {
 			role = "assistant"
 			st.Reply = s
 		}
-		st.Turns = append(st.Turns, evaluate.Turn{Role: role, Text: s, At: t0.Add(time.Duration(i) * time.Second), Duration: time.Second})
+		st.Turns = append(st.Turns, results.Turn{Role: role, Text: s, At: t0.Add(time.Duration(i) * time.Second), Duration: time.Second})
 	}
 	return st
 }
 
-// final is an Input for ScopeFinal on a conversation.
+// final is an Input for results.ScopeFinal on a conversation.
 func final(texts ...string) evaluate.Input {
 	in := stepIn(convo(texts...))
-	in.Scope = evaluate.ScopeFinal
+	in.Scope = results.ScopeFinal
 	return in
 }
 
-// turn is an Input for ScopeTurn on turn i of a conversation.
+// turn is an Input for results.ScopeTurn on turn i of a conversation.
 func turn(i int, texts ...string) evaluate.Input {
 	in := stepIn(convo(texts...))
-	in.Scope, in.Turn = evaluate.ScopeTurn, i
+	in.Scope, in.Turn = results.ScopeTurn, i
 	return in
 }
 

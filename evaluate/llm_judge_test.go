@@ -14,6 +14,7 @@ import (
 	"github.com/agenteval/agenteval/internal/evalparams"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm/llmtest"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -38,7 +39,7 @@ func verdict(pass bool, score float64, reasoning string, caps ...map[string]any)
 
 func TestLLMJudge(t *testing.T) {
 	t.Parallel()
-	step := reply("Found 3 issues: #1, #2, #3.", evaluate.Action{Name: "list_issues", Args: map[string]any{"state": "open"}, Result: []any{1, 2, 3}})
+	step := reply("Found 3 issues: #1, #2, #3.", results.Action{Name: "list_issues", Args: map[string]any{"state": "open"}, Result: []any{1, 2, 3}})
 	pass, _ := withJudge(t, step, verdict(true, 0.9, "It lists the three issues."))
 	fail, _ := withJudge(t, step, verdict(false, 0.2, "It invents issue numbers.",
 		map[string]any{"capability": "Accuracy", "achieved": false, "reasoning": "made up"},
@@ -71,7 +72,7 @@ func TestLLMJudgeSendsEvidence(t *testing.T) {
 	ev, err := evaluate.Build(reg, scenario.Evaluation{Type: "llm_judge", Params: &evalparams.LLMJudge{Prompt: "Did it help?", Expected: "yes", Samples: 1}})
 	require.NoError(t, err)
 
-	step := reply("Found 3 issues.", evaluate.Action{Name: "list_issues", Args: map[string]any{"state": "open"}, Error: "rate limited"})
+	step := reply("Found 3 issues.", results.Action{Name: "list_issues", Args: map[string]any{"state": "open"}, Error: "rate limited"})
 	step.Trace.Steps[0].Input = "List the open issues"
 	step.Trace.Dir = t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(step.Trace.Dir, "out"), 0o755))

@@ -14,6 +14,7 @@ import (
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm/llmtest"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -53,19 +54,19 @@ func TestAllBuiltinsFromAFile(t *testing.T) {
 	trace := &evaluate.Trace{ScenarioID: "all", Dir: dir, Steps: []evaluate.StepTrace{first, second}}
 	ctx := context.Background()
 
-	var results []evaluate.Result
-	results = append(results, c.Evaluate(ctx, evaluate.Input{Trace: trace, Step: 0, Turn: -1, Scope: evaluate.ScopeStep, Env: env})...)
+	var got []evaluate.Result
+	got = append(got, c.Evaluate(ctx, evaluate.Input{Trace: trace, Step: 0, Turn: -1, Scope: results.ScopeStep, Env: env})...)
 	for i, tn := range second.Turns {
 		if tn.Role == "assistant" && i != 5 {
-			results = append(results, c.Evaluate(ctx, evaluate.Input{Trace: trace, Step: 1, Turn: i, Scope: evaluate.ScopeTurn, Env: env})...)
+			got = append(got, c.Evaluate(ctx, evaluate.Input{Trace: trace, Step: 1, Turn: i, Scope: results.ScopeTurn, Env: env})...)
 		}
 	}
-	results = append(results, c.Evaluate(ctx, evaluate.Input{Trace: trace, Step: 1, Turn: -1, Scope: evaluate.ScopeFinal, Env: env})...)
-	require.Len(t, results, 9+2+4)
-	for _, r := range results {
+	got = append(got, c.Evaluate(ctx, evaluate.Input{Trace: trace, Step: 1, Turn: -1, Scope: results.ScopeFinal, Env: env})...)
+	require.Len(t, got, 9+2+4)
+	for _, r := range got {
 		assert.True(t, r.Passed, "%s (%s step %d turn %d): %s %s", r.Type, r.Scope, r.Step, r.Turn, r.Message, r.Error)
 		assert.Empty(t, r.Error)
 	}
-	assert.Equal(t, 0.5, results[5].Weight)
-	assert.True(t, results[8].Critical)
+	assert.Equal(t, 0.5, got[5].Weight)
+	assert.True(t, got[8].Critical)
 }

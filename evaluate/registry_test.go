@@ -16,6 +16,7 @@ import (
 	"github.com/agenteval/agenteval/internal/evalparams"
 	"github.com/agenteval/agenteval/internal/formats"
 	"github.com/agenteval/agenteval/registry"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -117,7 +118,7 @@ func TestCustomKindLoadsValidatesAndAppearsInSchema(t *testing.T) {
 	in := reply("hi there")
 	rs := c.Evaluate(context.Background(), in)
 	require.Len(t, rs, 2)
-	assert.Equal(t, evaluate.Result{Type: "word_count", Scope: evaluate.ScopeStep, Turn: -1, Passed: true, Score: 1, Weight: 2, Critical: true}, rs[0])
+	assert.Equal(t, evaluate.Result{Type: "word_count", Scope: results.ScopeStep, Turn: -1, Passed: true, Score: 1, Weight: 2, Critical: true}, rs[0])
 	assert.True(t, rs[1].Passed)
 
 	// The schema validates the host's fields like a built-in's.
@@ -201,7 +202,7 @@ func TestPanickingEvaluatorBecomesErrorResult(t *testing.T) {
 	assert.False(t, rs[0].Passed)
 	assert.Equal(t, 3.0, rs[0].Weight)
 	assert.Contains(t, rs[0].Error, "evaluator boom panicked: assignment to entry in nil map")
-	_, err = c.Checks(evaluate.ScopeStep, 0)[0].Evaluator.Evaluate(context.Background(), reply("x"))
+	_, err = c.Checks(results.ScopeStep, 0)[0].Evaluator.Evaluate(context.Background(), reply("x"))
 	assert.ErrorContains(t, err, "evaluator boom panicked")
 	assert.Contains(t, rs[0].Details["panic_stack"], "registry_test.go")
 
@@ -225,15 +226,15 @@ func TestCompile(t *testing.T) {
 	}}
 	c, err := evaluate.Compile(reg, s)
 	require.NoError(t, err)
-	assert.Len(t, c.Checks(evaluate.ScopeStep, 0), 2)
-	assert.Empty(t, c.Checks(evaluate.ScopeStep, 1))
-	assert.Empty(t, c.Checks(evaluate.ScopeTurn, 0))
-	assert.Nil(t, c.Checks(evaluate.ScopeStep, 9))
-	require.Len(t, c.Checks(evaluate.ScopeTurn, 1), 1)
-	ch := c.Checks(evaluate.ScopeTurn, 1)[0]
+	assert.Len(t, c.Checks(results.ScopeStep, 0), 2)
+	assert.Empty(t, c.Checks(results.ScopeStep, 1))
+	assert.Empty(t, c.Checks(results.ScopeTurn, 0))
+	assert.Nil(t, c.Checks(results.ScopeStep, 9))
+	require.Len(t, c.Checks(results.ScopeTurn, 1), 1)
+	ch := c.Checks(results.ScopeTurn, 1)[0]
 	assert.Equal(t, "regex_match", ch.Evaluation.Type)
-	assert.Equal(t, "run[1].conversation.turn_evaluations[0]", ch.Path)
-	assert.Equal(t, evaluate.Needs{Dir: true}, c.Checks(evaluate.ScopeStep, 0)[1].Needs)
+	assert.Equal(t, "run[1].conversation.turn_evaluations[0]", ch.Path.String())
+	assert.Equal(t, evaluate.Needs{Dir: true}, c.Checks(results.ScopeStep, 0)[1].Needs)
 	assert.Equal(t, evaluate.Needs{Dir: true, Commands: true}, c.Needs())
 
 	in := turn(1, "hi", "y?")
@@ -242,7 +243,7 @@ func TestCompile(t *testing.T) {
 	in.Step = 1
 	rs := c.Evaluate(context.Background(), in)
 	require.Len(t, rs, 1)
-	assert.Equal(t, evaluate.Result{Type: "regex_match", Scope: evaluate.ScopeTurn, Step: 1, Turn: 1, Passed: true, Score: 1, Weight: 1,
+	assert.Equal(t, evaluate.Result{Type: "regex_match", Scope: results.ScopeTurn, Step: 1, Turn: 1, Passed: true, Score: 1, Weight: 1,
 		Message: rs[0].Message, Details: rs[0].Details}, rs[0])
 
 	bad := &scenario.Scenario{Run: []scenario.RunStep{

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/internal/evalparams"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -33,11 +34,11 @@ func TestStringContains(t *testing.T) {
 		{name: "turn passes on its reply", params: &evalparams.StringContains{Value: "second"}, in: turn(3, "a", "first", "b", "second"), pass: true, score: 1},
 		{name: "malformed: empty value", params: &evalparams.StringContains{}, buildErr: "value is empty"},
 		{name: "malformed: wrong params type", params: &evalparams.RegexMatch{Pattern: "x"}, buildErr: "want *evalparams.StringContains"},
-		{name: "malformed input: step out of range", params: &evalparams.StringContains{Value: "x"}, in: evaluate.Input{Trace: &evaluate.Trace{}, Step: 2, Scope: evaluate.ScopeStep}, evalErr: "step 2 is not in a trace of 0 steps"},
+		{name: "malformed input: step out of range", params: &evalparams.StringContains{Value: "x"}, in: evaluate.Input{Trace: &evaluate.Trace{}, Step: 2, Scope: results.ScopeStep}, evalErr: "step 2 is not in a trace of 0 steps"},
 		{name: "malformed input: turn out of range", params: &evalparams.StringContains{Value: "x"}, in: turn(7, "a", "b"), evalErr: "turn 7 is not in a conversation of 2 turns"},
 		{name: "malformed input: turn is the user's", params: &evalparams.StringContains{Value: "x"}, in: turn(0, "a", "b"), evalErr: "turn 0 is a user turn"},
 		{name: "malformed input: unknown scope", params: &evalparams.StringContains{Value: "x"}, in: evaluate.Input{Trace: reply("x").Trace, Scope: "later"}, evalErr: `unknown scope "later"`},
-		{name: "malformed input: no trace", params: &evalparams.StringContains{Value: "x"}, in: evaluate.Input{Scope: evaluate.ScopeStep}, evalErr: "no trace"},
+		{name: "malformed input: no trace", params: &evalparams.StringContains{Value: "x"}, in: evaluate.Input{Scope: results.ScopeStep}, evalErr: "no trace"},
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/internal/evalparams"
+	"github.com/agenteval/agenteval/results"
 )
 
 func took(d time.Duration) evaluate.Input {
@@ -18,7 +19,7 @@ func TestExecutionTime(t *testing.T) {
 	turnIn := turn(1, "hi", "hello")
 	turnIn.Trace.Steps[0].Turns[1].Duration = 250 * ms
 	turnIn.Trace.Steps[0].Duration = time.Hour
-	untimed := evaluate.Input{Trace: &evaluate.Trace{Steps: []evaluate.StepTrace{{Kind: "input"}}}, Scope: evaluate.ScopeStep, Turn: -1}
+	untimed := evaluate.Input{Trace: &evaluate.Trace{Steps: []evaluate.StepTrace{{Kind: "input"}}}, Scope: results.ScopeStep, Turn: -1}
 	runCases(t, "execution_time", []evalCase{
 		{name: "within max", params: &evalparams.ExecutionTime{MaxDurationMS: ptr(500.0)}, in: took(120 * ms), pass: true, score: 1, msg: "took 120ms, within bounds"},
 		{name: "max is inclusive", params: &evalparams.ExecutionTime{MaxDurationMS: ptr(500.0)}, in: took(500 * ms), pass: true, score: 1},

@@ -37,13 +37,13 @@ type StepTrace struct {
 	// Reply is the agent's reply (for a conversation, its last reply).
 	Reply string `json:"reply,omitempty"`
 	// Actions are the actions (tool calls) the agent made in this step, in order.
-	Actions []Action `json:"actions,omitempty"`
+	Actions []results.Action `json:"actions,omitempty"`
 	// Stdout, Stderr and ExitCode are a code step's output.
 	Stdout   string `json:"stdout,omitempty"`
 	Stderr   string `json:"stderr,omitempty"`
 	ExitCode int    `json:"exit_code,omitempty"`
 	// Turns is a conversation's transcript, user and assistant alternating.
-	Turns []Turn `json:"turns,omitempty"`
+	Turns []results.Turn `json:"turns,omitempty"`
 	// TerminationReason says why a conversation ended.
 	TerminationReason string `json:"termination_reason,omitempty"`
 	// Started is when the step began.
@@ -55,13 +55,6 @@ type StepTrace struct {
 	// Error is set when the step could not complete.
 	Error string `json:"error,omitempty"`
 }
-
-// Action is one action or tool call the agent made (results.Action: the
-// record and the evidence are one type).
-type Action = results.Action
-
-// Turn is one message of a conversation (results.Turn).
-type Turn = results.Turn
 
 // Transcript renders a conversation's turns as "role: text" lines.
 func (s *StepTrace) Transcript() string {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agenteval/agenteval/internal/evalparams"
 	"github.com/agenteval/agenteval/internal/jsonvalue"
+	"github.com/agenteval/agenteval/results"
 )
 
 // trajectoryContainsActionKind returns the trajectory_contains_action evaluation type.
@@ -82,7 +83,7 @@ func (e *trajectoryContains) Evaluate(_ context.Context, in Input) (Result, erro
 	return r, nil
 }
 
-func actionNames(actions []Action) []string {
+func actionNames(actions []results.Action) []string {
 	names := make([]string, len(actions))
 	for i, a := range actions {
 		names[i] = a.Name

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/agenteval/agenteval/internal/evalparams"
+	"github.com/agenteval/agenteval/results"
 )
 
 // trajectoryMatchKind returns the trajectory_match evaluation type.
@@ -97,7 +98,7 @@ func newTrajectoryMatch(p *evalparams.TrajectoryMatch) (Evaluator, error) {
 
 // matches reports whether a matches x. It formats no explanation, which
 // matters when pairing compares every expected with every actual action.
-func (x *expectedAction) matches(a *Action) bool {
+func (x *expectedAction) matches(a *results.Action) bool {
 	if !sameAction(a.Name, x.norm) {
 		return false
 	}
@@ -106,7 +107,7 @@ func (x *expectedAction) matches(a *Action) bool {
 }
 
 // match reports whether a matches x, and why not.
-func (x *expectedAction) match(a *Action) (bool, string) {
+func (x *expectedAction) match(a *results.Action) (bool, string) {
 	if !sameAction(a.Name, x.norm) {
 		return false, fmt.Sprintf("expected %s, got %s", x.name, a.Name)
 	}
@@ -149,7 +150,7 @@ func (e *trajectoryMatch) Evaluate(_ context.Context, in Input) (Result, error) 
 	return r, nil
 }
 
-func (e *trajectoryMatch) strict(actual []Action) (float64, string) {
+func (e *trajectoryMatch) strict(actual []results.Action) (float64, string) {
 	n := max(len(actual), len(e.expected))
 	ok, first := 0, ""
 	for i := range n {
@@ -173,7 +174,7 @@ func (e *trajectoryMatch) strict(actual []Action) (float64, string) {
 	return ratio(ok, n), first
 }
 
-func (e *trajectoryMatch) unordered(actual []Action) (float64, string) {
+func (e *trajectoryMatch) unordered(actual []results.Action) (float64, string) {
 	pairOf := e.pair(actual) // expected index → actual index, or -1
 	used := make([]bool, len(actual))
 	pairs, first := 0, ""
@@ -199,7 +200,7 @@ func (e *trajectoryMatch) unordered(actual []Action) (float64, string) {
 // pair finds a largest one-to-one pairing of expected with actual actions
 // (augmenting paths; the lists are short). Greedy pairing is not enough:
 // with partial arguments one actual call can match several expected ones.
-func (e *trajectoryMatch) pair(actual []Action) []int {
+func (e *trajectoryMatch) pair(actual []results.Action) []int {
 	m := len(actual)
 	ok := make([]bool, len(e.expected)*m) // ok[i*m+j]: expected i matches actual j
 	for i := range e.expected {
@@ -244,7 +245,7 @@ func (e *trajectoryMatch) pair(actual []Action) []int {
 
 // missing explains why expected action i found no partner: no call of that
 // name, or calls whose arguments differ.
-func (e *trajectoryMatch) missing(i int, actual []Action) string {
+func (e *trajectoryMatch) missing(i int, actual []results.Action) string {
 	x := &e.expected[i]
 	for j := range actual {
 		if sameAction(actual[j].Name, x.norm) {
@@ -256,7 +257,7 @@ func (e *trajectoryMatch) missing(i int, actual []Action) string {
 	return fmt.Sprintf("expected action %d (%s) was not called", i+1, x.name)
 }
 
-func (e *trajectoryMatch) subset(actual []Action) (float64, string) {
+func (e *trajectoryMatch) subset(actual []results.Action) (float64, string) {
 	matched, first := 0, ""
 	for j := range actual {
 		found := false
@@ -278,7 +279,7 @@ func (e *trajectoryMatch) subset(actual []Action) (float64, string) {
 	return ratio(matched, len(actual)), first
 }
 
-func (e *trajectoryMatch) superset(actual []Action) (float64, string) {
+func (e *trajectoryMatch) superset(actual []results.Action) (float64, string) {
 	found, first := 0, ""
 	for i := range e.expected {
 		ok := false

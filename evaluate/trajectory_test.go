@@ -6,20 +6,21 @@ import (
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/internal/evalparams"
+	"github.com/agenteval/agenteval/results"
 )
 
-func act(name string, args map[string]any) evaluate.Action {
-	return evaluate.Action{Name: name, Args: args}
+func act(name string, args map[string]any) results.Action {
+	return results.Action{Name: name, Args: args}
 }
 
 func TestTrajectoryContainsAction(t *testing.T) {
 	t.Parallel()
 	withTurns := stepIn(convo("hi", "listing", "and now?", "creating"))
-	withTurns.Trace.Steps[0].Turns[1].Actions = []evaluate.Action{act("LIST_ISSUES", nil)}
-	withTurns.Trace.Steps[0].Turns[3].Actions = []evaluate.Action{act("create_issue", nil)}
+	withTurns.Trace.Steps[0].Turns[1].Actions = []results.Action{act("LIST_ISSUES", nil)}
+	withTurns.Trace.Steps[0].Turns[3].Actions = []results.Action{act("create_issue", nil)}
 	turn3 := withTurns
-	turn3.Scope, turn3.Turn = evaluate.ScopeTurn, 3
-	failed := evaluate.Action{Name: "deploy", Error: "permission denied"}
+	turn3.Scope, turn3.Turn = results.ScopeTurn, 3
+	failed := results.Action{Name: "deploy", Error: "permission denied"}
 
 	runCases(t, "trajectory_contains_action", []evalCase{
 		{name: "found, normalised name", params: &evalparams.TrajectoryContainsAction{Action: "LIST_GITHUB_ISSUES"}, in: reply("ok", act("listGithubIssues", nil)), pass: true, score: 1, msg: "action listGithubIssues was called (action 1 of 1)"},
@@ -47,7 +48,7 @@ func TestTrajectoryContainsAction(t *testing.T) {
 // twoSteps is a trace of two steps, evaluated at the second.
 func twoSteps() evaluate.Input {
 	in := reply("ok", act("later", nil))
-	in.Trace.Steps = append([]evaluate.StepTrace{{Kind: "input", Actions: []evaluate.Action{act("earlier", nil)}}}, in.Trace.Steps...)
+	in.Trace.Steps = append([]evaluate.StepTrace{{Kind: "input", Actions: []results.Action{act("earlier", nil)}}}, in.Trace.Steps...)
 	in.Step = 1
 	return in
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agenteval/agenteval/internal/evalparams"
 	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/results"
 )
 
 // userSatisfactionKind returns the user_satisfaction evaluation type.
@@ -188,7 +189,7 @@ func negatedAt(lower string, i int) bool {
 
 // transcriptOf renders turns as "role: text" lines, like
 // [StepTrace.Transcript].
-func transcriptOf(turns []Turn) string {
+func transcriptOf(turns []results.Turn) string {
 	st := StepTrace{Turns: turns}
 	return st.Transcript()
 }

@@ -14,8 +14,8 @@ import (
 
 	"github.com/shurcooL/githubv4"
 
-	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 )
 
@@ -85,12 +85,12 @@ func (s *session) greeting() string {
 // listIssues asks the github service (mocked in the scenario) for open issues.
 func (s *session) listIssues(ctx context.Context) (runner.Reply, error) {
 	args := map[string]any{"repo": "acme/demo", "state": "open"}
-	act := evaluate.Action{Name: "LIST_GITHUB_ISSUES", Args: args, Start: time.Now()}
+	act := results.Action{Name: "LIST_GITHUB_ISSUES", Args: args, Start: time.Now()}
 	res, err := s.cfg.Mocks.Call(ctx, "github", "listIssues", args)
 	act.End = time.Now()
 	if err != nil {
 		act.Error = err.Error()
-		return runner.Reply{Text: "I could not list the issues: " + err.Error(), Actions: []evaluate.Action{act}}, nil
+		return runner.Reply{Text: "I could not list the issues: " + err.Error(), Actions: []results.Action{act}}, nil
 	}
 	act.Result = res
 	var titles []string
@@ -102,22 +102,22 @@ func (s *session) listIssues(ctx context.Context) (runner.Reply, error) {
 		}
 	}
 	return runner.Reply{Text: fmt.Sprintf("There are %d open issues in acme/demo: %s.", len(titles), strings.Join(titles, "; ")),
-		Actions: []evaluate.Action{act}, Usage: llm.Usage{PromptTokens: 12, CompletionTokens: 20, TotalTokens: 32}}, nil
+		Actions: []results.Action{act}, Usage: llm.Usage{PromptTokens: 12, CompletionTokens: 20, TotalTokens: 32}}, nil
 }
 
 // weather asks the weather service (mocked) for a city's forecast.
 func (s *session) weather(ctx context.Context, city string) (runner.Reply, error) {
 	args := map[string]any{"city": city}
-	act := evaluate.Action{Name: "GET_WEATHER", Args: args, Start: time.Now()}
+	act := results.Action{Name: "GET_WEATHER", Args: args, Start: time.Now()}
 	res, err := s.cfg.Mocks.Call(ctx, "weather", "forecast", args)
 	act.End = time.Now()
 	if err != nil {
 		act.Error = err.Error()
-		return runner.Reply{Text: "The weather service failed: " + err.Error(), Actions: []evaluate.Action{act}}, nil
+		return runner.Reply{Text: "The weather service failed: " + err.Error(), Actions: []results.Action{act}}, nil
 	}
 	act.Result = res
 	m, _ := res.(map[string]any)
-	return runner.Reply{Text: fmt.Sprintf("The weather in %s: %v, %v°C.", city, m["condition"], m["temp_c"]), Actions: []evaluate.Action{act}}, nil
+	return runner.Reply{Text: fmt.Sprintf("The weather in %s: %v, %v°C.", city, m["condition"], m["temp_c"]), Actions: []results.Action{act}}, nil
 }
 
 // summarise reads a file of the run's directory and writes a summary next to it.
@@ -136,12 +136,12 @@ func (s *session) summarise(name string) (runner.Reply, error) {
 		}
 	}
 	summary := fmt.Sprintf("%d open tasks: %s\n", len(open), strings.Join(open, ", "))
-	act := evaluate.Action{Name: "WRITE_FILE", Args: map[string]any{"path": "summary.txt"}, Start: time.Now()}
+	act := results.Action{Name: "WRITE_FILE", Args: map[string]any{"path": "summary.txt"}, Start: time.Now()}
 	if err := os.WriteFile(filepath.Join(s.cfg.Dir, "summary.txt"), []byte(summary), 0o644); err != nil {
 		act.Error = err.Error()
 	}
 	act.End = time.Now()
-	return runner.Reply{Text: "Summary of " + name + ": " + summary, Actions: []evaluate.Action{act}}, nil
+	return runner.Reply{Text: "Summary of " + name + ": " + summary, Actions: []results.Action{act}}, nil
 }
 
 // fixPR pushes a fix commit to the pull request's branch on GitHub.
@@ -157,7 +157,7 @@ func (s *session) fixPR(ctx context.Context, owner, repo string, number int) (ru
 			} `graphql:"pullRequest(number: $number)"`
 		} `graphql:"repository(owner: $owner, name: $name)"`
 	}
-	act := evaluate.Action{Name: "pr.view", Args: map[string]any{"owner": owner, "name": repo, "prNumber": number}, Start: time.Now()}
+	act := results.Action{Name: "pr.view", Args: map[string]any{"owner": owner, "name": repo, "prNumber": number}, Start: time.Now()}
 	err := s.agent.GitHub.Query(ctx, &q, map[string]any{"owner": githubv4.String(owner), "name": githubv4.String(repo), "number": githubv4.Int(number)})
 	act.End = time.Now()
 	if err != nil {
@@ -177,14 +177,14 @@ func (s *session) fixPR(ctx context.Context, owner, repo string, number int) (ru
 		ExpectedHeadOid: head.HeadRefOid,
 		FileChanges:     &githubv4.FileChanges{Additions: &[]githubv4.FileAddition{{Path: "README.md", Contents: githubv4.Base64String("IyBEZW1vCg==")}}},
 	}
-	push := evaluate.Action{Name: "bash:git push", Args: map[string]any{"branch": head.HeadRefName}, Start: time.Now()}
+	push := results.Action{Name: "bash:git push", Args: map[string]any{"branch": head.HeadRefName}, Start: time.Now()}
 	err = s.agent.GitHub.Mutate(ctx, &m, input, nil)
 	push.End = time.Now()
 	if err != nil {
 		return runner.Reply{}, fmt.Errorf("pushing to %s: %w", head.HeadRefName, err)
 	}
 	return runner.Reply{Text: fmt.Sprintf("I read the unresolved review threads on PR #%d, fixed the typo and pushed commit %.7s to %s. I left the threads for the reviewer to resolve.",
-		number, m.CreateCommitOnBranch.Commit.Oid, head.HeadRefName), Actions: []evaluate.Action{act, push}}, nil
+		number, m.CreateCommitOnBranch.Commit.Oid, head.HeadRefName), Actions: []results.Action{act, push}}, nil
 }
 
 // NewGitHubClient returns a githubv4 client for endpoint (a GraphQL URL) over hc.

@@ -57,7 +57,7 @@ type compiler struct {
 
 // at adds an error positioned at the value of p in the matrix file.
 func (c *compiler) at(p scenario.Path, code, suggestion, format string, args ...any) {
-	d := scenario.Diagnostic{File: c.f.Name, Path: p.String(), Severity: scenario.Error, Code: code,
+	d := scenario.Diagnostic{File: c.f.Name, Path: slices.Clone(p), Severity: scenario.Error, Code: code,
 		Message: fmt.Sprintf(format, args...), Suggestion: suggestion}
 	if c.f.Doc != nil {
 		d.Line, d.Column, _ = c.f.Doc.Locate(p)
@@ -266,7 +266,7 @@ func (c *compiler) value(p *Plan, a axis, v any, at scenario.Path, p0 any) (refl
 	g, _ := c.loader.LoadValue(scenario.KindScenario, c.f.Base.Name, doc)
 	if errs := g.Diagnostics.Errors(); len(errs) > 0 || g.Scenario == nil {
 		for _, d := range errs {
-			inner := cmpOr(d.Path, a.param)
+			inner := cmpOr(d.Path.String(), a.param)
 			c.at(at, cmpOr(d.Code, "value"), d.Suggestion, "%s: %s", inner, d.Message)
 		}
 		if len(errs) == 0 {

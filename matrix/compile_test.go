@@ -99,7 +99,7 @@ func TestCompileErrors(t *testing.T) {
 			assert.Equal(t, "m.matrix.yaml", d.File)
 			assert.Equal(t, tt.line, d.Line, "line")
 			assert.Equal(t, tt.col, d.Column, "column")
-			assert.Equal(t, tt.path, d.Path)
+			assert.Equal(t, tt.path, d.Path.String())
 			assert.Equal(t, tt.code, d.Code)
 			assert.Equal(t, tt.msg, d.Message)
 			assert.Equal(t, tt.suggestion, d.Suggestion)
@@ -142,7 +142,7 @@ func TestCompileFileProblems(t *testing.T) {
 		p, diags := Compile(f, Options{})
 		require.Nil(t, p)
 		require.True(t, diags.HasErrors())
-		assert.Equal(t, "base_scenario", diags.Errors()[0].Path)
+		assert.Equal(t, "base_scenario", diags.Errors()[0].Path.String())
 	})
 	t.Run("nil file", func(t *testing.T) {
 		p, diags := Compile(nil, Options{})

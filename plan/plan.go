@@ -15,6 +15,7 @@ import (
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/registry"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -382,7 +383,7 @@ func shapeOf(s *scenario.Scenario, o *Options, notes map[string]bool) jobShape {
 	if err != nil {
 		notes[fmt.Sprintf("scenario %s: its evaluations do not compile, so its judge calls are not counted: %v", s.ID, err)] = true
 	}
-	judgeCalls := func(scope evaluate.Scope, step int) (calls, evals int64) {
+	judgeCalls := func(scope results.Scope, step int) (calls, evals int64) {
 		if c == nil {
 			return 0, 0
 		}
@@ -409,7 +410,7 @@ func shapeOf(s *scenario.Scenario, o *Options, notes map[string]bool) jobShape {
 	userOut := o.Assumed.User.Output
 	for i := range s.Run {
 		st := &s.Run[i]
-		jc, je := judgeCalls(evaluate.ScopeStep, i)
+		jc, je := judgeCalls(results.ScopeStep, i)
 		js.calls.Judge += jc
 		js.calls.JudgeEvaluations += je
 		switch cv := st.Conversation; {
@@ -423,10 +424,10 @@ func shapeOf(s *scenario.Scenario, o *Options, notes map[string]bool) jobShape {
 				out = int64(cv.UserSimulator.MaxTokens)
 			}
 			js.tokens[1] = js.tokens[1].add(Tokens{o.Assumed.User.Input, out}.times(user))
-			tc, te := judgeCalls(evaluate.ScopeTurn, i)
+			tc, te := judgeCalls(results.ScopeTurn, i)
 			js.calls.Judge += tc * turns
 			js.calls.JudgeEvaluations += te * turns
-			fc, fe := judgeCalls(evaluate.ScopeFinal, i)
+			fc, fe := judgeCalls(results.ScopeFinal, i)
 			js.calls.Judge += fc
 			js.calls.JudgeEvaluations += fe
 			for _, t := range cv.TerminationConditions {

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 
-	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/registry"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -52,7 +52,7 @@ type Reply struct {
 	// Text is the reply text.
 	Text string
 	// Actions are the actions (tool calls) made while answering, in order.
-	Actions []evaluate.Action
+	Actions []results.Action
 	// Usage counts the tokens spent answering (zero: unknown).
 	Usage llm.Usage
 }

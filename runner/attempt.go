@@ -132,7 +132,7 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 		st := &trace.Steps[len(trace.Steps)-1]
 		stepErr := r.runStep(ctx, s, step, st, sess, ws, trace, compiled, evalEnv, res, seed, w)
 		if step.Conversation == nil {
-			res.Evaluations = appendResults(res.Evaluations, compiled.Evaluate(ctx, evaluate.Input{Trace: trace, Step: i, Turn: -1, Scope: evaluate.ScopeStep, Env: evalEnv}))
+			res.Evaluations = appendResults(res.Evaluations, compiled.Evaluate(ctx, evaluate.Input{Trace: trace, Step: i, Turn: -1, Scope: results.ScopeStep, Env: evalEnv}))
 		}
 		trace.Usage = trace.Usage.Add(st.Usage)
 		if stepErr != nil {
@@ -324,15 +324,15 @@ func hasCode(s *scenario.Scenario) bool {
 
 // transcriptOf keeps the messages of a run for failing jobs' reports: every
 // conversation's turns, or the steps' inputs and replies.
-func transcriptOf(t *evaluate.Trace) []evaluate.Turn {
-	var out []evaluate.Turn
+func transcriptOf(t *evaluate.Trace) []results.Turn {
+	var out []results.Turn
 	for _, st := range t.Steps {
 		switch st.Kind {
 		case "conversation":
 			out = append(out, st.Turns...)
 		case "input":
-			out = append(out, evaluate.Turn{Role: "user", Text: st.Input, At: st.Started},
-				evaluate.Turn{Role: "assistant", Text: st.Reply, At: st.Started.Add(st.Duration), Duration: st.Duration, Actions: st.Actions})
+			out = append(out, results.Turn{Role: "user", Text: st.Input, At: st.Started},
+				results.Turn{Role: "assistant", Text: st.Reply, At: st.Started.Add(st.Duration), Duration: st.Duration, Actions: st.Actions})
 		}
 	}
 	return out

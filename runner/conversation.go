@@ -64,7 +64,7 @@ func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario
 	}
 	stepIdx := len(trace.Steps) - 1
 	sim := newSimulator(r.cfg.UserModel, conv.UserSimulator, seed)
-	st.Turns = append(st.Turns, evaluate.Turn{Role: "user", Text: msg, At: time.Now()})
+	st.Turns = append(st.Turns, results.Turn{Role: "user", Text: msg, At: time.Now()})
 	var convErr error
 	for turn := 1; ; turn++ {
 		t0 := time.Now()
@@ -81,8 +81,8 @@ func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario
 		st.Reply = reply.Text
 		st.Actions = append(st.Actions, reply.Actions...)
 		st.Usage = st.Usage.Add(reply.Usage)
-		st.Turns = append(st.Turns, evaluate.Turn{Role: "assistant", Text: reply.Text, At: time.Now(), Duration: d, Actions: reply.Actions})
-		res.Evaluations = append(res.Evaluations, compiled.Evaluate(ctx, evaluate.Input{Trace: trace, Step: stepIdx, Turn: len(st.Turns) - 1, Scope: evaluate.ScopeTurn, Env: evalEnv})...)
+		st.Turns = append(st.Turns, results.Turn{Role: "assistant", Text: reply.Text, At: time.Now(), Duration: d, Actions: reply.Actions})
+		res.Evaluations = append(res.Evaluations, compiled.Evaluate(ctx, evaluate.Input{Trace: trace, Step: stepIdx, Turn: len(st.Turns) - 1, Scope: results.ScopeTurn, Env: evalEnv})...)
 		if reason := r.terminated(ctx, conv, st, "assistant", res); reason != "" {
 			st.TerminationReason = reason
 			break
@@ -101,7 +101,7 @@ func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario
 			convErr = fmt.Errorf("user simulator at turn %d: %w", turn, err)
 			break
 		}
-		st.Turns = append(st.Turns, evaluate.Turn{Role: "user", Text: next, At: time.Now(), Duration: time.Since(t1)})
+		st.Turns = append(st.Turns, results.Turn{Role: "user", Text: next, At: time.Now(), Duration: time.Since(t1)})
 		if reason := r.terminated(ctx, conv, st, "user", res); reason != "" {
 			st.TerminationReason = reason
 			break
@@ -109,8 +109,8 @@ func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario
 		msg = next
 	}
 	// Final and step evaluations judge what happened even when it ended early.
-	res.Evaluations = append(res.Evaluations, compiled.Evaluate(ctx, evaluate.Input{Trace: trace, Step: stepIdx, Turn: -1, Scope: evaluate.ScopeFinal, Env: evalEnv})...)
-	res.Evaluations = append(res.Evaluations, compiled.Evaluate(ctx, evaluate.Input{Trace: trace, Step: stepIdx, Turn: -1, Scope: evaluate.ScopeStep, Env: evalEnv})...)
+	res.Evaluations = append(res.Evaluations, compiled.Evaluate(ctx, evaluate.Input{Trace: trace, Step: stepIdx, Turn: -1, Scope: results.ScopeFinal, Env: evalEnv})...)
+	res.Evaluations = append(res.Evaluations, compiled.Evaluate(ctx, evaluate.Input{Trace: trace, Step: stepIdx, Turn: -1, Scope: results.ScopeStep, Env: evalEnv})...)
 	return convErr
 }
 
@@ -207,7 +207,7 @@ func simulatorPrompt(u scenario.UserSimulator) string {
 // next asks the model for the user's next message. The model sees the
 // conversation from the user's side: the agent's messages as "user" and its
 // own earlier messages as "assistant".
-func (s *simulator) next(ctx context.Context, turns []evaluate.Turn, turn int) (string, llm.Usage, error) {
+func (s *simulator) next(ctx context.Context, turns []results.Turn, turn int) (string, llm.Usage, error) {
 	msgs := make([]llm.Message, 0, len(turns)+1)
 	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: s.system})
 	for _, t := range turns {

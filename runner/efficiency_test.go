@@ -22,7 +22,7 @@ func TestRunRecordsEfficiency(t *testing.T) {
 	t.Parallel()
 	s := loadScenario(t, "echo.scenario.yaml")
 	agent := AgentFunc(func(_ context.Context, _ SessionConfig, msg string) (Reply, error) {
-		return Reply{Text: msg, Actions: []evaluate.Action{
+		return Reply{Text: msg, Actions: []results.Action{
 			{Name: "bash", Args: map[string]any{"command": "gh pr view 1"}},
 			{Name: "bash", Args: map[string]any{"command": "rg needle"}},
 			{Name: "ghx.pr.view", Error: "not found"},
@@ -63,7 +63,7 @@ func TestRunRefusesBadToolCategories(t *testing.T) {
 func BenchmarkEfficiency(b *testing.B) {
 	r, err := newRun(Config{Agent: echoAgent{}, ToolCategories: []scenario.ToolCategory{{Name: "search", Tools: []string{"Grep"}, Commands: []string{`^rg\b`}}}})
 	require.NoError(b, err)
-	acts := []evaluate.Action{{Name: "bash", Args: map[string]any{"command": "gh pr view 1"}}, {Name: "Read"}, {Name: "Grep"}, {Name: "ghx.pr.view"}}
+	acts := []results.Action{{Name: "bash", Args: map[string]any{"command": "gh pr view 1"}}, {Name: "Read"}, {Name: "Grep"}, {Name: "ghx.pr.view"}}
 	trace := &evaluate.Trace{Steps: []evaluate.StepTrace{{Kind: "input", Reply: "x", Actions: acts}, {Kind: "input", Reply: "y", Actions: acts}}}
 	b.ReportAllocs()
 	for b.Loop() {

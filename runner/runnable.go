@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -89,7 +90,7 @@ func unrunnable(cfg *Config, s *scenario.Scenario, c *evaluate.Compiled) []strin
 func checksNeeding(c *evaluate.Compiled, s *scenario.Scenario, match func(evaluate.Needs) bool) []string {
 	var where []string
 	for i := range s.Run {
-		for _, scope := range []evaluate.Scope{evaluate.ScopeStep, evaluate.ScopeTurn, evaluate.ScopeFinal} {
+		for _, scope := range []results.Scope{results.ScopeStep, results.ScopeTurn, results.ScopeFinal} {
 			for _, ch := range c.Checks(scope, i) {
 				if match(ch.Needs) {
 					where = append(where, fmt.Sprintf("%s at %s", ch.Evaluation.Type, ch.Path))

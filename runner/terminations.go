@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/registry"
+	"github.com/agenteval/agenteval/results"
 )
 
 // TerminationType is a conversation termination condition type: a plugin
@@ -28,7 +28,7 @@ type TerminationType struct {
 	Keywords []string
 	// Holds, when set, decides the condition from the conversation so far
 	// on its own, without keywords or a judge (conversation_stuck).
-	Holds func(turns []evaluate.Turn) bool
+	Holds func(turns []results.Turn) bool
 }
 
 // newTerminations returns a registry holding the seven termination types
@@ -57,7 +57,7 @@ func builtinTerminations() []*TerminationType {
 	ts := []*TerminationType{
 		// The conversation loop ends every conversation at max_turns; the
 		// condition only says so.
-		{Name: reasonMaxTurns, Doc: "ends the conversation after max_turns agent turns (always in force)", Holds: func([]evaluate.Turn) bool { return false }},
+		{Name: reasonMaxTurns, Doc: "ends the conversation after max_turns agent turns (always in force)", Holds: func([]results.Turn) bool { return false }},
 		{Name: "user_expresses_satisfaction", Speaker: speakerUser, Keywords: []string{"thank you", "thanks", "that helps", "that solves", "perfect", "great, that", "problem solved", "that works"}},
 		{Name: "agent_provides_solution", Speaker: speakerAssistant, Keywords: []string{"here's how", "here is how", "the solution", "to fix this", "you can fix", "steps:", "try this"}},
 		{Name: "conversation_stuck", Doc: "holds when a speaker repeats their previous message", Holds: stuck},
@@ -92,7 +92,7 @@ func (t *TerminationType) needs() []string {
 }
 
 // stuck reports whether the last two messages of either speaker repeat.
-func stuck(turns []evaluate.Turn) bool {
+func stuck(turns []results.Turn) bool {
 	n := len(turns)
 	if n < 3 {
 		return false

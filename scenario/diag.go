@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -50,8 +51,9 @@ type Diagnostic struct {
 	// Line and Column are 1-based; 0 when the finding concerns the whole file.
 	Line   int `json:"line"`
 	Column int `json:"column"`
-	// Path is the field path, such as run[0].evaluations[2].type; empty for the whole document.
-	Path string `json:"path"`
+	// Path is the field path, such as run[0].evaluations[2].type (in JSON,
+	// that text); empty for the whole document.
+	Path Path `json:"path"`
 	// Severity is error or warning.
 	Severity Severity `json:"severity"`
 	// Code names the rule that fired (unknown-field, enum, required, type, range, ...), for programs.
@@ -70,8 +72,8 @@ func (d Diagnostic) String() string {
 		fmt.Fprintf(&b, ":%d:%d", d.Line, d.Column)
 	}
 	fmt.Fprintf(&b, ": %s: ", d.Severity)
-	if d.Path != "" {
-		b.WriteString(d.Path)
+	if len(d.Path) > 0 {
+		b.WriteString(d.Path.String())
 		b.WriteString(": ")
 	}
 	b.WriteString(d.Message)
@@ -124,9 +126,12 @@ func (ds Diagnostics) err() error {
 func (ds Diagnostics) Sort() Diagnostics {
 	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column),
-			cmp.Compare(a.Path, b.Path), cmp.Compare(a.Message, b.Message))
+			cmp.Compare(a.Path.String(), b.Path.String()), cmp.Compare(a.Message, b.Message))
 	})
-	return slices.Compact(ds)
+	return slices.CompactFunc(ds, func(a, b Diagnostic) bool {
+		return a.File == b.File && a.Line == b.Line && a.Column == b.Column && slices.Equal(a.Path, b.Path) &&
+			a.Severity == b.Severity && a.Code == b.Code && a.Message == b.Message && a.Suggestion == b.Suggestion
+	})
 }
 
 // Path is a field path into a document, built top-down like
@@ -164,6 +169,56 @@ func (p Path) String() string {
 		}
 	}
 	return b.String()
+}
+
+// MarshalText writes the path as String does, so that a Diagnostic's
+// path reads the same in JSON as in text.
+func (p Path) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// UnmarshalText reads a path as String writes it (run[0].evaluations[2].type,
+// setup.virtual_fs["data.json"]), so that a program can read back what
+// `agenteval validate --format json` prints.
+func (p *Path) UnmarshalText(b []byte) error {
+	s := string(b)
+	var out Path
+	for i := 0; i < len(s); {
+		switch {
+		case s[i] == '[' && i+1 < len(s) && s[i+1] == '"':
+			q, err := strconv.QuotedPrefix(s[i+1:])
+			if err != nil || !strings.HasPrefix(s[i+1+len(q):], "]") {
+				return fmt.Errorf("scenario: path %q: a quoted key at byte %d is not closed", s, i)
+			}
+			k, _ := strconv.Unquote(q)
+			out = append(out, PathElem{Key: k})
+			i += 1 + len(q) + 1
+		case s[i] == '[':
+			end := strings.IndexByte(s[i:], ']')
+			n, ok := -1, false
+			if end > 0 {
+				n, ok = atoi(s[i+1 : i+end])
+			}
+			if !ok {
+				return fmt.Errorf("scenario: path %q: want an index or a quoted key at byte %d", s, i)
+			}
+			out = append(out, PathElem{Index: n, IsIndex: true})
+			i += end + 1
+		default:
+			if s[i] == '.' && len(out) > 0 {
+				i++
+			}
+			end := i
+			for end < len(s) && s[end] != '.' && s[end] != '[' {
+				end++
+			}
+			if !isIdent(s[i:end]) {
+				return fmt.Errorf("scenario: path %q: want a field name at byte %d", s, i)
+			}
+			out = append(out, PathElem{Key: s[i:end]})
+			i = end
+		}
+	}
+	*p = out
+	return nil
 }
 
 // isIdent reports whether s is an identifier that needs no quoting in a path.

@@ -11,8 +11,8 @@ import (
 func TestDiagnosticJSONRoundTrip(t *testing.T) {
 	t.Parallel()
 	in := Diagnostics{
-		{File: "a.yaml", Line: 3, Column: 7, Path: "run[0].input", Severity: Error, Code: "type", Message: "got number, want string"},
-		{File: "a.yaml", Line: 4, Column: 1, Path: "extra", Severity: Warning, Code: "unknown-field", Message: `unknown field "extra"`, Suggestion: "tags"},
+		{File: "a.yaml", Line: 3, Column: 7, Path: Path{}.Key("run").Index(0).Key("input"), Severity: Error, Code: "type", Message: "got number, want string"},
+		{File: "a.yaml", Line: 4, Column: 1, Path: Path{}.Key("extra"), Severity: Warning, Code: "unknown-field", Message: `unknown field "extra"`, Suggestion: "tags"},
 	}
 	b, err := json.Marshal(in)
 	require.NoError(t, err)
@@ -28,8 +28,8 @@ func TestDiagnosticsError(t *testing.T) {
 	t.Parallel()
 	ds := Diagnostics{
 		{File: "a.yaml", Line: 1, Column: 1, Severity: Warning, Code: "no-checks", Message: "checks nothing"},
-		{File: "a.yaml", Line: 2, Column: 5, Path: "name", Severity: Error, Code: "type", Message: "got number, want string"},
-		{File: "a.yaml", Path: "id", Severity: Error, Code: "duplicate-id", Message: "taken", Suggestion: "b"},
+		{File: "a.yaml", Line: 2, Column: 5, Path: Path{}.Key("name"), Severity: Error, Code: "type", Message: "got number, want string"},
+		{File: "a.yaml", Path: Path{}.Key("id"), Severity: Error, Code: "duplicate-id", Message: "taken", Suggestion: "b"},
 	}
 	assert.Equal(t, `a.yaml:2:5: error: name: got number, want string (and 1 more errors)`, ds.Error())
 	assert.Equal(t, `a.yaml: error: id: taken (did you mean "b"?)`, ds[2].String())
@@ -90,4 +90,47 @@ func TestKinds(t *testing.T) {
 		assert.Equal(t, tt.want, detectKind(tt.name, tt.value), tt.name)
 	}
 	assert.Equal(t, "Kind(42)", Kind(42).String())
+}
+
+// A Diagnostic's Path reads back from its text (validate --format json):
+// keys, indexes and quoted keys; text that is no path is an error.
+func TestPathText(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		text string
+		want Path
+	}{
+		{"", nil},
+		{"run[0].evaluations[2].type", Path{}.Key("run").Index(0).Key("evaluations").Index(2).Key("type")},
+		{`setup.virtual_fs["data.json"]`, Path{}.Key("setup").Key("virtual_fs").Key("data.json")},
+		{`["a]\"b"][3]`, Path{}.Key(`a]"b`).Index(3)},
+		{`[""].x`, Path{}.Key("").Key("x")},
+	} {
+		var p Path
+		require.NoError(t, p.UnmarshalText([]byte(tt.text)), tt.text)
+		assert.Equal(t, tt.want, p, tt.text)
+		assert.Equal(t, tt.text, tt.want.String())
+	}
+	for _, bad := range []string{".a", "a..b", "a[", "a[x]", `a["b`, `a["b"`, "a[-1]", "a b"} {
+		var p Path
+		assert.Error(t, p.UnmarshalText([]byte(bad)), bad)
+	}
+}
+
+// FuzzPathText: reading a path never panics, and what it read prints as
+// text that reads back the same.
+func FuzzPathText(f *testing.F) {
+	for _, s := range []string{"", "run[0].evaluations[2].type", `setup.virtual_fs["data.json"]`, `[""]`, "a[01]"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var p Path
+		if p.UnmarshalText([]byte(s)) != nil {
+			return
+		}
+		var q Path
+		require.NoError(t, q.UnmarshalText([]byte(p.String())), "%q printed as %q", s, p.String())
+		assert.Equal(t, len(p), len(q))
+		assert.Equal(t, p.String(), q.String())
+	})
 }

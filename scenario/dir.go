@@ -149,7 +149,7 @@ func checkSet(files []*File) Diagnostics {
 		}
 		id := f.Scenario.ID
 		if prev, dup := ids[id]; dup {
-			d := Diagnostic{File: f.Name, Path: "id", Severity: Error, Code: "duplicate-id",
+			d := Diagnostic{File: f.Name, Path: Path{}.Key("id"), Severity: Error, Code: "duplicate-id",
 				Message: fmt.Sprintf("scenario id %q is already used by %s", id, prev.Name)}
 			if f.Doc != nil {
 				var found bool

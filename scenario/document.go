@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -258,7 +259,7 @@ type converter struct {
 }
 
 func (c *converter) add(n *yaml.Node, sev Severity, code, msg string) {
-	c.diags = append(c.diags, Diagnostic{File: c.file, Line: n.Line, Column: n.Column, Path: c.path.String(), Severity: sev, Code: code, Message: msg})
+	c.diags = append(c.diags, Diagnostic{File: c.file, Line: n.Line, Column: n.Column, Path: slices.Clone(c.path), Severity: sev, Code: code, Message: msg})
 }
 
 // addAt is add with one more path element, for a finding about a key.

@@ -131,7 +131,7 @@ func TestHostStringLengthMessages(t *testing.T) {
 		}
 		var got []string
 		for _, d := range f.Diagnostics.Errors() {
-			got = append(got, d.Path+": "+d.Message)
+			got = append(got, d.Path.String()+": "+d.Message)
 		}
 		assert.Contains(t, got, want, eval)
 	}

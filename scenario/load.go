@@ -605,7 +605,7 @@ func jsonPointerEscape(s string) string {
 
 // addf appends a diagnostic positioned at path (nil: the whole document).
 func (f *File) addf(p Path, sev Severity, code, format string, args ...any) *Diagnostic {
-	d := Diagnostic{File: f.Name, Path: p.String(), Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)}
+	d := Diagnostic{File: f.Name, Path: slices.Clone(p), Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)}
 	if f.Doc != nil && f.Doc.root != nil {
 		d.Line, d.Column, _ = f.Doc.Locate(p)
 	}

@@ -60,7 +60,7 @@ func TestLoadValue(t *testing.T) {
 	require.Len(t, f.Diagnostics, 2)
 	assert.Equal(t, "no-checks", f.Diagnostics[0].Code)
 	d := f.Diagnostics[1]
-	assert.Equal(t, []any{0, 0, "run[0].conversation.max_turns", "range"}, []any{d.Line, d.Column, d.Path, d.Code})
+	assert.Equal(t, []any{0, 0, "run[0].conversation.max_turns", "range"}, []any{d.Line, d.Column, d.Path.String(), d.Code})
 	assert.Equal(t, "override: error: run[0].conversation.max_turns: 0 is below the minimum 1", d.String())
 }
 

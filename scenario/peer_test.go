@@ -119,7 +119,7 @@ func TestPeerInvalidFiles(t *testing.T) {
 		require.Error(t, err, name)
 		var got []finding
 		for _, d := range f.Diagnostics {
-			got = append(got, finding{d.Line, d.Column, d.Severity, d.Path, d.Code, d.Suggestion})
+			got = append(got, finding{d.Line, d.Column, d.Severity, d.Path.String(), d.Code, d.Suggestion})
 		}
 		assert.Equal(t, want, got, name)
 	}
@@ -244,10 +244,10 @@ func TestRegisteredEvaluationType(t *testing.T) {
 	require.Error(t, err)
 	require.Len(t, f.Diagnostics, 1)
 	d := f.Diagnostics[0]
-	assert.Equal(t, []any{24, 15, "run[0].evaluations[0].mood", "enum", "happy"}, []any{d.Line, d.Column, d.Path, d.Code, d.Suggestion})
+	assert.Equal(t, []any{24, 15, "run[0].evaluations[0].mood", "enum", "happy"}, []any{d.Line, d.Column, d.Path.String(), d.Code, d.Suggestion})
 	f, err = load("custom.scenario.yaml", []byte(src))
 	require.Error(t, err)
-	assert.Equal(t, "run[0].evaluations[0].type", f.Diagnostics[0].Path)
+	assert.Equal(t, "run[0].evaluations[0].type", f.Diagnostics[0].Path.String())
 
 	newSentiment := func(*Sentiment) (evaluate.Evaluator, error) { return nil, nil }
 	err = reg.Evaluations.Register(evaluate.NewKind("regex_match", "", newSentiment))

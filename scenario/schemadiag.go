@@ -27,7 +27,7 @@ var english = message.NewPrinter(language.English)
 func schemaDiagnostics(doc *Document, schemaDoc map[string]any, prefix []string, ve *jsonschema.ValidationError) Diagnostics {
 	var out Diagnostics
 	add := func(p Path, atKey bool, code, msg, suggestion string, sev Severity) {
-		d := Diagnostic{File: doc.File, Path: p.String(), Severity: sev, Code: code, Message: msg, Suggestion: suggestion}
+		d := Diagnostic{File: doc.File, Path: slices.Clone(p), Severity: sev, Code: code, Message: msg, Suggestion: suggestion}
 		if doc.root != nil {
 			if atKey {
 				d.Line, d.Column, _ = doc.LocateKey(p)

@@ -56,7 +56,7 @@ func TestJudgmentWeightsLoadChecks(t *testing.T) {
 			require.NotEmpty(t, errs)
 			d := errs[0]
 			assert.Equal(t, "w.scenario.yaml", d.File)
-			assert.Equal(t, tt.wantPath, d.Path)
+			assert.Equal(t, tt.wantPath, d.Path.String())
 			assert.Equal(t, tt.wantLine, d.Line)
 			assert.Positive(t, d.Column)
 			assert.Contains(t, d.Message, tt.wantMsg)
@@ -80,7 +80,7 @@ judgment: {strategy: weighted}
 	var ds scenario.Diagnostics
 	require.ErrorAs(t, err, &ds)
 	require.NotEmpty(t, ds.Errors())
-	assert.Equal(t, "judgment.strategy", ds.Errors()[0].Path)
+	assert.Equal(t, "judgment.strategy", ds.Errors()[0].Path.String())
 	assert.Equal(t, 8, ds.Errors()[0].Line)
 }
 

@@ -19,9 +19,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/redact"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 )
 
@@ -108,26 +108,26 @@ func Type() *runner.AgentType {
 }
 
 type execLine struct {
-	Type      string            `json:"type"`
-	ID        int64             `json:"id,omitempty"`
-	Job       string            `json:"job,omitempty"`
-	Scenario  string            `json:"scenario,omitempty"`
-	Character any               `json:"character,omitempty"`
-	Plugins   []string          `json:"plugins,omitempty"`
-	Dir       string            `json:"dir,omitempty"`
-	Seed      int64             `json:"seed,omitempty"`
-	Text      string            `json:"text,omitempty"`
-	Service   string            `json:"service,omitempty"`
-	Method    string            `json:"method,omitempty"`
-	Args      json.RawMessage   `json:"args,omitempty"`
-	Name      string            `json:"name,omitempty"`
-	Result    json.RawMessage   `json:"result,omitempty"`
-	Error     json.RawMessage   `json:"error,omitempty"`
-	Actions   []evaluate.Action `json:"actions,omitempty"`
-	Usage     *llm.Usage        `json:"usage,omitempty"`
-	Protocol  int               `json:"protocol,omitempty"`
-	Sessions  string            `json:"sessions,omitempty"`
-	Message   string            `json:"message,omitempty"`
+	Type      string           `json:"type"`
+	ID        int64            `json:"id,omitempty"`
+	Job       string           `json:"job,omitempty"`
+	Scenario  string           `json:"scenario,omitempty"`
+	Character any              `json:"character,omitempty"`
+	Plugins   []string         `json:"plugins,omitempty"`
+	Dir       string           `json:"dir,omitempty"`
+	Seed      int64            `json:"seed,omitempty"`
+	Text      string           `json:"text,omitempty"`
+	Service   string           `json:"service,omitempty"`
+	Method    string           `json:"method,omitempty"`
+	Args      json.RawMessage  `json:"args,omitempty"`
+	Name      string           `json:"name,omitempty"`
+	Result    json.RawMessage  `json:"result,omitempty"`
+	Error     json.RawMessage  `json:"error,omitempty"`
+	Actions   []results.Action `json:"actions,omitempty"`
+	Usage     *llm.Usage       `json:"usage,omitempty"`
+	Protocol  int              `json:"protocol,omitempty"`
+	Sessions  string           `json:"sessions,omitempty"`
+	Message   string           `json:"message,omitempty"`
 }
 
 // NewSession starts the program for one session and ends it with the
@@ -399,7 +399,7 @@ func (s *execSession) exchange(ctx context.Context, message string) (_ runner.Re
 			}
 			return runner.Reply{}, fmt.Errorf("exec agent: the agent could not answer message %d: %s", id, redact.Head(l.Message, 2000)), false
 		case "action":
-			a := evaluate.Action{Name: l.Name, End: time.Now()}
+			a := results.Action{Name: l.Name, End: time.Now()}
 			a.Start = a.End
 			if len(l.Args) > 0 {
 				_ = json.Unmarshal(l.Args, &a.Args)

@@ -9,8 +9,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/results"
 
 	"github.com/agenteval/agenteval/runner"
 )
@@ -57,7 +57,7 @@ func servingAgent() {
 				titles = append(titles, it.(map[string]any)["title"].(string))
 			}
 			return runner.Reply{Text: fmt.Sprintf("pid %d session %d: Open issues: %s", os.Getpid(), n, strings.Join(titles, ", ")),
-				Actions: []evaluate.Action{{Name: "LIST_ISSUES", Args: map[string]any{"repo": "acme/demo"}}},
+				Actions: []results.Action{{Name: "LIST_ISSUES", Args: map[string]any{"repo": "acme/demo"}}},
 				Usage:   llm.Usage{PromptTokens: 3, CompletionTokens: 4, TotalTokens: 7}}, nil
 		}), nil
 	})

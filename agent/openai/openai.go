@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 )
 
@@ -160,7 +160,7 @@ func (s *modelSession) Send(ctx context.Context, message string) (runner.Reply, 
 			return reply, nil
 		}
 		for _, tc := range resp.ToolCalls {
-			act := evaluate.Action{Name: tc.Name, Start: time.Now()}
+			act := results.Action{Name: tc.Name, Start: time.Now()}
 			var args map[string]any
 			if len(tc.Arguments) > 0 {
 				_ = json.Unmarshal(tc.Arguments, &args)

@@ -11,6 +11,7 @@ import (
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/evaluate/evaluatetest"
 	"github.com/agenteval/agenteval/internal/evalparams"
+	"github.com/agenteval/agenteval/results"
 )
 
 // TestBuiltinsConform runs every built-in kind that needs nothing beyond
@@ -71,7 +72,7 @@ func TestCheckFindsViolations(t *testing.T) {
 		}), nil
 	})
 	err := evaluatetest.Check(broken, []evaluatetest.Case{{Name: "c", Params: &params{}, Malformed: false, Pass: true,
-		Input: evaluate.Input{Trace: &evaluate.Trace{Steps: []evaluate.StepTrace{{Kind: "conversation", Reply: "x", Turns: []evaluate.Turn{{Role: "user"}}}}}, Turn: -1, Scope: evaluate.ScopeStep}}})
+		Input: evaluate.Input{Trace: &evaluate.Trace{Steps: []evaluate.StepTrace{{Kind: "conversation", Reply: "x", Turns: []results.Turn{{Role: "user"}}}}}, Turn: -1, Scope: results.ScopeStep}}})
 	require.Error(t, err)
 	msg := err.Error()
 	assert.Contains(t, msg, "Score 2 is outside [0, 1]")

@@ -10,7 +10,7 @@ import (
 	"log"
 
 	"github.com/agenteval/agenteval"
-	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 )
 
@@ -25,7 +25,7 @@ var weatherAgent = runner.AgentFunc(func(ctx context.Context, cfg runner.Session
 	}
 	return runner.Reply{
 		Text:    fmt.Sprintf("The weather in Paris: %v", forecast),
-		Actions: []evaluate.Action{{Name: "GET_WEATHER", Args: map[string]any{"city": "Paris"}}},
+		Actions: []results.Action{{Name: "GET_WEATHER", Args: map[string]any{"city": "Paris"}}},
 	}, nil
 })
 
