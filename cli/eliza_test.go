@@ -65,3 +65,71 @@ func TestElizaRunsUpstreamScenario(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, leftovers)
 }
+
+// TestElizaProjectActionCallsMockedService runs examples/eliza (an ElizaOS
+// project: character Skye, a GET_WEATHER action calling its weather
+// service) with --agent eliza:examples/eliza: the model picks the action,
+// the action's service call is answered by the scenario's mocks (by
+// specificity: Paris by its own mock, Oslo by the catch-all), the
+// trajectory holds the action the runtime ran, and both steps pass.
+func TestElizaProjectActionCallsMockedService(t *testing.T) {
+	testtool.NeedNPM(t, elizaPackages...)
+	srv := llmtest.NewServer(t)
+	srv.Handle(func(llmtest.Request) llmtest.Reply {
+		return elizaReply("The user asks about the weather.", "GET_WEATHER", "Let me look that up.")
+	})
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := runCLIEnv(t, map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": srv.Config().APIKey},
+		"run", "--agent", "eliza:../examples/eliza", "--out", out, "../examples/eliza/weather.scenario.yaml")
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	jobs := readJobs(t, out)
+	require.Len(t, jobs, 1)
+	j := jobs[0]
+	assert.True(t, j.Passed, "%+v", j)
+	require.Len(t, j.MockCalls, 2, "%+v", j.MockCalls)
+	assert.Equal(t, "weather", j.MockCalls[0].Service)
+	assert.Equal(t, "forecast", j.MockCalls[0].Method)
+	assert.Equal(t, []any{map[string]any{"city": "Paris"}}, j.MockCalls[0].Args)
+	assert.Equal(t, 0, j.MockCalls[0].Mock)
+	assert.Equal(t, []any{map[string]any{"city": "Oslo"}}, j.MockCalls[1].Args)
+	assert.Equal(t, 1, j.MockCalls[1].Mock)
+	var system bool
+	for _, r := range srv.Requests() {
+		if len(r.Chat.Messages) > 0 && strings.HasPrefix(r.Chat.Messages[0].Content, "You are Skye.") && r.Chat.Model == "gpt-4o-mini" {
+			system = true
+		}
+	}
+	assert.True(t, system, "the scenario's character reached the model")
+}
+
+// TestElizaMissingPluginIsIncomplete: a scenario whose plugin is not
+// installed leaves its job incomplete, naming the plugin and how to
+// install it; a disabled plugin is not loaded at all.
+func TestElizaMissingPluginIsIncomplete(t *testing.T) {
+	testtool.NeedNPM(t, elizaPackages...)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "p.scenario.yaml"), []byte(`name: plugins
+description: one plugin missing, one disabled
+plugins:
+  - "@elizaos/plugin-sql"
+  - name: "@elizaos/plugin-disabled-one"
+    enabled: false
+  - "@elizaos/plugin-not-installed"
+environment: {type: local}
+run:
+  - input: hello
+    evaluations:
+      - {type: string_contains, value: hello}
+judgment: {strategy: all_pass}
+`), 0o644))
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := runCLIEnv(t, map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"},
+		"run", "--agent", "eliza", "--out", out, filepath.Join(dir, "p.scenario.yaml"))
+	require.NotEqual(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	jobs := readJobs(t, out)
+	require.Len(t, jobs, 1)
+	assert.False(t, jobs[0].Completed)
+	assert.Contains(t, jobs[0].Reason, "@elizaos/plugin-not-installed is not installed")
+	assert.Contains(t, jobs[0].Reason, "npm install --global --prefix")
+	assert.NotContains(t, jobs[0].Reason, "plugin-disabled-one")
+}

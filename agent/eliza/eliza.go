@@ -28,14 +28,14 @@ import (
 var bridgeSource []byte
 
 // Type returns the agent type "eliza" (eliza or eliza:PROJECT_DIR builds
-// New(PROJECT_DIR)), for a registry of agent types such as agenteval.Kit's.
+// newAgent(PROJECT_DIR)), for a registry of agent types such as agenteval.Kit's.
 func Type() *runner.AgentType {
 	return &runner.AgentType{Name: "eliza",
 		Doc:      "eliza[:PROJECT_DIR] runs the scenario against a real ElizaOS runtime (the project's node_modules, else AGENTEVAL_NPM_DIR's packages); its plugin-openai calls OPENAI_BASE_URL",
-		TakesEnv: true, New: New}
+		TakesEnv: true, New: newAgent}
 }
 
-// New returns the agent that runs scenarios against a real ElizaOS runtime.
+// newAgent returns the agent that runs scenarios against a real ElizaOS runtime.
 // project is an ElizaOS project's directory, whose node_modules, .env and
 // exported agent (character and plugins) the runtime is made from; "" uses
 // the ElizaOS packages installed globally under the npm folder
@@ -43,7 +43,7 @@ func Type() *runner.AgentType {
 // scripts/test.sh installs its npm_packages). The runtime's model calls go
 // to OPENAI_BASE_URL with OPENAI_API_KEY, read through opts.Getenv. The
 // agent pools its Node processes within a run as the exec agent does.
-func New(project string, opts runner.AgentOptions) (runner.Agent, error) {
+func newAgent(project string, opts runner.AgentOptions) (runner.Agent, error) {
 	getenv := opts.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
