@@ -9,7 +9,6 @@ import (
 	"github.com/agenteval/agenteval/runner"
 )
 
-
 // Type returns the agent type "echo" (it takes no argument), for a registry
 // of agent types such as agenteval.Kit's; its New returns the echo agent.
 func Type() *runner.AgentType {
