@@ -30,6 +30,7 @@
 
 import { createInterface } from 'node:readline';
 import { existsSync, readFileSync, mkdirSync, mkdtempSync, rmSync, renameSync, cpSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -346,6 +347,7 @@ class Session {
     } else {
       this.dir = mkdtempSync(join(tmpdir(), 'agenteval-eliza-session-'));
     }
+    if (!this.start.dir) liveDirs.add(this.dir);
     const db = join(this.dir, 'pglite');
     cpSync(tmpl, db, { recursive: true });
     const settings = { PGLITE_DATA_DIR: db };
@@ -418,16 +420,32 @@ class Session {
     return out;
   }
 
+  // close stops the runtime's services and removes the session's
+  // directory. The PGLite database is not closed: closing checkpoints it to
+  // disk, seconds of blocking WebAssembly on a busy machine, for files about
+  // to be deleted; unreachable once the runtime is dropped (plugin-sql's
+  // process-wide client was cleared when it was made), it is collected.
   async close() {
     try {
       await this.runtime?.stop();
-      await this.runtime?.adapter?.close?.();
     } catch (e) {
       log('stopping the runtime:', e?.stack ?? e);
     }
-    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+    if (this.dir) {
+      // Asynchronously: removing thousands of files must not hold up the
+      // event loop, which must see the input end in time (see liveDirs).
+      await rm(this.dir, { recursive: true, force: true, maxRetries: 3 });
+      liveDirs.delete(this.dir);
+    }
   }
 }
+
+// liveDirs are the directories of sessions without a job directory not
+// yet removed: when the input ends (the run is over) they are removed and
+// the process exits at once, without waiting for anything else (the
+// protocol gives it 2 seconds). A session's directory inside its job's
+// directory goes with the job's, which agenteval removes.
+const liveDirs = new Set();
 
 function jsonSafe(v) {
   try {
@@ -498,9 +516,6 @@ input.on('line', (text) => {
   else queue = queue.then(() => handle(line)).catch((e) => describe(e));
 });
 input.on('close', () => {
-  for (const p of pendingMocks.values()) p.reject(new Error('eliza-bridge: the input ended'));
-  pendingMocks.clear();
-  queue
-    .then(() => session?.close())
-    .finally(() => process.exit(0));
+  for (const dir of liveDirs) rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
 });
