@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/agenttest"
 	"github.com/agenteval/agenteval/runner"
 )
 
@@ -88,7 +89,7 @@ func TestExecAgentProtocol(t *testing.T) { // not parallel: it sets an environme
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	t.Setenv("AGENTEVAL_TEST_AGENT", "1")
-	f, err := testLoad("exec.scenario.yaml", []byte(`name: exec
+	f, err := agenttest.Load("exec.scenario.yaml", []byte(`name: exec
 description: the exec protocol end to end
 environment: {type: local}
 setup:
@@ -113,7 +114,7 @@ judgment: {strategy: all_pass}
 	require.NoError(t, err)
 	agent, err := buildAgent("exec:"+exe, runner.AgentOptions{})
 	require.NoError(t, err)
-	res := runOne(t, runner.Config{Agent: agent}, f.Scenario)
+	res := agenttest.RunOne(t, runner.Config{Agent: agent}, f.Scenario)
 	require.Len(t, res.Evaluations, 3)
 	assert.True(t, res.Evaluations[0].Passed, res.Evaluations[0].Message)
 	assert.True(t, res.Evaluations[1].Passed, res.Evaluations[1].Message)

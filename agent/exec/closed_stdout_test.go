@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/agenteval/agenteval/internal/agenttest"
 	"github.com/agenteval/agenteval/runner"
 )
 
@@ -25,7 +26,7 @@ func TestExecAgentThatClosesStdoutEndsAtOnce(t *testing.T) {
 			t.Parallel()
 			start := time.Now()
 			// One attempt: the time bound is for one session, not for its infrastructure retries.
-			res := runOne(t, runner.Config{Agent: testExecAgent(t, script), InfraRetries: -1}, inputScenario(t, "30s"))
+			res := agenttest.RunOne(t, runner.Config{Agent: testExecAgent(t, script), InfraRetries: -1}, inputScenario(t, "30s"))
 			assert.Less(t, time.Since(start), time.Second)
 			assert.False(t, res.Completed)
 			assert.Contains(t, res.Error, "closed its stdout")

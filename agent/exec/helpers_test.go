@@ -4,57 +4,28 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/agenteval/agenteval/internal/sources"
-	"github.com/agenteval/agenteval/matrix"
+	"github.com/agenteval/agenteval/internal/agenttest"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// testLoader is one loader of the built-in registries, shared by the tests
-// so that its schemas compile once.
-var testLoader = sync.OnceValue(func() *scenario.Loader {
-	return scenario.NewLoader(runner.NewRegistries(), scenario.Options{})
-})
-
-// testLoad loads a document from bytes with testLoader.
-func testLoad(name string, data []byte) (*scenario.File, error) { return testLoader().Load(name, data) }
-
 // loadScenario loads testdata/name.
 func loadScenario(t testing.TB, name string) *scenario.Scenario {
 	t.Helper()
-	f, err := testLoader().LoadFile(filepath.Join("testdata", name))
+	f, err := agenttest.LoadFile(filepath.Join("testdata", name))
 	require.NoError(t, err)
 	return f.Scenario
-}
-
-// memSink keeps the results of a run in memory.
-type memSink struct{ results []*results.Job }
-
-func (m *memSink) Write(r *results.Job) error { m.results = append(m.results, r); return nil }
-
-// runOne runs s once with cfg and returns its result.
-func runOne(t *testing.T, cfg runner.Config, s *scenario.Scenario) *results.Job {
-	t.Helper()
-	sink := &memSink{}
-	cfg.Results = sink
-	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("s", s, 1)}, matrix.Shard{})
-	require.NoError(t, err)
-	_, err = runner.Run(t.Context(), cfg, jobs)
-	require.NoError(t, err)
-	require.Len(t, sink.results, 1)
-	return sink.results[0]
 }
 
 // inputScenario sends "hello" and expects it back, within timeout.
 func inputScenario(t *testing.T, timeout string) *scenario.Scenario {
 	t.Helper()
-	f, err := testLoad("agent.scenario.yaml", []byte(`name: agent
+	f, err := agenttest.Load("agent.scenario.yaml", []byte(`name: agent
 description: one message to the agent
 environment: {type: local}
 run:

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/agenttest"
 	"github.com/agenteval/agenteval/internal/proctest"
 	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/matrix"
@@ -47,14 +48,14 @@ func issuesScenario(t *testing.T, id, input, timeout string) *scenario.Scenario 
 // runSources runs sources and returns the results by job id and the summary.
 func runSources(t *testing.T, cfg runner.Config, srcs ...sources.Source) (map[string]*results.Job, runner.Summary) {
 	t.Helper()
-	sink := &memSink{}
+	sink := &agenttest.Sink{}
 	cfg.Results = sink
 	jobs, _, err := sources.Combine(srcs, matrix.Shard{})
 	require.NoError(t, err)
 	sum, err := runner.Run(t.Context(), cfg, jobs)
 	require.NoError(t, err)
 	byID := map[string]*results.Job{}
-	for _, r := range sink.results {
+	for _, r := range sink.Results() {
 		byID[r.ID] = r
 	}
 	return byID, sum
@@ -173,7 +174,7 @@ func TestExecPoolStartsOneShotProgramsPerSession(t *testing.T) {
 func TestExecPoolDoesNotKeepProgramsInJobDirectories(t *testing.T) {
 	t.Parallel()
 	marker := "agenteval-pool-dir-" + proctest.SleepArg()
-	f, err := testLoad("cwd.scenario.yaml", []byte(`name: cwd
+	f, err := agenttest.Load("cwd.scenario.yaml", []byte(`name: cwd
 description: a job with a directory
 environment: {type: local}
 setup:
@@ -201,7 +202,7 @@ func TestExecPoolEndsWithACancelledRun(t *testing.T) {
 	agent := testExecAgent(t, servingCommand(t, marker))
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
-	sink := &memSink{}
+	sink := &agenttest.Sink{}
 	go func() {
 		defer close(done)
 		jobs, _, _ := sources.Combine([]sources.Source{
@@ -261,13 +262,13 @@ func TestExecReadyLine(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			res := runOne(t, runner.Config{Agent: testExecAgent(t, `echo '`+tc.first+`'; cat >/dev/null`)}, inputScenario(t, "30s"))
+			res := agenttest.RunOne(t, runner.Config{Agent: testExecAgent(t, `echo '`+tc.first+`'; cat >/dev/null`)}, inputScenario(t, "30s"))
 			assert.False(t, res.Completed)
 			assert.Contains(t, res.Error, tc.want)
 		})
 	}
 	// "one", like no ready line at all, keeps a program per session.
-	res := runOne(t, runner.Config{Agent: testExecAgent(t, `echo '{"type":"ready","sessions":"one","protocol":1}'; read start; read msg; echo '{"type":"reply","id":1,"text":"hello"}'`)}, inputScenario(t, "30s"))
+	res := agenttest.RunOne(t, runner.Config{Agent: testExecAgent(t, `echo '{"type":"ready","sessions":"one","protocol":1}'; read start; read msg; echo '{"type":"reply","id":1,"text":"hello"}'`)}, inputScenario(t, "30s"))
 	assert.True(t, res.Passed, res.Explain())
 }
 

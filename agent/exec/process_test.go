@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/agenttest"
 	"github.com/agenteval/agenteval/internal/proctest"
 	"github.com/agenteval/agenteval/runner"
 )
@@ -30,7 +31,7 @@ func TestExecAgentThatFloodsIsStoppedAndKilled(t *testing.T) {
 	t.Parallel()
 	marker := "agenteval-flood-" + proctest.SleepArg()
 	start := time.Now()
-	res := runOne(t, runner.Config{Agent: testExecAgent(t, "yes "+marker)}, inputScenario(t, "5s"))
+	res := agenttest.RunOne(t, runner.Config{Agent: testExecAgent(t, "yes "+marker)}, inputScenario(t, "5s"))
 	assert.Less(t, time.Since(start), 20*time.Second)
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, "line is not JSON")
@@ -45,7 +46,7 @@ func TestExecAgentTimeoutKillsItsGroup(t *testing.T) {
 	t.Parallel()
 	marker := proctest.SleepArg()
 	start := time.Now()
-	res := runOne(t, runner.Config{Agent: testExecAgent(t, "sleep "+marker+" & cat >/dev/null")}, inputScenario(t, "300ms"))
+	res := agenttest.RunOne(t, runner.Config{Agent: testExecAgent(t, "sleep "+marker+" & cat >/dev/null")}, inputScenario(t, "300ms"))
 	assert.Less(t, time.Since(start), 20*time.Second, "the run must not wait for the agent's child")
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, "timed out")
@@ -61,7 +62,7 @@ func TestExecAgentLeftoverIsKilledAtSessionEnd(t *testing.T) {
 	marker := proctest.SleepArg()
 	script := `sleep ` + marker + ` & read start; read msg; echo '{"type":"reply","id":1,"text":"hello"}'`
 	start := time.Now()
-	res := runOne(t, runner.Config{Agent: testExecAgent(t, script)}, inputScenario(t, "5s"))
+	res := agenttest.RunOne(t, runner.Config{Agent: testExecAgent(t, script)}, inputScenario(t, "5s"))
 	assert.Less(t, time.Since(start), 20*time.Second)
 	assert.True(t, res.Passed, res.Explain())
 	assert.Contains(t, strings.Join(res.Notes, "\n"), "left them running")
@@ -76,7 +77,7 @@ func TestExecAgentLineBound(t *testing.T) {
 	marker := proctest.SleepArg()
 	agent := testExecAgent(t, "cat /dev/zero; sleep "+marker)
 	start := time.Now()
-	res := runOne(t, runner.Config{Agent: agent}, inputScenario(t, "30s"))
+	res := agenttest.RunOne(t, runner.Config{Agent: agent}, inputScenario(t, "30s"))
 	assert.Less(t, time.Since(start), 20*time.Second)
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, fmt.Sprintf("more than %d bytes without a newline (MaxLineBytes)", defaultMaxLineBytes))
@@ -89,7 +90,7 @@ func TestExecAgentReplyBound(t *testing.T) {
 	t.Parallel()
 	agent := testExecAgent(t, `read start; read msg; while :; do echo '{"type":"action","name":"A","args":{"pad":"`+strings.Repeat("x", 1000)+`"}}'; done`)
 	agent.MaxReplyBytes = 256 << 10
-	res := runOne(t, runner.Config{Agent: agent}, inputScenario(t, "30s"))
+	res := agenttest.RunOne(t, runner.Config{Agent: agent}, inputScenario(t, "30s"))
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, "reply too long: its lines passed 262144 bytes (MaxReplyBytes)")
 }

@@ -7,13 +7,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agenteval/agenteval/internal/sources"
+	"github.com/agenteval/agenteval/internal/agenttest"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/llm/llmtest"
-	"github.com/agenteval/agenteval/matrix"
-	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
-	"github.com/agenteval/agenteval/scenario"
 )
 
 // TestOpenAIAgentCallsMocksAsTools runs the openai:MODEL agent against a
@@ -27,7 +24,7 @@ func TestOpenAIAgentCallsMocksAsTools(t *testing.T) {
 		llmtest.Text("There is one open issue: Login crash."),
 	)
 	t.Setenv("OPENAI_BASE_URL", srv.URL)
-	f, err := testLoad("openai.scenario.yaml", []byte(`name: openai agent
+	f, err := agenttest.Load("openai.scenario.yaml", []byte(`name: openai agent
 description: tools from mocks
 environment: {type: local}
 character:
@@ -51,7 +48,7 @@ judgment: {strategy: all_pass}
 		return map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": srv.Config().APIKey}[k]
 	}})
 	require.NoError(t, err)
-	res := runOne(t, runner.Config{Agent: agent}, f.Scenario)
+	res := agenttest.RunOne(t, runner.Config{Agent: agent}, f.Scenario)
 	assert.True(t, res.Passed, res.Explain())
 	assert.Positive(t, res.Usage.TotalTokens)
 	reqs := srv.Requests()
@@ -79,26 +76,4 @@ func TestTypeTakesInstructions(t *testing.T) {
 	assert.Equal(t, "be kind", a.(*modelAgent).Instructions)
 	_, err = typ.New("", runner.AgentOptions{})
 	assert.ErrorContains(t, err, "name a model")
-}
-
-// testLoad loads a document from bytes with the built-in registries.
-func testLoad(name string, data []byte) (*scenario.File, error) {
-	return scenario.NewLoader(runner.NewRegistries(), scenario.Options{}).Load(name, data)
-}
-
-type memSink struct{ results []*results.Job }
-
-func (m *memSink) Write(r *results.Job) error { m.results = append(m.results, r); return nil }
-
-// runOne runs s once with cfg and returns its result.
-func runOne(t *testing.T, cfg runner.Config, s *scenario.Scenario) *results.Job {
-	t.Helper()
-	sink := &memSink{}
-	cfg.Results = sink
-	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("s", s, 1)}, matrix.Shard{})
-	require.NoError(t, err)
-	_, err = runner.Run(t.Context(), cfg, jobs)
-	require.NoError(t, err)
-	require.Len(t, sink.results, 1)
-	return sink.results[0]
 }
