@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/agenteval/agenteval/internal/mockset"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/results"
@@ -61,7 +62,7 @@ type Reply struct {
 // mocks in process, or the exec protocol's bridge in an external agent
 // (agent/exec.Serve).
 type MockCaller interface {
-	// Call returns the mock's response, a *MockError, or an error wrapping
+	// Call returns the mock's response, a *scenario.MockError, or an error wrapping
 	// ErrNoMock when no mock answers service.method.
 	Call(ctx context.Context, service, method string, args ...any) (any, error)
 }
@@ -69,17 +70,7 @@ type MockCaller interface {
 // ErrNoMock is wrapped by MockCaller.Call's error when no mock matches the
 // call; the agent should then use the real service (or fail, in a sealed
 // test).
-var ErrNoMock = errors.New("no mock matches the call")
-
-// MockError is the error a mock with `error:` returns.
-type MockError struct {
-	Code    string
-	Message string
-	Status  int
-}
-
-// Error formats the mock error as "code: message".
-func (e *MockError) Error() string { return e.Code + ": " + e.Message }
+var ErrNoMock = mockset.ErrNoMock
 
 // RunScopedAgent is an Agent that holds resources for the length of one
 // run, such as programs kept for many sessions (agent/exec's pool). Run

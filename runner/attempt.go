@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/internal/mockset"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/matrix"
@@ -84,8 +85,7 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 	if s.Setup != nil {
 		mockList = s.Setup.Mocks
 	}
-	mocks := newMocks(mockList, seed)
-	mocks.tape = r.cfg.Cassette
+	mocks := mockset.New(mockList, seed, r.cfg.Cassette)
 	// The trace is the worker's, reused job after job: nothing keeps it
 	// past the attempt (transcripts copy its turns).
 	trace := &w.trace
@@ -155,7 +155,7 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 			res.TerminationReasons = append(res.TerminationReasons, st.TerminationReason)
 		}
 	}
-	if calls := mocks.recordedCalls(); len(calls) > 0 {
+	if calls := mocks.Calls(); len(calls) > 0 {
 		res.MockCalls = calls
 	}
 	if completed && len(s.Checkpoints) > 0 {
@@ -252,7 +252,7 @@ func (r *run) runStep(ctx context.Context, s *scenario.Scenario, step *scenario.
 }
 
 // decide turns evaluation and checkpoint results into the verdict.
-func (r *run) decide(s *scenario.Scenario, res *results.Job, mocks *mockSet, w *worker) {
+func (r *run) decide(s *scenario.Scenario, res *results.Job, mocks *mockset.Set, w *worker) {
 	outcomes := w.outcomes[:0]
 	defer func() { w.outcomes = outcomes[:0] }()
 	for i := range res.Evaluations {
@@ -277,7 +277,7 @@ func (r *run) decide(s *scenario.Scenario, res *results.Job, mocks *mockSet, w *
 	}
 	res.Passed, res.Score, res.Reason = d.Passed, d.Score, d.Reason
 	if r.cfg.StrictMocks {
-		if un := mocks.unmatchedCalls(); len(un) > 0 {
+		if un := mocks.Unmatched(); len(un) > 0 {
 			res.Passed = false
 			res.Reason = fmt.Sprintf("strict mocks: %d call(s) no mock answered, first %s.%s", len(un), un[0].Service, un[0].Method)
 		}

@@ -176,7 +176,8 @@ type MockWhen struct {
 	Matcher string `json:"matcher,omitempty"`
 }
 
-// MockError is the error a mock returns.
+// MockError is the error a mock returns: the mock's `error:`, and the
+// error an agent's call to that mock returns (runner.MockCaller).
 type MockError struct {
 	// Code is a machine-readable code.
 	Code string `json:"code" jsonschema:"minLength=1"`
@@ -185,6 +186,9 @@ type MockError struct {
 	// Status is an HTTP-like status.
 	Status int `json:"status,omitempty"`
 }
+
+// Error formats the mock error as "code: message".
+func (e *MockError) Error() string { return e.Code + ": " + e.Message }
 
 // MockMetadata tunes how a mock answers.
 type MockMetadata struct {

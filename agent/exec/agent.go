@@ -23,6 +23,7 @@ import (
 	"github.com/agenteval/agenteval/redact"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
+	"github.com/agenteval/agenteval/scenario"
 )
 
 // Defaults of the exec protocol's bounds.
@@ -491,7 +492,7 @@ func (s *execSession) answerMock(ctx context.Context, l execLine) error {
 	out := execLine{Type: "mock_result", ID: l.ID}
 	if err != nil {
 		code, message := "MOCK_ERROR", err.Error()
-		var me *runner.MockError
+		var me *scenario.MockError
 		switch {
 		case errors.As(err, &me):
 			code, message = me.Code, me.Message

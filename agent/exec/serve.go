@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/agenteval/agenteval/runner"
+	"github.com/agenteval/agenteval/scenario"
 )
 
 // Serve serves the exec agent protocol (docs/exec-protocol.md) on r
@@ -173,7 +174,7 @@ func (b *mockBridge) Call(ctx context.Context, service, method string, args ...a
 		if e.Code == "NO_MOCK" {
 			return nil, fmt.Errorf("%s.%s: %w", service, method, runner.ErrNoMock)
 		}
-		return nil, &runner.MockError{Code: e.Code, Message: e.Message}
+		return nil, &scenario.MockError{Code: e.Code, Message: e.Message}
 	}
 	var v any
 	if len(l.Result) > 0 {

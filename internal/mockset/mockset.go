@@ -1,8 +1,15 @@
-package runner
+// Package mockset answers an agent's calls to mocked services from a
+// scenario's setup.mocks, for one attempt of a job: matching (service,
+// method, when: args, partial args, context, one matcher expression),
+// seeded probabilities (recorded on a cassette and replayed), delays, error
+// mocks (*scenario.MockError) and responseFn templates; every call is
+// recorded for the job's record.
+package mockset
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -18,12 +25,16 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// mockSet answers an agent's service calls from a scenario's setup.mocks. The
+// ErrNoMock is wrapped by Set.Call's error when no mock matches the call
+// (runner.ErrNoMock is this error).
+var ErrNoMock = errors.New("no mock matches the call")
+
+// Set answers an agent's service calls from a scenario's setup.mocks. The
 // first mock in file order whose service, method and `when` conditions match
 // answers; `metadata.probability` is the chance a matching mock applies,
 // drawn from the run's seeded source, and a mock that does not apply lets the
 // next one try. Safe for concurrent use.
-type mockSet struct {
+type Set struct {
 	mocks []scenario.Mock
 	seed  int64
 	mu    sync.Mutex
@@ -34,22 +45,24 @@ type mockSet struct {
 	tape *llm.Cassette
 }
 
-// newMocks returns the mock engine of one run.
-func newMocks(mocks []scenario.Mock, seed int64) *mockSet {
-	return &mockSet{mocks: mocks, seed: seed}
+// New returns the mock engine of one attempt: mocks answer in file order,
+// probabilities drawn from seed; tape, when not nil, records each draw
+// (or, replaying, gives the recorded one).
+func New(mocks []scenario.Mock, seed int64, tape *llm.Cassette) *Set {
+	return &Set{mocks: mocks, seed: seed, tape: tape}
 }
 
 // Calls returns the calls recorded so far.
-func (m *mockSet) recordedCalls() []results.MockCall {
+func (m *Set) Calls() []results.MockCall {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return append([]results.MockCall(nil), m.calls...)
 }
 
 // Unmatched returns the recorded calls no mock answered.
-func (m *mockSet) unmatchedCalls() []results.MockCall {
+func (m *Set) Unmatched() []results.MockCall {
 	var out []results.MockCall
-	for _, c := range m.recordedCalls() {
+	for _, c := range m.Calls() {
 		if c.Mock < 0 {
 			out = append(out, c)
 		}
@@ -58,9 +71,9 @@ func (m *mockSet) unmatchedCalls() []results.MockCall {
 }
 
 // Call asks the mocks to answer service.method(args...). It returns
-// ErrNoMock when none matches, a *MockError for error mocks, or the
+// ErrNoMock when none matches, a *scenario.MockError for error mocks, or the
 // response. A delay honours ctx.
-func (m *mockSet) Call(ctx context.Context, service, method string, args ...any) (any, error) {
+func (m *Set) Call(ctx context.Context, service, method string, args ...any) (any, error) {
 	call := mockCall{args: args, input: callInput(args), at: time.Now()}
 	for i := range m.mocks {
 		mk := &m.mocks[i]
@@ -89,7 +102,7 @@ func (m *mockSet) Call(ctx context.Context, service, method string, args ...any)
 }
 
 // draw decides whether mock i applies to this call, with chance p.
-func (m *mockSet) draw(ctx context.Context, service, method string, i int, p float64) bool {
+func (m *Set) draw(ctx context.Context, service, method string, i int, p float64) bool {
 	if m.tape == nil {
 		return m.uniform() < p
 	}
@@ -107,7 +120,7 @@ func (m *mockSet) draw(ctx context.Context, service, method string, i int, p flo
 }
 
 // uniform draws from the run's seeded source, in [0, 1).
-func (m *mockSet) uniform() float64 {
+func (m *Set) uniform() float64 {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.rng == nil {
@@ -116,7 +129,7 @@ func (m *mockSet) uniform() float64 {
 	return m.rng.Float64()
 }
 
-func (m *mockSet) record(service, method string, args []any, idx int, err error) {
+func (m *Set) record(service, method string, args []any, idx int, err error) {
 	c := results.MockCall{Service: service, Method: method, Args: args, Mock: idx, At: time.Now()}
 	if err != nil {
 		c.Error = err.Error()
@@ -126,9 +139,9 @@ func (m *mockSet) record(service, method string, args []any, idx int, err error)
 	m.mu.Unlock()
 }
 
-func (m *mockSet) answer(mk *scenario.Mock, c *mockCall) (any, error) {
+func (m *Set) answer(mk *scenario.Mock, c *mockCall) (any, error) {
 	if mk.Error != nil {
-		return nil, &MockError{Code: mk.Error.Code, Message: mk.Error.Message, Status: mk.Error.Status}
+		return nil, &scenario.MockError{Code: mk.Error.Code, Message: mk.Error.Message, Status: mk.Error.Status}
 	}
 	if mk.ResponseFn != "" {
 		text := c.render(mk.ResponseFn)
