@@ -170,7 +170,7 @@ type AgentOptions struct {
 }
 
 // newAgentTypes returns an empty registry of agent types: the agents live
-// in their own packages (agent/echo, agent/exec, agent/openai), which
+// in their own packages (agent/echo, agent/exec, agent/openai, agent/eliza), which
 // agenteval.New registers as a host registers its own.
 func newAgentTypes() *registry.Registry[*AgentType] {
 	return registry.New("agent", func(t *AgentType) string { return t.Name }, func(t *AgentType) error {
