@@ -28,3 +28,7 @@ func (session) Send(_ context.Context, m string) (runner.Reply, error) {
 	return runner.Reply{Text: m}, nil
 }
 func (session) Close() error { return nil }
+
+// Cooperative implements runner.Cooperative: an echo returns at once, so
+// the runner calls it on the job's own goroutine.
+func (agent) Cooperative() bool { return true }

@@ -397,9 +397,20 @@ class Session {
       content: { text, source: 'agenteval', channelType: core.ChannelType.DM },
       createdAt: since,
     };
+    // Each response is kept as the agent's message in the room, as
+    // ElizaOS's server does with what an agent sends: the next turn's
+    // prompt (recent messages) and the trajectory read it there.
     const result = await runtime.messageService.handleMessage(runtime, message, async (content) => {
-      if (content?.text) replies.push(String(content.text));
-      return [];
+      if (!content?.text) return [];
+      replies.push(String(content.text));
+      const reply = {
+        id: core.stringToUuid(`agenteval-reply:${message.id}:${replies.length}`),
+        entityId: runtime.agentId, agentId: runtime.agentId, roomId: this.roomId,
+        content: { ...content, source: 'agenteval', channelType: core.ChannelType.DM, inReplyTo: message.id },
+        createdAt: Date.now(),
+      };
+      await runtime.createMemory(reply, 'messages');
+      return [reply];
     });
     let reply = replies.join('\n');
     if (!reply && result?.responseContent?.text) reply = String(result.responseContent.text);
