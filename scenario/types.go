@@ -176,8 +176,7 @@ type MockWhen struct {
 	Matcher string `json:"matcher,omitempty"`
 }
 
-// MockError is the error a mock returns: the mock's `error:`, and the
-// error an agent's call to that mock returns (runner.MockCaller).
+// MockError is the error a mock returns.
 type MockError struct {
 	// Code is a machine-readable code.
 	Code string `json:"code" jsonschema:"minLength=1"`
@@ -187,7 +186,8 @@ type MockError struct {
 	Status int `json:"status,omitempty"`
 }
 
-// Error formats the mock error as "code: message".
+// Error formats the mock error as "code: message": a *MockError is also
+// the error an agent's call to that mock returns (runner.MockCaller).
 func (e *MockError) Error() string { return e.Code + ": " + e.Message }
 
 // MockMetadata tunes how a mock answers.
