@@ -239,7 +239,11 @@ func efficiencyRows(base, cand *resultsSide, matched []matchedPair, alpha float6
 	byKey := slices.Clone(matched)
 	slices.SortFunc(byKey, func(x, y matchedPair) int { return strings.Compare(cand.keyAt(int(x.cand)), cand.keyAt(int(y.cand))) })
 	values := func(side *resultsSide, pos func(matchedPair) int32, metric func(*slot, slotEff) float64) []float64 {
-		var out []float64
+		n := 0
+		for _, m := range byKey {
+			n += len(side.slots(int(pos(m))))
+		}
+		out := make([]float64, 0, n) // sized once: 8 bytes a job, not 18 while it grows
 		for _, m := range byKey {
 			for i, ss := 0, side.slots(int(pos(m))); i < len(ss); i++ {
 				out = append(out, metric(&ss[i], side.r.eff(&ss[i])))
