@@ -47,10 +47,10 @@ type Assumed struct {
 	Agent, User, Judge Tokens
 }
 
-// DefaultAssumed is Options.Assumed's default: an agent turn of 1000 prompt
-// and 300 completion tokens, a simulated-user turn of 500 and its
-// user_simulator.max_tokens (200 unless set), a judge call of 1500 and 200.
-var DefaultAssumed = Assumed{Agent: Tokens{1000, 300}, User: Tokens{500, 200}, Judge: Tokens{1500, 200}}
+// defaultAssumed is Options.Assumed's default (see there).
+func defaultAssumed() Assumed {
+	return Assumed{Agent: Tokens{1000, 300}, User: Tokens{500, 200}, Judge: Tokens{1500, 200}}
+}
 
 // Options configure Make. Zero fields take the documented defaults.
 type Options struct {
@@ -78,7 +78,10 @@ type Options struct {
 	Prices Prices
 	// History holds past results to forecast from (nil: limits only).
 	History *History
-	// Assumed tokens per call where history is silent (default DefaultAssumed).
+	// Assumed tokens per call where history is silent (default: an agent
+	// turn of 1000 prompt and 300 completion tokens, a simulated-user turn
+	// of 500 and its user_simulator.max_tokens (200 unless set), a judge
+	// call of 1500 and 200).
 	Assumed *Assumed
 	// StepTimeout bounds a step that sets none (default 5 minutes, as the runner).
 	StepTimeout time.Duration
@@ -194,7 +197,7 @@ func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) 
 		o.Prices = DefaultPrices()
 	}
 	if o.Assumed == nil {
-		a := DefaultAssumed
+		a := defaultAssumed()
 		o.Assumed = &a
 	}
 	if o.StepTimeout <= 0 {

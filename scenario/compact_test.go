@@ -56,20 +56,20 @@ func TestLongSequencePositions(t *testing.T) {
 	}
 }
 
-// TestMatrixFilesMayBeLarger: a matrix file has its own size cap, above a
-// scenario's, so that a matrix of many values loads where a scenario of the
-// same size is refused; past its cap it is refused too, before it is read.
+// TestMatrixFilesMayBeLarger: by default a matrix file may be larger than
+// a scenario (64 MiB against 8), so that a matrix of many values loads
+// where a scenario of its size is refused; a MaxBytes given caps both.
 func TestMatrixFilesMayBeLarger(t *testing.T) {
 	t.Parallel()
 	var m strings.Builder
 	m.WriteString("name: m\ndescription: d\nbase_scenario: small.scenario.yaml\nmatrix:\n  - parameter: run[0].input\n    values:\n")
-	for i := range 200 {
-		fmt.Fprintf(&m, "      - \"Question %d\"\n", i)
+	for i := 0; m.Len() <= 9<<20; i++ {
+		fmt.Fprintf(&m, "      - \"Question %d: what is topic-%d?\"\n", i, i)
 	}
 	big := m.String()
-	scen := "name: b\ndescription: d\n# " + strings.Repeat("x", len(big)) + "\nenvironment: {type: local}\nrun:\n  - input: hi\n    evaluations: [{type: string_contains, value: hi}]\n"
-	fsys := fstest.MapFS{"m.matrix.yaml": {Data: []byte(big)}, "b.scenario.yaml": {Data: []byte(scen)},
-		"small.scenario.yaml": {Data: []byte("name: b\ndescription: d\nenvironment: {type: local}\nrun:\n  - input: hi\n    evaluations: [{type: string_contains, value: hi}]\njudgment: {strategy: all_pass}\n")}}
+	small := "name: b\ndescription: d\nenvironment: {type: local}\nrun:\n  - input: hi\n    evaluations: [{type: string_contains, value: hi}]\njudgment: {strategy: all_pass}\n"
+	fsys := fstest.MapFS{"m.matrix.yaml": {Data: []byte(big)}, "small.scenario.yaml": {Data: []byte(small)},
+		"b.scenario.yaml": {Data: []byte(small + "# " + strings.Repeat("x", len(big)) + "\n")}}
 	sizeErrors := func(ds scenario.Diagnostics) (files []string) {
 		for _, d := range ds {
 			if d.Code == "size" {
@@ -78,14 +78,12 @@ func TestMatrixFilesMayBeLarger(t *testing.T) {
 		}
 		return files
 	}
-	lim := scenario.Limits{MaxBytes: len(big) / 2, MaxMatrixBytes: 2 * len(big)}
-	l := scenario.NewLoader(builtins(), scenario.Options{Limits: lim})
+	l := scenario.NewLoader(builtins(), scenario.Options{})
 	f, _ := l.LoadFS(fsys, "m.matrix.yaml")
 	assert.Empty(t, sizeErrors(f.Diagnostics), "the matrix loads")
 	assert.False(t, f.Diagnostics.HasErrors(), "%v", f.Diagnostics)
 	f, _ = l.LoadFS(fsys, "b.scenario.yaml")
 	assert.Equal(t, []string{"b.scenario.yaml"}, sizeErrors(f.Diagnostics))
-	lim.MaxMatrixBytes = len(big) - 1
-	f, _ = scenario.NewLoader(builtins(), scenario.Options{Limits: lim}).LoadFS(fsys, "m.matrix.yaml")
+	f, _ = scenario.NewLoader(builtins(), scenario.Options{Limits: scenario.Limits{MaxBytes: len(big) - 1}}).LoadFS(fsys, "m.matrix.yaml")
 	assert.Equal(t, []string{"m.matrix.yaml"}, sizeErrors(f.Diagnostics))
 }

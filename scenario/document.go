@@ -35,15 +35,13 @@ type Document struct {
 // Limits bound what the parser accepts, so that hostile input cannot
 // exhaust memory.
 type Limits struct {
-	// MaxBytes caps the file size (default 8 MiB), except a matrix's.
+	// MaxBytes caps the file size (default 8 MiB, and 64 MiB for a matrix
+	// file, the cap on every file read from outside: a one-axis matrix of
+	// 10^6 values is about 48 MB). Parsing holds about 200 bytes a value
+	// written in the file beside the file itself, so a matrix file at the
+	// cap written to be costly (16 million one-character values) takes
+	// about 3 GB; the 10^6-value matrix about 300 MB.
 	MaxBytes int
-	// MaxMatrixBytes caps the size of a matrix file (default 64 MiB, the
-	// cap on every file read from outside): a one-axis matrix of 10^6
-	// values is about 48 MB. Parsing holds about 200 bytes a value written
-	// in the file beside the file itself, so a file at this cap written to
-	// be costly (16 million one-character values) takes about 3 GB; the
-	// 10^6-value matrix about 300 MB.
-	MaxMatrixBytes int
 	// MaxNodes caps the number of values after aliases are expanded
 	// (default 2,000,000), or the values written in the file when they are
 	// more (a large matrix's). Aliases may also expand a document to at
@@ -55,9 +53,6 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxBytes <= 0 {
 		l.MaxBytes = 8 << 20
 	}
-	if l.MaxMatrixBytes <= 0 {
-		l.MaxMatrixBytes = 64 << 20
-	}
 	if l.MaxNodes <= 0 {
 		l.MaxNodes = 2_000_000
 	}
@@ -65,16 +60,15 @@ func (l Limits) withDefaults() Limits {
 }
 
 // forKind returns the limits of one file of kind k (KindUnknown: told by
-// its name): a matrix's size cap is MaxMatrixBytes.
+// its name): a matrix's default size cap is 64 MiB.
 func (l Limits) forKind(name string, k Kind) Limits {
-	l = l.withDefaults()
 	if k == KindUnknown {
 		k = detectKind(name, nil)
 	}
-	if k == KindMatrix {
-		l.MaxBytes = max(l.MaxBytes, l.MaxMatrixBytes)
+	if k == KindMatrix && l.MaxBytes <= 0 {
+		l.MaxBytes = 64 << 20
 	}
-	return l
+	return l.withDefaults()
 }
 
 // ParseDocument parses YAML or JSON bytes into a Document. Problems in the
