@@ -8,8 +8,8 @@ import (
 	"iter"
 
 	"github.com/agenteval/agenteval/internal/jsonl"
-	"github.com/buger/jsonparser"
 	"github.com/agenteval/agenteval/results"
+	"github.com/buger/jsonparser"
 )
 
 // forwardSkip is how far ahead a job reader scans instead of seeking.
