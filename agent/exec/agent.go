@@ -114,6 +114,7 @@ type execLine struct {
 	Scenario  string            `json:"scenario,omitempty"`
 	Character any               `json:"character,omitempty"`
 	Plugins   []string          `json:"plugins,omitempty"`
+	Mocks     []mockKey         `json:"mocks,omitempty"`
 	Dir       string            `json:"dir,omitempty"`
 	Seed      int64             `json:"seed,omitempty"`
 	Text      string            `json:"text,omitempty"`
@@ -128,6 +129,14 @@ type execLine struct {
 	Protocol  int               `json:"protocol,omitempty"`
 	Sessions  string            `json:"sessions,omitempty"`
 	Message   string            `json:"message,omitempty"`
+}
+
+// mockKey names a service method the scenario mocks, in a start line: a
+// program that stands between its agent and real services (the eliza
+// bridge) sends the calls of those methods as mock lines.
+type mockKey struct {
+	Service string `json:"service"`
+	Method  string `json:"method"`
 }
 
 // NewSession starts the program for one session and ends it with the
@@ -210,6 +219,14 @@ func (s *execSession) begin() error {
 	start := execLine{Type: "start", Protocol: execProtocolVersion, Job: s.cfg.JobID, Dir: s.cfg.Dir, Seed: s.cfg.Seed}
 	if s.cfg.Scenario != nil {
 		start.Scenario = s.cfg.Scenario.ID
+		if setup := s.cfg.Scenario.Setup; setup != nil {
+			for _, m := range setup.Mocks {
+				k := mockKey{Service: m.Service, Method: m.Method}
+				if !slices.Contains(start.Mocks, k) {
+					start.Mocks = append(start.Mocks, k)
+				}
+			}
+		}
 	}
 	if s.cfg.Character != nil {
 		start.Character = s.cfg.Character
