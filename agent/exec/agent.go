@@ -150,6 +150,9 @@ type execLine struct {
 	Character any               `json:"character,omitempty"`
 	Plugins   []string          `json:"plugins,omitempty"`
 	Mocks     []mockKey         `json:"mocks,omitempty"`
+	// PluginOptions are the pinned versions and configs of the plugins
+	// that have them, by name.
+	PluginOptions map[string]pluginOptions `json:"plugin_options,omitempty"`
 	Dir       string            `json:"dir,omitempty"`
 	Seed      int64             `json:"seed,omitempty"`
 	Text      string            `json:"text,omitempty"`
@@ -172,6 +175,12 @@ type execLine struct {
 type mockKey struct {
 	Service string `json:"service"`
 	Method  string `json:"method"`
+}
+
+// pluginOptions is what a start line says of a plugin beyond its name.
+type pluginOptions struct {
+	Version string         `json:"version,omitempty"`
+	Config  map[string]any `json:"config,omitempty"`
 }
 
 // NewSession starts the program for one session and ends it with the
@@ -268,6 +277,12 @@ func (s *execSession) begin() error {
 	}
 	for _, p := range s.cfg.Plugins {
 		start.Plugins = append(start.Plugins, p.Name)
+		if p.Version != "" || len(p.Config) > 0 {
+			if start.PluginOptions == nil {
+				start.PluginOptions = map[string]pluginOptions{}
+			}
+			start.PluginOptions[p.Name] = pluginOptions{Version: p.Version, Config: p.Config}
+		}
 	}
 	if s.reused {
 		// A kept program is waiting for its next session: the start line
