@@ -143,30 +143,28 @@ func Type() *runner.AgentType {
 }
 
 type execLine struct {
-	Type      string            `json:"type"`
-	ID        int64             `json:"id,omitempty"`
-	Job       string            `json:"job,omitempty"`
-	Scenario  string            `json:"scenario,omitempty"`
-	Character any               `json:"character,omitempty"`
-	Plugins   []string          `json:"plugins,omitempty"`
-	Mocks     []mockKey         `json:"mocks,omitempty"`
-	// PluginOptions are the pinned versions and configs of the plugins
-	// that have them, by name.
-	PluginOptions map[string]pluginOptions `json:"plugin_options,omitempty"`
-	Dir       string            `json:"dir,omitempty"`
-	Seed      int64             `json:"seed,omitempty"`
-	Text      string            `json:"text,omitempty"`
-	Service   string            `json:"service,omitempty"`
-	Method    string            `json:"method,omitempty"`
-	Args      json.RawMessage   `json:"args,omitempty"`
-	Name      string            `json:"name,omitempty"`
-	Result    json.RawMessage   `json:"result,omitempty"`
-	Error     json.RawMessage   `json:"error,omitempty"`
-	Actions   []evaluate.Action `json:"actions,omitempty"`
-	Usage     *llm.Usage        `json:"usage,omitempty"`
-	Protocol  int               `json:"protocol,omitempty"`
-	Sessions  string            `json:"sessions,omitempty"`
-	Message   string            `json:"message,omitempty"`
+	Type       string                   `json:"type"`
+	ID         int64                    `json:"id,omitempty"`
+	Job        string                   `json:"job,omitempty"`
+	Scenario   string                   `json:"scenario,omitempty"`
+	Character  any                      `json:"character,omitempty"`
+	Plugins    []string                 `json:"plugins,omitempty"`
+	Mocks      []mockKey                `json:"mocks,omitempty"`
+	PluginOpts map[string]pluginOptions `json:"plugin_options,omitempty"` // by plugin name, those with a version or config
+	Dir        string                   `json:"dir,omitempty"`
+	Seed       int64                    `json:"seed,omitempty"`
+	Text       string                   `json:"text,omitempty"`
+	Service    string                   `json:"service,omitempty"`
+	Method     string                   `json:"method,omitempty"`
+	Args       json.RawMessage          `json:"args,omitempty"`
+	Name       string                   `json:"name,omitempty"`
+	Result     json.RawMessage          `json:"result,omitempty"`
+	Error      json.RawMessage          `json:"error,omitempty"`
+	Actions    []evaluate.Action        `json:"actions,omitempty"`
+	Usage      *llm.Usage               `json:"usage,omitempty"`
+	Protocol   int                      `json:"protocol,omitempty"`
+	Sessions   string                   `json:"sessions,omitempty"`
+	Message    string                   `json:"message,omitempty"`
 }
 
 // mockKey names a service method the scenario mocks, in a start line: a
@@ -278,10 +276,10 @@ func (s *execSession) begin() error {
 	for _, p := range s.cfg.Plugins {
 		start.Plugins = append(start.Plugins, p.Name)
 		if p.Version != "" || len(p.Config) > 0 {
-			if start.PluginOptions == nil {
-				start.PluginOptions = map[string]pluginOptions{}
+			if start.PluginOpts == nil {
+				start.PluginOpts = map[string]pluginOptions{}
 			}
-			start.PluginOptions[p.Name] = pluginOptions{Version: p.Version, Config: p.Config}
+			start.PluginOpts[p.Name] = pluginOptions{Version: p.Version, Config: p.Config}
 		}
 	}
 	if s.reused {
