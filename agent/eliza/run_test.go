@@ -68,8 +68,9 @@ func elizaRun(t *testing.T, srv *llmtest.Server, spec string, concurrency int, u
 	return jobs
 }
 
-// TestRunsUpstreamScenario runs one of ElizaOS's own example scenarios
-// (nl-smoke: one input step, a regex on the reply) with the agent eliza:
+// TestRunsUpstreamScenario runs ElizaOS's own example scenarios that need
+// no external service (nl-smoke: a regex on the reply;
+// simple-natural-language: any of two phrases) with the agent eliza:
 // a real ElizaOS runtime (plugin-sql on PGLite, plugin-bootstrap,
 // plugin-openai) whose model is the llmtest server. The scenario's
 // character reaches the model (its system prompt and llm.model with the
@@ -78,17 +79,27 @@ func elizaRun(t *testing.T, srv *llmtest.Server, spec string, concurrency int, u
 func TestRunsUpstreamScenario(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Handle(func(llmtest.Request) llmtest.Reply {
-		return elizaReply("The user wants a greeting.", "REPLY", "Hello! Nice to meet you.")
+		return elizaReply("The user wants a greeting.", "REPLY", "Hello! Nice to meet you. I can help with questions.")
 	})
 	dir := t.TempDir()
-	scen, err := os.ReadFile("../../testdata/corpus/eliza-7a128d1/packages/cli/src/commands/scenario/examples/nl-smoke.scenario.yaml")
+	const examples = "../../testdata/corpus/eliza-7a128d1/packages/cli/src/commands/scenario/examples/"
+	scen, err := os.ReadFile(examples + "nl-smoke.scenario.yaml")
 	require.NoError(t, err)
 	scen = append(scen, []byte("\ncharacter:\n  name: Ada\n  system: You are Ada, a terse tester.\n  llm:\n    model: ada-large\n")...)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "nl-smoke.scenario.yaml"), scen, 0o644))
-	jobs := elizaRun(t, srv, "eliza", 1, nil, filepath.Join(dir, "nl-smoke.scenario.yaml"))
-	require.Len(t, jobs, 1)
-	assert.True(t, jobs[0].Passed, "%+v", jobs[0])
-	assert.Positive(t, jobs[0].Usage.TotalTokens, "the runtime's MODEL_USED events count the tokens")
+	jobs := elizaRun(t, srv, "eliza", 1, nil, filepath.Join(dir, "nl-smoke.scenario.yaml"), examples+"simple-natural-language.scenario.yaml")
+	require.Len(t, jobs, 2)
+	var simple bool
+	for _, j := range jobs {
+		assert.True(t, j.Passed, "%s: %+v", j.ID, j)
+		assert.Positive(t, j.Usage.TotalTokens, "the runtime's MODEL_USED events count the tokens")
+		if strings.HasPrefix(j.ID, "simple-natural-language/") {
+			// any_pass: "help" is in the reply, "assist" is not.
+			simple = true
+			assert.Equal(t, 0.5, j.Score, "%+v", j.Evaluations)
+		}
+	}
+	assert.True(t, simple, "simple-natural-language ran")
 	var sawCharacter bool
 	for _, r := range srv.Requests() {
 		require.NoError(t, r.DecodeError)

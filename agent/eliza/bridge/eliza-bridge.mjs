@@ -331,10 +331,19 @@ class Session {
     if (!names.includes(SQL_PLUGIN)) names.unshift(SQL_PLUGIN);
     const plugins = [];
     let sql;
+    const options = this.start.plugin_options ?? {};
     for (const name of names) {
       const p = await load(name);
       if (name === SQL_PLUGIN) sql = p;
-      plugins.push(pluginOf(name, p.mod));
+      const want = options[name]?.version;
+      if (want && p.version !== want) {
+        throw new MissingPackage(`${name}@${want}`, [`${p.dir} (version ${p.version})`]);
+      }
+      const plugin = pluginOf(name, p.mod);
+      // The scenario's config reaches the plugin's init(config, runtime),
+      // over the plugin's own, as ElizaOS passes plugin.config.
+      const config = options[name]?.config;
+      plugins.push(config ? { ...plugin, config: { ...(plugin.config ?? {}), ...config } } : plugin);
     }
     for (const p of own?.plugins ?? []) {
       if (typeof p === 'string') {
