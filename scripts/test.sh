@@ -55,7 +55,9 @@ install_debian() {
 # adapters arrive: add the package here and its program to
 # internal/testtool). They install into a cache folder outside the
 # repository, whose bin/ joins PATH for the tests.
-npm_packages=()
+npm_packages=(
+	opencode-ai@1.18.33 # agent/opencode: the OpenCode CLI (testtool "opencode")
+)
 npm_dir=${AGENTEVAL_NPM_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/agenteval/npm}
 
 install_npm() {

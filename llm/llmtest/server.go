@@ -157,6 +157,8 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 	} else {
 		req.Chat = fromWire(wire)
 	}
+	var stream streamRequest
+	_ = json.Unmarshal(body, &stream) // a body that is not JSON is answered without streaming
 
 	free := func() {}
 	s.mu.Lock()
@@ -206,10 +208,10 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	free()
-	writeReply(w, req, reply)
+	writeReply(w, req, reply, stream)
 }
 
-func writeReply(w http.ResponseWriter, req Request, reply Reply) {
+func writeReply(w http.ResponseWriter, req Request, reply Reply, stream streamRequest) {
 	for k, vs := range reply.Header {
 		for _, v := range vs {
 			w.Header().Add(k, v)
@@ -237,6 +239,10 @@ func writeReply(w http.ResponseWriter, req Request, reply Reply) {
 			msg = http.StatusText(status)
 		}
 		writeError(w, status, reply.ErrorType, msg)
+		return
+	}
+	if stream.Stream {
+		writeStream(w, completion(req, reply), stream.StreamOptions.IncludeUsage)
 		return
 	}
 	writeJSON(w, http.StatusOK, completion(req, reply))
