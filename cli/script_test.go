@@ -39,5 +39,5 @@ func agentevalMain() { os.Exit(Main(context.Background(), agenteval.New(), os.Ar
 // statuses a user would see.
 func TestScripts(t *testing.T) {
 	t.Parallel()
-	testscript.Run(t, testscript.Params{Dir: "testdata/script", RequireExplicitExec: true})
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", RequireExplicitExec: true, Cmds: scriptCmds, Setup: scriptSetup})
 }

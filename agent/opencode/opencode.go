@@ -161,7 +161,9 @@ func (s *session) writeConfig(instructions string) error {
 // input, continuing the session after the first message.
 func (s *session) Send(ctx context.Context, message string) (runner.Reply, error) {
 	s.n++
-	args := []string{"run", "--format", "json", "--pure", "--model", s.agent.model, "--title", fmt.Sprintf("agenteval message %d", s.n)}
+	// Errors are logged to stderr, whose tail an error quotes.
+	args := []string{"run", "--format", "json", "--pure", "--print-logs", "--log-level", "ERROR",
+		"--model", s.agent.model, "--title", fmt.Sprintf("agenteval message %d", s.n)}
 	if s.id != "" {
 		args = append(args, "--session", s.id)
 	}

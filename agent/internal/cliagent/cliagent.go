@@ -73,6 +73,10 @@ func NewHome(dir string) (string, error) {
 	if dir == "" {
 		return "", errors.New("the session has no directory")
 	}
+	dir, err := filepath.Abs(dir) // the CLI runs elsewhere
+	if err != nil {
+		return "", fmt.Errorf("configuration home: %w", err)
+	}
 	home, err := os.MkdirTemp(filepath.Dir(dir), filepath.Base(dir)+".home-")
 	if err != nil {
 		return "", fmt.Errorf("configuration home: %w", err)
