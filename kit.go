@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agenteval/agenteval/agent/codex"
 	"github.com/agenteval/agenteval/agent/echo"
 	"github.com/agenteval/agenteval/agent/exec"
 	"github.com/agenteval/agenteval/agent/openai"
@@ -29,11 +30,11 @@ type Kit struct {
 
 // New returns a kit with every built-in registered, exactly as a host
 // registers its own: runner.NewRegistries's and the agent types echo,
-// exec, openai and opencode (packages agent/echo, agent/exec, agent/openai,
-// agent/opencode).
+// exec, openai, opencode and codex (packages agent/echo, agent/exec,
+// agent/openai, agent/opencode, agent/codex).
 func New() *Kit {
 	r := runner.NewRegistries()
-	if err := r.Agents.Register(echo.Type(), exec.Type(), openai.Type(), opencode.Type()); err != nil {
+	if err := r.Agents.Register(echo.Type(), exec.Type(), openai.Type(), opencode.Type(), codex.Type()); err != nil {
 		panic(err) // the built-in names are distinct; a clash is a bug in this package
 	}
 	return &Kit{Registries: r}

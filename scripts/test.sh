@@ -56,7 +56,8 @@ install_debian() {
 # internal/testtool). They install into a cache folder outside the
 # repository, whose bin/ joins PATH for the tests.
 npm_packages=(
-	opencode-ai@1.18.33 # agent/opencode: the OpenCode CLI (testtool "opencode")
+	opencode-ai@1.18.33   # agent/opencode: the OpenCode CLI (testtool "opencode")
+	@openai/codex@0.171.0 # agent/codex: the Codex CLI (testtool "codex")
 )
 npm_dir=${AGENTEVAL_NPM_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/agenteval/npm}
 

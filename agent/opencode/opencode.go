@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -55,7 +56,7 @@ type agent struct {
 	// provider is the configuration of the agenteval provider, or nil when
 	// the model is one of OpenCode's own providers.
 	provider      map[string]any
-	env           []string
+	env           []string // a suite agent's env, then what Getenv gave
 	instructions  string
 	allowCommands bool
 }
@@ -72,7 +73,8 @@ func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opencode agent: %w", err)
 	}
-	a := &agent{path: path, env: opts.Env, instructions: opts.Instructions, allowCommands: opts.AllowCommands}
+	a := &agent{path: path, env: append(slices.Clip(opts.Env), cliagent.Forward(getenv, "OPENAI_BASE_URL", "OPENAI_API_KEY")...),
+		instructions: opts.Instructions, allowCommands: opts.AllowCommands}
 	switch base := getenv("OPENAI_BASE_URL"); {
 	case strings.Contains(model, "/"):
 		a.model = model

@@ -54,10 +54,11 @@ func call(id, name, args string) llm.ToolCall {
 // instructions reached the model, and nothing was written outside the
 // job's directory and its configuration home (HOME and TMPDIR stay empty).
 func TestSessionTranscriptAndResume(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	a := newTestAgent(t, srv, true) // before HOME moves: the npm folder may be under it
 	home, tmp := t.TempDir(), t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("TMPDIR", tmp)
-	srv := llmtest.NewServer(t)
 	u1 := llm.Usage{PromptTokens: 1000, CompletionTokens: 20, TotalTokens: 1020, CacheReadTokens: 400}
 	u2 := llm.Usage{PromptTokens: 1100, CompletionTokens: 30, TotalTokens: 1130}
 	u3 := llm.Usage{PromptTokens: 1200, CompletionTokens: 7, TotalTokens: 1207}
@@ -68,7 +69,6 @@ func TestSessionTranscriptAndResume(t *testing.T) {
 		llmtest.Reply{Content: "I wrote notes.txt.", Usage: &u3},
 		llmtest.Reply{Content: "It says hello.", Usage: &u4},
 	)
-	a := newTestAgent(t, srv, true)
 	work, dir := newJob(t)
 	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
 	require.NoError(t, err)

@@ -43,6 +43,7 @@ var tools = map[string]tool{
 	"ps":         {names: []string{"ps"}, install: "apt-get install procps"},
 	"git":        {names: []string{"git"}, install: "apt-get install git"},
 	"opencode":   {names: []string{"opencode"}, install: "bash scripts/test.sh, or npm install -g opencode-ai@1.18.33", npm: true},
+	"codex":      {names: []string{"codex"}, install: "bash scripts/test.sh, or npm install -g @openai/codex@0.171.0", npm: true},
 }
 
 // NPMDir is the folder scripts/test.sh installs npm packages into

@@ -11,5 +11,7 @@
 // agenteval's llm package (and the wire format the two share), so it fits
 // any test suite. A request with "stream": true is answered as OpenAI
 // streams (server-sent chunks, the usage last when stream_options asks),
-// which is how coding-agent CLIs such as OpenCode call a model.
+// which is how coding-agent CLIs such as OpenCode call a model; the same
+// scripted replies answer OpenAI's Responses API (POST /v1/responses,
+// streamed as events when asked), which Codex speaks.
 package llmtest

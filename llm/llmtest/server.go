@@ -57,9 +57,10 @@ func Start() *Server {
 	s := &Server{}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.serveChat)
+	mux.HandleFunc("POST /v1/responses", s.serveChat)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "invalid_request_error",
-			fmt.Sprintf("llmtest serves only POST /v1/chat/completions, not %s %s", r.Method, r.URL.Path))
+			fmt.Sprintf("llmtest serves only POST /v1/chat/completions and /v1/responses, not %s %s", r.Method, r.URL.Path))
 	})
 	s.srv = httptest.NewServer(mux)
 	s.URL = s.srv.URL + "/v1"
@@ -239,6 +240,10 @@ func writeReply(w http.ResponseWriter, req Request, reply Reply, stream streamRe
 			msg = http.StatusText(status)
 		}
 		writeError(w, status, reply.ErrorType, msg)
+		return
+	}
+	if req.Path == "/v1/responses" {
+		writeResponse(w, req, reply, stream.Stream)
 		return
 	}
 	if stream.Stream {

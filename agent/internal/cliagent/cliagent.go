@@ -90,6 +90,20 @@ func NewHome(dir string) (string, error) {
 	return home, nil
 }
 
+// Forward returns NAME=VALUE for each of names that getenv gives a value:
+// what an agent read through runner.AgentOptions.Getenv (an API key, a
+// base URL) reaches the CLI even when it is not the process's own
+// environment.
+func Forward(getenv func(string) string, names ...string) []string {
+	var env []string
+	for _, n := range names {
+		if v := getenv(n); v != "" {
+			env = append(env, n+"="+v)
+		}
+	}
+	return env
+}
+
 // Env is the environment of a CLI run: the process's own without what
 // locates a user's configuration or directory (HOME, XDG_*, TMPDIR, PWD and the variables
 // whose name starts with one of drop), then extra (a suite agent's env),
@@ -213,7 +227,10 @@ func Stream(ctx context.Context, r Run, event func(line []byte) error) error {
 		for sc.Scan() {
 			line := sc.Bytes()
 			if len(strings.TrimSpace(string(line))) == 0 || line[0] != '{' {
-				continue // a banner or a log line, not an event
+				// A banner or a log line, not an event: kept with stderr,
+				// where a failure's reason is looked for.
+				_, _ = stderr.Write(append(line, '\n'))
+				continue
 			}
 			if err := event(line); err != nil {
 				done <- err
