@@ -72,8 +72,11 @@ type scriptTB struct {
 	ts *testscript.TestScript
 }
 
-func (s scriptTB) Helper()                           {}
-func (s scriptTB) Skip(args ...any)                  { s.ts.Logf("%s", strings.TrimSpace(sprint(args))); s.T.Skip(args...) }
+func (s scriptTB) Helper() {}
+func (s scriptTB) Skip(args ...any) {
+	s.ts.Logf("%s", strings.TrimSpace(sprint(args)))
+	s.T.Skip(args...)
+}
 func (s scriptTB) Fatalf(format string, args ...any) { s.ts.Fatalf(format, args...) }
 func (s scriptTB) Errorf(format string, args ...any) { s.ts.Fatalf(format, args...) }
 func (s scriptTB) Log(args ...any)                   { s.ts.Logf("%s", sprint(args)) }

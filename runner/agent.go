@@ -158,7 +158,6 @@ type AgentOptions struct {
 	AllowCommands bool
 }
 
-
 // newAgentTypes returns an empty registry of agent types: the agents live
 // in their own packages (agent/echo, agent/exec, agent/openai), which
 // agenteval.New registers as a host registers its own.

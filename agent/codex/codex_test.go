@@ -167,10 +167,10 @@ func TestMissingCLINamesTheInstall(t *testing.T) {
 // classifier sees.
 func TestInnerCommand(t *testing.T) {
 	for in, want := range map[string]string{
-		`/bin/bash -lc 'gh pr list'`:        "gh pr list",
+		`/bin/bash -lc 'gh pr list'`:         "gh pr list",
 		`/bin/bash -lc 'echo '\''x'\'' > f'`: "echo 'x' > f",
-		`bash -lc "ls -la"`:                 "ls -la",
-		`gh issue view 1`:                   "gh issue view 1",
+		`bash -lc "ls -la"`:                  "ls -la",
+		`gh issue view 1`:                    "gh issue view 1",
 	} {
 		assert.Equal(t, want, innerCommand(in), in)
 	}
