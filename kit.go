@@ -6,6 +6,7 @@ import (
 
 	"github.com/agenteval/agenteval/agent/codex"
 	"github.com/agenteval/agenteval/agent/echo"
+	"github.com/agenteval/agenteval/agent/eliza"
 	"github.com/agenteval/agenteval/agent/exec"
 	"github.com/agenteval/agenteval/agent/openai"
 	"github.com/agenteval/agenteval/agent/opencode"
@@ -30,11 +31,11 @@ type Kit struct {
 
 // New returns a kit with every built-in registered, exactly as a host
 // registers its own: runner.NewRegistries's and the agent types echo,
-// exec, openai, opencode and codex (packages agent/echo, agent/exec,
-// agent/openai, agent/opencode, agent/codex).
+// exec, openai, eliza, opencode and codex (packages agent/echo, agent/exec,
+// agent/openai, agent/eliza, agent/opencode, agent/codex).
 func New() *Kit {
 	r := runner.NewRegistries()
-	if err := r.Agents.Register(echo.Type(), exec.Type(), openai.Type(), opencode.Type(), codex.Type()); err != nil {
+	if err := r.Agents.Register(echo.Type(), exec.Type(), openai.Type(), eliza.Type(), opencode.Type(), codex.Type()); err != nil {
 		panic(err) // the built-in names are distinct; a clash is a bug in this package
 	}
 	return &Kit{Registries: r}

@@ -26,6 +26,9 @@ type worker struct {
 	compiled   *evaluate.Compiled
 	compileErr error
 	reasons    []string
+	// inline is whether the current job's agent is Cooperative: its
+	// calls then run on the worker's own goroutine, not on caller.
+	inline bool
 	// cause is the timeout cause of the last call's duration causeFor,
 	// kept because steps repeat their timeout and the error is built once.
 	causeFor time.Duration
@@ -125,6 +128,16 @@ func callTimeout[T any](ctx context.Context, w *worker, d time.Duration, fn func
 	cctx, cancel := context.WithTimeoutCause(ctx, d, w.timeoutCause(d))
 	defer cancel()
 	c := &call[T]{ctx: cctx, fn: fn, discard: discard}
+	if w.inline { // the agent returns at its context's end (Cooperative)
+		c.run()
+		if c.err != nil && cctx.Err() != nil {
+			if c.discard != nil {
+				c.discard(c.v)
+			}
+			return zero, context.Cause(cctx)
+		}
+		return c.v, c.err
+	}
 	if w.caller == nil {
 		w.caller = newCaller()
 	}

@@ -46,21 +46,6 @@ var tools = map[string]tool{
 	"codex":      {names: []string{"codex"}, install: "bash scripts/test.sh, or npm install -g @openai/codex@0.171.0", npm: true},
 }
 
-// NPMDir is the folder scripts/test.sh installs npm packages into
-// (AGENTEVAL_NPM_DIR, else $XDG_CACHE_HOME/agenteval/npm, else
-// ~/.cache/agenteval/npm); their programs are in its bin.
-func NPMDir() string {
-	if d := os.Getenv("AGENTEVAL_NPM_DIR"); d != "" {
-		return d
-	}
-	cache := os.Getenv("XDG_CACHE_HOME")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache")
-	}
-	return filepath.Join(cache, "agenteval", "npm")
-}
-
 // Need returns the path of the program name, or ends the test: it is
 // skipped with a message naming the tool and its install command, or
 // failed when the environment variable CI is true.
