@@ -127,17 +127,10 @@ func callTimeout[T any](ctx context.Context, w *worker, d time.Duration, fn func
 	}
 	cctx, cancel := context.WithTimeoutCause(ctx, d, w.timeoutCause(d))
 	defer cancel()
-	c := &call[T]{ctx: cctx, fn: fn, discard: discard}
 	if w.inline { // the agent returns at its context's end (Cooperative)
-		c.run()
-		if c.err != nil && cctx.Err() != nil {
-			if c.discard != nil {
-				c.discard(c.v)
-			}
-			return zero, context.Cause(cctx)
-		}
-		return c.v, c.err
+		return callInline(cctx, fn, discard)
 	}
+	c := &call[T]{ctx: cctx, fn: fn, discard: discard}
 	if w.caller == nil {
 		w.caller = newCaller()
 	}
@@ -159,6 +152,26 @@ func callTimeout[T any](ctx context.Context, w *worker, d time.Duration, fn func
 	w.caller = nil
 	c.abandon()
 	return zero, context.Cause(cctx)
+}
+
+// callInline runs fn on this goroutine with ctx (a call's deadline): what
+// callTimeout does for a Cooperative agent, with the same panic recovery.
+func callInline[T any](ctx context.Context, fn func(context.Context) (T, error), discard func(T)) (v T, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			var zero T
+			v, err = zero, fmt.Errorf("agent panicked: %v", p)
+		}
+	}()
+	v, err = fn(ctx)
+	if err != nil && ctx.Err() != nil {
+		if discard != nil {
+			discard(v) // returned with the context's end: not used
+		}
+		var zero T
+		return zero, context.Cause(ctx)
+	}
+	return v, err
 }
 
 // timeoutCause is the cause of a call that ran out of its time d: one
