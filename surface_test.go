@@ -21,8 +21,10 @@ import (
 // session (the cli package, agent packages, cassettes, cost, limits, retries)
 // brought it to 1615. This ceiling is a ratchet against further growth, not
 // the goal: what exists only for sibling packages belongs under internal/,
-// and issue 26 stays open until the total is back to 1436.
-const maxSurface = 1615
+// and issue 26 stays open until the total is back to 1436. Issue 31 added
+// ten for the evidence a job record keeps (results.CodeStep, Job.CodeSteps,
+// AgentLog, Crash) and Job.Why, which readers of results use.
+const maxSurface = 1625
 
 // TestPublicSurfaceStaysSmall counts what a host can name: exported
 // top-level identifiers, the exported methods of exported types and the

@@ -54,6 +54,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	seedFile := fs.String("seed-file", "", "seed file declaring the fixtures seed_per_iteration scenarios get afresh for each run (needs a GitHub token or --graphql-url)")
 	graphqlURL := fs.String("graphql-url", "", "GitHub GraphQL endpoint for checkpoints (default api.github.com)")
 	keepDirs := fs.Bool("keep-dirs", false, "keep run directories (in DIR/work, until the next run into DIR)")
+	transcripts := fs.String("transcripts", "all", "which jobs keep their transcript (tool calls with arguments and results), code-step output and agent log in the results: all, failing or none")
 	maxJobs := fs.Int64("max-jobs", runMaxJobs, "refuse runs with more jobs than this")
 	verbose := fs.Bool("v", false, "print every failing job")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
@@ -97,6 +98,8 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		return fail("--replay needs --record DIR")
 	case *infraRetries < 0:
 		return fail("--infra-retries %d: want 0 or more", *infraRetries)
+	case !fs.oneOf("transcripts", *transcripts, "all", "failing", "none"):
+		return exitUsage
 	}
 	if *cpuProfile != "" {
 		stop, err := startCPUProfile(*cpuProfile)
@@ -138,7 +141,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	cfg := agenteval.RunConfig{AgentSpec: *agentSpec, AgentOptions: agentOpts, SuiteFile: *suiteFile, Concurrency: *concurrency,
 		Runs: *runs, Filters: filters, Shard: shard, MaxJobs: *maxJobs, Out: *out, Resume: *resume, Retry: *retry, Overwrite: *overwrite,
 		Redactor: env.redactor, AllowCommands: *allowCommands, StrictMocks: *strict, EnvFallback: *envFallback, Seed: *seed,
-		KeepDirs: *keepDirs, Manifest: *manifest, SeedFile: *seedFile, Budget: budget, Log: env.stderr,
+		KeepDirs: *keepDirs, Transcripts: *transcripts, Manifest: *manifest, SeedFile: *seedFile, Budget: budget, Log: env.stderr,
 		Settings: map[string]string{"user-model": *userModel, "judge-model": *judgeModel}, Cassette: cassette, InfraRetries: *infraRetries}
 	cfg.Limits = agentOpts.Limits
 	if *infraRetries == 0 { // none; 0 in RunConfig means the default

@@ -220,6 +220,13 @@ func writeMarkdownWhy(b *bufio.Writer, why *whyReport) {
 		fmt.Fprintf(b, "| %d | %s | %s%s |\n", g.Jobs, mdCell(g.Why), strings.Join(ids, ", "), more)
 	}
 	fmt.Fprintln(b)
+	for _, g := range why.Groups {
+		if g.Evidence == "" {
+			continue
+		}
+		fmt.Fprintf(b, "<details><summary>Evidence of %s (%d job(s): %s)</summary>\n\n~~~~text\n%s\n~~~~\n\n</details>\n\n",
+			mdCode(g.IDs[0]), g.Jobs, mdCell(clip(g.Why, 120)), strings.ReplaceAll(strings.TrimRight(g.Evidence, "\n"), "~~~~", "~ ~ ~ ~"))
+	}
 	if why.MoreJobs > 0 {
 		fmt.Fprintf(b, "%d more job(s) did not pass for %d other reason(s)", why.MoreJobs, why.MoreGroups)
 		if why.Uncounted > 0 {

@@ -12,6 +12,7 @@ const (
 	maxWhyKeys     = 10_000
 	maxWhyGroups   = 20
 	maxWhyExamples = 3
+	maxWhyEvidence = 2 << 10 // bytes of the first job's evidence a group keeps
 )
 
 // whyGroup is the jobs that did not pass for one identical reason.
@@ -20,6 +21,7 @@ type whyGroup struct {
 	Incomplete bool     // the jobs did not complete (else they failed their checks)
 	Jobs       int      // how many jobs
 	IDs        []string // the first few jobs' ids, in report order
+	Evidence   string   // the first job's evidence (evidenceText), cut to maxWhyEvidence
 	first      int      // order of first sight, for ties
 }
 
@@ -49,7 +51,7 @@ func (r *Results) groupWhy() (*whyReport, error) {
 				out.Uncounted++
 				continue
 			}
-			g = &whyGroup{Why: key, Incomplete: !j.Completed, first: len(byKey)}
+			g = &whyGroup{Why: key, Incomplete: !j.Completed, first: len(byKey), Evidence: clip(evidenceText(j), maxWhyEvidence)}
 			byKey[key] = g
 		}
 		g.Jobs++
