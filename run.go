@@ -1,6 +1,7 @@
 package agenteval
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -47,7 +48,9 @@ type RunConfig struct {
 	// Suite, when set, runs every job once per agent × model of the suite
 	// (Kit.SuiteAgents builds them; ids start with agent@model/), in its
 	// selection of the files, with its warm-up, timeouts, tool categories
-	// and fixture policy (seed_if_missing, reseed_between_agents); Agent
+	// and fixture policy (seed_if_missing, reseed_between_agents); its
+	// repetitions, concurrency, manifest and seed file fill Runs,
+	// Concurrency, Manifest and SeedFile when they are left zero. Agent
 	// and AgentSpec are then unused.
 	Suite *scenario.Suite
 	// SuiteFile is the suite's path, recorded in the plan.
@@ -151,6 +154,9 @@ type RunConfig struct {
 	// Log receives what the run says besides its results: warnings,
 	// warm-up, reseeding, budget use, notes (nil: nothing).
 	Log io.Writer
+	// Around, when set, runs each job (runner.Config.Around): package
+	// agentevaltest runs each in its own subtest.
+	Around func(j matrix.Job, run func() *results.Job) *results.Job
 }
 
 // RunSummary is what Kit.Run did: this invocation's runner.Summary and,
@@ -173,18 +179,7 @@ func (k *Kit) runnerConfig(cfg RunConfig, agent runner.Agent) runner.Config {
 		UserModel: cfg.UserModel, Checkpoints: cfg.Checkpoints, KeepDirs: cfg.KeepDirs, EnvFallback: cfg.EnvFallback,
 		AllowCommands: cfg.AllowCommands, StrictMocks: cfg.StrictMocks, Seed: cfg.Seed, StepTimeout: cfg.StepTimeout,
 		Transcripts: cfg.Transcripts, Progress: cfg.Progress, Budget: cfg.Budget, Results: cfg.Results, Price: cfg.Price,
-		InfraRetries: cfg.InfraRetries, Cassette: cfg.Cassette, Limits: cfg.Limits}
-}
-
-// Runner returns a runner for cfg's agent on the kit's registries, for a
-// caller that schedules jobs itself (package agentevaltest does). Close it
-// when done.
-func (k *Kit) Runner(cfg RunConfig) (*runner.Runner, error) {
-	agent, err := k.runAgent(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return runner.NewRunner(k.runnerConfig(cfg, agent))
+		InfraRetries: cfg.InfraRetries, Cassette: cfg.Cassette, Limits: cfg.Limits, Around: cfg.Around}
 }
 
 // runAgent is cfg's agent: Agent, or the one AgentSpec names.
@@ -259,6 +254,7 @@ type pipeline struct {
 }
 
 func (p *pipeline) run(ctx context.Context, files []*scenario.File) (RunSummary, error) {
+	p.cfg = p.cfg.withSuiteDefaults()
 	cfg := p.cfg
 	switch {
 	case cfg.Retry != "" && cfg.Retry != RetryFailed && cfg.Retry != RetryIncomplete:
@@ -347,7 +343,11 @@ func (p *pipeline) run(ctx context.Context, files []*scenario.File) (RunSummary,
 		return RunSummary{}, err
 	}
 	out.Path = filepath.Join(cfg.Out, "results.jsonl")
-	w, err := results.Open(out.Path, plan, results.Options{Resume: cfg.Resume, Overwrite: cfg.Overwrite, Redactor: cfg.Redactor})
+	red, err := p.redactor()
+	if err != nil {
+		return RunSummary{}, err
+	}
+	w, err := results.Open(out.Path, plan, results.Options{Resume: cfg.Resume, Overwrite: cfg.Overwrite, Redactor: red})
 	if err != nil { // nothing ran: the folder is another run's, locked, or not writable
 		return RunSummary{}, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
@@ -411,6 +411,22 @@ const (
 	RetryFailed     = "failed"
 	RetryIncomplete = "incomplete"
 )
+
+// redactor is the Redactor (nil: results.Open's default) with the
+// suite's secrets added, as the agenteval command adds them.
+func (p *pipeline) redactor() (*redact.Redactor, error) {
+	r, s := p.cfg.Redactor, p.cfg.Suite
+	if s == nil || s.Secrets == nil {
+		return r, nil
+	}
+	if r == nil {
+		r = redact.FromEnvironment(os.Environ())
+	}
+	if err := r.AddRules(os.Environ(), redact.Rules{Names: s.Secrets.Names, Patterns: s.Secrets.Patterns}); err != nil {
+		return nil, configErr("suite: secrets: %v", err)
+	}
+	return r, nil
+}
 
 // retried are the jobs a retry of what reruns: those whose latest record
 // is what (failed: completed and not passed; incomplete: not completed).
@@ -589,6 +605,27 @@ func formatUse(limit, used results.Amounts) string {
 
 func msDuration(ms float64) time.Duration {
 	return (time.Duration(ms * float64(time.Millisecond))).Round(time.Millisecond)
+}
+
+// withSuiteDefaults is cfg with its Suite's settings in the fields left
+// zero: Runs (repetitions), Concurrency, Manifest and SeedFile (its
+// fixtures'), as the agenteval command takes them for the flags not given.
+func (cfg RunConfig) withSuiteDefaults() RunConfig {
+	s := cfg.Suite
+	if s == nil {
+		return cfg
+	}
+	if cfg.Runs == 0 {
+		cfg.Runs = s.Repetitions
+	}
+	if cfg.Concurrency == 0 {
+		cfg.Concurrency = s.Concurrency
+	}
+	if f := s.Fixtures; f != nil {
+		cfg.Manifest = cmp.Or(cfg.Manifest, s.Resolve(f.Manifest))
+		cfg.SeedFile = cmp.Or(cfg.SeedFile, s.Resolve(f.SeedFile))
+	}
+	return cfg
 }
 
 // agentOptions are cfg.AgentOptions with the run's Limits when they name

@@ -23,13 +23,14 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/agenteval/agenteval"
+	"github.com/agenteval/agenteval/fixture"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/matrix"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -43,6 +44,11 @@ type Config struct {
 	// with the kit when Agent is nil.
 	Agent     runner.Agent
 	AgentSpec string
+	// Suite, when set, runs every job once per agent × model of the suite
+	// (scenario.Loader.LoadSuite reads one), with its warm-up, fixture
+	// policy and settings, as agenteval.RunConfig's: Run with no paths
+	// runs the suite's scenario paths.
+	Suite *scenario.Suite
 	// Concurrency bounds the jobs that run at once (default 4 × GOMAXPROCS).
 	Concurrency int
 	// Runs is how many times each plain scenario runs; Filters select
@@ -59,6 +65,14 @@ type Config struct {
 	Seed          int64
 	// Checkpoints scores scenarios' checkpoints (runner.Checkpoints).
 	Checkpoints runner.CheckpointScorer
+	// Manifest, SeedFile and Fixtures are agenteval.RunConfig's: the
+	// fixture manifest placeholders bind to, the seed file of fresh
+	// fixtures, and the manager that seeds and resets them.
+	Manifest, SeedFile string
+	Fixtures           fixture.Manager
+	// Budget stops starting jobs once a limit is reached: the jobs left
+	// run no subtest.
+	Budget *runner.Budget
 	// Results, when set, receives every result.
 	Results runner.Sink
 }
@@ -66,16 +80,23 @@ type Config struct {
 // runConfig is cfg as the library's RunConfig.
 func (c Config) runConfig() agenteval.RunConfig {
 	return agenteval.RunConfig{Agent: c.Agent, AgentSpec: c.AgentSpec, AgentOptions: runner.AgentOptions{Getenv: os.Getenv},
-		Concurrency: c.Concurrency, Runs: c.Runs, Filters: c.Filters, Judge: c.Judge, UserModel: c.UserModel,
-		AllowCommands: c.AllowCommands, Seed: c.Seed, Checkpoints: c.Checkpoints}
+		Suite: c.Suite, Concurrency: c.Concurrency, Runs: c.Runs, Filters: c.Filters, Judge: c.Judge, UserModel: c.UserModel,
+		AllowCommands: c.AllowCommands, Seed: c.Seed, Checkpoints: c.Checkpoints, Manifest: c.Manifest, SeedFile: c.SeedFile,
+		Fixtures: c.Fixtures, Budget: c.Budget, Results: c.Results}
 }
 
-// Run loads paths (scenario and matrix files, or directories of them) with
-// every built-in registered and runs their jobs with cfg: see RunFiles.
-// A file that does not load fails t with its diagnostics.
+// Run loads paths (scenario and matrix files, or directories of them; with
+// a Suite and no paths, the suite's) with every built-in registered and
+// runs their jobs with cfg: see RunFiles. A file that does not load fails
+// t with its diagnostics.
 func Run(t testing.TB, cfg Config, paths ...string) {
 	t.Helper()
 	at := callerLine()
+	if len(paths) == 0 && cfg.Suite != nil {
+		for _, p := range cfg.Suite.Scenarios.Paths {
+			paths = append(paths, cfg.Suite.Resolve(p))
+		}
+	}
 	kit := agenteval.New()
 	files, err := kit.Load(paths...)
 	if err != nil {
@@ -86,13 +107,17 @@ func Run(t testing.TB, cfg Config, paths ...string) {
 }
 
 // RunFiles runs the jobs of files, loaded by kit (nil: one with the
-// built-ins), with cfg's agent on kit's registries. Given a *testing.T,
+// built-ins), with cfg's agent on kit's registries, through
+// agenteval.Kit.Run: the pipeline the library and the agenteval command
+// run (a suite's warm-up and reseeding, the budget). Given a *testing.T,
 // every job is a subtest; up to the configured concurrency of them run at
-// once, and RunFiles returns when all are done. Given another testing.TB
-// (a benchmark, a fuzz target), the jobs run likewise and a job that does
-// not pass fails t with its id. What the agent holds for the run (an exec
-// agent's programs) is released when t ends (t.Cleanup), and what had to
-// be killed is logged.
+// once, and RunFiles returns when all are done. A subtest the -run flag
+// leaves out does not run its job. Given another testing.TB (a benchmark,
+// a fuzz target), the jobs run likewise and a job that does not pass
+// fails t with its id. What the agent holds for the run (an exec agent's
+// programs) is released before RunFiles returns, and what the run says
+// besides its results (warm-up, reseeding, what had to be killed) is
+// logged.
 func RunFiles(t testing.TB, kit *agenteval.Kit, cfg Config, files ...*scenario.File) {
 	t.Helper()
 	if kit == nil {
@@ -103,69 +128,39 @@ func RunFiles(t testing.TB, kit *agenteval.Kit, cfg Config, files ...*scenario.F
 
 func runFiles(t testing.TB, at string, kit *agenteval.Kit, cfg Config, files []*scenario.File) {
 	t.Helper()
-	jobs, _, err := kit.Jobs(cfg.runConfig(), files...)
-	if err != nil {
-		failAt(t, at, "%v", err)
-		t.FailNow()
-	}
-	r, err := kit.Runner(cfg.runConfig())
-	if err != nil {
-		failAt(t, at, "%v", err)
-		t.FailNow()
-	}
-	t.Cleanup(func() {
-		for _, n := range r.Close() {
-			t.Log(n)
-		}
-	})
-	var mu sync.Mutex // the sink is called from one goroutine at a time
-	runOne := func(t testing.TB, j matrix.Job, name string) {
-		res := r.RunJob(t.Context(), j)
-		if sink := cfg.Results; sink != nil {
-			mu.Lock()
-			err := sink.Write(res)
-			mu.Unlock()
-			if err != nil {
-				failAt(t, at, "writing the result of %s: %v", j.ID, err)
-			}
-		}
-		if !res.Passed {
-			failAt(t, at, "%s%s", name, res.Explain())
-		}
-	}
+	rc := cfg.runConfig()
+	rc.Log = logWriter{t}
 	tt, subtests := t.(*testing.T)
-	work := make(chan matrix.Job)
-	var wg sync.WaitGroup
-	for range max(r.Concurrency(), 1) {
-		wg.Go(func() {
-			for j := range work {
-				if subtests {
-					// t.Run from several goroutines at once: the subtests run
-					// concurrently, each reported under its own name.
-					tt.Run(j.ID, func(t *testing.T) { runOne(t, j, "") })
-				} else {
-					runOne(t, j, j.ID+": ")
-				}
+	rc.Around = func(j matrix.Job, run func() *results.Job) (res *results.Job) {
+		if !subtests {
+			res = run()
+			if !res.Passed {
+				failAt(t, at, "%s: %s", j.ID, res.Explain())
+			}
+			return res
+		}
+		// t.Run from several of the run's goroutines at once: the subtests
+		// run concurrently, each reported under its own name.
+		tt.Run(j.ID, func(t *testing.T) {
+			res = run()
+			if !res.Passed {
+				failAt(t, at, "%s", res.Explain())
 			}
 		})
+		return res
 	}
-	var srcErr error
-	for j, err := range jobs {
-		if err != nil {
-			srcErr = err
-			break
-		}
-		if t.Context().Err() != nil {
-			break
-		}
-		work <- j
-	}
-	close(work)
-	wg.Wait()
-	if srcErr != nil {
-		failAt(t, at, "%v", srcErr)
+	if _, err := kit.Run(t.Context(), rc, files...); err != nil {
+		failAt(t, at, "%v", err)
 		t.FailNow()
 	}
+}
+
+// logWriter logs what a run says, a line at a time, on t.
+type logWriter struct{ t testing.TB }
+
+func (w logWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSuffix(string(p), "\n"))
+	return len(p), nil
 }
 
 // failAt fails t with a message that names the caller's line, not this

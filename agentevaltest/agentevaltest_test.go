@@ -91,8 +91,8 @@ func TestConcurrencyBoundsTheSubtests(t *testing.T) {
 	assert.Len(t, got, 8, "every result reaches the sink")
 }
 
-// The run's exec programs are ended when the test ends (t.Cleanup), and
-// none outlives it.
+// The run's exec programs serve its sessions and are ended before
+// RunFiles returns: none outlives the run.
 func TestExecProgramsEndWithTheTest(t *testing.T) {
 	t.Parallel()
 	marker := "agentevaltest-pool-" + proctest.SleepArg()
@@ -101,10 +101,12 @@ func TestExecProgramsEndWithTheTest(t *testing.T) {
 	require.NoError(t, err)
 	files, err := kit.Load("testdata/hello.scenario.yaml")
 	require.NoError(t, err)
-	t.Run("jobs", func(t *testing.T) {
-		agentevaltest.RunFiles(t, kit, agentevaltest.Config{Agent: agent, Runs: 3, Concurrency: 1}, files...)
-		assert.NotEmpty(t, proctest.Alive(t, marker), "kept for the run's sessions")
-	})
+	var alive int
+	agentevaltest.RunFiles(t, kit, agentevaltest.Config{Agent: agent, Runs: 3, Concurrency: 1, Results: sinkFunc(func(*results.Job) error {
+		alive = max(alive, len(proctest.Alive(t, marker)))
+		return nil
+	})}, files...)
+	assert.Equal(t, 1, alive, "one program, kept for the run's three sessions")
 	proctest.RequireGone(t, marker, 10*time.Second)
 }
 

@@ -30,142 +30,176 @@ type stringList []string
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
+// runFlags are run's flags.
+type runFlags struct {
+	agentSpec, out, retry, shard, envFallback, userModel, judgeModel, judgeCache   string
+	manifest, seedFile, graphqlURL, cpuProfile, record, budget, prices, agentModel string
+	suite, transcripts                                                             string
+	concurrency, maxRequests, shards, runs, infraRetries                           int
+	seed, maxJobs                                                                  int64
+	resume, overwrite, exitZero, allowCommands, strict, keepDirs, verbose, replay  bool
+	filters, modes                                                                 stringList
+}
+
+// define declares run's flags on fs.
+func (f *runFlags) define(fs *flagSet) {
+	fs.StringVar(&f.agentSpec, "agent", "echo", "agent under test: echo, exec:COMMAND or openai:MODEL")
+	fs.IntVar(&f.concurrency, "concurrency", 4*runtime.GOMAXPROCS(0), "jobs at once, at least 1; 4 x CPUs by default")
+	fs.IntVar(&f.maxRequests, "max-requests", 0, "requests in flight at once per model endpoint (base URL, key, model), shared by the agent, user simulator and judge; 0: learned from the provider's 429s and x-ratelimit headers")
+	fs.StringVar(&f.out, "out", "out", "directory for results.jsonl")
+	fs.BoolVar(&f.resume, "resume", false, "finish the run recorded in DIR/results.jsonl: skip its recorded jobs and append (refused when the inputs or flags differ)")
+	fs.StringVar(&f.retry, "retry", "", "failed or incomplete: rerun only the jobs of the run recorded in DIR whose latest record failed or is incomplete, appending their new records (readers take a job's latest record)")
+	fs.BoolVar(&f.overwrite, "overwrite", false, "replace DIR/results.jsonl when it exists (without it, or --resume, an existing file is refused)")
+	fs.StringVar(&f.shard, "shard", "", "run only part i of n (i/n), or auto: the part the engine running this copy names (JOB_COMPLETION_INDEX, CI_NODE_INDEX, CIRCLE_NODE_INDEX, BUILDKITE_PARALLEL_JOB, CLOUD_RUN_TASK_INDEX, AWS_BATCH_JOB_ARRAY_INDEX)")
+	fs.IntVar(&f.shards, "shards", 0, "with --shard auto: the number of shards, where the engine does not say (default $"+shardCountVariable+")")
+	fs.BoolVar(&f.exitZero, "exit-zero", false, "exit 0 once every job is recorded, even when some failed or were incomplete (a shard whose merged report decides); bad input still exits 2 and an interrupted run 1")
+	fs.Int64Var(&f.seed, "seed", 1, "seed for mock probabilities and the user simulator")
+	fs.BoolVar(&f.allowCommands, "allow-commands", false, "let scenarios run commands (code steps, command_exit_code_is); without it such jobs are incomplete and run nothing")
+	fs.StringVar(&f.envFallback, "env-fallback", "", "run scenarios whose environment has no provider here (e2b) in this one instead: local")
+	fs.BoolVar(&f.strict, "strict", false, "unknown fields are errors; unmatched mock calls fail the run")
+	fs.IntVar(&f.runs, "runs", 1, "runs per plain scenario, at least 1 (matrices use runs_per_combination)")
+	fs.StringVar(&f.userModel, "user-model", "script", "user simulator: script (offline, deterministic) or openai:MODEL")
+	fs.StringVar(&f.judgeModel, "judge-model", "", "model for llm_judge: openai:MODEL (OPENAI_BASE_URL, OPENAI_API_KEY)")
+	fs.StringVar(&f.judgeCache, "judge-cache", "", "directory caching judge verdicts (default DIR/judge-cache)")
+	fs.StringVar(&f.manifest, "manifest", "", "fixture manifest for {{placeholders}} and checkpoints")
+	fs.StringVar(&f.seedFile, "seed-file", "", "seed file declaring the fixtures seed_per_iteration scenarios get afresh for each run (needs a GitHub token or --graphql-url)")
+	fs.StringVar(&f.graphqlURL, "graphql-url", "", "GitHub GraphQL endpoint for checkpoints (default api.github.com)")
+	fs.BoolVar(&f.keepDirs, "keep-dirs", false, "keep run directories (in DIR/work, until the next run into DIR)")
+	fs.StringVar(&f.transcripts, "transcripts", "all", "which jobs keep their transcript (tool calls with arguments and results), code-step output and agent log in the results: all, failing or none")
+	fs.Int64Var(&f.maxJobs, "max-jobs", runMaxJobs, "refuse runs with more jobs than this")
+	fs.BoolVar(&f.verbose, "v", false, "print every failing job")
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
+	fs.StringVar(&f.record, "record", "", "record the run in this directory (a cassette): every model call (agent, user simulator, judge), mock draw and checkpoint answer, each under its job, role, sample and ordinal")
+	fs.BoolVar(&f.replay, "replay", false, "with --record: replay the recorded run offline, every answer from the cassette; a call not recorded (or asked differently) leaves its job incomplete, with the difference")
+	fs.IntVar(&f.infraRetries, "infra-retries", 2, "more attempts for a job whose attempt was lost to the infrastructure (timeout, agent crash, 429, 5xx, lost connection), besides the scenario's allowed_retries; 0 for none")
+	fs.Var(&f.filters, "filter", "matrix filter path=value (repeatable, ANDed)")
+	fs.StringVar(&f.budget, "budget", "", "stop starting jobs once a limit is reached: tokens=N, cost=USD, time=DURATION, comma-separated (tokens=200k,cost=5usd,time=30m); unstarted jobs are left for --resume")
+	fs.StringVar(&f.prices, "prices", "", "prices file (YAML/JSON, US dollars per million tokens) over the built-in table: each job's cost (agent, user, judge) and --budget cost=")
+	fs.StringVar(&f.agentModel, "agent-model", "", "the model the agent uses, to price its tokens (default: MODEL of --agent openai:MODEL)")
+	fs.StringVar(&f.suite, "suite", "", "run a suite (*.suite.yaml, or ghx's eval.config.yaml): every agent x model x selected scenario x repetition into one results file; its settings are the defaults of these flags")
+	fs.Var(&f.modes, "mode", "with --suite: NAME=AGENT gives the agent NAME (a ghx mode) its spec, such as ghx=exec:./agent (repeatable)")
+}
+
+// check says what is wrong with the flags' values ("" when nothing).
+func (f *runFlags) check() string {
+	switch {
+	case f.concurrency < 1:
+		return fmt.Sprintf("--concurrency %d: want at least 1 job at once", f.concurrency)
+	case f.maxRequests < 0:
+		return fmt.Sprintf("--max-requests %d: want 0 (learned) or at least 1 request at once", f.maxRequests)
+	case f.runs < 1:
+		return fmt.Sprintf("--runs %d: want at least 1 run per scenario", f.runs)
+	case f.maxJobs < 1:
+		return fmt.Sprintf("--max-jobs %d: want at least 1", f.maxJobs)
+	case f.resume && f.overwrite:
+		return "--resume finishes the recorded run and --overwrite replaces it: give one of them"
+	case f.replay && f.record == "":
+		return "--replay needs --record DIR"
+	case f.infraRetries < 0:
+		return fmt.Sprintf("--infra-retries %d: want 0 or more", f.infraRetries)
+	case f.transcripts != "all" && f.transcripts != "failing" && f.transcripts != "none":
+		return fmt.Sprintf("--transcripts %q: want all, failing or none", f.transcripts)
+	}
+	return ""
+}
+
+// runRun is the run command: its flags become one agenteval.RunConfig
+// (runFlags.config), and Kit.Run runs it.
 func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	fs := newFlags(env, "run", "[flags] PATH...  (scenario files, matrix files or directories)")
-	agentSpec := fs.String("agent", "echo", "agent under test: echo, exec:COMMAND or openai:MODEL")
-	concurrency := fs.Int("concurrency", 4*runtime.GOMAXPROCS(0), "jobs at once, at least 1; 4 x CPUs by default")
-	maxRequests := fs.Int("max-requests", 0, "requests in flight at once per model endpoint (base URL, key, model), shared by the agent, user simulator and judge; 0: learned from the provider's 429s and x-ratelimit headers")
-	out := fs.String("out", "out", "directory for results.jsonl")
-	resume := fs.Bool("resume", false, "finish the run recorded in DIR/results.jsonl: skip its recorded jobs and append (refused when the inputs or flags differ)")
-	retry := fs.String("retry", "", "failed or incomplete: rerun only the jobs of the run recorded in DIR whose latest record failed or is incomplete, appending their new records (readers take a job's latest record)")
-	overwrite := fs.Bool("overwrite", false, "replace DIR/results.jsonl when it exists (without it, or --resume, an existing file is refused)")
-	shardSpec := fs.String("shard", "", "run only part i of n (i/n), or auto: the part the engine running this copy names (JOB_COMPLETION_INDEX, CI_NODE_INDEX, CIRCLE_NODE_INDEX, BUILDKITE_PARALLEL_JOB, CLOUD_RUN_TASK_INDEX, AWS_BATCH_JOB_ARRAY_INDEX)")
-	shardCount := fs.Int("shards", 0, "with --shard auto: the number of shards, where the engine does not say (default $"+shardCountVariable+")")
-	exitZero := fs.Bool("exit-zero", false, "exit 0 once every job is recorded, even when some failed or were incomplete (a shard whose merged report decides); bad input still exits 2 and an interrupted run 1")
-	seed := fs.Int64("seed", 1, "seed for mock probabilities and the user simulator")
-	allowCommands := fs.Bool("allow-commands", false, "let scenarios run commands (code steps, command_exit_code_is); without it such jobs are incomplete and run nothing")
-	envFallback := fs.String("env-fallback", "", "run scenarios whose environment has no provider here (e2b) in this one instead: local")
-	strict := fs.Bool("strict", false, "unknown fields are errors; unmatched mock calls fail the run")
-	runs := fs.Int("runs", 1, "runs per plain scenario, at least 1 (matrices use runs_per_combination)")
-	userModel := fs.String("user-model", "script", "user simulator: script (offline, deterministic) or openai:MODEL")
-	judgeModel := fs.String("judge-model", "", "model for llm_judge: openai:MODEL (OPENAI_BASE_URL, OPENAI_API_KEY)")
-	judgeCache := fs.String("judge-cache", "", "directory caching judge verdicts (default DIR/judge-cache)")
-	manifest := fs.String("manifest", "", "fixture manifest for {{placeholders}} and checkpoints")
-	seedFile := fs.String("seed-file", "", "seed file declaring the fixtures seed_per_iteration scenarios get afresh for each run (needs a GitHub token or --graphql-url)")
-	graphqlURL := fs.String("graphql-url", "", "GitHub GraphQL endpoint for checkpoints (default api.github.com)")
-	keepDirs := fs.Bool("keep-dirs", false, "keep run directories (in DIR/work, until the next run into DIR)")
-	transcripts := fs.String("transcripts", "all", "which jobs keep their transcript (tool calls with arguments and results), code-step output and agent log in the results: all, failing or none")
-	maxJobs := fs.Int64("max-jobs", runMaxJobs, "refuse runs with more jobs than this")
-	verbose := fs.Bool("v", false, "print every failing job")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
-	record := fs.String("record", "", "record the run in this directory (a cassette): every model call (agent, user simulator, judge), mock draw and checkpoint answer, each under its job, role, sample and ordinal")
-	replay := fs.Bool("replay", false, "with --record: replay the recorded run offline, every answer from the cassette; a call not recorded (or asked differently) leaves its job incomplete, with the difference")
-	infraRetries := fs.Int("infra-retries", 2, "more attempts for a job whose attempt was lost to the infrastructure (timeout, agent crash, 429, 5xx, lost connection), besides the scenario's allowed_retries; 0 for none")
-	var filters stringList
-	fs.Var(&filters, "filter", "matrix filter path=value (repeatable, ANDed)")
-	budgetSpec := fs.String("budget", "", "stop starting jobs once a limit is reached: tokens=N, cost=USD, time=DURATION, comma-separated (tokens=200k,cost=5usd,time=30m); unstarted jobs are left for --resume")
-	pricesFile := fs.String("prices", "", "prices file (YAML/JSON, US dollars per million tokens) over the built-in table: each job's cost (agent, user, judge) and --budget cost=")
-	agentModelName := fs.String("agent-model", "", "the model the agent uses, to price its tokens (default: MODEL of --agent openai:MODEL)")
-	suiteFile := fs.String("suite", "", "run a suite (*.suite.yaml, or ghx's eval.config.yaml): every agent x model x selected scenario x repetition into one results file; its settings are the defaults of these flags")
-	var modes stringList
-	fs.Var(&modes, "mode", "with --suite: NAME=AGENT gives the agent NAME (a ghx mode) its spec, such as ghx=exec:./agent (repeatable)")
+	var f runFlags
+	f.define(fs)
 	if code, ok := fs.parse(args); !ok {
 		return code
 	}
-	env.redactor.AddURL(*graphqlURL)
+	env.redactor.AddURL(f.graphqlURL)
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(env.stderr, "agenteval run: "+format+"\n", a...)
 		return exitUsage
 	}
-	if msg, usage := suiteArgs(*suiteFile, fs.NArg(), len(modes)); usage {
+	if msg, usage := suiteArgs(f.suite, fs.NArg(), len(f.modes)); usage {
 		fs.Usage()
 		return exitUsage
 	} else if msg != "" {
 		return fail("%s", msg)
 	}
-	switch {
-	case *concurrency < 1:
-		return fail("--concurrency %d: want at least 1 job at once", *concurrency)
-	case *maxRequests < 0:
-		return fail("--max-requests %d: want 0 (learned) or at least 1 request at once", *maxRequests)
-	case *runs < 1:
-		return fail("--runs %d: want at least 1 run per scenario", *runs)
-	case *maxJobs < 1:
-		return fail("--max-jobs %d: want at least 1", *maxJobs)
-	case *resume && *overwrite:
-		return fail("--resume finishes the recorded run and --overwrite replaces it: give one of them")
-	case *replay && *record == "":
-		return fail("--replay needs --record DIR")
-	case *infraRetries < 0:
-		return fail("--infra-retries %d: want 0 or more", *infraRetries)
-	case !fs.oneOf("transcripts", *transcripts, "all", "failing", "none"):
-		return exitUsage
+	if msg := f.check(); msg != "" {
+		return fail("%s", msg)
 	}
-	if *cpuProfile != "" {
-		stop, err := startCPUProfile(*cpuProfile)
+	if f.cpuProfile != "" {
+		stop, err := startCPUProfile(f.cpuProfile)
 		if err != nil {
 			return fail("--cpuprofile: %v", err)
 		}
 		defer stop()
 	}
-	if _, err := env.kit.Environments.Get(*envFallback); *envFallback != "" && err != nil {
-		return fail("--env-fallback %q: %v", *envFallback, err)
-	}
-	shard, err := cliShard(env, *shardSpec, *shardCount)
+	cfg, paths, err := f.config(env, fs)
 	if err != nil {
 		return fail("%v", err)
 	}
-	agentOpts, cassette, err := agentOptions(env, *record, *replay)
-	if err != nil {
-		return fail("--record: %v", err)
-	}
-	// One set of limiters for every model client of the run: the agent,
-	// the user simulator and the judge share an endpoint's limit.
-	agentOpts.EndpointLimits = llm.EndpointLimits{MaxRequests: *maxRequests}
-	agentOpts.Limits = llm.NewLimits(agentOpts.EndpointLimits)
-	budget, prices, err := runBudget(*budgetSpec, *pricesFile, *agentSpec, *agentModelName, *suiteFile != "")
-	if err != nil {
-		return fail("%v", err)
-	}
-	paths := fs.Args()
-	var suite *runSuite
-	if *suiteFile != "" { // its settings become the defaults of the flags not given
-		if suite, err = loadRunSuite(env, fs, *suiteFile, modes, agentOpts); err != nil {
-			return fail("%v", err)
-		}
-		if err := suite.priceBudget(budget, prices, *agentModelName); err != nil {
-			return fail("%v", err)
-		}
-		paths, *agentSpec = suite.paths(), ""
-	}
-	cfg := agenteval.RunConfig{AgentSpec: *agentSpec, AgentOptions: agentOpts, SuiteFile: *suiteFile, Concurrency: *concurrency,
-		Runs: *runs, Filters: filters, Shard: shard, MaxJobs: *maxJobs, Out: *out, Resume: *resume, Retry: *retry, Overwrite: *overwrite,
-		Redactor: env.redactor, AllowCommands: *allowCommands, StrictMocks: *strict, EnvFallback: *envFallback, Seed: *seed,
-		KeepDirs: *keepDirs, Transcripts: *transcripts, Manifest: *manifest, SeedFile: *seedFile, Budget: budget, Log: env.stderr,
-		Settings: map[string]string{"user-model": *userModel, "judge-model": *judgeModel}, Cassette: cassette, InfraRetries: *infraRetries}
-	cfg.Limits = agentOpts.Limits
-	if *infraRetries == 0 { // none; 0 in RunConfig means the default
-		cfg.InfraRetries = -1
-	}
-	if suite != nil {
-		cfg.Suite = suite.suite
-	}
-	cfg.Estimate = func(ctx context.Context, jobs iter.Seq2[matrix.Job, error], files []*scenario.File) (*results.Estimate, error) {
-		return runEstimate(ctx, env, jobs, suite, files, *agentSpec, *agentModelName, *userModel, *judgeModel, *pricesFile, *concurrency)
-	}
-	cfg.Price = jobPricer(prices, suite, *agentSpec, *agentModelName, *userModel, *judgeModel)
-	if err := runModels(env, &cfg, *userModel, *judgeModel, *judgeCache, *out); err != nil {
-		return fail("%v", err)
-	}
-	cfg.Checkpoints, cfg.Fixtures = githubParts(env, *graphqlURL, cassette, *replay)
-	files, code := loadRunFiles(env, *strict, *verbose, paths)
+	files, code := loadRunFiles(env, f.strict, f.verbose, paths)
 	if files == nil {
 		return code
 	}
-	pp := &runout.ProgressPrinter{W: env.stderr, Terminal: env.isTerminal, Every: 10000, Verbose: *verbose}
-	cfg.Progress = pp.Update
 	sum, err := env.kit.Run(ctx, cfg, files...)
-	return runExit(env, sum, err, filepath.Join(*out, "results.jsonl"), *exitZero)
+	return runExit(env, sum, err, filepath.Join(f.out, "results.jsonl"), f.exitZero)
+}
+
+// config turns the flags into the run's RunConfig and the paths to load;
+// with --suite, the suite's settings are the defaults of the flags not
+// given.
+func (f *runFlags) config(env *cliEnv, fs *flagSet) (agenteval.RunConfig, []string, error) {
+	var cfg agenteval.RunConfig
+	if _, err := env.kit.Environments.Get(f.envFallback); f.envFallback != "" && err != nil {
+		return cfg, nil, fmt.Errorf("--env-fallback %q: %v", f.envFallback, err)
+	}
+	shard, err := cliShard(env, f.shard, f.shards)
+	if err != nil {
+		return cfg, nil, err
+	}
+	agentOpts, cassette, err := agentOptions(env, f.record, f.replay)
+	if err != nil {
+		return cfg, nil, fmt.Errorf("--record: %v", err)
+	}
+	// One set of limiters for every model client of the run: the agent,
+	// the user simulator and the judge share an endpoint's limit.
+	agentOpts.EndpointLimits = llm.EndpointLimits{MaxRequests: f.maxRequests}
+	agentOpts.Limits = llm.NewLimits(agentOpts.EndpointLimits)
+	budget, prices, err := runBudget(f.budget, f.prices, f.agentSpec, f.agentModel, f.suite != "")
+	if err != nil {
+		return cfg, nil, err
+	}
+	paths := fs.Args()
+	var suite *runSuite
+	if f.suite != "" { // its settings become the defaults of the flags not given
+		if suite, err = loadRunSuite(env, fs, f.suite, f.modes, agentOpts); err != nil {
+			return cfg, nil, err
+		}
+		if err := suite.priceBudget(budget, prices, f.agentModel); err != nil {
+			return cfg, nil, err
+		}
+		paths, f.agentSpec = suite.paths(), ""
+		cfg.Suite = suite.suite
+	}
+	cfg = agenteval.RunConfig{AgentSpec: f.agentSpec, AgentOptions: agentOpts, Suite: cfg.Suite, SuiteFile: f.suite, Concurrency: f.concurrency,
+		Runs: f.runs, Filters: f.filters, Shard: shard, MaxJobs: f.maxJobs, Out: f.out, Resume: f.resume, Retry: f.retry, Overwrite: f.overwrite,
+		Redactor: env.redactor, AllowCommands: f.allowCommands, StrictMocks: f.strict, EnvFallback: f.envFallback, Seed: f.seed,
+		KeepDirs: f.keepDirs, Transcripts: f.transcripts, Manifest: f.manifest, SeedFile: f.seedFile, Budget: budget, Log: env.stderr, Limits: agentOpts.Limits,
+		Settings: map[string]string{"user-model": f.userModel, "judge-model": f.judgeModel}, Cassette: cassette, InfraRetries: f.infraRetries}
+	if f.infraRetries == 0 { // none; 0 in RunConfig means the default
+		cfg.InfraRetries = -1
+	}
+	cfg.Estimate = func(ctx context.Context, jobs iter.Seq2[matrix.Job, error], files []*scenario.File) (*results.Estimate, error) {
+		return runEstimate(ctx, env, jobs, suite, files, f.agentSpec, f.agentModel, f.userModel, f.judgeModel, f.prices, f.concurrency)
+	}
+	cfg.Price = jobPricer(prices, suite, f.agentSpec, f.agentModel, f.userModel, f.judgeModel)
+	if err := runModels(env, &cfg, f.userModel, f.judgeModel, f.judgeCache, f.out); err != nil {
+		return cfg, nil, err
+	}
+	cfg.Checkpoints, cfg.Fixtures = githubParts(env, f.graphqlURL, cassette, f.replay)
+	pp := &runout.ProgressPrinter{W: env.stderr, Terminal: env.isTerminal, Every: 10000, Verbose: f.verbose}
+	cfg.Progress = pp.Update
+	return cfg, paths, nil
 }
 
 // runExit prints what a run did, for this invocation and, with a results

@@ -83,8 +83,8 @@ func (e *MockError) Error() string { return e.Code + ": " + e.Message }
 
 // RunScopedAgent is an Agent that holds resources for the length of one
 // run, such as programs kept for many sessions (agent/exec's pool). Run
-// and Runner call ForRun once per run and use the agent it returns for
-// every job of the run; they call end once every job is over, cancelled
+// calls ForRun once per run and use the agent it returns for
+// every job of the run; it calls end once every job is over, cancelled
 // runs included, and add its notes (what had to be replaced or killed) to
 // Summary.Notes. An agent that does not implement it is used as it is.
 type RunScopedAgent interface {

@@ -111,6 +111,12 @@ type Config struct {
 	// rate limit gives its place among the Concurrency running jobs to
 	// another job while it waits.
 	Limits *llm.Limits
+	// Around, when set, runs each job in its caller's frame (package
+	// agentevaltest runs each in its own subtest): it calls run at most
+	// once, from the goroutine that called it, and returns its result, or
+	// returns nil without calling run to leave the job unrun, neither
+	// recorded nor counted (a subtest the -run flag filters out).
+	Around func(j matrix.Job, run func() *results.Job) *results.Job
 }
 
 // CheckpointScorer scores a scenario's checkpoints against live state. An
@@ -316,7 +322,12 @@ func (r *run) run(ctx context.Context, jobs iter.Seq2[matrix.Job, error], total 
 		if budget.over() {
 			return true // never started, never recorded: --resume runs it
 		}
-		res := r.runJob(st.withHook(ctx), j, w)
+		var res *results.Job
+		if r.cfg.Around == nil {
+			res = r.runJob(st.withHook(ctx), j, w)
+		} else if res = r.cfg.Around(j, func() *results.Job { return r.runJob(st.withHook(ctx), j, w) }); res == nil {
+			return true // the caller left it unrun
+		}
 		if ctx.Err() != nil && !res.Completed {
 			// Interrupted, not judged: leave it for --resume rather than record a failure.
 			return false

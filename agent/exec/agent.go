@@ -48,7 +48,7 @@ const execCloseGrace = 2 * time.Second
 // runner answers with {"type":"mock_result",...}. A program whose first
 // line is {"type":"ready","sessions":"many"} is kept for many sessions,
 // one at a time, each closed with {"type":"end","job":...}: within a run
-// (runner.Run, runner.Runner) up to Config.Concurrency such programs serve every session,
+// (runner.Run) up to Config.Concurrency such programs serve every session,
 // and they are all ended when the run ends. A program that does not
 // announce it is started for each session and ended with it. A program
 // that breaks the protocol, exits or outlives a timeout is killed with its
@@ -135,7 +135,7 @@ type execLine struct {
 }
 
 // NewSession starts the program for one session and ends it with the
-// session. Within a run (runner.Run, runner.Runner) an execAgent serves its sessions from
+// session. Within a run (runner.Run) an execAgent serves its sessions from
 // a pool instead, which keeps programs that announce many sessions.
 func (a *execAgent) NewSession(ctx context.Context, cfg runner.SessionConfig) (runner.Session, error) {
 	w, err := a.startWorker(ctx, cfg, cfg.Dir, true)

@@ -221,23 +221,31 @@ func TestExecPoolEndsWithACancelledRun(t *testing.T) {
 	assert.Empty(t, proctest.Alive(t, marker), "no process outlives the run")
 }
 
-// A Runner's pool serves execAgent's sessions run one by one by its
-// caller (agentevaltest does), and Close ends its programs.
-func TestExecPoolInRunner(t *testing.T) {
-	marker := "agenteval-pool-runner-" + proctest.SleepArg()
-	r, err := runner.NewRunner(runner.Config{Agent: testExecAgent(t, servingCommand(t, marker)), Concurrency: 1})
+// Config.Around runs each job in its caller's frame (agentevaltest's
+// subtests): the pool serves those sessions from one program, a job Around
+// leaves unrun starts no session, and the program ends with the run.
+func TestExecPoolAround(t *testing.T) {
+	marker := "agenteval-pool-around-" + proctest.SleepArg()
+	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("issues", issuesScenario(t, "issues", "list the open issues", "30s"), 4)}, matrix.Shard{})
 	require.NoError(t, err)
-	jobs, _, err := sources.Combine([]sources.Source{sources.Scenario("issues", issuesScenario(t, "issues", "list the open issues", "30s"), 3)}, matrix.Shard{})
+	var ran []string
+	alive := 0
+	sum, err := runner.Run(t.Context(), runner.Config{Agent: testExecAgent(t, servingCommand(t, marker)), Concurrency: 1,
+		Around: func(j matrix.Job, run func() *results.Job) *results.Job {
+			if j.Run == 2 {
+				return nil // filtered out: never started, never recorded
+			}
+			res := run()
+			assert.True(t, res.Passed, res.Explain())
+			ran = append(ran, j.ID)
+			alive = max(alive, len(proctest.Alive(t, marker)))
+			return res
+		}}, jobs)
 	require.NoError(t, err)
-	for j, err := range jobs {
-		require.NoError(t, err)
-		res := r.RunJob(t.Context(), j)
-		assert.True(t, res.Passed, res.Explain())
-	}
-	assert.Equal(t, 1, r.Concurrency())
-	assert.NotEmpty(t, proctest.Alive(t, marker), "one program kept for the sessions")
-	assert.Empty(t, r.Close())
-	assert.Empty(t, r.Close(), "a second Close is safe")
+	assert.Equal(t, []string{"issues/-/run-1", "issues/-/run-3", "issues/-/run-4"}, ran)
+	assert.Equal(t, int64(3), sum.Jobs)
+	assert.Equal(t, 1, alive, "one program kept for the sessions")
+	assert.Empty(t, sum.Notes)
 	proctest.RequireGone(t, marker, 10*time.Second)
 }
 
