@@ -37,7 +37,6 @@ func dumpDOM(t *testing.T, bin, url string, width int) string {
 	return string(out)
 }
 
-
 // The page in a real browser: the runs list, the jobs table with the
 // reasons grouped, a filter, a job opened as a conversation with its tool
 // call and crash, two runs side by side; a hostile reply shows as text.

@@ -80,8 +80,10 @@ type run struct {
 	firstSeen time.Time
 	// sorted caches the permutation of jobs by a sort key until the index
 	// grows (sortMu guards it: queries hold mu only for reading).
-	sortMu sync.Mutex
-	sorted map[string][]int32
+	sortMu     sync.Mutex
+	sorted     map[string][]int32
+	facetsMemo *facets
+	facetsOf   int // len(jobs) when facetsMemo was counted
 }
 
 // interner gives each distinct string a small number, from 1.
@@ -242,8 +244,10 @@ func (r *run) growFile(fi uint16, rf *runFile, size int64) error {
 		if len(line) == 0 || start == 0 {
 			continue // the plan, read by openFile
 		}
+		// Only what the index keeps is read, and masked: the rest of the
+		// line is masked when it is read back.
 		var rec lineRecord
-		if err := json.Unmarshal(r.red.JSON(line), &rec); err != nil || rec.Record != results.RecordJob {
+		if err := scanRecord(line, &rec); err != nil || rec.Record != results.RecordJob {
 			if rec.Record != "budget" {
 				r.mu.Lock()
 				r.skipped++
@@ -251,13 +255,22 @@ func (r *run) growFile(fi uint16, rf *runFile, size int64) error {
 			}
 			continue
 		}
-		batch = append(batch, pending{rec: rec, why: rec.why(), off: start, n: uint32(len(line))})
+		rec.Scenario, rec.Agent, rec.Model = r.mask(rec.Scenario), r.mask(rec.Agent), r.mask(rec.Model)
+		batch = append(batch, pending{rec: rec, why: r.mask(rec.why()), off: start, n: uint32(len(line))})
 		if len(batch) == 4096 {
 			flush()
 		}
 	}
 	flush()
 	return nil
+}
+
+// mask masks the secrets in s.
+func (r *run) mask(s string) string {
+	if s == "" || r.red == nil {
+		return s
+	}
+	return r.red.String(s)
 }
 
 // pending is a decoded record waiting for the index's lock.
@@ -320,6 +333,19 @@ func (r *run) line(e *entry) ([]byte, error) {
 		return nil, fmt.Errorf("%s: read back offset %d: %w", rf.path, e.off, err)
 	}
 	return r.red.JSON(buf), nil
+}
+
+// rawLine reads back the record line of e, unmasked, into buf.
+func (r *run) rawLine(e *entry, buf []byte) ([]byte, error) {
+	rf := r.files[e.file]
+	if cap(buf) < int(e.n) {
+		buf = make([]byte, e.n)
+	}
+	buf = buf[:e.n]
+	if _, err := rf.f.ReadAt(buf, e.off); err != nil {
+		return nil, fmt.Errorf("%s: read back offset %d: %w", rf.path, e.off, err)
+	}
+	return buf, nil
 }
 
 // close closes the run's files.

@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agenteval/agenteval/results"
 )
@@ -42,9 +43,12 @@ type row struct {
 type page struct {
 	// Total is how many jobs match; with Text it counts only as far as the
 	// search went (More says there may be more).
-	Total int   `json:"total"`
-	More  bool  `json:"more,omitempty"`
-	Rows  []row `json:"rows"`
+	Total int  `json:"total"`
+	More  bool `json:"more,omitempty"`
+	// Searched is how many jobs a text search read before it answered
+	// (it stops at a full page or after searchTime).
+	Searched int   `json:"searched,omitempty"`
+	Rows     []row `json:"rows"`
 	// Facets are the values the filters offer, with their counts in the run.
 	Facets facets `json:"facets"`
 }
@@ -60,10 +64,10 @@ type count struct {
 	N    int    `json:"n"`
 }
 
-// maxScan bounds how many records a text search reads for one page past
-// the rows it shows, so that a search over a million jobs answers in time;
-// the page then says there may be more.
-const maxScan = 200_000
+// searchTime bounds how long a text search reads records for one page, so
+// that a search over a million jobs answers in time; the page then says
+// how far it searched and that there may be more.
+const searchTime = 800 * time.Millisecond
 
 // query answers a query. Filters on indexed fields cost a pass over the
 // index; a text search reads records back only until the page is full.
@@ -81,7 +85,7 @@ func (r *run) query(q query) (page, error) {
 	if q.Why != "" && ok {
 		why, ok = r.whys.ids[q.Why]
 	}
-	p := page{Rows: []row{}, Facets: r.facets()}
+	p := page{Rows: []row{}, Facets: r.facetsCached()}
 	if !ok {
 		return p, nil
 	}
@@ -100,31 +104,45 @@ func (r *run) query(q query) (page, error) {
 	}
 	order := r.order(q.Sort, q.Desc)
 	needle := []byte(strings.ToLower(q.Text))
-	var lower []byte
-	scanned := 0
+	scanned, began := 0, time.Now()
+	var line []byte
 	for _, i := range order {
 		e := &r.jobs[i]
 		if !match(e) {
 			continue
 		}
-		var line []byte
 		if len(needle) > 0 {
-			if scanned >= q.Offset+q.Limit+maxScan {
+			if scanned%1024 == 1023 && time.Since(began) > searchTime {
 				p.More = true
 				break
 			}
 			scanned++
+			p.Searched = scanned
 			var err error
-			if line, err = r.line(e); err != nil {
+			if line, err = r.rawLine(e, line); err != nil {
 				return p, err
 			}
-			lower = appendLower(lower[:0], line)
-			if !bytes.Contains(lower, needle) {
+			// Searched raw first (fast), then masked: a secret can be found
+			// only where the masked text still holds the words.
+			if !containsFold(line, needle) {
 				continue
+			}
+			line = r.red.JSON(line)
+			if !containsFold(line, needle) {
+				continue
+			}
+			if len(p.Rows) >= q.Limit {
+				p.More = true // the page is full: the count stops here
+				p.Total++
+				break
 			}
 		}
 		if p.Total >= q.Offset && len(p.Rows) < q.Limit {
-			rw, err := r.row(e, line)
+			var shown []byte
+			if len(needle) > 0 {
+				shown = line
+			}
+			rw, err := r.row(e, shown)
 			if err != nil {
 				return p, err
 			}
@@ -135,15 +153,29 @@ func (r *run) query(q query) (page, error) {
 	return p, nil
 }
 
-// appendLower appends b in lower case (ASCII; other bytes as they are).
-func appendLower(dst, b []byte) []byte {
-	for _, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		dst = append(dst, c)
+// containsFold reports whether b holds needle (lower case), ignoring
+// ASCII case.
+func containsFold(b, needle []byte) bool {
+	if len(needle) == 0 {
+		return true
 	}
-	return dst
+	c := needle[0]
+	first := string([]byte{c})
+	if 'a' <= c && c <= 'z' {
+		first += string([]byte{c - ('a' - 'A')})
+	}
+	for i := 0; i+len(needle) <= len(b); {
+		k := bytes.IndexAny(b[i:], first)
+		if k < 0 || i+k+len(needle) > len(b) {
+			return false
+		}
+		i += k
+		if bytes.EqualFold(b[i:i+len(needle)], needle) {
+			return true
+		}
+		i++
+	}
+	return false
 }
 
 // order is the jobs in the sort's order, cached until the index grows
@@ -172,7 +204,7 @@ func (r *run) order(key string, desc bool) []int32 {
 	default:
 		by = func(a, b int32) int { return cmp.Compare(js[a].index, js[b].index) }
 	}
-	slices.SortStableFunc(o, func(a, b int32) int {
+	slices.SortFunc(o, func(a, b int32) int {
 		c := by(a, b)
 		if desc {
 			c = -c
@@ -207,6 +239,17 @@ func (r *run) row(e *entry, line []byte) (row, error) {
 	_ = json.Unmarshal(line, &rec)
 	return row{ID: rec.ID, Index: e.index, Status: statusNames[e.status], Scenario: r.strs.str(e.scenario),
 		Variant: r.strs.str(e.variant), DurationMS: math.Round(float64(e.dur)*1000) / 1000, Why: r.whys.str(e.why), Params: rec.Params, Tokens: rec.Usage.Total}, nil
+}
+
+// facetsCached is facets, computed once until the index grows.
+func (r *run) facetsCached() facets {
+	r.sortMu.Lock()
+	defer r.sortMu.Unlock()
+	if r.facetsOf != len(r.jobs) || r.facetsMemo == nil {
+		f := r.facets()
+		r.facetsMemo, r.facetsOf = &f, len(r.jobs)
+	}
+	return *r.facetsMemo
 }
 
 // facets counts the run's jobs by scenario, variant and status (r.mu held).

@@ -149,7 +149,7 @@ async function runPage(id, params) {
       (page.facets.variants || []).length ? select('variant', 'Agent', page.facets.variants) : null,
       q.why ? h('button', { class: 'b', onclick: () => go({ why: '' }), text: 'reason: ' + q.why.slice(0, 60) + ' ✕' }) : null),
     h('div', { class: 'pager' },
-      h('span', { class: 'count', text: page.total + (page.more ? '+' : '') + ' job(s)' + (page.total ? ', ' + (offset + 1) + '–' + (offset + page.rows.length) : '') }),
+      h('span', { class: 'count', text: page.total + (page.more ? '+' : '') + ' job(s)' + (page.total ? ', ' + (offset + 1) + '–' + (offset + page.rows.length) : '') + (page.more && page.searched ? ' (searched ' + page.searched + ' of ' + r.recorded + ')' : '') }),
       h('button', { class: 'b', disabled: offset === 0, onclick: () => go({ offset: Math.max(0, offset - limit) }), text: '‹ Previous' }),
       h('button', { class: 'b', disabled: offset + limit >= page.total, onclick: () => go({ offset: offset + limit }), text: 'Next ›' })),
     h('table', { class: 'jobs' },
