@@ -73,11 +73,10 @@ type run struct {
 	strs    interner
 	whys    interner
 	// counts by status, of live entries.
-	counts    [3]int
-	skipped   int // lines that are not records (torn, malformed, too long)
-	started   time.Time
-	lastGrow  time.Time
-	firstSeen time.Time
+	counts   [3]int
+	skipped  int // lines that are not records (torn, malformed, too long)
+	started  time.Time
+	lastGrow time.Time
 	// sorted caches the permutation of jobs by a sort key until the index
 	// grows (sortMu guards it: queries hold mu only for reading).
 	sortMu     sync.Mutex
