@@ -362,12 +362,21 @@ func (p *pipeline) run(ctx context.Context, files []*scenario.File) (RunSummary,
 	if err != nil {
 		return RunSummary{}, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
-	if left := proc.EndLeftovers(ctx, workAbs); len(left) > 0 {
-		fmt.Fprintf(p.log, "agenteval run: killed %d process(es) a killed run left running in %s\n", len(left), rc.WorkDir)
+	// The work directory exists from before any process starts until the
+	// run ends, so only a run that was killed (or kept its directories)
+	// leaves one: without it there is nothing to look for, and listing
+	// every process of the machine is skipped.
+	if _, err := os.Stat(rc.WorkDir); err == nil {
+		if left := proc.EndLeftovers(ctx, workAbs); len(left) > 0 {
+			fmt.Fprintf(p.log, "agenteval run: killed %d process(es) a killed run left running in %s\n", len(left), rc.WorkDir)
+		}
 	}
 	ctx = proc.WithRunWork(ctx, workAbs)
 	if err := os.RemoveAll(rc.WorkDir); err != nil {
 		return RunSummary{}, fmt.Errorf("removing the run directories a killed run left in %s: %w", rc.WorkDir, err)
+	}
+	if err := os.MkdirAll(rc.WorkDir, 0o755); err != nil {
+		return RunSummary{}, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	switch done := w.Recorded(); {
 	case cfg.Retry != "":
@@ -399,10 +408,8 @@ func (p *pipeline) run(ctx context.Context, files []*scenario.File) (RunSummary,
 		out.AtBudget = sum.Budget.Stopped
 		sayBudget(p.log, rec)
 	}
+	out.Recorded = w.Tally()
 	err = errors.Join(err, w.Close())
-	if err == nil {
-		out.Recorded, err = results.CountFile(out.Path)
-	}
 	return out, err
 }
 

@@ -24,7 +24,7 @@
 // matches two runs' jobs by it). Of two records with the same id in one
 // results file, the later one wins: run --retry and run --resume append, so
 // the latest record of a job is its verdict, as run counts it
-// (results.CountFile). Of two records with the same id in different inputs
+// (results.Writer.Tally). Of two records with the same id in different inputs
 // (overlapping shards), a completed record wins over an incomplete one, and
 // otherwise the one in the later input given. A resumed run (run --resume)
 // skips every job already recorded, incomplete ones included, and records

@@ -486,7 +486,7 @@ func replaces(kept *slot, src int, rec *lineRecord) bool {
 	if int(kept.src) == src {
 		// One results file: records are appended in the order they were
 		// made (run --retry and --resume append), so the latest record of a
-		// job id is its verdict, as results.CountFile counts it.
+		// job id is its verdict, as results.Writer.Tally counts it.
 		return true
 	}
 	// Two inputs holding one job (overlapping shards): the best evidence.

@@ -64,7 +64,7 @@ func TestDuplicatePreference(t *testing.T) {
 		{"later incomplete beats incomplete", []Input{input("a", plan, errd, errd)}, 0, 0, 0},
 		// run --retry failed appended an attempt lost to the infrastructure:
 		// within one file the latest record is the job's verdict, as run
-		// counts it (results.CountFile).
+		// counts it (results.Writer.Tally).
 		{"latest in one file wins even incomplete", []Input{input("a", plan, fail, errd)}, 0, 0, 0},
 		{"latest in one file wins even failed", []Input{input("a", plan, pass, fail)}, 1, 0, 1},
 	}

@@ -107,6 +107,9 @@ func Open(path string, plan *Plan, opts Options) (*Writer, error) {
 		w.Redactor = opts.Redactor
 	}
 	w.latest = done
+	for _, o := range done {
+		w.tally.add(o, 1)
+	}
 	if done != nil {
 		w.recorded = make(map[string]bool, len(done))
 		for id := range done {
@@ -139,27 +142,17 @@ type Outcome struct{ Completed, Passed bool }
 // Tally counts the jobs of a results file by their latest record.
 type Tally struct{ Jobs, Passed, Failed, Incomplete int64 }
 
-// CountFile counts the jobs of the results file at path by the latest
-// record of each (see Outcome): the whole run, whichever invocations
-// (resumes, retries, shards appended) recorded it.
-func CountFile(path string) (Tally, error) {
-	_, latest, err := readResults(path)
-	if err != nil {
-		return Tally{}, err
+// add counts o sign times (1 to add a record, -1 to take one back).
+func (t *Tally) add(o Outcome, sign int64) {
+	t.Jobs += sign
+	switch {
+	case o.Passed:
+		t.Passed += sign
+	case o.Completed:
+		t.Failed += sign
+	default:
+		t.Incomplete += sign
 	}
-	var c Tally
-	for _, o := range latest {
-		c.Jobs++
-		switch {
-		case o.Passed:
-			c.Passed++
-		case o.Completed:
-			c.Failed++
-		default:
-			c.Incomplete++
-		}
-	}
-	return c, nil
 }
 
 // differences says how plan q (a new invocation) differs from p (the

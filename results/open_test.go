@@ -200,3 +200,36 @@ func TestResumeKeepsTheRunAndRefusesAnOlderFormat(t *testing.T) {
 	assert.False(t, errors.Is(err, ErrPlanMismatch))
 	assert.Contains(t, err.Error(), "results.jsonl:1")
 }
+
+// TestTallyCountsLatestRecordWithoutReadingBack: a writer's tally is the
+// file's jobs by latest record: a resumed file's jobs, a retried job
+// replaced by its new record, a new job added; and it agrees with what
+// reading the file back says.
+func TestTallyCountsLatestRecordWithoutReadingBack(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "results.jsonl")
+	w, err := Open(path, testPlan(), Options{})
+	require.NoError(t, err)
+	require.NoError(t, w.Write(&Job{ID: "a/-/run-1", Scenario: "a", Run: 1, Completed: true, Passed: true}))
+	require.NoError(t, w.Write(&Job{ID: "a/-/run-2", Scenario: "a", Run: 2, Completed: true}))
+	require.NoError(t, w.Write(&Job{ID: "a/-/run-3", Scenario: "a", Run: 3}))
+	assert.Equal(t, Tally{Jobs: 3, Passed: 1, Failed: 1, Incomplete: 1}, w.Tally())
+	require.NoError(t, w.Close())
+
+	w, err = Open(path, testPlan(), Options{Resume: true})
+	require.NoError(t, err)
+	assert.Equal(t, Tally{Jobs: 3, Passed: 1, Failed: 1, Incomplete: 1}, w.Tally(), "a resumed file's jobs")
+	require.NoError(t, w.Write(&Job{ID: "a/-/run-3", Scenario: "a", Run: 3, Completed: true, Passed: true}))
+	require.NoError(t, w.Write(&Job{ID: "a/-/run-4", Scenario: "a", Run: 4, Completed: true}))
+	got := w.Tally()
+	assert.Equal(t, Tally{Jobs: 4, Passed: 2, Failed: 2}, got, "run-3 retried and passed, run-4 new and failed")
+	require.NoError(t, w.Close())
+
+	_, latest, err := readResults(path)
+	require.NoError(t, err)
+	var read Tally
+	for _, o := range latest {
+		read.add(o, 1)
+	}
+	assert.Equal(t, read, got, "the tally is what reading the file back counts")
+}

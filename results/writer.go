@@ -76,6 +76,11 @@ type Writer struct {
 	lock     *dirLock
 	recorded map[string]bool
 	latest   map[string]Outcome
+	// tallyMu guards tally: the file's jobs by latest record, kept as
+	// records are written so that a run's closing count never reads the
+	// file back (that read was a third of a cheap run's time).
+	tallyMu sync.Mutex
+	tally   Tally
 }
 
 // errWriterClosed is what Write and writePlan return after Close.
@@ -174,11 +179,36 @@ func (w *Writer) Write(r *Job) error {
 		b = w.Redactor.JSONIn(b, enc.spans)
 		err = w.writeLine(append(b, '\n'))
 	}
+	if err == nil {
+		w.count(r.ID, Outcome{Completed: r.Completed, Passed: r.Passed})
+	}
 	if cap(b) <= 64<<10 && cap(enc.spans) <= 1024 { // a huge record's buffers are left to the GC
 		enc.line = b[:0]
 		linePool.Put(enc)
 	}
 	return err
+}
+
+// count adds a written job's record to the tally. A job the resumed file
+// held is replaced by its new record (a retry); a run writes each job at
+// most once, so no other record can be replaced.
+func (w *Writer) count(id string, o Outcome) {
+	w.tallyMu.Lock()
+	defer w.tallyMu.Unlock()
+	if old, ok := w.latest[id]; ok {
+		w.tally.add(old, -1)
+	}
+	w.tally.add(o, 1)
+}
+
+// Tally counts the jobs of the file by the latest record of each (see
+// Outcome): those it held when Open resumed it, with each record written
+// since replacing its job's. It is the whole run, whichever invocations
+// (resumes, retries) recorded it, without reading the file back.
+func (w *Writer) Tally() Tally {
+	w.tallyMu.Lock()
+	defer w.tallyMu.Unlock()
+	return w.tally
 }
 
 func (w *Writer) writeValue(v any) error {

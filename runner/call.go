@@ -26,6 +26,10 @@ type worker struct {
 	compiled   *evaluate.Compiled
 	compileErr error
 	reasons    []string
+	// cause is the timeout cause of the last call's duration causeFor,
+	// kept because steps repeat their timeout and the error is built once.
+	causeFor time.Duration
+	cause    error
 }
 
 // end stops the worker's caller goroutine and waits for it.
@@ -118,7 +122,7 @@ func callTimeout[T any](ctx context.Context, w *worker, d time.Duration, fn func
 	if err := ctx.Err(); err != nil {
 		return zero, context.Cause(ctx)
 	}
-	cctx, cancel := context.WithTimeoutCause(ctx, d, timeoutCause(d))
+	cctx, cancel := context.WithTimeoutCause(ctx, d, w.timeoutCause(d))
 	defer cancel()
 	c := &call[T]{ctx: cctx, fn: fn, discard: discard}
 	if w.caller == nil {
@@ -144,5 +148,12 @@ func callTimeout[T any](ctx context.Context, w *worker, d time.Duration, fn func
 	return zero, context.Cause(cctx)
 }
 
-// timeoutCause is the cause of a call that ran out of its time d.
-func timeoutCause(d time.Duration) error { return fmt.Errorf("%v: %w", d, errTimeout) }
+// timeoutCause is the cause of a call that ran out of its time d: one
+// error for every call of the same time, not one built per call (a cheap
+// job makes two calls, and the message was a tenth of their cost).
+func (w *worker) timeoutCause(d time.Duration) error {
+	if w.cause == nil || w.causeFor != d {
+		w.cause, w.causeFor = fmt.Errorf("%v: %w", d, errTimeout), d
+	}
+	return w.cause
+}
