@@ -104,6 +104,9 @@ func writeHTML(w io.Writer, r *Results, opts WriteOptions) error {
 		data.Failing = append(data.Failing, newHTMLJob(j, namings[j.Scenario]))
 	}
 	data.MoreFailing = s.Totals.Runs - s.Totals.Passed - len(data.Failing)
+	if data.Why, err = r.groupWhy(); err != nil {
+		return fmt.Errorf("write html: %w", err)
+	}
 	bw := bufio.NewWriter(w)
 	if err := tmpl.Execute(bw, data); err != nil {
 		return fmt.Errorf("write html: %w", err)
@@ -123,6 +126,8 @@ type htmlData struct {
 	Scenarios   []htmlScenario
 	Failing     []htmlJob
 	MoreFailing int
+	// Why groups the jobs that did not pass by reason.
+	Why *whyReport
 }
 
 type htmlScenario struct {

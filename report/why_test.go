@@ -25,6 +25,7 @@ func TestMarkdownSaysWhyGroupingIdenticalFailures(t *testing.T) {
 			applyOutcome(&j, "pass")
 			j.Completed, j.Passed, j.Cause = false, false, results.CauseAgentCrash
 			j.Error = "exec agent: KeyError: 'missing'\nTraceback (most recent call last): ..."
+			j.Crash = "Traceback (most recent call last): ...\nKeyError: 'missing'"
 		}
 		lines = append(lines, jobLine(t, j))
 	}
@@ -38,6 +39,13 @@ func TestMarkdownSaysWhyGroupingIdenticalFailures(t *testing.T) {
 	assert.Contains(t, md, "| 2 | incomplete (agent_crash): exec agent: KeyError: 'missing' … | `greet/-/run-14`, `greet/-/run-15` |")
 	assert.Contains(t, md, "| 1 | string_contains: reply does not contain \"hello\" | `greet/-/run-13` |")
 	assert.Less(t, bytes.Index(b.Bytes(), []byte("| 12 | llm")), bytes.Index(b.Bytes(), []byte("| 2 | incomplete")), "largest group first")
+	assert.Contains(t, md, "Traceback (most recent call last): ...", "the crash's evidence")
+
+	b.Reset()
+	require.NoError(t, Write(&b, r, "html", WriteOptions{}))
+	page := b.String()
+	assert.Contains(t, page, `<section id="why"><h2>Why jobs did not pass</h2>`)
+	assert.Contains(t, page, `<td class="n">12</td><td data-label="Why">llm_judge (polite &lt;and&gt; helpful): reply was curt &amp; unhelpful`)
 }
 
 // TestWhyGroupsAreBounded: past maxWhyGroups the rest are counted in one

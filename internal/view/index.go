@@ -34,6 +34,9 @@ const maxLine = 64 << 20
 // every failure differs costs no more than this.
 const maxWhys = 10_000
 
+// otherReasons stands for every reason past maxWhys.
+const otherReasons = "(other reasons)"
+
 // entry is one job in a run's index: where its latest record is and what
 // the jobs table filters and sorts by. No pointers: a million of them are
 // one allocation the collector does not scan.
@@ -104,7 +107,10 @@ func (in *interner) id(s string) uint32 {
 		return id
 	}
 	if in.max > 0 && len(in.strs) > in.max {
-		return in.id("(other reasons)")
+		s = otherReasons // one entry for all the rest, added once past the bound
+		if id, ok := in.ids[s]; ok {
+			return id
+		}
 	}
 	id := uint32(len(in.strs))
 	in.ids[s] = id

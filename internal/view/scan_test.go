@@ -52,3 +52,16 @@ func FuzzScanRecord(f *testing.F) {
 		}
 	})
 }
+
+// Past its bound an interner gives every new string one shared id.
+func TestInternerBound(t *testing.T) {
+	t.Parallel()
+	in := interner{max: 3}
+	ids := map[uint32]bool{}
+	for i := range 10 {
+		ids[in.id(string(rune('a'+i)))] = true
+	}
+	assert.Len(t, ids, 4, "three, and one for the rest")
+	assert.Equal(t, otherReasons, in.str(in.id("zz")))
+	assert.Equal(t, in.id("a"), uint32(1), "those before the bound keep theirs")
+}
