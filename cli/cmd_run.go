@@ -221,6 +221,10 @@ func runExit(env *cliEnv, sum agenteval.RunSummary, err error, resultsPath strin
 	fmt.Fprintf(env.stderr, "%d job(s): %d passed, %d failed, %d incomplete, %d skipped (already recorded) in %v; results in %s\n",
 		sum.Jobs, sum.Passed, sum.Completed-sum.Passed, sum.Jobs-sum.Completed, sum.Skipped, sum.Duration.Round(time.Millisecond), sum.Path)
 	whole := sum.Recorded
+	if sum.Passed < sum.Jobs && sum.Path != "" {
+		dir := filepath.Dir(sum.Path)
+		fmt.Fprintf(env.stderr, "why they did not pass: agenteval report %s (grouped by reason), or agenteval view %s\n", dir, dir)
+	}
 	if sum.Skipped > 0 {
 		fmt.Fprintf(env.stderr, "the whole run: %d job(s) recorded: %d passed, %d failed, %d incomplete\n", whole.Jobs, whole.Passed, whole.Failed, whole.Incomplete)
 	}

@@ -35,6 +35,7 @@ judgment: {strategy: all_pass}
 `), 0o644))
 	code, _, stderr := runCLI(t, "run", "--agent", "echo", "--runs", "2", "--out", out, scen)
 	require.Equal(t, exitFail, code, stderr)
+	assert.Contains(t, stderr, "why they did not pass: agenteval report "+out+" (grouped by reason), or agenteval view "+out)
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	var errb strings.Builder
