@@ -158,8 +158,20 @@ func (l *lineRecord) why() string {
 	}
 	j := results.Job{Completed: l.Completed, Reason: l.Reason, Cause: l.Cause, Error: l.Error}
 	if l.Completed {
-		_ = json.Unmarshal(l.Evals, &j.Evaluations)
-		_ = json.Unmarshal(l.Checks, &j.Checkpoints)
+		// Only the words Why uses: the evidence (details) is skipped.
+		var evals []struct {
+			Type, Description, Message string
+			Passed                     bool
+		}
+		_ = json.Unmarshal(l.Evals, &evals)
+		for _, e := range evals {
+			if !e.Passed {
+				j.Evaluations = append(j.Evaluations, results.Evaluation{Type: e.Type, Description: e.Description, Message: e.Message})
+			}
+		}
+		if len(l.Checks) > 0 {
+			_ = json.Unmarshal(l.Checks, &j.Checkpoints)
+		}
 	}
 	return j.Why()
 }

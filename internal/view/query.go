@@ -191,29 +191,37 @@ func (r *run) order(key string, desc bool) []int32 {
 		return o
 	}
 	o := make([]int32, len(r.jobs))
-	for i := range o {
-		o[i] = int32(i)
-	}
 	js := r.jobs
-	var by func(a, b int32) int
-	switch key {
-	case "duration":
-		by = func(a, b int32) int { return cmp.Compare(js[a].dur, js[b].dur) }
-	case "status":
-		by = func(a, b int32) int { return cmp.Compare(js[b].status, js[a].status) } // incomplete, failed, passed
-	default:
-		by = func(a, b int32) int { return cmp.Compare(js[a].index, js[b].index) }
+	// Sort (key, index) pairs: no indirection through the entries while
+	// sorting, which costs seconds at a million jobs.
+	type pair struct {
+		k   float64
+		idx int64
+		i   int32
 	}
-	slices.SortFunc(o, func(a, b int32) int {
-		c := by(a, b)
+	ps := make([]pair, len(js))
+	for i := range js {
+		k := float64(js[i].index)
+		switch key {
+		case "duration":
+			k = float64(js[i].dur)
+		case "status":
+			k = -float64(js[i].status) // incomplete, failed, passed
+		}
 		if desc {
-			c = -c
+			k = -k
 		}
-		if c == 0 {
-			c = cmp.Compare(js[a].index, js[b].index)
+		ps[i] = pair{k, js[i].index, int32(i)}
+	}
+	slices.SortFunc(ps, func(a, b pair) int {
+		if c := cmp.Compare(a.k, b.k); c != 0 {
+			return c
 		}
-		return c
+		return cmp.Compare(a.idx, b.idx)
 	})
+	for i := range ps {
+		o[i] = ps[i].i
+	}
 	if r.sorted == nil {
 		r.sorted = map[string][]int32{}
 	}

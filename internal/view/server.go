@@ -75,6 +75,13 @@ func New(opts Options) (*Server, error) {
 	if len(s.runs) == 0 {
 		return nil, fmt.Errorf("no results file (results.jsonl) under %s", strings.Join(opts.Paths, ", "))
 	}
+	for _, r := range s.runs {
+		// The first page's order and filters, ready before the first request.
+		r.mu.RLock()
+		r.order("", false)
+		r.facetsCached()
+		r.mu.RUnlock()
+	}
 	return s, nil
 }
 
