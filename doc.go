@@ -31,9 +31,10 @@
 //   - runner: the driver and the interfaces agents implement (Agent,
 //     Session, AgentFunc, Reply, RunScopedAgent), environments, mocks,
 //     conversations with a simulated user, jobs at scale, progress.
-//   - agent/echo, agent/exec, agent/openai: the built-in agents, one package
-//     each (exec: any program speaking the exec protocol, and Serve for an
-//     agent written in Go).
+//   - agent/echo, agent/exec, agent/openai, agent/eliza: the built-in
+//     agents, one package each (exec: any program speaking the exec
+//     protocol, and Serve for an agent written in Go; eliza: a real ElizaOS
+//     runtime behind a Node bridge).
 //   - results: the results record (plan and job records), written safely
 //     (folder lock, resume check, redaction; Write is safe for concurrent
 //     use); report reads it back.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval/agent/echo"
+	"github.com/agenteval/agenteval/agent/eliza"
 	"github.com/agenteval/agenteval/agent/exec"
 	"github.com/agenteval/agenteval/agent/openai"
 	"github.com/agenteval/agenteval/evaluate"
@@ -28,10 +29,11 @@ type Kit struct {
 
 // New returns a kit with every built-in registered, exactly as a host
 // registers its own: runner.NewRegistries's and the agent types echo,
-// exec and openai (packages agent/echo, agent/exec, agent/openai).
+// exec, openai and eliza (packages agent/echo, agent/exec, agent/openai,
+// agent/eliza).
 func New() *Kit {
 	r := runner.NewRegistries()
-	if err := r.Agents.Register(echo.Type(), exec.Type(), openai.Type()); err != nil {
+	if err := r.Agents.Register(echo.Type(), exec.Type(), openai.Type(), eliza.Type()); err != nil {
 		panic(err) // the built-in names are distinct; a clash is a bug in this package
 	}
 	return &Kit{Registries: r}

@@ -378,16 +378,22 @@ func (p *pipeline) run(ctx context.Context, files []*scenario.File) (RunSummary,
 	if err := os.MkdirAll(rc.WorkDir, 0o755); err != nil {
 		return RunSummary{}, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
-	switch done := w.Recorded(); {
+	switch before := w.Tally(); {
 	case cfg.Retry != "":
-		rerun := retried(w.Latest(), cfg.Retry)
-		skipped = func(id string) bool { return !rerun[id] }
+		skipped = func(id string) bool {
+			o, ok := w.Outcome(id)
+			return !ok || !retried(o, cfg.Retry)
+		}
 		rc.Skip = skipped
-		owned = min(owned, int64(len(rerun)))
-	case done != nil:
-		skipped = func(id string) bool { return done[id] }
+		if cfg.Retry == RetryFailed {
+			owned = min(owned, before.Failed)
+		} else {
+			owned = min(owned, before.Incomplete)
+		}
+	case before.Jobs > 0:
+		skipped = func(id string) bool { _, ok := w.Outcome(id); return ok }
 		rc.Skip = skipped
-		owned -= int64(len(done))
+		owned -= before.Jobs
 	}
 	if fixtures != nil {
 		fixtures.Variables = map[string]any{fixture.VarRunID: plan.RunID}
@@ -435,18 +441,12 @@ func (p *pipeline) redactor() (*redact.Redactor, error) {
 	return r, nil
 }
 
-// retried are the jobs a retry of what reruns: those whose latest record
-// is what (failed: completed and not passed; incomplete: not completed).
-// A job never recorded is left to a resume: a retry reruns only what it
+// retried reports whether a retry of what reruns a job whose latest record
+// says o (failed: completed and not passed; incomplete: not completed). A
+// job never recorded is left to a resume: a retry reruns only what it
 // names.
-func retried(latest map[string]results.Outcome, what string) map[string]bool {
-	rerun := map[string]bool{}
-	for id, o := range latest {
-		if (what == RetryFailed && o.Completed && !o.Passed) || (what == RetryIncomplete && !o.Completed) {
-			rerun[id] = true
-		}
-	}
-	return rerun
+func retried(o results.Outcome, what string) bool {
+	return (what == RetryFailed && o.Completed && !o.Passed) || (what == RetryIncomplete && !o.Completed)
 }
 
 // runJobs runs the jobs: the suite's phases, or the runner alone.

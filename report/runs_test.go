@@ -48,7 +48,9 @@ func matrix3Results(t testing.TB) string {
 	w, err := results.Open(path, &results.Plan{RunID: "matrix3", Started: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC),
 		TotalJobs: total, ShardJobs: total, Agent: "echo", Sources: []string{"triage.matrix.yaml"}}, results.Options{})
 	require.NoError(t, err)
-	_, err = runner.Run(context.Background(), runner.Config{Agent: echo.New(), Registries: regs,
+	agent, err := echo.Type().New("", runner.AgentOptions{})
+	require.NoError(t, err)
+	_, err = runner.Run(context.Background(), runner.Config{Agent: agent, Registries: regs,
 		UserModel: runner.ScriptedUser(2), Results: w, Concurrency: 2, Total: total}, jobs)
 	require.NoError(t, err)
 	require.NoError(t, w.Close())

@@ -37,9 +37,10 @@ func ExampleOpen() {
 		return
 	}
 	defer w.Close()
-	fmt.Println("recorded:", w.Recorded())
+	o, ok := w.Outcome("weather/-/run-1")
+	fmt.Println("recorded:", ok, "passed:", o.Passed, "jobs:", w.Tally().Jobs)
 	// Output:
 	// write: <nil> close: <nil>
 	// again without Resume: true
-	// recorded: map[weather/-/run-1:true]
+	// recorded: true passed: true jobs: 1
 }

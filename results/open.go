@@ -110,12 +110,6 @@ func Open(path string, plan *Plan, opts Options) (*Writer, error) {
 	for _, o := range done {
 		w.tally.add(o, 1)
 	}
-	if done != nil {
-		w.recorded = make(map[string]bool, len(done))
-		for id := range done {
-			w.recorded[id] = true
-		}
-	}
 	if err := w.writePlan(plan); err != nil {
 		_ = w.Close()
 		return nil, err
@@ -124,14 +118,14 @@ func Open(path string, plan *Plan, opts Options) (*Writer, error) {
 	return w, nil
 }
 
-// Recorded returns the ids of the jobs the file held when Open
-// resumed it (nil otherwise): the jobs a resumed run skips.
-func (w *Writer) Recorded() map[string]bool { return w.recorded }
-
-// Latest returns the outcome of the latest record of every job the file
-// held when Open resumed it (nil otherwise): a retry reruns the jobs whose
-// latest record failed or was incomplete.
-func (w *Writer) Latest() map[string]Outcome { return w.latest }
+// Outcome returns what the latest record of job id said when Open
+// resumed the file, and whether the file held the job: a resumed run
+// skips the jobs it held, a retry reruns those whose latest record failed
+// or was incomplete. Safe for concurrent use with Write.
+func (w *Writer) Outcome(id string) (Outcome, bool) {
+	o, ok := w.latest[id]
+	return o, ok
+}
 
 // Outcome is what the latest record of a job says: whether it ran to a
 // verdict and whether it passed. Every reader of a results file takes a

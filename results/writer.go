@@ -71,11 +71,10 @@ type Writer struct {
 	syncDone chan error
 	closed   bool
 	closeErr error
-	// lock is the folder's lock, released by Close; recorded are the jobs
-	// a resumed file held.
-	lock     *dirLock
-	recorded map[string]bool
-	latest   map[string]Outcome
+	// lock is the folder's lock, released by Close; latest holds the
+	// outcome of every job a resumed file held (never changed after Open).
+	lock   *dirLock
+	latest map[string]Outcome
 	// tallyMu guards tally: the file's jobs by latest record, kept as
 	// records are written so that a run's closing count never reads the
 	// file back (that read was a third of a cheap run's time).

@@ -17,6 +17,26 @@ type Agent interface {
 	NewSession(ctx context.Context, cfg SessionConfig) (Session, error)
 }
 
+// Cooperative is an optional interface of an Agent. Cooperative reports
+// whether the agent's NewSession and its sessions' Send return soon after
+// their context ends (its deadline or cancellation). The runner calls a
+// cooperative agent on the job's own goroutine. Any other agent's calls run
+// on a goroutine the job's worker keeps, so that a call ignoring its
+// context cannot hold the job past its deadline: the job goes on at the
+// deadline and the call is left to end on its own. The echo agent is
+// cooperative; an AgentFunc is not, as the runner cannot know what the
+// host's function does, nor are the exec agent (its program may stop
+// reading) and the openai agent (a host may give it a model of its own).
+type Cooperative interface {
+	Cooperative() bool
+}
+
+// cooperative reports whether a is a Cooperative agent that says it is.
+func cooperative(a Agent) bool {
+	c, ok := a.(Cooperative)
+	return ok && c.Cooperative()
+}
+
 // Session is one run's conversation with the agent.
 type Session interface {
 	// Send delivers one user message and returns the agent's reply.
@@ -150,7 +170,7 @@ type AgentOptions struct {
 }
 
 // newAgentTypes returns an empty registry of agent types: the agents live
-// in their own packages (agent/echo, agent/exec, agent/openai), which
+// in their own packages (agent/echo, agent/exec, agent/openai, agent/eliza), which
 // agenteval.New registers as a host registers its own.
 func newAgentTypes() *registry.Registry[*AgentType] {
 	return registry.New("agent", func(t *AgentType) string { return t.Name }, func(t *AgentType) error {

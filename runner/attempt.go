@@ -109,6 +109,7 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 		if agent == nil {
 			return fail("no agent %q with model %q in this run", j.Agent, j.Model)
 		}
+		w.inline = cooperative(agent)
 		sc := SessionConfig{JobID: j.ID, Scenario: s, Character: s.Character, Plugins: plugins, Dir: ws.Dir(), Mocks: mocks, Seed: seed}
 		sess, err = callTimeout(ctx, w, r.cfg.StepTimeout, func(ctx context.Context) (Session, error) {
 			return agent.NewSession(ctx, sc)

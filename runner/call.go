@@ -26,6 +26,9 @@ type worker struct {
 	compiled   *evaluate.Compiled
 	compileErr error
 	reasons    []string
+	// inline is whether the current job's agent is Cooperative: its
+	// calls then run on the worker's own goroutine, not on caller.
+	inline bool
 	// cause is the timeout cause of the last call's duration causeFor,
 	// kept because steps repeat their timeout and the error is built once.
 	causeFor time.Duration
@@ -124,6 +127,9 @@ func callTimeout[T any](ctx context.Context, w *worker, d time.Duration, fn func
 	}
 	cctx, cancel := context.WithTimeoutCause(ctx, d, w.timeoutCause(d))
 	defer cancel()
+	if w.inline { // the agent returns at its context's end (Cooperative)
+		return callInline(cctx, fn, discard)
+	}
 	c := &call[T]{ctx: cctx, fn: fn, discard: discard}
 	if w.caller == nil {
 		w.caller = newCaller()
@@ -146,6 +152,26 @@ func callTimeout[T any](ctx context.Context, w *worker, d time.Duration, fn func
 	w.caller = nil
 	c.abandon()
 	return zero, context.Cause(cctx)
+}
+
+// callInline runs fn on this goroutine with ctx (a call's deadline): what
+// callTimeout does for a Cooperative agent, with the same panic recovery.
+func callInline[T any](ctx context.Context, fn func(context.Context) (T, error), discard func(T)) (v T, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			var zero T
+			v, err = zero, fmt.Errorf("agent panicked: %v", p)
+		}
+	}()
+	v, err = fn(ctx)
+	if err != nil && ctx.Err() != nil {
+		if discard != nil {
+			discard(v) // returned with the context's end: not used
+		}
+		var zero T
+		return zero, context.Cause(ctx)
+	}
+	return v, err
 }
 
 // timeoutCause is the cause of a call that ran out of its time d: one

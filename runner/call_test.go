@@ -173,3 +173,46 @@ func TestACallEndedWithItsContextDiscardsWhatItReturned(t *testing.T) {
 		w.end()
 	}
 }
+
+// TestCooperativeAgentCalledInline: a Cooperative agent's calls run on the
+// job's own goroutine (no caller goroutine is started), keep their
+// deadline and its cause, and a panic comes back as an error; a job of an
+// agent that is not cooperative uses the caller.
+func TestCooperativeAgentCalledInline(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	w := worker{inline: true}
+	defer w.end()
+	v, err := callTimeout(ctx, &w, time.Minute, func(ctx context.Context) (int, error) {
+		_, ok := ctx.Deadline()
+		assert.True(t, ok, "the call has its deadline")
+		return 7, nil
+	}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 7, v)
+	assert.Nil(t, w.caller, "no caller goroutine for a cooperative agent")
+
+	var discarded []int
+	_, err = callTimeout(ctx, &w, 20*time.Millisecond, func(ctx context.Context) (int, error) {
+		<-ctx.Done()
+		return 3, ctx.Err()
+	}, func(v int) { discarded = append(discarded, v) })
+	require.ErrorIs(t, err, errTimeout)
+	assert.Contains(t, err.Error(), "20ms: timed out")
+	assert.Equal(t, []int{3}, discarded, "what a call returns with its context's end is discarded")
+
+	_, err = callTimeout(ctx, &w, time.Minute, func(context.Context) (int, error) { panic("oops") }, nil)
+	require.ErrorContains(t, err, "agent panicked: oops")
+
+	assert.True(t, cooperative(echoLike{}))
+	assert.False(t, cooperative(AgentFunc(func(context.Context, SessionConfig, string) (Reply, error) { return Reply{}, nil })))
+	assert.False(t, cooperative(echoLike{no: true}), "an agent may say it is not")
+}
+
+// echoLike is a Cooperative agent (unless no).
+type echoLike struct{ no bool }
+
+func (e echoLike) Cooperative() bool { return !e.no }
+func (echoLike) NewSession(context.Context, SessionConfig) (Session, error) {
+	return nil, errors.New("unused")
+}

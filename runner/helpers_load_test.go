@@ -57,6 +57,10 @@ func recordedIDs(t testing.TB, path string) (map[string]bool, string, error) {
 // one, above runner).
 type echoAgent struct{}
 
+// Cooperative: like agent/echo, it returns at once (BenchmarkRunFunc
+// measures the guarded path).
+func (echoAgent) Cooperative() bool { return true }
+
 func (echoAgent) NewSession(context.Context, SessionConfig) (Session, error) {
 	return echoSession{}, nil
 }

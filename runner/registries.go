@@ -27,7 +27,7 @@ type Registries struct {
 // NewRegistries returns registries holding every built-in of the packages
 // runner imports, registered exactly as a host registers its own. Its agent
 // types registry is empty: the agents live in their own packages
-// (agent/echo, agent/exec, agent/openai), above runner, and agenteval.New
+// (agent/echo, agent/exec, agent/openai, agent/eliza), above runner, and agenteval.New
 // registers them.
 func NewRegistries() *Registries {
 	scorers := checkpoint.NewScorers()

@@ -1,9 +1,8 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // DecodeEvaluation turns one evaluation given as data into an Evaluation
@@ -18,10 +17,10 @@ func (l *Loader) DecodeEvaluation(data any) (Evaluation, error) {
 	f, ok := l.fragment("evaluation", data)
 	if ok {
 		cs := f.gen.schema(KindScenario)
-		if l.validatePart(f, cs, cs.evaluation) {
+		if l.validatePart(f, cs, "Evaluation") {
 			m, _ := f.Doc.Value.(map[string]any)
 			typ, _ := m["type"].(string)
-			if sch := cs.evals[typ]; sch != nil && l.validatePart(f, cs, sch) {
+			if sch, _ := cs.evalSchema(typ); sch != nil && l.validatePart(f, cs, "Evaluation_"+typ) {
 				if err := decodeValue(f.Doc.Value, &e); err != nil {
 					f.addf(nil, Error, "type", "%v", err)
 				} else {
@@ -46,7 +45,7 @@ func (l *Loader) DecodeCondition(data any) (Condition, error) {
 	f, ok := l.fragment("condition", data)
 	if ok {
 		cs := f.gen.schema(KindScenario)
-		if l.validatePart(f, cs, cs.condition) {
+		if l.validatePart(f, cs, "Condition") {
 			if err := decodeValue(f.Doc.Value, &c); err != nil {
 				f.addf(nil, Error, "type", "%v", err)
 			} else {
@@ -78,11 +77,12 @@ func (l *Loader) fragment(name string, data any) (*File, bool) {
 	return f, f.Doc != nil && !f.Diagnostics.HasErrors()
 }
 
-// validatePart checks f's whole value against sch (a part of cs's schema)
-// and reports whether it passed.
-func (l *Loader) validatePart(f *File, cs *compiledSchema, sch *jsonschema.Schema) bool {
-	if cs.err != nil || sch == nil {
-		f.addf(nil, Error, "internal", "schema: %v", fmt.Sprint(cs.err))
+// validatePart checks f's whole value against the schema at $defs/name of
+// cs's document and reports whether it passed.
+func (l *Loader) validatePart(f *File, cs *compiledSchema, name string) bool {
+	sch, err := cs.part(name)
+	if cs.err != nil || err != nil || sch == nil {
+		f.addf(nil, Error, "internal", "schema: %v", fmt.Sprint(errors.Join(cs.err, err)))
 		return false
 	}
 	before := len(f.Diagnostics.Errors())

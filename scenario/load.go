@@ -3,6 +3,7 @@ package scenario
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/agenteval/agenteval/internal/infile"
 	"io/fs"
@@ -105,13 +106,51 @@ type compiledSchema struct {
 	schema *jsonschema.Schema
 	doc    map[string]any
 	err    error
-	// evalSites are where evaluations occur; evals holds each registered
-	// evaluation type's schema, by name.
+	// evalSites are where evaluations occur.
 	evalSites [][]string
-	evals     map[string]*jsonschema.Schema
-	// evaluation and condition check one evaluation (its type) or
-	// checkpoint condition on its own, for the Decode methods.
-	evaluation, condition *jsonschema.Schema
+	// parts are the schemas of parts of a document checked on their own
+	// (an evaluation type's, or one evaluation or condition for the Decode
+	// methods), compiled by compiler at url when first asked: a run
+	// compiles only the evaluation types its files use, where compiling
+	// every registered type had been two thirds of a run's start-up. mu
+	// guards compiler (not safe for concurrent use) and parts.
+	mu       sync.Mutex
+	compiler *jsonschema.Compiler
+	url      string
+	parts    map[string]*jsonschema.Schema
+}
+
+// part returns the schema at $defs/name of cs's document, compiled on
+// first use; nil, nil when the document has no such definition (an
+// evaluation type the registries do not hold).
+func (cs *compiledSchema) part(name string) (*jsonschema.Schema, error) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if sch, ok := cs.parts[name]; ok {
+		return sch, nil
+	}
+	defs, _ := cs.doc["$defs"].(map[string]any)
+	if _, ok := defs[name]; !ok || cs.compiler == nil {
+		return nil, nil
+	}
+	sch, err := cs.compiler.Compile(cs.url + "#/$defs/" + jsonPointerEscape(name))
+	if err != nil {
+		return nil, err
+	}
+	if cs.parts == nil {
+		cs.parts = map[string]*jsonschema.Schema{}
+	}
+	cs.parts[name] = sch
+	return sch, nil
+}
+
+// evalSchema is the schema of evaluation type typ (nil for a type the
+// registries do not hold: the kind's schema reports it).
+func (cs *compiledSchema) evalSchema(typ string) (*jsonschema.Schema, error) {
+	if typ == "" {
+		return nil, nil
+	}
+	return cs.part("Evaluation_" + typ)
 }
 
 // NewLoader returns a loader that accepts what reg holds (agenteval.Kit's
@@ -356,27 +395,37 @@ func (l *Loader) validateSchema(f *File) bool {
 		return false
 	}
 	before := len(f.Diagnostics.Errors())
-	cs.eachPart(f.Kind, f.Doc.Value, func(sch *jsonschema.Schema, loc []string, v any) {
+	err := cs.eachPart(f.Kind, f.Doc.Value, func(sch *jsonschema.Schema, loc []string, v any) {
 		l.validateAt(f, cs, sch, loc, v)
 	})
+	if err != nil {
+		f.addf(nil, Error, "internal", "schema: %v", err)
+	}
 	return len(f.Diagnostics.Errors()) == before
 }
 
 // eachPart calls fn with each part of a document of kind k that is
 // validated on its own, and the schema it is validated against: the
 // document (schemaView's) against the kind's schema, then each evaluation
-// against its type's. loc is reused between calls.
-func (cs *compiledSchema) eachPart(k Kind, doc any, fn func(sch *jsonschema.Schema, loc []string, v any)) {
+// against its type's. loc is reused between calls. The error is a type's
+// schema that did not compile (a fault of ours, not the document's).
+func (cs *compiledSchema) eachPart(k Kind, doc any, fn func(sch *jsonschema.Schema, loc []string, v any)) error {
 	fn(cs.schema, nil, schemaView(k, doc))
+	var errs []error
 	for _, site := range cs.evalSites {
 		eachSite(doc, site, make([]string, 0, 8), func(loc []string, v any) {
 			m, _ := v.(map[string]any)
 			typ, _ := m["type"].(string)
-			if sch := cs.evals[typ]; sch != nil {
+			sch, err := cs.evalSchema(typ)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			if sch != nil {
 				fn(sch, loc, v)
 			}
 		})
 	}
+	return errors.Join(errs...)
 }
 
 func (l *Loader) validateAt(f *File, cs *compiledSchema, sch *jsonschema.Schema, loc []string, v any) {
@@ -503,27 +552,8 @@ func (g *generation) compile(k Kind, cs *compiledSchema) {
 		cs.err = err
 		return
 	}
-	if cs.schema, cs.err = c.Compile(url); cs.err != nil {
-		return
-	}
-	for name, dst := range map[string]**jsonschema.Schema{"Evaluation": &cs.evaluation, "Condition": &cs.condition} {
-		if _, ok := defs[name]; ok {
-			if *dst, cs.err = c.Compile(url + "#/$defs/" + name); cs.err != nil {
-				return
-			}
-		}
-	}
-	if cs.evalSites != nil {
-		cs.evals = map[string]*jsonschema.Schema{}
-		for _, name := range g.vocab.evaluationNames() {
-			sch, err := c.Compile(url + "#/$defs/Evaluation_" + jsonPointerEscape(name))
-			if err != nil {
-				cs.err = err
-				return
-			}
-			cs.evals[name] = sch
-		}
-	}
+	cs.schema, cs.err = c.Compile(url)
+	cs.compiler, cs.url = c, url
 }
 
 // evaluationSites lists where evaluations occur in documents of a schema, as

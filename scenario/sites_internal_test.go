@@ -20,7 +20,16 @@ func TestEvaluationSites(t *testing.T) {
 		{"run", "*", "conversation", "turn_evaluations", "*"},
 		{"run", "*", "evaluations", "*"},
 	}, cs.evalSites)
-	assert.Len(t, cs.evals, len(g.vocab.evals))
+	assert.Empty(t, cs.parts, "evaluation types compile when a document uses them")
+	for name := range g.vocab.evals {
+		sch, err := cs.evalSchema(name)
+		require.NoError(t, err, name)
+		assert.NotNil(t, sch, name)
+	}
+	assert.Len(t, cs.parts, len(g.vocab.evals), "every registered type's schema compiles")
+	sch, err := cs.evalSchema("no_such_type")
+	require.NoError(t, err)
+	assert.Nil(t, sch, "a type the registries do not hold has no schema of its own")
 	cs = g.schema(KindGitHub)
 	require.NoError(t, cs.err)
 	assert.Equal(t, [][]string{{"evaluations", "*"}}, cs.evalSites)

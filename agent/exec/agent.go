@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -78,7 +79,41 @@ func newExecAgent(command string) (*execAgent, error) {
 	if strings.TrimSpace(command) == "" {
 		return nil, errors.New("exec agent: give a command, as in exec:./my-agent or exec:python3 agent.py")
 	}
-	return &execAgent{command: command}, nil
+	return &execAgent{command: anchorWords(command)}, nil
+}
+
+// anchorWords makes absolute the words of command that name files relative
+// to the directory agenteval runs in (./agent.sh, agent.py in "python3
+// agent.py", bin/agent): the command runs in each job's own directory when
+// the job has one, where those paths would name nothing. Only plain words
+// are touched (no quotes, variables, globs or redirections), so what the
+// shell would make of anything else is left to it.
+func anchorWords(command string) string {
+	var b strings.Builder
+	rest := command
+	for rest != "" {
+		// Copy the blanks, then take one word up to the next blank.
+		word := strings.TrimLeft(rest, " \t\n")
+		b.WriteString(rest[:len(rest)-len(word)])
+		end := strings.IndexAny(word, " \t\n")
+		if end < 0 {
+			end = len(word)
+		}
+		w := word[:end]
+		rest = word[end:]
+		if filepath.IsAbs(w) || strings.HasPrefix(w, "-") || strings.HasPrefix(w, "~") ||
+			strings.ContainsAny(w, "'\"\\$`*?[]{}()<>|&;=#!") {
+			b.WriteString(w)
+			continue
+		}
+		abs, err := filepath.Abs(w)
+		if st, serr := os.Stat(w); err != nil || serr != nil || st.IsDir() {
+			b.WriteString(w)
+			continue
+		}
+		b.WriteString("'" + strings.ReplaceAll(abs, "'", `'\''`) + "'")
+	}
+	return b.String()
 }
 
 // New returns the agent that runs command with sh -c and speaks the exec
@@ -115,6 +150,7 @@ type execLine struct {
 	Scenario  string            `json:"scenario,omitempty"`
 	Character any               `json:"character,omitempty"`
 	Plugins   []string          `json:"plugins,omitempty"`
+	Mocks     []mockKey         `json:"mocks,omitempty"`
 	Dir       string            `json:"dir,omitempty"`
 	Seed      int64             `json:"seed,omitempty"`
 	Text      string            `json:"text,omitempty"`
@@ -132,6 +168,14 @@ type execLine struct {
 	Traceback string            `json:"traceback,omitempty"`
 	// DurationMS is how long an action took (an action line's).
 	DurationMS float64 `json:"duration_ms,omitempty"`
+}
+
+// mockKey names a service method the scenario mocks, in a start line: a
+// program that stands between its agent and real services (the eliza
+// bridge) sends the calls of those methods as mock lines.
+type mockKey struct {
+	Service string `json:"service"`
+	Method  string `json:"method"`
 }
 
 // NewSession starts the program for one session and ends it with the
@@ -215,6 +259,14 @@ func (s *execSession) begin() error {
 	start := execLine{Type: "start", Protocol: execProtocolVersion, Job: s.cfg.JobID, Dir: s.cfg.Dir, Seed: s.cfg.Seed}
 	if s.cfg.Scenario != nil {
 		start.Scenario = s.cfg.Scenario.ID
+		if setup := s.cfg.Scenario.Setup; setup != nil {
+			for _, m := range setup.Mocks {
+				k := mockKey{Service: m.Service, Method: m.Method}
+				if !slices.Contains(start.Mocks, k) {
+					start.Mocks = append(start.Mocks, k)
+				}
+			}
+		}
 	}
 	if s.cfg.Character != nil {
 		start.Character = s.cfg.Character

@@ -58,6 +58,8 @@ func protocolAgent() {
 	if start["type"] != "start" {
 		os.Exit(4)
 	}
+	// The start line names the mocked methods, once each.
+	mocked := fmt.Sprint(start["mocks"])
 	for {
 		msg := next()
 		if msg["type"] != "message" {
@@ -77,7 +79,7 @@ func protocolAgent() {
 			}
 		}
 		_ = out.Encode(map[string]any{"type": "action", "name": "LIST_ISSUES", "args": map[string]any{"repo": "acme/demo"}})
-		_ = out.Encode(map[string]any{"type": "reply", "id": msg["id"], "text": "Open issues: " + strings.Join(titles, ", "),
+		_ = out.Encode(map[string]any{"type": "reply", "id": msg["id"], "text": "Open issues: " + strings.Join(titles, ", ") + " (mocked: " + mocked + ")",
 			"usage": map[string]any{"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7}})
 	}
 }
@@ -95,10 +97,13 @@ setup:
       method: listIssues
       when: {input: {repo: acme/demo}}
       response: [{title: "Bug A"}, {title: "Bug B"}]
+    - service: github
+      method: listIssues
+      response: []
 run:
   - input: list the open issues
     evaluations:
-      - {type: string_contains, value: "bug a, bug b"}
+      - {type: string_contains, value: "bug a, bug b (mocked: [map[method:listIssues service:github]])"}
       - {type: trajectory_contains_action, action: LIST_ISSUES, args: {repo: acme/demo}}
   - input: please crash
     evaluations:

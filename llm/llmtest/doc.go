@@ -1,7 +1,10 @@
 // Package llmtest serves a scripted, in-process OpenAI-compatible
 // chat-completions endpoint, in the spirit of net/http/httptest, so that code
 // built on llm.Model (LLM judges, simulated users, model-backed agents) can
-// be tested without the network or an API key.
+// be tested without the network or an API key. The same script answers the
+// Responses API (POST /v1/responses, not streamed), which programs built on
+// the Vercel AI SDK send (ElizaOS's plugin-openai); POST /v1/embeddings
+// answers with deterministic vectors and GET /v1/models lists one model.
 //
 // A test scripts replies in order with [Server.Enqueue] (canned text, JSON,
 // tool calls, error statuses with Retry-After, delays), or answers from the

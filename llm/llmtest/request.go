@@ -20,7 +20,10 @@ type Request struct {
 	// Chat is Body decoded as a chat-completions request, in package llm's
 	// terms: the model's name, messages (a null content reads as ""), tools,
 	// max_completion_tokens (or max_tokens) as MaxTokens, a json_schema
-	// response format as JSONSchema. DecodeError is set instead when the
+	// response format as JSONSchema. A Responses API body (Path ending in
+	// /responses) reads the same way: instructions as a leading system
+	// message, each input message's text parts joined, max_output_tokens as
+	// MaxTokens. DecodeError is set instead when the
 	// body was not valid JSON of that shape.
 	Chat        llm.Request
 	DecodeError error

@@ -57,9 +57,15 @@ func Start() *Server {
 	s := &Server{}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.serveChat)
+	mux.HandleFunc("POST /v1/responses", s.serveResponses)
+	mux.HandleFunc("POST /v1/embeddings", serveEmbeddings)
+	mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{"object": "list",
+			"data": []map[string]any{{"id": defaultModel, "object": "model", "created": 0, "owned_by": "llmtest"}}})
+	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "invalid_request_error",
-			fmt.Sprintf("llmtest serves only POST /v1/chat/completions, not %s %s", r.Method, r.URL.Path))
+			fmt.Sprintf("llmtest serves POST /v1/chat/completions, /v1/responses and /v1/embeddings and GET /v1/models, not %s %s", r.Method, r.URL.Path))
 	})
 	s.srv = httptest.NewServer(mux)
 	s.URL = s.srv.URL + "/v1"
@@ -145,18 +151,34 @@ func (s *Server) Model() llm.Model {
 }
 
 func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
+	s.serve(w, r, func(body []byte) (llm.Request, error) {
+		var wire openaiwire.Request
+		if err := json.NewDecoder(bytes.NewReader(body)).Decode(&wire); err != nil {
+			return llm.Request{}, err
+		}
+		return fromWire(wire), nil
+	}, completion)
+}
+
+// serveResponses answers the OpenAI Responses API (POST /v1/responses,
+// without streaming) from the same script as chat completions: the
+// request is recorded with its instructions and input as Chat's messages,
+// and the reply's Content comes back as the response's output text.
+func (s *Server) serveResponses(w http.ResponseWriter, r *http.Request) {
+	s.serve(w, r, decodeResponses, response)
+}
+
+// serve records one request, decoded by decode, and answers it with the
+// next scripted reply, encoded by encode.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, decode func([]byte) (llm.Request, error),
+	encode func(Request, Reply) map[string]any) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "read body: "+err.Error())
 		return
 	}
 	req := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
-	var wire openaiwire.Request
-	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&wire); err != nil {
-		req.DecodeError = err
-	} else {
-		req.Chat = fromWire(wire)
-	}
+	req.Chat, req.DecodeError = decode(body)
 
 	free := func() {}
 	s.mu.Lock()
@@ -206,10 +228,10 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	free()
-	writeReply(w, req, reply)
+	writeReply(w, req, reply, encode)
 }
 
-func writeReply(w http.ResponseWriter, req Request, reply Reply) {
+func writeReply(w http.ResponseWriter, req Request, reply Reply, encode func(Request, Reply) map[string]any) {
 	for k, vs := range reply.Header {
 		for _, v := range vs {
 			w.Header().Add(k, v)
@@ -239,7 +261,7 @@ func writeReply(w http.ResponseWriter, req Request, reply Reply) {
 		writeError(w, status, reply.ErrorType, msg)
 		return
 	}
-	writeJSON(w, http.StatusOK, completion(req, reply))
+	writeJSON(w, http.StatusOK, encode(req, reply))
 }
 
 func completion(req Request, reply Reply) map[string]any {
@@ -275,14 +297,7 @@ func completion(req Request, reply Reply) map[string]any {
 	if model == "" {
 		model = req.Chat.Model
 	}
-	usage := reply.Usage
-	if usage == nil {
-		// A rough, deterministic count (about four bytes per token) so that
-		// usage accounting has something non-zero to add up.
-		p := len(req.Body)/4 + 1
-		c := len(reply.Content)/4 + 1
-		usage = &llm.Usage{PromptTokens: p, CompletionTokens: c, TotalTokens: p + c}
-	}
+	usage := replyUsage(req, reply)
 	u := map[string]any{
 		"prompt_tokens": usage.PromptTokens, "completion_tokens": usage.CompletionTokens,
 		"total_tokens": usage.TotalTokens,
@@ -316,4 +331,16 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.WriteHeader(status)
 	// The client may have gone away; there is nobody to report that to.
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// replyUsage is the reply's usage, or a rough, deterministic count (about
+// four bytes per token) so that usage accounting has something non-zero
+// to add up.
+func replyUsage(req Request, reply Reply) *llm.Usage {
+	if reply.Usage != nil {
+		return reply.Usage
+	}
+	p := len(req.Body)/4 + 1
+	c := len(reply.Content)/4 + 1
+	return &llm.Usage{PromptTokens: p, CompletionTokens: c, TotalTokens: p + c}
 }

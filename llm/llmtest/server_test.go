@@ -84,7 +84,7 @@ func TestRateLimitedHeaders(t *testing.T) {
 func TestUnknownPath(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
-	resp, err := http.Get(srv.URL + "/models")
+	resp, err := http.Get(srv.URL + "/files")
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode)

@@ -1,0 +1,167 @@
+package llmtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"net/http"
+
+	"github.com/agenteval/agenteval/llm"
+)
+
+// responsesRequest is the part of an OpenAI Responses API request body
+// (POST /v1/responses) the server reads: what clients built on it (the
+// Vercel AI SDK's OpenAI provider, which ElizaOS's plugin-openai uses)
+// send for a plain text generation.
+type responsesRequest struct {
+	Model           string          `json:"model"`
+	Instructions    string          `json:"instructions,omitempty"`
+	Input           json.RawMessage `json:"input"`
+	Temperature     *float64        `json:"temperature,omitempty"`
+	MaxOutputTokens int             `json:"max_output_tokens,omitempty"`
+	Stream          bool            `json:"stream,omitempty"`
+}
+
+// responsesItem is one item of a Responses request's input list: a
+// message whose content is text or a list of parts.
+type responsesItem struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+}
+
+// decodeResponses turns a Responses API body into llm's terms, as Chat
+// holds a chat-completions body: instructions become a leading system
+// message, each input message's text parts are joined.
+func decodeResponses(body []byte) (llm.Request, error) {
+	var w responsesRequest
+	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&w); err != nil {
+		return llm.Request{}, err
+	}
+	if w.Stream {
+		return llm.Request{}, fmt.Errorf("llmtest does not stream Responses API replies (stream: true)")
+	}
+	r := llm.Request{Model: w.Model, Temperature: w.Temperature, MaxTokens: w.MaxOutputTokens}
+	if w.Instructions != "" {
+		r.Messages = append(r.Messages, llm.Message{Role: llm.RoleSystem, Content: w.Instructions})
+	}
+	var text string
+	if json.Unmarshal(w.Input, &text) == nil {
+		r.Messages = append(r.Messages, llm.Message{Role: llm.RoleUser, Content: text})
+		return r, nil
+	}
+	var items []responsesItem
+	if err := json.Unmarshal(w.Input, &items); err != nil {
+		return llm.Request{}, fmt.Errorf("input is neither text nor a list of messages: %w", err)
+	}
+	for _, it := range items {
+		role := it.Role
+		if role == "developer" {
+			role = llm.RoleSystem
+		}
+		r.Messages = append(r.Messages, llm.Message{Role: role, Content: partsText(it.Content)})
+	}
+	return r, nil
+}
+
+// partsText is a message content's text: the string itself, or the text
+// of its parts joined.
+func partsText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Text string `json:"text"`
+	}
+	_ = json.Unmarshal(raw, &parts) // content of another shape has no text
+	var b []byte
+	for _, p := range parts {
+		b = append(b, p.Text...)
+	}
+	return string(b)
+}
+
+// response is reply as a Responses API response body.
+func response(req Request, reply Reply) map[string]any {
+	model := reply.Model
+	if model == "" {
+		model = req.Chat.Model
+	}
+	usage := replyUsage(req, reply)
+	return map[string]any{
+		"id":         fmt.Sprintf("resp_llmtest_%d", req.Index),
+		"object":     "response",
+		"created_at": 0,
+		"status":     "completed",
+		"model":      model,
+		"output": []map[string]any{{
+			"type": "message", "id": fmt.Sprintf("msg_llmtest_%d", req.Index), "status": "completed", "role": "assistant",
+			"content": []map[string]any{{"type": "output_text", "text": reply.Content, "annotations": []any{}}},
+		}},
+		"usage": map[string]any{
+			"input_tokens": usage.PromptTokens, "output_tokens": usage.CompletionTokens, "total_tokens": usage.TotalTokens,
+			"input_tokens_details":  map[string]int{"cached_tokens": usage.CacheReadTokens},
+			"output_tokens_details": map[string]int{"reasoning_tokens": usage.ReasoningTokens},
+		},
+	}
+}
+
+// serveEmbeddings answers POST /v1/embeddings with a deterministic vector
+// per input (the same text always gets the same vector; dimensions as
+// asked, 1536 by default). Embeddings take no scripted reply and are not
+// among Requests: they are the plumbing of agents that index their
+// memories, not the conversation a test scripts.
+func serveEmbeddings(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Model      string          `json:"model"`
+		Input      json.RawMessage `json:"input"`
+		Dimensions int             `json:"dimensions"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "embeddings: "+err.Error())
+		return
+	}
+	var inputs []string
+	var one string
+	if json.Unmarshal(body.Input, &one) == nil {
+		inputs = []string{one}
+	} else if err := json.Unmarshal(body.Input, &inputs); err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "embeddings: input is neither text nor a list of texts")
+		return
+	}
+	dims := body.Dimensions
+	if dims <= 0 || dims > 8192 {
+		dims = 1536
+	}
+	data := make([]map[string]any, len(inputs))
+	tokens := 0
+	for i, in := range inputs {
+		data[i] = map[string]any{"object": "embedding", "index": i, "embedding": embedding(in, dims)}
+		tokens += len(in)/4 + 1
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data, "model": body.Model,
+		"usage": map[string]int{"prompt_tokens": tokens, "total_tokens": tokens}})
+}
+
+// embedding is a unit vector of dims numbers derived from text's hash.
+func embedding(text string, dims int) []float64 {
+	h := fnv.New64a()
+	h.Write([]byte(text))
+	x := h.Sum64() | 1
+	v := make([]float64, dims)
+	var norm float64
+	for i := range v {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		v[i] = float64(int64(x>>11)%2001-1000) / 1000
+		norm += v[i] * v[i]
+	}
+	norm = math.Sqrt(norm)
+	for i := range v {
+		v[i] /= norm
+	}
+	return v
+}
