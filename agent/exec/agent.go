@@ -144,28 +144,29 @@ func Type() *runner.AgentType {
 }
 
 type execLine struct {
-	Type      string            `json:"type"`
-	ID        int64             `json:"id,omitempty"`
-	Job       string            `json:"job,omitempty"`
-	Scenario  string            `json:"scenario,omitempty"`
-	Character any               `json:"character,omitempty"`
-	Plugins   []string          `json:"plugins,omitempty"`
-	Mocks     []mockKey         `json:"mocks,omitempty"`
-	Dir       string            `json:"dir,omitempty"`
-	Seed      int64             `json:"seed,omitempty"`
-	Text      string            `json:"text,omitempty"`
-	Service   string            `json:"service,omitempty"`
-	Method    string            `json:"method,omitempty"`
-	Args      json.RawMessage   `json:"args,omitempty"`
-	Name      string            `json:"name,omitempty"`
-	Result    json.RawMessage   `json:"result,omitempty"`
-	Error     json.RawMessage   `json:"error,omitempty"`
-	Actions   []evaluate.Action `json:"actions,omitempty"`
-	Usage     *llm.Usage        `json:"usage,omitempty"`
-	Protocol  int               `json:"protocol,omitempty"`
-	Sessions  string            `json:"sessions,omitempty"`
-	Message   string            `json:"message,omitempty"`
-	Traceback string            `json:"traceback,omitempty"`
+	Type       string                   `json:"type"`
+	ID         int64                    `json:"id,omitempty"`
+	Job        string                   `json:"job,omitempty"`
+	Scenario   string                   `json:"scenario,omitempty"`
+	Character  any                      `json:"character,omitempty"`
+	Plugins    []string                 `json:"plugins,omitempty"`
+	Mocks      []mockKey                `json:"mocks,omitempty"`
+	PluginOpts map[string]pluginOptions `json:"plugin_options,omitempty"` // by plugin name, those with a version or config
+	Dir        string                   `json:"dir,omitempty"`
+	Seed       int64                    `json:"seed,omitempty"`
+	Text       string                   `json:"text,omitempty"`
+	Service    string                   `json:"service,omitempty"`
+	Method     string                   `json:"method,omitempty"`
+	Args       json.RawMessage          `json:"args,omitempty"`
+	Name       string                   `json:"name,omitempty"`
+	Result     json.RawMessage          `json:"result,omitempty"`
+	Error      json.RawMessage          `json:"error,omitempty"`
+	Actions    []evaluate.Action        `json:"actions,omitempty"`
+	Usage      *llm.Usage               `json:"usage,omitempty"`
+	Protocol   int                      `json:"protocol,omitempty"`
+	Sessions   string                   `json:"sessions,omitempty"`
+	Message    string                   `json:"message,omitempty"`
+	Traceback  string                   `json:"traceback,omitempty"`
 	// DurationMS is how long an action took (an action line's).
 	DurationMS float64 `json:"duration_ms,omitempty"`
 }
@@ -176,6 +177,12 @@ type execLine struct {
 type mockKey struct {
 	Service string `json:"service"`
 	Method  string `json:"method"`
+}
+
+// pluginOptions is what a start line says of a plugin beyond its name.
+type pluginOptions struct {
+	Version string         `json:"version,omitempty"`
+	Config  map[string]any `json:"config,omitempty"`
 }
 
 // NewSession starts the program for one session and ends it with the
@@ -273,6 +280,12 @@ func (s *execSession) begin() error {
 	}
 	for _, p := range s.cfg.Plugins {
 		start.Plugins = append(start.Plugins, p.Name)
+		if p.Version != "" || len(p.Config) > 0 {
+			if start.PluginOpts == nil {
+				start.PluginOpts = map[string]pluginOptions{}
+			}
+			start.PluginOpts[p.Name] = pluginOptions{Version: p.Version, Config: p.Config}
+		}
 	}
 	if s.reused {
 		// A kept program is waiting for its next session: the start line

@@ -59,7 +59,7 @@ func protocolAgent() {
 		os.Exit(4)
 	}
 	// The start line names the mocked methods, once each.
-	mocked := fmt.Sprint(start["mocks"])
+	mocked := fmt.Sprint(start["mocks"], start["plugin_options"])
 	for {
 		msg := next()
 		if msg["type"] != "message" {
@@ -91,6 +91,9 @@ func TestExecAgentProtocol(t *testing.T) { // not parallel: it sets an environme
 	f, err := testLoad("exec.scenario.yaml", []byte(`name: exec
 description: the exec protocol end to end
 environment: {type: local}
+plugins:
+  - {name: "@x/pinned", version: 1.2.3, config: {KEY: v}}
+  - "@x/plain"
 setup:
   mocks:
     - service: github
@@ -103,7 +106,7 @@ setup:
 run:
   - input: list the open issues
     evaluations:
-      - {type: string_contains, value: "bug a, bug b (mocked: [map[method:listIssues service:github]])"}
+      - {type: string_contains, value: "bug a, bug b (mocked: [map[method:listIssues service:github]] map[@x/pinned:map[config:map[KEY:v] version:1.2.3]])"}
       - {type: trajectory_contains_action, action: LIST_ISSUES, args: {repo: acme/demo}}
   - input: please crash
     evaluations:

@@ -331,10 +331,19 @@ class Session {
     if (!names.includes(SQL_PLUGIN)) names.unshift(SQL_PLUGIN);
     const plugins = [];
     let sql;
+    const options = this.start.plugin_options ?? {};
     for (const name of names) {
       const p = await load(name);
       if (name === SQL_PLUGIN) sql = p;
-      plugins.push(pluginOf(name, p.mod));
+      const want = options[name]?.version;
+      if (want && p.version !== want) {
+        throw new MissingPackage(`${name}@${want}`, [`${p.dir} (version ${p.version})`]);
+      }
+      const plugin = pluginOf(name, p.mod);
+      // The scenario's config reaches the plugin's init(config, runtime),
+      // over the plugin's own, as ElizaOS passes plugin.config.
+      const config = options[name]?.config;
+      plugins.push(config ? { ...plugin, config: { ...(plugin.config ?? {}), ...config } } : plugin);
     }
     for (const p of own?.plugins ?? []) {
       if (typeof p === 'string') {
@@ -397,9 +406,20 @@ class Session {
       content: { text, source: 'agenteval', channelType: core.ChannelType.DM },
       createdAt: since,
     };
+    // Each response is kept as the agent's message in the room, as
+    // ElizaOS's server does with what an agent sends: the next turn's
+    // prompt (recent messages) and the trajectory read it there.
     const result = await runtime.messageService.handleMessage(runtime, message, async (content) => {
-      if (content?.text) replies.push(String(content.text));
-      return [];
+      if (!content?.text) return [];
+      replies.push(String(content.text));
+      const reply = {
+        id: core.stringToUuid(`agenteval-reply:${message.id}:${replies.length}`),
+        entityId: runtime.agentId, agentId: runtime.agentId, roomId: this.roomId,
+        content: { ...content, source: 'agenteval', channelType: core.ChannelType.DM, inReplyTo: message.id },
+        createdAt: Date.now(),
+      };
+      await runtime.createMemory(reply, 'messages');
+      return [reply];
     });
     let reply = replies.join('\n');
     if (!reply && result?.responseContent?.text) reply = String(result.responseContent.text);
