@@ -24,6 +24,7 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 	userModel := fs.String("user-model", "script", "user simulator: script (no model calls) or openai:MODEL")
 	judgeModel := fs.String("judge-model", "", "judge model: openai:MODEL")
 	concurrency := fs.Int("concurrency", 4*runtime.GOMAXPROCS(0), "jobs at once, as run's --concurrency")
+	maxRequests := fs.Int("max-requests", 0, "model requests in flight at once, as run's --max-requests: jobs that call a model run at most this many at once in the forecast; 0: no limit")
 	runs := fs.Int("runs", 1, "runs per plain scenario, at least 1 (matrices use runs_per_combination)")
 	shardSpec := fs.String("shard", "", "forecast only part i of n (i/n), or auto (as run)")
 	shardCount := fs.Int("shards", 0, "with --shard auto: the number of shards (default $"+shardCountVariable+")")
@@ -56,6 +57,8 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 		return usageErr("--concurrency %d: want at least 1 job at once", *concurrency)
 	case *runs < 1:
 		return usageErr("--runs %d: want at least 1 run per scenario", *runs)
+	case *maxRequests < 0:
+		return usageErr("--max-requests %d: want 0 (no limit) or at least 1 request at once", *maxRequests)
 	}
 	shard, err := cliShard(env, *shardSpec, *shardCount)
 	if err != nil {
@@ -117,6 +120,16 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 	if suite != nil {
 		jobCfg.Suite = suite.suite
 		suite.planOptions(files, &opts, *agentModelName)
+	}
+	opts.MaxRequests = *maxRequests
+	if suite != nil {
+		// A model's max_requests bounds its jobs as run applies it: the
+		// forecast takes the tightest.
+		for _, m := range suite.suite.Models {
+			if m.MaxRequests > 0 && (opts.MaxRequests == 0 || m.MaxRequests < opts.MaxRequests) {
+				opts.MaxRequests = m.MaxRequests
+			}
+		}
 	}
 	jobs, _, err := env.kit.Jobs(jobCfg, files...)
 	if err != nil {

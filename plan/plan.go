@@ -47,15 +47,22 @@ type Assumed struct {
 	Agent, User, Judge Tokens
 }
 
-// DefaultAssumed is Options.Assumed's default: an agent turn of 1000 prompt
-// and 300 completion tokens, a simulated-user turn of 500 and its
-// user_simulator.max_tokens (200 unless set), a judge call of 1500 and 200.
-var DefaultAssumed = Assumed{Agent: Tokens{1000, 300}, User: Tokens{500, 200}, Judge: Tokens{1500, 200}}
+// defaultAssumed is Options.Assumed's default (see there).
+func defaultAssumed() Assumed {
+	return Assumed{Agent: Tokens{1000, 300}, User: Tokens{500, 200}, Judge: Tokens{1500, 200}}
+}
 
 // Options configure Make. Zero fields take the documented defaults.
 type Options struct {
 	// Concurrency is how many jobs run at once (default 1).
 	Concurrency int
+	// MaxRequests is run's --max-requests: at most this many model
+	// requests in flight at once (0: no limit known). A job that calls a
+	// model (its agent, simulated user or judge) waits on those calls, so
+	// the forecast runs at most min(Concurrency, MaxRequests) such jobs at
+	// once; jobs that call none (echo, a scripted user, no judge) still run
+	// Concurrency at once.
+	MaxRequests int
 	// AgentModel, UserModel and JudgeModel name the models behind each
 	// role, for their prices; "" means the role's model is unknown (its
 	// cost is then unknown), except that NoAgentModel and NoUserModel say
@@ -71,7 +78,10 @@ type Options struct {
 	Prices Prices
 	// History holds past results to forecast from (nil: limits only).
 	History *History
-	// Assumed tokens per call where history is silent (default DefaultAssumed).
+	// Assumed tokens per call where history is silent (default: an agent
+	// turn of 1000 prompt and 300 completion tokens, a simulated-user turn
+	// of 500 and its user_simulator.max_tokens (200 unless set), a judge
+	// call of 1500 and 200).
 	Assumed *Assumed
 	// StepTimeout bounds a step that sets none (default 5 minutes, as the runner).
 	StepTimeout time.Duration
@@ -90,6 +100,10 @@ type Plan struct {
 	Jobs int64 `json:"jobs"`
 	// Concurrency is the number of jobs at once the wall time assumes.
 	Concurrency int `json:"concurrency"`
+	// MaxRequests is Options.MaxRequests, the model requests in flight at
+	// once the wall time assumes for the jobs that call a model (absent: no
+	// limit).
+	MaxRequests int `json:"max_requests,omitempty"`
 	// Calls counts model calls by role; JudgeSamples are the judge's
 	// calls, each sample one call, and JudgeEvaluations the judgments they
 	// serve.
@@ -183,7 +197,7 @@ func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) 
 		o.Prices = DefaultPrices()
 	}
 	if o.Assumed == nil {
-		a := DefaultAssumed
+		a := defaultAssumed()
 		o.Assumed = &a
 	}
 	if o.StepTimeout <= 0 {
@@ -192,7 +206,11 @@ func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) 
 	if o.Evaluations == nil {
 		o.Evaluations = evaluate.NewRegistry()
 	}
-	p := &Plan{Version: shapeVersion, Concurrency: o.Concurrency, Roles: []Role{}, Sources: []Source{}}
+	if o.MaxRequests < 0 {
+		o.MaxRequests = 0
+	}
+	p := &Plan{Version: shapeVersion, Concurrency: o.Concurrency, MaxRequests: o.MaxRequests, Roles: []Role{}, Sources: []Source{}}
+	var modelMS float64 // the time of the jobs that call a model
 	var tokens [3]Tokens
 	agents := map[string]*Role{} // by model
 	var agentOrder []string
@@ -254,6 +272,9 @@ func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) 
 		a.OutputTokens += js.tokens[0].Output
 		addCalls(&p.Calls, js.calls)
 		p.JobMS += js.ms
+		if (!noModel && js.calls.Agent > 0) || (!o.NoUserModel && js.calls.User > 0) || js.calls.Judge > 0 {
+			modelMS += js.ms
+		}
 		p.LongestJobMS = max(p.LongestJobMS, js.ms)
 		s := srcs[src]
 		if s == nil {
@@ -275,8 +296,13 @@ func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) 
 		p.Sources = append(p.Sources, *s)
 	}
 	// Jobs are handed out one at a time to Concurrency workers: the wall
-	// time is at least the even share and at least the longest job.
-	p.WallMS = max(p.JobMS/float64(o.Concurrency), p.LongestJobMS)
+	// time is at least the even share and at least the longest job. Under
+	// MaxRequests, the jobs that call a model share fewer workers.
+	modelWorkers := o.Concurrency
+	if o.MaxRequests > 0 {
+		modelWorkers = min(o.Concurrency, o.MaxRequests)
+	}
+	p.WallMS = max(modelMS/float64(modelWorkers)+(p.JobMS-modelMS)/float64(o.Concurrency), p.LongestJobMS)
 	if len(agentOrder) == 0 {
 		k := "\x00" + o.AgentModel
 		if o.NoAgentModel {

@@ -50,7 +50,7 @@ func TestCallsByRoleFromLimits(t *testing.T) {
 	p := makePlan(t, 3, matrix.Shard{}, plan.Options{Concurrency: 2, AgentModel: "gpt-4o-mini", UserModel: "gpt-4o-mini", JudgeModel: "gpt-4.1"}, "testdata/talk.scenario.yaml")
 	assert.EqualValues(t, 3, p.Jobs)
 	assert.Equal(t, plan.Calls{Agent: 12, User: 9, Judge: 3 * (8 + 1 + 4), JudgeEvaluations: 3 * (4 + 1 + 4)}, p.Calls)
-	a := plan.DefaultAssumed
+	a := plan.Assumed{Agent: plan.Tokens{Input: 1000, Output: 300}, User: plan.Tokens{Input: 500, Output: 200}, Judge: plan.Tokens{Input: 1500, Output: 200}} // the documented default
 	require.Len(t, p.Roles, 3)
 	assert.EqualValues(t, 12*a.Agent.Input, p.Roles[0].InputTokens)
 	assert.EqualValues(t, 9*50, p.Roles[1].OutputTokens, "the user simulator's max_tokens bounds its output")

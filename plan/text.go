@@ -42,8 +42,12 @@ func (p *Plan) WriteText(w io.Writer) error {
 	if p.Basis.HistoryJobs == 0 {
 		bound = "at most"
 	}
-	fmt.Fprintf(b, "wall time: %s %s at concurrency %d (all jobs one after another: %s; longest job: %s)\n",
-		bound, msText(p.WallMS), p.Concurrency, msText(p.JobMS), msText(p.LongestJobMS))
+	limit := ""
+	if p.MaxRequests > 0 {
+		limit = fmt.Sprintf(", at most %d model request(s) in flight", p.MaxRequests)
+	}
+	fmt.Fprintf(b, "wall time: %s %s at concurrency %d%s (all jobs one after another: %s; longest job: %s)\n",
+		bound, msText(p.WallMS), p.Concurrency, limit, msText(p.JobMS), msText(p.LongestJobMS))
 	fmt.Fprintf(b, "basis: %d job(s) from past results, %d from limits\n", p.Basis.HistoryJobs, p.Basis.LimitJobs)
 	if len(p.Sources) > 0 {
 		fmt.Fprintf(b, "\n")

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -196,14 +197,17 @@ type compareSide interface {
 	missing() (ranges []IndexRange, jobs int64, shards []string)
 }
 
-// matchedPair is a combination present on both sides, by position.
+// matchedPair is a combination present on both sides, by position, and
+// its 2×2 table's index in the comparison's stats.Strata.
 type matchedPair struct {
-	cand, base int32
+	cand, base, table int32
 }
 
 // compareSides compares the two sides (see Compare). It also returns the
 // matched combinations, in the candidate's order. It holds a few words
-// per matched combination, never a row: only the listed rows are built.
+// per matched combination, never a row: only the listed rows are built,
+// and the tests work per distinct 2×2 table (at 10^6 combinations there
+// are a handful), not per combination.
 func compareSides(base, cand compareSide, opts CompareOptions) (*Comparison, []matchedPair, error) {
 	if opts.Alpha == 0 {
 		opts.Alpha = 0.05
@@ -232,10 +236,10 @@ func compareSides(base, cand compareSide, opts CompareOptions) (*Comparison, []m
 	}
 	seen := make([]bool, base.len())
 	var bt, ct [3]int
-	// Sized once: at 10^6 combinations, growing them would leave a quarter
-	// more of each behind.
-	n := min(cand.len(), base.len())
-	matched, ps, strata := make([]matchedPair, 0, n), make([]float64, 0, n), make([]stats.Table2x2, 0, n)
+	// Sized once: at 10^6 combinations, growing it would leave a quarter
+	// more behind.
+	matched := make([]matchedPair, 0, min(cand.len(), base.len()))
+	var strata stats.Strata
 	for i := range cand.len() {
 		c := cand.at(i)
 		bi, ok := base.find(c.key)
@@ -245,9 +249,8 @@ func compareSides(base, cand compareSide, opts CompareOptions) (*Comparison, []m
 		}
 		seen[bi] = true
 		b := base.at(bi)
-		matched = append(matched, matchedPair{cand: int32(i), base: int32(bi)})
-		ps = append(ps, stats.FisherLess(b.passed, b.runs-b.passed, c.passed, c.runs-c.passed))
-		strata = append(strata, stats.Table2x2{Succ1: b.passed, Fail1: b.runs - b.passed, Succ2: c.passed, Fail2: c.runs - c.passed})
+		t := strata.Add(stats.Table2x2{Succ1: b.passed, Fail1: b.runs - b.passed, Succ2: c.passed, Fail2: c.runs - c.passed})
+		matched = append(matched, matchedPair{cand: int32(i), base: int32(bi), table: int32(t)})
 		bt[0], bt[1], bt[2] = bt[0]+b.runs, bt[1]+b.completed, bt[2]+b.passed
 		ct[0], ct[1], ct[2] = ct[0]+c.runs, ct[1]+c.completed, ct[2]+c.passed
 	}
@@ -267,56 +270,46 @@ func compareSides(base, cand compareSide, opts CompareOptions) (*Comparison, []m
 	}
 	cmp.Baseline = newCounts(bt[0], bt[1], bt[2])
 	cmp.Candidate = newCounts(ct[0], ct[1], ct[2])
+	// Every test is a function of the table: p-values, their correction
+	// (equal p-values share Holm's adjustment) and the decision are
+	// computed once a distinct table.
+	ps := make([]float64, len(strata.Tables))
+	regressed := make([]bool, len(strata.Tables))
+	for i, t := range strata.Tables {
+		ps[i] = stats.FisherLess(t.Succ1, t.Fail1, t.Succ2, t.Fail2)
+	}
 	adjusted := ps
 	if opts.Correction == correctionHolm {
-		adjusted = stats.Holm(ps)
+		adjusted = stats.HolmCounted(ps, strata.Counts)
+	}
+	for i, t := range strata.Tables {
+		regressed[i] = stats.Rate(t.Succ2, t.Succ2+t.Fail2) < stats.Rate(t.Succ1, t.Succ1+t.Fail1) && stats.Below(adjusted[i], opts.Alpha)
+		if regressed[i] {
+			cmp.Regressions += strata.Counts[i]
+		}
 	}
 	rowAlpha := opts.Alpha
 	if opts.Correction == correctionHolm {
 		rowAlpha = opts.Alpha / float64(len(matched))
 	}
-	regression := func(m int) bool {
-		b, c := base.at(int(matched[m].base)), cand.at(int(matched[m].cand))
-		return stats.Rate(c.passed, c.runs) < stats.Rate(b.passed, b.runs) && stats.Below(adjusted[m], opts.Alpha)
-	}
-	for m := range matched {
-		if regression(m) {
-			cmp.Regressions++
-		}
-	}
-	// The rows listed: all of them, or the most significant in their order.
-	listed := make([]int, len(matched))
-	for m := range listed {
-		listed[m] = m
-	}
-	if len(listed) > opts.MaxRows {
-		// Adjusted p-values tie at 1 by the thousand; the raw p tells them apart.
-		slices.SortStableFunc(listed, func(a, b int) int {
-			if c := cmpFloat(adjusted[a], adjusted[b]); c != 0 {
-				return c
-			}
-			return cmpFloat(ps[a], ps[b])
-		})
-		listed = listed[:opts.MaxRows]
-		slices.Sort(listed)
-		cmp.MoreRows = len(matched) - len(listed)
-	}
-	for _, m := range listed {
-		b, c := base.at(int(matched[m].base)), cand.at(int(matched[m].cand))
+	for _, m := range listedRows(matched, ps, adjusted, strata.Counts, opts.MaxRows) {
+		pair := matched[m]
+		b, c := base.at(int(pair.base)), cand.at(int(pair.cand))
 		bc, cc := newCounts(b.runs, b.completed, b.passed), newCounts(c.runs, c.completed, c.passed)
-		row := ComparisonRow{Key: c.key, Scenario: c.scenario, Label: cand.label(int(matched[m].cand)),
+		row := ComparisonRow{Key: c.key, Scenario: c.scenario, Label: cand.label(int(pair.cand)),
 			Baseline: bc, Candidate: cc, Delta: cc.PassRate - bc.PassRate,
-			PValue: stats.RoundP(ps[m]), AdjustedP: stats.RoundP(adjusted[m]), Regression: regression(m)}
+			PValue: stats.RoundP(ps[pair.table]), AdjustedP: stats.RoundP(adjusted[pair.table]), Regression: regressed[pair.table]}
 		if d, ok := stats.MinDetectableDrop(bc.Passed, bc.Runs, cc.Runs, rowAlpha); ok {
 			row.MinDetectableDrop = &d
 		}
 		cmp.Rows = append(cmp.Rows, row)
 	}
-	overall := stats.StratifiedLess(strata)
+	cmp.MoreRows = len(matched) - len(cmp.Rows)
+	overall := strata.Less()
 	o := &cmp.Overall
 	o.Method, o.Observed, o.Expected, o.Combinations, o.PValue = overall.Method, overall.Observed, overall.Expected, overall.Strata, stats.RoundP(overall.PValue)
 	o.Regression = stats.Below(overall.PValue, opts.Alpha) && float64(overall.Observed) < overall.Expected
-	if d, ok := stats.MinDetectableStratifiedDrop(strata, opts.Alpha); ok {
+	if d, ok := strata.MinDetectableDrop(opts.Alpha); ok {
 		o.MinDetectableDrop = &d
 	}
 	cmp.BelowMinPassRate = opts.MinPassRate > 0 && cmp.CandidateAll.PassRate < opts.MinPassRate
@@ -324,6 +317,58 @@ func compareSides(base, cand compareSide, opts CompareOptions) (*Comparison, []m
 	cmp.NothingMatched = len(matched) == 0
 	cmp.Failed = cmp.Regressions > 0 || cmp.Overall.Regression || cmp.BelowMinPassRate || cmp.Incomplete || cmp.NothingMatched
 	return cmp, matched, nil
+}
+
+// listedRows returns the positions in matched of the rows a comparison
+// lists, in order: all of them, or the max most significant (smallest
+// adjusted p-value, then raw p-value, then the earlier row; adjusted
+// p-values tie at 1 by the thousand). ps and adjusted are by table, counts
+// how many rows have each table. It works per distinct table, then takes
+// the rows in one pass, without sorting the rows.
+func listedRows(matched []matchedPair, ps, adjusted []float64, counts []int, limit int) []int {
+	if len(matched) <= limit {
+		out := make([]int, len(matched))
+		for m := range out {
+			out[m] = m
+		}
+		return out
+	}
+	order := make([]int, len(ps))
+	for i := range order {
+		order[i] = i
+	}
+	key := func(a, b int) int { return cmp.Or(cmpFloat(adjusted[a], adjusted[b]), cmpFloat(ps[a], ps[b])) }
+	slices.SortFunc(order, key)
+	// Tables are taken whole (all) while they fit; the tables tied with
+	// the first that does not fit share what is left, earlier rows first.
+	all, partial := make([]bool, len(ps)), make([]bool, len(ps))
+	left := limit
+	for j := 0; j < len(order) && left > 0; {
+		k, tied := j, 0
+		for ; k < len(order) && key(order[j], order[k]) == 0; k++ {
+			tied += counts[order[k]]
+		}
+		fits := tied <= left
+		for _, t := range order[j:k] {
+			all[t], partial[t] = fits, !fits
+		}
+		if !fits {
+			break
+		}
+		left -= tied
+		j = k
+	}
+	out := make([]int, 0, limit)
+	for m, pair := range matched {
+		switch {
+		case all[pair.table]:
+			out = append(out, m)
+		case partial[pair.table] && left > 0:
+			out = append(out, m)
+			left--
+		}
+	}
+	return out
 }
 
 // cmpFloat orders p-values (none is NaN).

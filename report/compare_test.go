@@ -2,9 +2,11 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/agenteval/agenteval/results"
@@ -282,5 +284,38 @@ func TestCompareOverallMarkdown(t *testing.T) {
 
 	for p, want := range map[float64]string{0: "< 1e-300", 1.4643525978335375e-25: "1.5e-25", 0.00009: "9.0e-05", 0.0001: "0.0001", 0.5: "0.5000", 1: "1.0000"} {
 		assert.Equal(t, want, pValueText(p))
+	}
+}
+
+// TestListedRowsAreTheMostSignificant: the rows listed per distinct table
+// are those a stable sort of every row by adjusted p, then raw p, would
+// list, in their order, ties included.
+func TestListedRowsAreTheMostSignificant(t *testing.T) {
+	t.Parallel()
+	ps := []float64{0.5, 0.01, 0.01, 0.2, 1, 0.01}
+	adjusted := []float64{1, 0.04, 0.04, 1, 1, 0.05}
+	for seed := range 50 {
+		var matched []matchedPair
+		counts := make([]int, len(ps))
+		for i := range 40 + seed {
+			tab := (i*7 + seed*3 + i*i) % len(ps)
+			matched = append(matched, matchedPair{cand: int32(i), table: int32(tab)})
+			counts[tab]++
+		}
+		for _, limit := range []int{1, 3, 7, 12, 25, 39, 1000} {
+			want := make([]int, len(matched))
+			for m := range want {
+				want[m] = m
+			}
+			if len(want) > limit {
+				slices.SortStableFunc(want, func(a, b int) int {
+					x, y := matched[a].table, matched[b].table
+					return cmp.Or(cmpFloat(adjusted[x], adjusted[y]), cmpFloat(ps[x], ps[y]))
+				})
+				want = want[:limit]
+				slices.Sort(want)
+			}
+			require.Equal(t, want, listedRows(matched, ps, adjusted, counts, limit), "seed %d limit %d", seed, limit)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agenteval/agenteval/internal/jsonl"
 	"github.com/agenteval/agenteval/results"
+	"github.com/buger/jsonparser"
 )
 
 // forwardSkip is how far ahead a job reader scans instead of seeking.
@@ -80,6 +81,25 @@ func (jr *jobReader) eachCombo(c *combo, keep, light func(*slot) bool, yield fun
 type jobReader struct {
 	r       *Results
 	readers []*jsonl.Reader
+	fields  [][]string // caseFields, once needed
+}
+
+// testcase reads back the job of slot s for its JUnit testcase: a passing
+// job's fields by caseJob when it can, else the record in full.
+func (jr *jobReader) testcase(s *slot) (*results.Job, error) {
+	line, err := jr.line(int(s.src), s.off)
+	if err != nil {
+		return nil, err
+	}
+	if s.passed {
+		if jr.fields == nil {
+			jr.fields = caseFields()
+		}
+		if j, ok := caseJob(line, jr.fields); ok {
+			return j, nil
+		}
+	}
+	return jr.decode(int(s.src), s.off, line, s.passed)
 }
 
 // line returns the record line at off in input src (valid until the next call).
@@ -125,11 +145,17 @@ func (jr *jobReader) stats(src int, off int64) (*lineRecord, error) {
 }
 
 func (jr *jobReader) read(src int, off int64, light bool) (*results.Job, error) {
-	in := jr.r.inputs[src]
 	line, err := jr.line(src, off)
 	if err != nil {
 		return nil, err
 	}
+	return jr.decode(src, off, line, light)
+}
+
+// decode decodes the record line read at off in input src, in full or,
+// when light, the statistics fields and the verdict only.
+func (jr *jobReader) decode(src int, off int64, line []byte, light bool) (*results.Job, error) {
+	in := jr.r.inputs[src]
 	if light {
 		// The statistics fields and the verdict: no transcript, no messages.
 		var rec struct {
@@ -155,4 +181,129 @@ func (jr *jobReader) read(src int, off int64, light bool) (*results.Job, error) 
 		return rec.job(derr), nil
 	}
 	return &job, nil
+}
+
+// caseFields are the fields of a passing job that its JUnit testcase and
+// its combination's suite show, in the order caseJob reads them.
+func caseFields() [][]string {
+	return [][]string{{"id"}, {"index"}, {"matrix"}, {"combination"}, {"agent"}, {"model"}, {"attempts"},
+		{"completed"}, {"passed"}, {"duration_ms"}, {"score"}, {"reason"}, {"strategy"}, {"cause"},
+		{"termination_reasons"}, {"usage"}, {"params"}}
+}
+
+// caseJob picks the fields a passing job's JUnit testcase shows (see
+// caseFields, given as fields) out of its record line in one pass, without decoding the
+// rest (its transcript, evaluations, details), which costs a small part
+// of decoding the record. ok is false for a record it does not read
+// plainly (a field of an unexpected type, or an attempt log to show: more
+// than one attempt); decode it in full then.
+func caseJob(line []byte, fields [][]string) (j *results.Job, ok bool) {
+	j = &results.Job{}
+	ok = true
+	var usage, params []byte
+	jsonparser.EachKey(line, func(i int, v []byte, vt jsonparser.ValueType, err error) {
+		if err != nil || !ok {
+			ok = false
+			return
+		}
+		text := func(dst *string) {
+			switch vt {
+			case jsonparser.Null:
+			case jsonparser.String:
+				*dst, err = jsonparser.ParseString(v)
+			default:
+				ok = false
+			}
+		}
+		number := func() float64 {
+			if vt != jsonparser.Number {
+				ok = vt == jsonparser.Null
+				return 0
+			}
+			f, err := jsonparser.ParseFloat(v)
+			ok = ok && err == nil
+			return f
+		}
+		flag := func() bool {
+			if vt != jsonparser.Boolean {
+				ok = vt == jsonparser.Null
+				return false
+			}
+			b, err := jsonparser.ParseBoolean(v)
+			ok = ok && err == nil
+			return b
+		}
+		switch i {
+		case 0:
+			text(&j.ID)
+		case 1:
+			n, err := jsonparser.ParseInt(v)
+			ok = ok && vt == jsonparser.Number && err == nil
+			j.Index = n
+		case 2:
+			text(&j.Matrix)
+		case 3:
+			text(&j.Combination)
+		case 4:
+			text(&j.Agent)
+		case 5:
+			text(&j.Model)
+		case 6:
+			n, err := jsonparser.ParseInt(v)
+			ok = ok && vt == jsonparser.Number && err == nil && n <= 1
+			j.Attempts = int(n)
+		case 7:
+			j.Completed = flag()
+		case 8:
+			j.Passed = flag()
+		case 9:
+			j.DurationMS = number()
+		case 10:
+			j.Score = number()
+		case 11:
+			text(&j.Reason)
+		case 12:
+			text(&j.Strategy)
+		case 13:
+			var c string
+			text(&c)
+			j.Cause = results.Cause(c)
+		case 14:
+			switch vt {
+			case jsonparser.Null:
+			case jsonparser.Array:
+				_, aerr := jsonparser.ArrayEach(v, func(e []byte, et jsonparser.ValueType, _ int, _ error) {
+					var r string
+					if et != jsonparser.String {
+						ok = false
+						return
+					}
+					r, err = jsonparser.ParseString(e)
+					j.TerminationReasons = append(j.TerminationReasons, r)
+				})
+				ok = ok && aerr == nil
+			default:
+				ok = false
+			}
+		case 15:
+			usage = v
+			ok = vt == jsonparser.Object || vt == jsonparser.Null
+		case 16:
+			params = v
+			ok = vt == jsonparser.Object || vt == jsonparser.Null
+		}
+		if err != nil {
+			ok = false
+		}
+	}, fields...)
+	if !ok {
+		return nil, false
+	}
+	if len(usage) > 0 && json.Unmarshal(usage, &j.Usage) != nil {
+		return nil, false
+	}
+	if len(params) > 0 && json.Unmarshal(params, &j.Params) != nil {
+		return nil, false
+	}
+	return j, true
 }

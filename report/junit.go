@@ -47,12 +47,7 @@ func writeJUnit(w io.Writer, r *Results) error {
 		sc := &s.Scenarios[i]
 		// Every combination, not only those the summary lists.
 		for _, ci := range r.groups[i].combos {
-			c := &r.combos[ci]
-			cs, err := r.comboHead(c, rd)
-			if err != nil {
-				return fmt.Errorf("write junit: %w", err)
-			}
-			if err := writeJUnitSuite(enc, rd, s, sc, &cs, c); err != nil {
+			if err := r.writeJUnitSuite(enc, rd, s, sc, &r.combos[ci]); err != nil {
 				return fmt.Errorf("write junit: %w", err)
 			}
 		}
@@ -72,8 +67,20 @@ func writeJUnit(w io.Writer, r *Results) error {
 	return nil
 }
 
-// writeJUnitSuite writes one combination's testsuite.
-func writeJUnitSuite(enc *xml.Encoder, rd *jobReader, s *Summary, sc *ScenarioSummary, cs *CombinationSummary, c *combo) error {
+// writeJUnitSuite writes one combination's testsuite. Each record is read
+// once: the first names the suite and is its first testcase.
+func (r *Results) writeJUnitSuite(enc *xml.Encoder, rd *jobReader, s *Summary, sc *ScenarioSummary, c *combo) error {
+	slots := r.comboSlots(c)
+	var first *results.Job
+	if len(slots) > 0 {
+		j, err := rd.testcase(&slots[0])
+		if err != nil {
+			return err
+		}
+		first = j
+	}
+	head := r.comboHead(c, first)
+	cs := &head
 	name := sc.ID
 	if len(cs.Params) > 0 || cs.Agent != "" || cs.Model != "" {
 		name += " (" + cs.Label + ")" // a suite's combinations differ by agent and model too
@@ -104,20 +111,35 @@ func writeJUnitSuite(enc *xml.Encoder, rd *jobReader, s *Summary, sc *ScenarioSu
 	for _, p := range sortedPaths(cs.Params) {
 		props = append(props, junitProperty{Name: p, Value: valueString(cs.Params[p])})
 	}
-	if err := enc.EncodeElement(junitProperties{Properties: props}, xml.StartElement{Name: xml.Name{Local: "properties"}}); err != nil {
+	// Token by token: EncodeElement's reflection cost more than the rest
+	// of a one-job suite.
+	propsStart := xml.StartElement{Name: xml.Name{Local: "properties"}}
+	if err := enc.EncodeToken(propsStart); err != nil {
 		return err
 	}
-	var werr error
-	// A passing testcase needs no evaluation messages: decode it lightly.
-	rd.eachCombo(c, nil, func(s *slot) bool { return s.passed }, func(j *results.Job, err error) bool {
-		if err == nil {
-			err = junitCase(j, sc.ID).encode(enc)
+	for _, p := range props {
+		prop := xml.StartElement{Name: xml.Name{Local: "property"}, Attr: []xml.Attr{attr("name", p.Name), attr("value", p.Value)}}
+		if err := enc.EncodeToken(prop); err != nil {
+			return err
 		}
-		werr = err
-		return err == nil
-	})
-	if werr != nil {
-		return werr
+		if err := enc.EncodeToken(prop.End()); err != nil {
+			return err
+		}
+	}
+	if err := enc.EncodeToken(propsStart.End()); err != nil {
+		return err
+	}
+	for i := range slots {
+		j := first
+		if i > 0 {
+			var err error
+			if j, err = rd.testcase(&slots[i]); err != nil {
+				return err
+			}
+		}
+		if err := junitCase(j, sc.ID).encode(enc); err != nil {
+			return err
+		}
 	}
 	return enc.EncodeToken(suite.End())
 }
@@ -136,9 +158,6 @@ func totalMS(s *Summary) float64 {
 
 // JUnit document shapes.
 type (
-	junitProperties struct {
-		Properties []junitProperty `xml:"property"`
-	}
 	junitProperty struct {
 		Name  string `xml:"name,attr"`
 		Value string `xml:"value,attr"`

@@ -137,13 +137,14 @@ type seenPlan struct {
 // over all combinations needs (flakiness, pass@k, comparisons). The rest
 // of what a report shows of it is read back from its records.
 type combo struct {
-	key     string // the job id's prefix: scenario/combination
-	group   int32  // index in Results.groups (its order while reading)
-	variant int32  // index in Results.variants; −1 outside a suite
+	key      string // the job id's prefix: scenario/combination
+	minIndex int64
+	group    int32 // index in Results.groups (its order while reading)
+	variant  int32 // index in Results.variants; −1 outside a suite
 	// lo is where its slots start once reading is done (it has runs of
 	// them); while reading, the slot of its first run seen (−1: none).
+	// The fields are in this order so that a combo takes 48 bytes, not 56.
 	lo                      int32
-	minIndex                int64
 	runs, completed, passed int32
 }
 
@@ -167,15 +168,21 @@ type slot struct {
 	run   int32
 	src   int32 // input index
 	// eff is the job's efficiency in Results.effs; −1 when it recorded
-	// none (no tokens, tool calls or turns: an echo or exec job), which
+	// none (no tokens, tool calls or cost: an echo or exec job), which
 	// then costs nothing.
-	eff       int32
+	eff int32
+	// turns is the job's turns (efficiency.turns) and free says its cost
+	// was known to be 0: in what would be the slot's padding, so that a job
+	// with no more than these (an echo or exec job) costs no slotEff.
+	turns     int32
 	completed bool
 	passed    bool
+	free      bool
 }
 
 // slotEff is a job's efficiency, for medians and efficiency comparisons:
-// tokens (total), active (activeTokens), tool calls and turns.
+// tokens (total), active (activeTokens), tool calls, and (filled in by
+// Results.eff from the slot) turns.
 type slotEff struct {
 	tokens, active int64
 	tools, turns   int32
@@ -456,7 +463,11 @@ func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
 		eff = -1
 	}
 	e := slotEff{tokens: int64(rec.Usage.TotalTokens), active: activeTokens(rec.Usage), costBits: rec.Cost.bits(),
-		tools: int32(min(rec.Efficiency.ToolCalls.Total, 1<<31-1)), turns: int32(min(rec.Efficiency.Turns, 1<<31-1))}
+		tools: int32(min(rec.Efficiency.ToolCalls.Total, 1<<31-1))}
+	free := e.costBits == freeCostBits
+	if free {
+		e.costBits = 0
+	}
 	switch {
 	case e == slotEff{}:
 		eff = -1 // a replaced record's entry stays unused
@@ -467,17 +478,25 @@ func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
 		r.effs = append(r.effs, e)
 	}
 	r.slots[si] = slot{off: off, dur: rec.DurationMS, src: int32(src), run: int32(run), combo: ci, eff: eff,
-		completed: rec.Completed, passed: rec.Passed && rec.Completed}
+		turns: int32(max(min(rec.Efficiency.Turns, 1<<31-1), -1<<31)), completed: rec.Completed, passed: rec.Passed && rec.Completed, free: free}
 	return nil
 }
 
 // eff returns the efficiency of the job in s.
 func (r *Results) eff(s *slot) slotEff {
-	if s.eff < 0 {
-		return slotEff{}
+	var e slotEff
+	if s.eff >= 0 {
+		e = r.effs[s.eff]
 	}
-	return r.effs[s.eff]
+	e.turns = s.turns
+	if s.free {
+		e.costBits = freeCostBits
+	}
+	return e
 }
+
+// freeCostBits is slotEff.costBits of a known cost of $0.
+const freeCostBits = 1 // math.Float32bits(0) + 1, as costRecord.bits makes it
 
 // replaces says whether rec, read after the record kept for the same job
 // id from input src, takes its place: always within one input, and across

@@ -88,7 +88,7 @@ func TestLargeInputCapsTables(t *testing.T) {
 		require.NotEqual(t, "-", row.Label, "rows are labelled from their records")
 	}
 	require.NotEmpty(t, c.Efficiency)
-	assert.Equal(t, MaxResampledJobs, c.Efficiency[0].Resampled)
+	assert.Equal(t, maxResampledJobs, c.Efficiency[0].Resampled)
 	var b bytes.Buffer
 	require.NoError(t, WriteComparison(&b, c, "md"))
 	assert.Contains(t, b.String(), fmt.Sprintf("%d more matched combination(s) not shown", n-DefaultMaxCombinations))

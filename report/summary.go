@@ -342,34 +342,44 @@ func (r *Results) scenarioSummary(g *scenarioGroup, rd *jobReader, warnings *[]s
 
 // comboHead is what names a combination and counts its runs, without the
 // figures that need all its records: its counts, total duration, and the
-// identity (parameters, matrix, agent, model, label) of its first record,
-// read back with rd.
-func (r *Results) comboHead(c *combo, rd *jobReader) (CombinationSummary, error) {
-	slots := r.comboSlots(c)
+// identity (parameters, matrix, agent, model, label) of first, its first
+// record (nil: it has none).
+func (r *Results) comboHead(c *combo, first *results.Job) CombinationSummary {
 	cs := CombinationSummary{Key: c.key}
 	cs.Counts = newCounts(int(c.runs), int(c.completed), int(c.passed))
-	for _, s := range slots {
+	for _, s := range r.comboSlots(c) {
 		cs.Durations.Total += s.dur
 	}
-	var first *lineRecord
-	if len(slots) > 0 {
-		rec, err := rd.stats(int(slots[0].src), slots[0].off)
-		if err != nil {
-			return cs, err
-		}
-		first = rec
+	if first == nil {
+		nameCombination(&cs, nil)
+		return cs
 	}
-	nameCombination(&cs, first)
-	return cs, nil
+	nameCombination(&cs, &comboIdentity{combination: first.Combination, matrix: first.Matrix, agent: first.Agent, model: first.Model, params: first.Params})
+	return cs
 }
 
-// nameCombination sets the identity fields of cs from its first record
+// comboIdentity is what names a combination, from its first record.
+type comboIdentity struct {
+	combination, matrix, agent, model string
+	params                            map[string]any
+}
+
+// identityOf is the identity in a record (nil: none could be read).
+func identityOf(rec *lineRecord) *comboIdentity {
+	if rec == nil {
+		return nil
+	}
+	params, _ := rec.params() // decoded once already when the record was first read
+	return &comboIdentity{combination: rec.Combination, matrix: rec.Matrix, agent: rec.Agent, model: rec.Model, params: params}
+}
+
+// nameCombination sets the identity fields of cs from its first record's
 // (nil: none could be read).
-func nameCombination(cs *CombinationSummary, first *lineRecord) {
+func nameCombination(cs *CombinationSummary, first *comboIdentity) {
 	cs.Combination, cs.Label = "-", "-"
 	if first != nil {
-		params, _ := first.params() // decoded once already when the record was first read
-		cs.Combination, cs.Matrix, cs.Params, cs.Agent, cs.Model = first.Combination, first.Matrix, params, first.Agent, first.Model
+		params := first.params
+		cs.Combination, cs.Matrix, cs.Params, cs.Agent, cs.Model = first.combination, first.matrix, params, first.agent, first.model
 		if cs.Combination == "" {
 			cs.Combination = "-"
 		}
@@ -410,7 +420,7 @@ func (r *Results) combinationSummary(c *combo, rd *jobReader, scratch map[evalKe
 	// The counts are the combination's own, whatever could be read back.
 	t.runs, t.completed, t.passed = int(c.runs), int(c.completed), int(c.passed)
 	cs := CombinationSummary{Key: c.key}
-	nameCombination(&cs, first)
+	nameCombination(&cs, identityOf(first))
 	cs.Stats = statsOf(&t, durs)
 	cs.Flaky = c.flaky()
 	n, p := int(c.runs), int(c.passed)

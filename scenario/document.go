@@ -26,16 +26,26 @@ type Document struct {
 	// Value is the document's content as plain data.
 	Value any
 	root  *yaml.Node
+	// lines are the positions (line, column pairs) of the items of the
+	// long sequences of scalars whose item nodes were let go (see
+	// compactSequences).
+	lines map[*yaml.Node][]int32
 }
 
 // Limits bound what the parser accepts, so that hostile input cannot
 // exhaust memory.
 type Limits struct {
-	// MaxBytes caps the file size (default 8 MiB).
+	// MaxBytes caps the file size (default 8 MiB, and 64 MiB for a matrix
+	// file, the cap on every file read from outside: a one-axis matrix of
+	// 10^6 values is about 48 MB). Parsing holds about 200 bytes a value
+	// written in the file beside the file itself, so a matrix file at the
+	// cap written to be costly (16 million one-character values) takes
+	// about 3 GB; the 10^6-value matrix about 300 MB.
 	MaxBytes int
-	// MaxNodes caps the number of values after aliases are expanded (default
-	// 2,000,000). Aliases may also expand a document to at most 100 times the
-	// number of values written in it (plus 10,000).
+	// MaxNodes caps the number of values after aliases are expanded
+	// (default 2,000,000), or the values written in the file when they are
+	// more (a large matrix's). Aliases may also expand a document to at
+	// most 100 times the number of values written in it (plus 10,000).
 	MaxNodes int
 }
 
@@ -47,6 +57,18 @@ func (l Limits) withDefaults() Limits {
 		l.MaxNodes = 2_000_000
 	}
 	return l
+}
+
+// forKind returns the limits of one file of kind k (KindUnknown: told by
+// its name): a matrix's default size cap is 64 MiB.
+func (l Limits) forKind(name string, k Kind) Limits {
+	if k == KindUnknown {
+		k = detectKind(name, nil)
+	}
+	if k == KindMatrix && l.MaxBytes <= 0 {
+		l.MaxBytes = 64 << 20
+	}
+	return l.withDefaults()
 }
 
 // ParseDocument parses YAML or JSON bytes into a Document. Problems in the
@@ -92,13 +114,57 @@ func ParseDocument(file string, data []byte, lim Limits) (*Document, Diagnostics
 	}
 	// Aliases may repeat values, but not blow a small text up into a huge
 	// value: at most 100 values for each one written, and MaxNodes in all.
-	c := converter{file: file, budget: min(lim.MaxNodes, 10_000+100*sourceNodes(root))}
+	// The values written in the file are parsed already: the budget bounds
+	// what aliases add.
+	written := sourceNodes(root)
+	c := converter{file: file, budget: min(max(lim.MaxNodes, written), 10_000+100*written)}
 	v := c.convert(root, 0)
 	diags = append(diags, c.diags...)
 	if c.fatal {
 		return nil, diags
 	}
-	return &Document{File: file, Value: v, root: root}, diags
+	d := &Document{File: file, Value: v, root: root}
+	d.compactSequences(root, 0)
+	return d, diags
+}
+
+// compactItems is how long a sequence of plain scalars must be for
+// compactSequences to keep its items' positions instead of their nodes.
+const compactItems = 1024
+
+// compactSequences replaces the item nodes of every sequence of at least
+// compactItems plain scalars (no anchor, no alias) by their positions,
+// once the document's value is built: a yaml.Node is about 150 bytes and
+// its position 8, which at a matrix of 10^6 values is most of what the
+// document holds. Locate still finds every item's line and column.
+func (d *Document) compactSequences(n *yaml.Node, depth int) {
+	if n == nil || depth > maxDepth || n.Kind == yaml.AliasNode {
+		return
+	}
+	if n.Kind == yaml.SequenceNode && len(n.Content) >= compactItems {
+		plain := true
+		for _, e := range n.Content {
+			if e.Kind != yaml.ScalarNode || e.Anchor != "" {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			pos := make([]int32, 0, 2*len(n.Content))
+			for _, e := range n.Content {
+				pos = append(pos, int32(min(e.Line, math.MaxInt32)), int32(min(e.Column, math.MaxInt32)))
+			}
+			if d.lines == nil {
+				d.lines = map[*yaml.Node][]int32{}
+			}
+			d.lines[n] = pos
+			n.Content = nil
+			return
+		}
+	}
+	for _, e := range n.Content {
+		d.compactSequences(e, depth+1)
+	}
 }
 
 func sizeDiagnostic(file string, size int64, limit int) Diagnostic {
@@ -520,6 +586,14 @@ func (d *Document) walk(p Path) (val, key *yaml.Node, ok bool) {
 				if !isNum {
 					return n, nil, false
 				}
+			}
+			if pos, ok := d.lines[n]; ok {
+				if i < 0 || 2*i+1 >= len(pos) {
+					return n, nil, false
+				}
+				// A scalar item: nothing below it to walk into.
+				key, n = nil, &yaml.Node{Kind: yaml.ScalarNode, Line: int(pos[2*i]), Column: int(pos[2*i+1])}
+				continue
 			}
 			if i < 0 || i >= len(n.Content) {
 				return n, nil, false

@@ -20,7 +20,7 @@ import (
 )
 
 // Options configure a Loader. The zero value reports unknown fields as
-// warnings and caps files at 8 MiB.
+// warnings and caps files at 8 MiB, matrix files at 64 MiB.
 type Options struct {
 	// Strict turns unknown fields (and other warnings about extra keys) into errors.
 	Strict bool
@@ -207,7 +207,7 @@ func (l *Loader) LoadFS(fsys fs.FS, name string) (*File, error) {
 // scenario is loaded too (not when loading a base, so that a matrix naming
 // itself, or two naming each other, cannot recurse).
 func (l *Loader) loadFS(fsys fs.FS, name string, withBase bool) (*File, error) {
-	max := l.opts.Limits.withDefaults().MaxBytes
+	max := l.opts.Limits.forKind(name, l.opts.Kind).MaxBytes
 	if st, err := fs.Stat(fsys, name); err == nil && st.Size() > int64(max) {
 		// The same finding ParseDocument makes, without reading the file.
 		f := &File{Name: name, Diagnostics: Diagnostics{sizeDiagnostic(name, st.Size(), max)}}
@@ -224,7 +224,7 @@ func (l *Loader) loadFS(fsys fs.FS, name string, withBase bool) (*File, error) {
 func (l *Loader) load(fsys fs.FS, name string, data []byte, withBase bool) (*File, error) {
 	f := &File{Name: name, loader: l, gen: l.current()}
 	f.gen.precompile(l.opts.Kind, name)
-	doc, diags := ParseDocument(name, data, l.opts.Limits)
+	doc, diags := ParseDocument(name, data, l.opts.Limits.forKind(name, l.opts.Kind))
 	f.Diagnostics = diags
 	if doc != nil {
 		f.Doc = doc

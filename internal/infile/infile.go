@@ -9,6 +9,7 @@
 package infile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -95,15 +96,27 @@ func ReadFile(name string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readAll(name, f, max)
+	var size int64
+	if st, err := f.Stat(); err == nil {
+		size = st.Size()
+	}
+	return readAll(name, f, max, size)
 }
 
-// readAll reads f whole, at most max bytes.
-func readAll(name string, f io.Reader, max int64) ([]byte, error) {
+// readAll reads f whole, at most max bytes; size is what f is expected to
+// hold, so that a large file is read into one buffer of its size (growing
+// one would allocate about twice the file on the way).
+func readAll(name string, f io.Reader, max, size int64) ([]byte, error) {
 	if max <= 0 {
 		max = MaxBytes
 	}
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	want := min(size, max)
+	if want < 0 {
+		want = 0
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, want+bytes.MinRead))
+	_, err := buf.ReadFrom(io.LimitReader(f, max+1))
+	b := buf.Bytes()
 	if err != nil {
 		return nil, err
 	}

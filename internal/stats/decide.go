@@ -68,8 +68,9 @@ const powerWorkLimit = 1e7
 // passes over its runs minus the candidate's) that the test flags at level
 // alpha, for a candidate that keeps each combination's baseline rate (its
 // expected passes, rounded) and loses k passes spread over the combinations
-// in proportion to those passes (largest remainders first, ties to the
-// earlier combination). The smallest such k is found by bisection over k,
+// in proportion to those passes (largest remainders first; among equal
+// remainders, combinations with identical counts together, those first
+// seen first). The smallest such k is found by bisection over k,
 // each k tested as StratifiedLess tests it, except that the exact test is
 // used only up to powerWorkLimit (the CMH approximation past it, as
 // StratifiedLess does past ExactWorkLimit): a dozen exact tests at
@@ -77,48 +78,70 @@ const powerWorkLimit = 1e7
 // baseline counts and the candidate's runs (Succ2+Fail2); ok is false when
 // no k, not even every pass lost, would be flagged.
 func MinDetectableStratifiedDrop(tables []Table2x2, alpha float64) (drop float64, ok bool) {
+	return GroupTables(tables).MinDetectableDrop(alpha)
+}
+
+// MinDetectableDrop is MinDetectableStratifiedDrop over the strata, each
+// table counted as many times as it was added. Its work and memory grow
+// with the distinct tables, not with how many there are.
+func (s *Strata) MinDetectableDrop(alpha float64) (drop float64, ok bool) {
+	tables, counts := s.Tables, s.Counts
 	n := len(tables)
-	keep := make([]int, n) // the candidate's passes with nothing changed
+	keep := make([]int, n) // a combination's passes with nothing changed
 	var total, base1, runs1, runs2 int
 	for i, t := range tables {
 		n1, n2 := t.Succ1+t.Fail1, t.Succ2+t.Fail2
-		if t.Succ1 < 0 || t.Fail1 < 0 || t.Succ2 < 0 || t.Fail2 < 0 || n1 == 0 || n2 == 0 {
+		if t.Succ1 < 0 || t.Fail1 < 0 || t.Succ2 < 0 || t.Fail2 < 0 || n1 == 0 || n2 == 0 || counts[i] <= 0 {
 			continue
 		}
 		keep[i] = int(math.Round(float64(t.Succ1) / float64(n1) * float64(n2)))
-		total += keep[i]
-		base1, runs1, runs2 = base1+t.Succ1, runs1+n1, runs2+n2
+		c := counts[i]
+		total += keep[i] * c
+		base1, runs1, runs2 = base1+t.Succ1*c, runs1+n1*c, runs2+n2*c
 	}
 	if runs1 == 0 || runs2 == 0 {
 		return 0, false
 	}
-	outcome := func(k int) []Table2x2 {
-		out := make([]Table2x2, n)
-		lost := make([]int, n)
+	type rem struct {
+		i    int
+		frac float64
+	}
+	rems := make([]rem, 0, n)
+	lost := make([]int, n)
+	outcome := func(k int) *Strata {
 		given := 0
-		type rem struct {
-			i    int
-			frac float64
-		}
-		var rems []rem
+		rems = rems[:0]
 		for i := range tables {
-			if keep[i] == 0 {
+			lost[i] = 0
+			if keep[i] == 0 || counts[i] <= 0 {
 				continue
 			}
 			exact := float64(k) * float64(keep[i]) / float64(total)
 			lost[i] = int(math.Floor(exact))
-			given += lost[i]
+			given += lost[i] * counts[i]
 			rems = append(rems, rem{i, exact - float64(lost[i])})
 		}
 		sort.SliceStable(rems, func(a, b int) bool { return rems[a].frac > rems[b].frac })
+		// extra[i] of the combinations with table i lose one pass more.
+		extra := make(map[int]int)
 		for j := 0; given < k && j < len(rems); j++ {
-			lost[rems[j].i]++
-			given++
+			e := min(counts[rems[j].i], k-given)
+			extra[rems[j].i] = e
+			given += e
 		}
+		out := &Strata{}
 		for i, t := range tables {
+			if counts[i] <= 0 {
+				continue
+			}
 			n2 := t.Succ2 + t.Fail2
 			c := keep[i] - lost[i]
-			out[i] = Table2x2{Succ1: t.Succ1, Fail1: t.Fail1, Succ2: c, Fail2: n2 - c}
+			if e := extra[i]; e > 0 {
+				out.addN(Table2x2{Succ1: t.Succ1, Fail1: t.Fail1, Succ2: c - 1, Fail2: n2 - c + 1}, e)
+			}
+			if rest := counts[i] - extra[i]; rest > 0 {
+				out.addN(Table2x2{Succ1: t.Succ1, Fail1: t.Fail1, Succ2: c, Fail2: n2 - c}, rest)
+			}
 		}
 		return out
 	}

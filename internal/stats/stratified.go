@@ -44,6 +44,48 @@ type Stratified struct {
 	Strata int
 }
 
+// Strata are the tables of a stratified comparison with identical tables
+// held once, counted: a comparison over 10^6 combinations whose counts
+// take a handful of shapes costs a handful of entries, and its tests and
+// power search work per shape, not per combination. The zero value is
+// empty and ready to use.
+type Strata struct {
+	// Tables are the distinct tables in the order they were first added;
+	// Counts[i] is how many times Tables[i] was added.
+	Tables []Table2x2
+	Counts []int
+	index  map[Table2x2]int32
+}
+
+// GroupTables returns tables as Strata.
+func GroupTables(tables []Table2x2) *Strata {
+	s := &Strata{}
+	for _, t := range tables {
+		s.Add(t)
+	}
+	return s
+}
+
+// Add counts one more table t and returns its index in Tables.
+func (s *Strata) Add(t Table2x2) int {
+	return s.addN(t, 1)
+}
+
+func (s *Strata) addN(t Table2x2, n int) int {
+	if s.index == nil {
+		s.index = map[Table2x2]int32{}
+	}
+	i, ok := s.index[t]
+	if !ok {
+		i = int32(len(s.Tables))
+		s.index[t] = i
+		s.Tables = append(s.Tables, t)
+		s.Counts = append(s.Counts, 0)
+	}
+	s.Counts[i] += n
+	return int(i)
+}
+
 // StratifiedLess tests whether the second group succeeds less often than
 // the first across strata that may differ in their base rates (scenarios,
 // combinations), without pooling them: the common odds ratio of success
@@ -62,23 +104,30 @@ type Stratified struct {
 // runs, or all runs passing or all failing) are left out; with none left,
 // the p-value is 1. A table with a negative count is left out too.
 func StratifiedLess(tables []Table2x2) Stratified {
-	return stratifiedLess(tables, ExactWorkLimit)
+	return GroupTables(tables).Less()
+}
+
+// Less is StratifiedLess over the strata, each table counted as many
+// times as it was added.
+func (s *Strata) Less() Stratified {
+	return stratifiedLess(s, ExactWorkLimit)
 }
 
 // stratifiedLess is StratifiedLess with the exact test's work bounded by
 // limit instead of ExactWorkLimit.
-func stratifiedLess(tables []Table2x2, limit float64) Stratified {
+func stratifiedLess(tables *Strata, limit float64) Stratified {
 	strata := informative(tables)
-	res := Stratified{Method: MethodExact, PValue: 1, Strata: len(strata)}
+	res := Stratified{Method: MethodExact, PValue: 1}
 	for _, s := range strata {
-		res.Observed += s.x
-		res.Expected += s.mean()
-		res.Variance += s.variance()
+		res.Strata += s.times
+		res.Observed += s.x * s.times
+		res.Expected += s.mean() * float64(s.times)
+		res.Variance += s.variance() * float64(s.times)
 	}
 	if len(strata) == 0 {
 		return res
 	}
-	if len(strata) > 1 && exactWork(strata) > limit { // one stratum is FisherLess, O(n)
+	if res.Strata > 1 && exactWork(strata, limit) > limit { // one stratum is FisherLess, O(n)
 		res.Method = MethodCMH
 		res.PValue = cmhLess(float64(res.Observed), res.Expected, res.Variance)
 		return res
@@ -97,7 +146,7 @@ func fisherStratum(s stratum) float64 {
 // ExactStratifiedLess is the exact conditional p-value of StratifiedLess,
 // computed whatever it costs.
 func ExactStratifiedLess(tables []Table2x2) float64 {
-	strata := informative(tables)
+	strata := informative(GroupTables(tables))
 	if len(strata) == 0 {
 		return 1
 	}
@@ -111,10 +160,10 @@ func ExactStratifiedLess(tables []Table2x2) float64 {
 // correction of ½ is applied when |Δ| ≥ ½, as R's mantelhaen.test does.
 func CMHLess(tables []Table2x2) float64 {
 	var obs, mean, variance float64
-	for _, s := range informative(tables) {
-		obs += float64(s.x)
-		mean += s.mean()
-		variance += s.variance()
+	for _, s := range informative(GroupTables(tables)) {
+		obs += float64(s.x * s.times)
+		mean += s.mean() * float64(s.times)
+		variance += s.variance() * float64(s.times)
 	}
 	return cmhLess(obs, mean, variance)
 }
@@ -133,18 +182,19 @@ func cmhLess(obs, mean, variance float64) float64 {
 }
 
 // stratum is an informative 2×2 table by its margins: n1 and n2 runs of
-// the two groups, m successes in all, x of them the second group's.
+// the two groups, m successes in all, x of them the second group's; times
+// is how many strata have these counts.
 type stratum struct {
-	n1, n2, m, x int
+	n1, n2, m, x, times int
 }
 
-func informative(tables []Table2x2) []stratum {
+func informative(tables *Strata) []stratum {
 	var out []stratum
-	for _, t := range tables {
-		if t.Succ1 < 0 || t.Fail1 < 0 || t.Succ2 < 0 || t.Fail2 < 0 {
+	for i, t := range tables.Tables {
+		if t.Succ1 < 0 || t.Fail1 < 0 || t.Succ2 < 0 || t.Fail2 < 0 || tables.Counts[i] <= 0 {
 			continue
 		}
-		s := stratum{n1: t.Succ1 + t.Fail1, n2: t.Succ2 + t.Fail2, m: t.Succ1 + t.Succ2, x: t.Succ2}
+		s := stratum{n1: t.Succ1 + t.Fail1, n2: t.Succ2 + t.Fail2, m: t.Succ1 + t.Succ2, x: t.Succ2, times: tables.Counts[i]}
 		if s.n1 == 0 || s.n2 == 0 || s.m == 0 || s.m == s.n1+s.n2 {
 			continue
 		}
@@ -200,16 +250,16 @@ func (s stratum) logPMF() []float64 {
 func tails(strata []stratum) (t, u int) {
 	var obs, lo, hi int
 	for _, s := range strata {
-		obs += s.x
-		lo += s.lo()
-		hi += s.hi()
+		obs += s.x * s.times
+		lo += s.lo() * s.times
+		hi += s.hi() * s.times
 	}
 	return obs - lo, hi - obs - 1
 }
 
 // exactLess computes P(S ≤ obs) from whichever tail is shorter to reach.
 func exactLess(strata []stratum) float64 {
-	if len(strata) == 1 {
+	if len(strata) == 1 && strata[0].times == 1 {
 		return fisherStratum(strata[0])
 	}
 	t, u := tails(strata)
@@ -222,8 +272,9 @@ func exactLess(strata []stratum) float64 {
 	return min(max(1-math.Exp(logTailMass(strata, u, true)), 0), 1)
 }
 
-// exactWork is the number of multiply-adds exactLess will do.
-func exactWork(strata []stratum) float64 {
+// exactWork is the number of multiply-adds exactLess will do, or a
+// number above enough once it is known to exceed enough.
+func exactWork(strata []stratum, enough float64) float64 {
 	t, u := tails(strata)
 	if u < 0 {
 		return 0
@@ -233,8 +284,18 @@ func exactWork(strata []stratum) float64 {
 	length := 1
 	for _, s := range strata {
 		w := min(s.hi()-s.lo(), limit)
-		work += float64(length) * float64(w+1)
-		length = min(length+w, limit+1)
+		for r := range s.times {
+			if length == limit+1 || w == 0 {
+				// The same work for each of the remaining repetitions.
+				work += float64(s.times-r) * float64(length) * float64(w+1)
+				break
+			}
+			work += float64(length) * float64(w+1)
+			length = min(length+w, limit+1)
+		}
+		if work > enough {
+			return work
+		}
 	}
 	return work
 }
@@ -266,26 +327,28 @@ func logTailMass(strata []stratum, limit int, reversed bool) float64 {
 		for y := range q {
 			q[y] = math.Exp(at(y) - top)
 		}
-		size := min(len(cur)-1+w, limit) + 1
-		next = next[:size]
-		clear(next)
-		for k, a := range cur {
-			if a == 0 {
-				continue
+		for range s.times { // identical strata, convolved one by one
+			size := min(len(cur)-1+w, limit) + 1
+			next = next[:size]
+			clear(next)
+			for k, a := range cur {
+				if a == 0 {
+					continue
+				}
+				for y := 0; y <= w && k+y < size; y++ {
+					next[k+y] += a * q[y]
+				}
 			}
-			for y := 0; y <= w && k+y < size; y++ {
-				next[k+y] += a * q[y]
+			peak := 0.0
+			for _, v := range next {
+				peak = max(peak, v)
 			}
+			for i := range next {
+				next[i] /= peak
+			}
+			logScale += top + math.Log(peak)
+			cur, next = next, cur
 		}
-		peak := 0.0
-		for _, v := range next {
-			peak = max(peak, v)
-		}
-		for i := range next {
-			next[i] /= peak
-		}
-		logScale += top + math.Log(peak)
-		cur, next = next, cur
 	}
 	var sum float64
 	for _, v := range cur {
