@@ -634,9 +634,10 @@ func (cfg RunConfig) withSuiteDefaults() RunConfig {
 }
 
 // agentOptions are cfg.AgentOptions with the run's Limits when they name
-// none.
+// none, and AllowCommands when the run allows commands.
 func (cfg RunConfig) agentOptions() runner.AgentOptions {
 	opts := cfg.AgentOptions
+	opts.AllowCommands = opts.AllowCommands || cfg.AllowCommands
 	if opts.Limits == nil {
 		opts.Limits = cfg.Limits
 	}

@@ -14,7 +14,8 @@ import (
 
 // SuiteAgents builds a suite's agents, one per agent × model (one per agent
 // when the suite names no models), with the agent types the kit holds:
-// an `openai` spec without a model takes the suite's model; an exec agent's
+// a spec without a model whose type takes one (openai, opencode:
+// runner.AgentType.ModelArg) takes the suite's model; an exec agent's
 // programs get the suite agent's env with AGENTEVAL_AGENT, AGENTEVAL_MODEL
 // and AGENTEVAL_INSTRUCTIONS (runner.AgentOptions.Env and Instructions); a
 // model agent sends the instructions as its first system message. A
@@ -46,17 +47,16 @@ func (k *Kit) SuiteAgents(s *scenario.Suite, opts runner.AgentOptions) (variants
 // suiteAgent builds one agent of a suite for one model; used says whether
 // the agent takes instructions and env.
 func (k *Kit) suiteAgent(a scenario.SuiteAgent, m scenario.SuiteModel, opts runner.AgentOptions) (runner.Agent, bool, error) {
-	spec := a.Agent
-	if spec == "openai" || spec == "openai:" {
-		if m.ID == "" {
-			return nil, false, fmt.Errorf("%q names no model and the suite has no models; write openai:MODEL or add models", spec)
-		}
-		spec = "openai:" + m.ID
-	}
-	name, arg, _ := strings.Cut(spec, ":")
+	name, arg, _ := strings.Cut(a.Agent, ":")
 	t, err := k.Agents.Get(name)
 	if err != nil {
 		return nil, false, err
+	}
+	if t.ModelArg && arg == "" {
+		if m.ID == "" {
+			return nil, false, fmt.Errorf("%q names no model and the suite has no models; write %s:MODEL or add models", a.Agent, name)
+		}
+		arg = m.ID
 	}
 	opts.Env = slices.Clone(opts.Env)
 	for _, key := range slices.Sorted(maps.Keys(a.Env)) {

@@ -21,8 +21,14 @@ import (
 // session (the cli package, agent packages, cassettes, cost, limits, retries)
 // brought it to 1615. This ceiling is a ratchet against further growth, not
 // the goal: what exists only for sibling packages belongs under internal/,
-// and issue 26 stays open until the total is back to 1436.
-const maxSurface = 1615
+// and issue 26 stays open until the total is back to 1436. Issue 29 added
+// four: the opencode and codex agent types (opencode.Type, codex.Type, as
+// every agent package has), runner.AgentOptions.AllowCommands (a CLI agent's shell obeys
+// --allow-commands) and runner.AgentType.ModelArg (a suite fills any
+// model-taking spec, not only openai's); a runner interface for agents
+// that need a directory was kept out (runner asks for an anonymous
+// NeedsDir method).
+const maxSurface = 1619
 
 // TestPublicSurfaceStaysSmall counts what a host can name: exported
 // top-level identifiers, the exported methods of exported types and the

@@ -46,7 +46,12 @@ func agentevalMain() { os.Exit(Main(context.Background(), agenteval.New(), os.Ar
 // statuses a user would see.
 func TestScripts(t *testing.T) {
 	t.Parallel()
-	testscript.Run(t, testscript.Params{Dir: "testdata/script", RequireExplicitExec: true, Setup: setupScript, Condition: scriptCondition})
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", RequireExplicitExec: true, Cmds: scriptCmds, Setup: func(env *testscript.Env) error {
+		if err := scriptSetup(env); err != nil {
+			return err
+		}
+		return setupScript(env)
+	}, Condition: scriptCondition})
 }
 
 // setupScript gives each script a scripted model server: $LLMTEST_URL is

@@ -55,7 +55,9 @@ type SessionConfig struct {
 	Character *scenario.Character
 	// Plugins are the scenario's enabled plugins.
 	Plugins []scenario.Plugin
-	// Dir is the run's working directory, or "" when the run has none.
+	// Dir is the run's working directory, or "" when the run has none. An
+	// agent with a method NeedsDir() bool that returns true (a coding-agent
+	// CLI, which works in it) always gets one.
 	Dir string
 	// Mocks answers service calls the scenario mocks; never nil.
 	Mocks MockCaller
@@ -144,6 +146,9 @@ type AgentType struct {
 	// AgentOptions.Env and Instructions (a suite warns about an agent given
 	// what its type ignores).
 	TakesEnv, TakesInstructions bool
+	// ModelArg says the argument is a model name: a suite gives a spec
+	// without one ("opencode") the suite's model.
+	ModelArg bool
 }
 
 // AgentOptions carry what built-in agents may need from the host.
@@ -167,6 +172,10 @@ type AgentOptions struct {
 	// AGENTEVAL_MAX_REQUESTS and AGENTEVAL_TOKENS_PER_MINUTE.
 	Limits         *llm.Limits
 	EndpointLimits llm.EndpointLimits
+	// AllowCommands is the run's --allow-commands: an agent that runs
+	// commands of its own (a coding-agent CLI's shell tool) runs them only
+	// when it is set.
+	AllowCommands bool
 }
 
 // newAgentTypes returns an empty registry of agent types: the agents live

@@ -74,6 +74,9 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 		res.Notes = append(res.Notes, fmt.Sprintf("environment %q has no provider here; ran in %q instead (EnvFallback)", s.Environment.Type, envName))
 	}
 	needDir := needs.Dir || needs.Commands || hasCode(s) || (s.Setup != nil && len(s.Setup.VirtualFS) > 0) || s.Environment.Setup != nil
+	if wa, ok := r.agentFor(j).(interface{ NeedsDir() bool }); ok && wa.NeedsDir() {
+		needDir = true
+	}
 	ws, err := env.Prepare(ctx, WorkspaceRequest{JobID: j.ID, Scenario: s, NeedDir: needDir, BaseDir: r.cfg.WorkDir, Keep: r.cfg.KeepDirs})
 	if err != nil {
 		return fail("environment: %v", err)

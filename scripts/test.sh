@@ -56,12 +56,15 @@ install_debian() {
 # internal/testtool). They install into a cache folder outside the
 # repository, whose bin/ joins PATH for the tests.
 npm_packages=()
-# ElizaOS for the eliza agent's tests (agent/eliza, cli/eliza_test.go):
+# ElizaOS for the eliza agent's tests (agent/eliza, cli's eliza_agent.txtar):
 # the runtime, PGLite through plugin-sql, the message handling and actions
 # of plugin-bootstrap, plugin-openai pointed at llm/llmtest. zod is listed
 # because plugin-bootstrap imports it without declaring it (a project's
 # hoisting hides that; a global install does not). Versions run on Node 20.
 npm_packages+=(@elizaos/core@1.7.2 @elizaos/plugin-sql@1.7.2 @elizaos/plugin-bootstrap@1.7.2 @elizaos/plugin-openai@1.6.0 zod@4.6.7)
+# The coding-agent CLIs the agent/opencode and agent/codex tests run
+# (internal/testtool's "opencode" and "codex").
+npm_packages+=(opencode-ai@1.18.33 @openai/codex@0.171.0)
 npm_dir=${AGENTEVAL_NPM_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/agenteval/npm}
 
 install_npm() {

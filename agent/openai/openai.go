@@ -49,7 +49,7 @@ func New(model llm.Model, instructions string) runner.Agent {
 // AgentOptions.Getenv.
 func Type() *runner.AgentType {
 	return &runner.AgentType{Name: "openai", Doc: "openai:MODEL talks to an OpenAI-compatible chat endpoint (OPENAI_BASE_URL, OPENAI_API_KEY); a scenario's character.llm.model, temperature and max_tokens override MODEL and the sampling",
-		TakesInstructions: true, New: newOpenAIAgentFromSpec}
+		TakesInstructions: true, ModelArg: true, New: newOpenAIAgentFromSpec}
 }
 
 // newOpenAIAgentFromSpec builds the openai:MODEL agent. The base URL comes

@@ -53,7 +53,17 @@ func EndLeftovers(ctx context.Context, dir string) []Killed {
 	if dir == "" {
 		return nil
 	}
-	found := markedProcesses(dir)
+	return EndMarked(ctx, RunWorkEnv, dir)
+}
+
+// EndMarked kills the process group of every process whose environment
+// holds name=value, and waits up to two seconds for them to be gone: what
+// a program left running that escaped its process group (a detached
+// child), when every process it starts carries name=value. It returns the
+// processes it found; where processes cannot be listed (not Linux) it
+// does nothing.
+func EndMarked(ctx context.Context, name, value string) []Killed {
+	found := markedProcesses(name, value)
 	if len(found) == 0 {
 		return nil
 	}
@@ -65,7 +75,7 @@ func EndLeftovers(ctx context.Context, dir string) []Killed {
 		killPID(k.PID) // one that shares our group (never started by us) dies alone
 	}
 	deadline := time.Now().Add(leftoverWait)
-	for len(markedProcesses(dir)) > 0 && time.Now().Before(deadline) && ctx.Err() == nil {
+	for len(markedProcesses(name, value)) > 0 && time.Now().Before(deadline) && ctx.Err() == nil {
 		time.Sleep(10 * time.Millisecond)
 	}
 	return found

@@ -9,15 +9,16 @@ import (
 	"syscall"
 )
 
-// markedProcesses lists the live processes whose environment carries the
-// marker of the run whose work directory is dir. Processes of other users
-// cannot be read and are never listed; a zombie's environment reads empty.
-func markedProcesses(dir string) []Killed {
+// markedProcesses lists the live processes whose environment carries
+// name=value (the marker of the run whose work directory is value, for
+// RunWorkEnv). Processes of other users cannot be read and are never
+// listed; a zombie's environment reads empty.
+func markedProcesses(name, value string) []Killed {
 	names, err := readProcDir()
 	if err != nil {
 		return nil
 	}
-	want := []byte(RunWorkEnv + "=" + dir + "\x00")
+	want := []byte(name + "=" + value + "\x00")
 	self := os.Getpid()
 	var out []Killed
 	for _, n := range names {

@@ -11,6 +11,7 @@ package testtool
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +23,10 @@ import (
 type tool struct {
 	names   []string
 	install string
+	// npm says the program comes from an npm package, which
+	// scripts/test.sh installs into NPMDir: it is looked for in NPMDir's
+	// bin too.
+	npm bool
 }
 
 // tools holds every program a test of this repository may need; Need and
@@ -37,6 +42,8 @@ var tools = map[string]tool{
 	"setsid":     {names: []string{"setsid"}, install: "apt-get install util-linux"},
 	"ps":         {names: []string{"ps"}, install: "apt-get install procps"},
 	"git":        {names: []string{"git"}, install: "apt-get install git"},
+	"opencode":   {names: []string{"opencode"}, install: "bash scripts/test.sh, or npm install -g opencode-ai@1.18.33", npm: true},
+	"codex":      {names: []string{"codex"}, install: "bash scripts/test.sh, or npm install -g @openai/codex@0.171.0", npm: true},
 }
 
 // Need returns the path of the program name, or ends the test: it is
@@ -93,6 +100,11 @@ func find(t testing.TB, name string) (path, msg string, known bool) {
 	for _, n := range tl.names {
 		if p, err := exec.LookPath(n); err == nil {
 			return p, "", true
+		}
+		if tl.npm {
+			if p, err := exec.LookPath(filepath.Join(NPMDir(), "bin", n)); err == nil {
+				return p, "", true
+			}
 		}
 	}
 	return "", name + " is not installed (" + tl.install + ")", true

@@ -12,5 +12,9 @@
 // on what was sent with [Server.Requests] (in llm's terms, with the raw
 // body beside them). The package depends only on the standard library and
 // agenteval's llm package (and the wire format the two share), so it fits
-// any test suite.
+// any test suite. A request with "stream": true is answered as OpenAI
+// streams (server-sent chunks, the usage last when stream_options asks),
+// which is how coding-agent CLIs such as OpenCode call a model; the same
+// scripted replies answer OpenAI's Responses API (POST /v1/responses,
+// streamed as events when asked), which Codex speaks.
 package llmtest

@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 
+	"github.com/agenteval/agenteval/internal/openaiwire"
 	"github.com/agenteval/agenteval/llm"
 )
 
@@ -21,7 +22,6 @@ type responsesRequest struct {
 	Input           json.RawMessage `json:"input"`
 	Temperature     *float64        `json:"temperature,omitempty"`
 	MaxOutputTokens int             `json:"max_output_tokens,omitempty"`
-	Stream          bool            `json:"stream,omitempty"`
 }
 
 // responsesItem is one item of a Responses request's input list: a
@@ -38,9 +38,6 @@ func decodeResponses(body []byte) (llm.Request, error) {
 	var w responsesRequest
 	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&w); err != nil {
 		return llm.Request{}, err
-	}
-	if w.Stream {
-		return llm.Request{}, fmt.Errorf("llmtest does not stream Responses API replies (stream: true)")
 	}
 	r := llm.Request{Model: w.Model, Temperature: w.Temperature, MaxTokens: w.MaxOutputTokens}
 	if w.Instructions != "" {
@@ -90,16 +87,28 @@ func response(req Request, reply Reply) map[string]any {
 		model = req.Chat.Model
 	}
 	usage := replyUsage(req, reply)
+	var output []map[string]any
+	if reply.Content != "" || len(reply.ToolCalls) == 0 {
+		output = append(output, map[string]any{
+			"type": "message", "id": fmt.Sprintf("msg_llmtest_%d", req.Index), "status": "completed", "role": "assistant",
+			"content": []map[string]any{{"type": "output_text", "text": reply.Content, "annotations": []any{}}},
+		})
+	}
+	for i, c := range reply.ToolCalls {
+		callID := c.ID
+		if callID == "" {
+			callID = fmt.Sprintf("call_%d_%d", req.Index, i)
+		}
+		output = append(output, map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_llmtest_%d_%d", req.Index, i),
+			"call_id": callID, "name": c.Name, "arguments": openaiwire.ArgumentText(c.Arguments), "status": "completed"})
+	}
 	return map[string]any{
 		"id":         fmt.Sprintf("resp_llmtest_%d", req.Index),
 		"object":     "response",
 		"created_at": 0,
 		"status":     "completed",
 		"model":      model,
-		"output": []map[string]any{{
-			"type": "message", "id": fmt.Sprintf("msg_llmtest_%d", req.Index), "status": "completed", "role": "assistant",
-			"content": []map[string]any{{"type": "output_text", "text": reply.Content, "annotations": []any{}}},
-		}},
+		"output":     output,
 		"usage": map[string]any{
 			"input_tokens": usage.PromptTokens, "output_tokens": usage.CompletionTokens, "total_tokens": usage.TotalTokens,
 			"input_tokens_details":  map[string]int{"cached_tokens": usage.CacheReadTokens},
@@ -164,4 +173,39 @@ func embedding(text string, dims int) []float64 {
 		v[i] /= norm
 	}
 	return v
+}
+
+// writeResponseStream sends a Responses API response as its events, as
+// Codex reads them: response.created and in_progress, each output item
+// added and done (a message's text as one delta), response.completed with
+// the usage.
+func writeResponseStream(w http.ResponseWriter, resp map[string]any) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	seq := 0
+	event := func(typ string, data map[string]any) {
+		data["type"] = typ
+		data["sequence_number"] = seq
+		seq++
+		b, _ := json.Marshal(data) // maps of JSON values cannot fail
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", typ, b)
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+	started := map[string]any{"id": resp["id"], "object": "response", "status": "in_progress", "model": resp["model"], "output": []any{}}
+	event("response.created", map[string]any{"response": started})
+	event("response.in_progress", map[string]any{"response": started})
+	for i, item := range resp["output"].([]map[string]any) {
+		event("response.output_item.added", map[string]any{"output_index": i, "item": item})
+		if item["type"] == "message" {
+			text := item["content"].([]map[string]any)[0]["text"].(string)
+			event("response.output_text.delta", map[string]any{"item_id": item["id"], "output_index": i, "content_index": 0, "delta": text})
+			event("response.output_text.done", map[string]any{"item_id": item["id"], "output_index": i, "content_index": 0, "text": text})
+		}
+		event("response.output_item.done", map[string]any{"output_index": i, "item": item})
+	}
+	event("response.completed", map[string]any{"response": resp})
 }

@@ -1,6 +1,7 @@
 package llmtest_test
 
 import (
+	"bufio"
 	"encoding/json"
 	"math"
 	"net/http"
@@ -54,14 +55,40 @@ func TestResponsesAPI(t *testing.T) {
 		{Role: llm.RoleUser, Content: "Say hello"}}, chat.Messages)
 	assert.Equal(t, "Say hello", reqs[0].LastUserMessage())
 
-	// Plain text input, and a streaming request, which the server does not serve.
+	// Plain text input, and a streaming request, answered as events with a
+	// tool call as a function_call item (what Codex reads).
 	srv.Handle(func(r llmtest.Request) llmtest.Reply { return llmtest.Text("echo " + r.LastUserMessage()) })
 	out = postJSON(t, srv.URL+"/responses", `{"model":"m","input":"hi"}`)
 	assert.Equal(t, "echo hi", out["output"].([]any)[0].(map[string]any)["content"].([]any)[0].(map[string]any)["text"])
-	postJSON(t, srv.URL+"/responses", `{"model":"m","input":"hi","stream":true}`)
+	srv.Enqueue(llmtest.Reply{Content: "calling", ToolCalls: []llm.ToolCall{{ID: "c1", Name: "exec_command", Arguments: []byte(`{"cmd":"ls"}`)}}})
+	resp, err := http.Post(srv.URL+"/responses", "application/json", strings.NewReader(`{"model":"m","input":"hi","stream":true}`))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	assert.Equal(t, "text/event-stream", resp.Header.Get("Content-Type"))
+	var events []string
+	var completed map[string]any
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+			var e map[string]any
+			require.NoError(t, json.Unmarshal([]byte(data), &e))
+			events = append(events, e["type"].(string))
+			if e["type"] == "response.completed" {
+				completed = e["response"].(map[string]any)
+			}
+		}
+	}
+	assert.Equal(t, []string{"response.created", "response.in_progress",
+		"response.output_item.added", "response.output_text.delta", "response.output_text.done", "response.output_item.done",
+		"response.output_item.added", "response.output_item.done", "response.completed"}, events)
+	require.NotNil(t, completed)
+	call := completed["output"].([]any)[1].(map[string]any)
+	assert.Equal(t, map[string]any{"type": "function_call", "id": "fc_llmtest_2_0", "call_id": "c1", "name": "exec_command",
+		"arguments": `{"cmd":"ls"}`, "status": "completed"}, call)
 	reqs = srv.Requests()
 	require.Len(t, reqs, 3)
-	assert.ErrorContains(t, reqs[2].DecodeError, "does not stream")
+	assert.NoError(t, reqs[2].DecodeError)
 }
 
 // TestEmbeddingsAndModels: embeddings are deterministic unit vectors that

@@ -161,9 +161,10 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveResponses answers the OpenAI Responses API (POST /v1/responses,
-// without streaming) from the same script as chat completions: the
-// request is recorded with its instructions and input as Chat's messages,
-// and the reply's Content comes back as the response's output text.
+// streamed as events when asked) from the same script as chat
+// completions: the request is recorded with its instructions and input as
+// Chat's messages, and the reply's Content comes back as the response's
+// output text, its ToolCalls as function_call items.
 func (s *Server) serveResponses(w http.ResponseWriter, r *http.Request) {
 	s.serve(w, r, decodeResponses, response)
 }
@@ -179,6 +180,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, decode func([]byt
 	}
 	req := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
 	req.Chat, req.DecodeError = decode(body)
+	var stream streamRequest
+	_ = json.Unmarshal(body, &stream) // a body that is not JSON is answered without streaming
 
 	free := func() {}
 	s.mu.Lock()
@@ -228,10 +231,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, decode func([]byt
 		}
 	}
 	free()
-	writeReply(w, req, reply, encode)
+	writeReply(w, req, reply, encode, stream)
 }
 
-func writeReply(w http.ResponseWriter, req Request, reply Reply, encode func(Request, Reply) map[string]any) {
+func writeReply(w http.ResponseWriter, req Request, reply Reply, encode func(Request, Reply) map[string]any, stream streamRequest) {
 	for k, vs := range reply.Header {
 		for _, v := range vs {
 			w.Header().Add(k, v)
@@ -259,6 +262,14 @@ func writeReply(w http.ResponseWriter, req Request, reply Reply, encode func(Req
 			msg = http.StatusText(status)
 		}
 		writeError(w, status, reply.ErrorType, msg)
+		return
+	}
+	if stream.Stream {
+		if req.Path == "/v1/responses" {
+			writeResponseStream(w, response(req, reply))
+		} else {
+			writeStream(w, completion(req, reply), stream.StreamOptions.IncludeUsage)
+		}
 		return
 	}
 	writeJSON(w, http.StatusOK, encode(req, reply))

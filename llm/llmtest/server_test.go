@@ -1,7 +1,9 @@
 package llmtest_test
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"net/http"
 	"strings"
 	"sync"
@@ -129,4 +131,86 @@ func TestConcurrentRequests(t *testing.T) {
 	wg.Wait()
 	assert.Equal(t, map[string]int{"q": 50, "h": 50}, counts, "each queued reply is used exactly once")
 	assert.Len(t, srv.Requests(), 100)
+}
+
+// TestStreamedReplies: a request with "stream": true is answered as OpenAI
+// streams: server-sent chunks whose deltas add up to the scripted text and
+// tool calls, the finish reason, the usage when stream_options asks for
+// it, and [DONE].
+func TestStreamedReplies(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	u := llm.Usage{PromptTokens: 12, CompletionTokens: 5, TotalTokens: 17, CacheReadTokens: 4}
+	srv.Enqueue(
+		llmtest.Reply{Content: "Hello, wörld", Usage: &u},
+		llmtest.Calls(llm.ToolCall{ID: "c1", Name: "bash", Arguments: json.RawMessage(`{"command":"ls"}`)}),
+	)
+	for i, tc := range []struct {
+		usage          bool
+		text, finish   string
+		call, callArgs string
+	}{
+		{usage: true, text: "Hello, wörld", finish: "stop"},
+		{usage: false, finish: "tool_calls", call: "bash", callArgs: `{"command":"ls"}`},
+	} {
+		body := `{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]`
+		if tc.usage {
+			body += `,"stream_options":{"include_usage":true}`
+		}
+		resp, err := http.Post(srv.URL+"/chat/completions", "application/json", strings.NewReader(body+"}"))
+		require.NoError(t, err)
+		assert.Equal(t, "text/event-stream", resp.Header.Get("Content-Type"))
+		sc := bufio.NewScanner(resp.Body)
+		var text, finish, name, args string
+		var usage map[string]any
+		done := false
+		for sc.Scan() {
+			line, ok := strings.CutPrefix(sc.Text(), "data: ")
+			if !ok {
+				continue
+			}
+			if line == "[DONE]" {
+				done = true
+				continue
+			}
+			var chunk struct {
+				Choices []struct {
+					Delta struct {
+						Content   string `json:"content"`
+						ToolCalls []struct {
+							Function struct{ Name, Arguments string } `json:"function"`
+						} `json:"tool_calls"`
+					} `json:"delta"`
+					FinishReason *string `json:"finish_reason"`
+				} `json:"choices"`
+				Usage map[string]any `json:"usage"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(line), &chunk), line)
+			if chunk.Usage != nil {
+				usage = chunk.Usage
+			}
+			for _, c := range chunk.Choices {
+				text += c.Delta.Content
+				for _, call := range c.Delta.ToolCalls {
+					name += call.Function.Name
+					args += call.Function.Arguments
+				}
+				if c.FinishReason != nil {
+					finish = *c.FinishReason
+				}
+			}
+		}
+		resp.Body.Close()
+		assert.True(t, done, "case %d ends with [DONE]", i)
+		assert.Equal(t, tc.text, text, "case %d", i)
+		assert.Equal(t, tc.finish, finish, "case %d", i)
+		assert.Equal(t, tc.call, name, "case %d", i)
+		assert.Equal(t, tc.callArgs, args, "case %d", i)
+		if tc.usage {
+			assert.EqualValues(t, 12, usage["prompt_tokens"])
+			assert.EqualValues(t, map[string]any{"cached_tokens": 4.0}, usage["prompt_tokens_details"])
+		} else {
+			assert.Nil(t, usage)
+		}
+	}
 }

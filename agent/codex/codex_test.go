@@ -1,0 +1,177 @@
+package codex
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/internal/proctest"
+	"github.com/agenteval/agenteval/internal/testtool"
+	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/llm/llmtest"
+	"github.com/agenteval/agenteval/runner"
+)
+
+// newTestAgent builds codex:fake-model against srv with the Codex the
+// tests found (scripts/test.sh installs it).
+func newTestAgent(t *testing.T, srv *llmtest.Server, allowCommands bool) runner.Agent {
+	t.Helper()
+	bin := testtool.Need(t, "codex")
+	env := map[string]string{"AGENTEVAL_CODEX": bin, "OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": "sk-test-not-a-real-key-0000"}
+	a, err := Type().New("fake-model", runner.AgentOptions{Getenv: func(k string) string { return env[k] },
+		Instructions: "Answer in English, agenteval-instructions-7.", AllowCommands: allowCommands})
+	require.NoError(t, err)
+	return a
+}
+
+func newJob(t *testing.T) (work, dir string) {
+	t.Helper()
+	work = t.TempDir()
+	dir = filepath.Join(work, "agenteval-job-1")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	return work, dir
+}
+
+func call(id, name, args string) llm.ToolCall {
+	return llm.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(args)}
+}
+
+// TestSessionTranscriptAndResume runs the real Codex against the fake
+// model (Responses API): it runs a command that writes a file and answers;
+// a second message resumes the same thread. The replies hold the fake's
+// text, the command with its output, and each turn's tokens; nothing is
+// written outside the job's directory and its configuration home.
+func TestSessionTranscriptAndResume(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	a := newTestAgent(t, srv, true) // before HOME moves: the npm folder may be under it
+	home, tmp := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("TMPDIR", tmp)
+	u1 := llm.Usage{PromptTokens: 1000, CompletionTokens: 20, TotalTokens: 1020, CacheReadTokens: 400, ReasoningTokens: 6}
+	u2 := llm.Usage{PromptTokens: 1100, CompletionTokens: 7, TotalTokens: 1107}
+	u3 := llm.Usage{PromptTokens: 1300, CompletionTokens: 5, TotalTokens: 1305, CacheReadTokens: 1000}
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{call("call_1", "exec_command", `{"cmd":"echo 'hello from the agent' > notes.txt && cat notes.txt"}`)}, Usage: &u1},
+		llmtest.Reply{Content: "I wrote notes.txt.", Usage: &u2},
+		llmtest.Reply{Content: "It says hello.", Usage: &u3},
+	)
+	work, dir := newJob(t)
+	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
+	require.NoError(t, err)
+	reply, err := s.Send(context.Background(), "Write notes.txt, then show it.")
+	require.NoError(t, err)
+	assert.Equal(t, "I wrote notes.txt.", reply.Text)
+	require.Len(t, reply.Actions, 1)
+	act := reply.Actions[0]
+	assert.Equal(t, "shell", act.Name)
+	assert.Equal(t, map[string]any{"command": "echo 'hello from the agent' > notes.txt && cat notes.txt"}, act.Args)
+	assert.Equal(t, "hello from the agent\n", act.Result)
+	assert.Empty(t, act.Error)
+	assert.False(t, act.End.Before(act.Start))
+	assert.Equal(t, u1.Add(u2), reply.Usage)
+	got, err := os.ReadFile(filepath.Join(dir, "notes.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "hello from the agent\n", string(got))
+
+	reply, err = s.Send(context.Background(), "What does it say?")
+	require.NoError(t, err)
+	assert.Equal(t, "It says hello.", reply.Text)
+	assert.Empty(t, reply.Actions)
+	assert.Equal(t, u3, reply.Usage, "the second turn's own tokens")
+	require.NoError(t, s.Close())
+
+	reqs := srv.Requests()
+	require.Len(t, reqs, 3)
+	for _, r := range reqs {
+		assert.Equal(t, "/v1/responses", r.Path)
+		assert.Contains(t, string(r.Body), "agenteval-instructions-7", "the instructions reach every request")
+		assert.Equal(t, "Bearer sk-test-not-a-real-key-0000", r.Header.Get("Authorization"))
+	}
+	last := string(reqs[2].Body)
+	assert.Contains(t, last, "Write notes.txt, then show it.", "the thread was resumed")
+	assert.Contains(t, last, "I wrote notes.txt.")
+	assert.Contains(t, last, "What does it say?")
+
+	entries, err := os.ReadDir(work)
+	require.NoError(t, err)
+	require.Len(t, entries, 1, "the configuration home is removed with the session")
+	for _, d := range []string{home, tmp} {
+		entries, err := os.ReadDir(d)
+		require.NoError(t, err)
+		assert.Empty(t, entries, "nothing is written to %s", d)
+	}
+}
+
+// TestCommandsNeedAllowCommands: without --allow-commands Codex is offered
+// no shell tool.
+func TestCommandsNeedAllowCommands(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.Text("I cannot run commands."))
+	a := newTestAgent(t, srv, false)
+	_, dir := newJob(t)
+	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
+	require.NoError(t, err)
+	defer s.Close()
+	reply, err := s.Send(context.Background(), "Run ls.")
+	require.NoError(t, err)
+	assert.Equal(t, "I cannot run commands.", reply.Text)
+	body := string(srv.Requests()[0].Body)
+	assert.NotContains(t, body, `"name":"exec_command"`)
+	assert.NotContains(t, body, `"name":"shell"`)
+}
+
+// TestTimeoutKillsTheProcessTree: a step that times out while Codex runs a
+// command kills Codex and the command, and says so.
+func TestTimeoutKillsTheProcessTree(t *testing.T) {
+	t.Parallel()
+	testtool.Need(t, "ps")
+	marker := proctest.SleepArg()
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.Calls(call("call_1", "exec_command", `{"cmd":"sleep `+marker+`","yield_time_ms":600000}`)))
+	a := newTestAgent(t, srv, true)
+	_, dir := newJob(t)
+	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
+	require.NoError(t, err)
+	defer s.Close()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	go func() {
+		proctest.RequireAlive(t, marker, 2*time.Minute)
+		cancel(errors.New("step timed out"))
+	}()
+	_, err = s.Send(ctx, "Wait.")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "step timed out")
+	assert.Contains(t, err.Error(), "killed")
+	proctest.RequireGone(t, marker, 5*time.Second)
+}
+
+// TestMissingCLINamesTheInstall: without Codex the spec fails with the
+// command that installs it.
+func TestMissingCLINamesTheInstall(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	_, err := Type().New("fake-model", runner.AgentOptions{Getenv: func(string) string { return "" }})
+	require.ErrorContains(t, err, "npm install -g @openai/codex@"+version)
+	_, err = Type().New("", runner.AgentOptions{})
+	require.ErrorContains(t, err, "name a model")
+}
+
+// TestInnerCommand: the command Codex ran through a shell is what ghx's
+// classifier sees.
+func TestInnerCommand(t *testing.T) {
+	for in, want := range map[string]string{
+		`/bin/bash -lc 'gh pr list'`:         "gh pr list",
+		`/bin/bash -lc 'echo '\''x'\'' > f'`: "echo 'x' > f",
+		`bash -lc "ls -la"`:                  "ls -la",
+		`gh issue view 1`:                    "gh issue view 1",
+	} {
+		assert.Equal(t, want, innerCommand(in), in)
+	}
+}

@@ -1,0 +1,63 @@
+package codex
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/llm"
+)
+
+// TestEvents reads a recorded event stream (testdata/events.jsonl, in
+// Codex 0.171's shapes) of a resumed thread: the commands (their shell
+// taken off), MCP calls and file changes as actions, warnings and
+// reasoning left out, the message, and the turn's tokens as the
+// difference from the thread's tokens before it.
+func TestEvents(t *testing.T) {
+	data, err := os.ReadFile("testdata/events.jsonl")
+	require.NoError(t, err)
+	tr := transcript{started: map[string]time.Time{},
+		before: llm.Usage{PromptTokens: 20, CompletionTokens: 10, TotalTokens: 30, ReasoningTokens: 4, CacheReadTokens: 8}}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		require.NoError(t, tr.event(sc.Bytes()))
+	}
+	assert.Equal(t, "01a22458-4e6b-7d73-94e1-63cc95a02b94", tr.thread)
+	assert.Empty(t, tr.err)
+	r := tr.reply()
+	assert.Equal(t, "Done.", r.Text)
+	require.Len(t, r.Actions, 3)
+	assert.Equal(t, "shell", r.Actions[0].Name)
+	assert.Equal(t, map[string]any{"command": "gh pr list"}, r.Actions[0].Args)
+	assert.Equal(t, "exit status 127", r.Actions[0].Error)
+	assert.Equal(t, "mcp__github__list_issues", r.Actions[1].Name)
+	assert.Equal(t, map[string]any{"repo": "acme/demo"}, r.Actions[1].Args)
+	assert.Equal(t, "apply_patch", r.Actions[2].Name)
+	assert.Equal(t, llm.Usage{PromptTokens: 20, CompletionTokens: 10, TotalTokens: 30, ReasoningTokens: 4, CacheReadTokens: 8}, r.Usage)
+	assert.Equal(t, llm.Usage{PromptTokens: 40, CompletionTokens: 20, TotalTokens: 60, ReasoningTokens: 8, CacheReadTokens: 16}, tr.total)
+
+	var failed transcript
+	require.NoError(t, failed.event([]byte(`{"type":"turn.failed","error":{"message":"stream disconnected"}}`)))
+	assert.Equal(t, "stream disconnected", failed.err)
+}
+
+// FuzzEvent: no line makes the event reader fail or panic.
+func FuzzEvent(f *testing.F) {
+	data, err := os.ReadFile("testdata/events.jsonl")
+	require.NoError(f, err)
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		f.Add(append([]byte(nil), sc.Bytes()...))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		tr := transcript{started: map[string]time.Time{}}
+		require.NoError(t, tr.event(line))
+		_ = tr.reply()
+		_ = innerCommand(string(line))
+	})
+}

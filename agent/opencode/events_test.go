@@ -1,0 +1,66 @@
+package opencode
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/llm"
+)
+
+// TestEvents reads a recorded event stream (testdata/events.jsonl, in
+// OpenCode 1.18's shapes): tool calls with arguments, output, error and
+// timing (a call of a tool OpenCode does not offer is the model's call,
+// failed), the text, the tokens in OpenAI's terms, the session id and the
+// last step's reason; lines that are not events are skipped.
+func TestEvents(t *testing.T) {
+	f, err := os.Open("testdata/events.jsonl")
+	require.NoError(t, err)
+	defer f.Close()
+	var tr transcript
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		require.NoError(t, tr.event(sc.Bytes()))
+	}
+	require.NoError(t, sc.Err())
+	assert.Equal(t, "ses_1", tr.session)
+	assert.Equal(t, "stop", tr.reason)
+	assert.Equal(t, 2, tr.steps)
+	r := tr.reply()
+	assert.Equal(t, "Done.", r.Text)
+	require.Len(t, r.Actions, 3)
+	assert.Equal(t, "bash", r.Actions[0].Name)
+	assert.Equal(t, map[string]any{"command": "gh pr list", "description": "List"}, r.Actions[0].Args)
+	assert.Equal(t, "#1 fix\n", r.Actions[0].Result)
+	assert.Equal(t, 40*time.Millisecond, r.Actions[0].End.Sub(r.Actions[0].Start))
+	assert.Empty(t, r.Actions[0].Error)
+	assert.Equal(t, "read", r.Actions[1].Name)
+	assert.Equal(t, "File not found: /nope", r.Actions[1].Error)
+	assert.Equal(t, "bash", r.Actions[2].Name)
+	assert.Equal(t, "Model tried to call unavailable tool 'bash'.", r.Actions[2].Error)
+	assert.Equal(t, llm.Usage{PromptTokens: 60 + 50 + 10 + 70, CompletionTokens: 8 + 2 + 3, TotalTokens: 203,
+		ReasoningTokens: 2, CacheReadTokens: 50, CacheWriteTokens: 10}, r.Usage)
+}
+
+// FuzzEvent: no line makes the event reader fail or panic, and tokens
+// stay what the events said.
+func FuzzEvent(f *testing.F) {
+	data, err := os.ReadFile("testdata/events.jsonl")
+	require.NoError(f, err)
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		f.Add(append([]byte(nil), sc.Bytes()...))
+	}
+	f.Add([]byte(`{"type":"error","error":{"name":"APIError","data":{"message":"boom"}}}`))
+	f.Add([]byte(`{"type":"tool_use","part":{"tool":"invalid","state":{"input":{"tool":7}}}}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var tr transcript
+		require.NoError(t, tr.event(line))
+		_ = tr.reply()
+	})
+}

@@ -1,0 +1,320 @@
+// Package opencode is the agent type opencode:MODEL: the OpenCode CLI
+// (npm package opencode-ai) under test, as ghx's eval runs it. Each
+// session runs `opencode run --format json` in the job's directory, with a
+// configuration home of its own, the agent's and character's instructions
+// as an instructions file, the model from the spec (an OpenAI-compatible
+// endpoint from OPENAI_BASE_URL, or any provider/model OpenCode knows) and
+// permissions for unattended runs (its bash tool only with
+// --allow-commands). OpenCode's JSON events become the reply: its text,
+// each tool call with arguments, output, error and timing, and the tokens
+// of every step. A session's later messages continue the same OpenCode
+// session (--session ID).
+package opencode
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agenteval/agenteval/agent/internal/cliagent"
+	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/runner"
+)
+
+// Version is the opencode-ai release this agent is tested with.
+const version = "1.18.33"
+
+// program is the OpenCode CLI.
+var program = cliagent.Program{Name: "opencode", PathEnv: "AGENTEVAL_OPENCODE", Install: "npm install -g opencode-ai@" + version}
+
+// providerID is the OpenCode provider this agent configures for an
+// OpenAI-compatible endpoint (OPENAI_BASE_URL).
+const providerID = "agenteval"
+
+// Type returns the agent type "opencode" (opencode:MODEL), for a registry
+// of agent types such as agenteval.Kit's. MODEL is a model of the
+// OpenAI-compatible endpoint at OPENAI_BASE_URL (key OPENAI_API_KEY), or,
+// written provider/model, any model OpenCode knows with that provider's
+// own environment (ANTHROPIC_API_KEY, ...); without OPENAI_BASE_URL a bare
+// MODEL is openai/MODEL.
+func Type() *runner.AgentType {
+	return &runner.AgentType{Name: "opencode", Doc: "opencode:MODEL runs the OpenCode CLI (npm opencode-ai) in the job's directory: MODEL on the OpenAI-compatible endpoint OPENAI_BASE_URL, or provider/model; AGENTEVAL_OPENCODE gives its path",
+		TakesEnv: true, TakesInstructions: true, ModelArg: true, New: newAgent}
+}
+
+// agent is one opencode:MODEL agent.
+type agent struct {
+	path  string
+	model string // provider/model
+	// provider is the configuration of the agenteval provider, or nil when
+	// the model is one of OpenCode's own providers.
+	provider      map[string]any
+	env           []string // a suite agent's env, then what Getenv gave
+	instructions  string
+	allowCommands bool
+}
+
+func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
+	if model == "" {
+		return nil, errors.New("opencode agent: name a model, as in opencode:gpt-4.1 or opencode:anthropic/claude-sonnet-4-5")
+	}
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	path, err := program.Find(getenv)
+	if err != nil {
+		return nil, fmt.Errorf("opencode agent: %w", err)
+	}
+	a := &agent{path: path, env: append(slices.Clip(opts.Env), cliagent.Forward(getenv, "OPENAI_BASE_URL", "OPENAI_API_KEY")...),
+		instructions: opts.Instructions, allowCommands: opts.AllowCommands}
+	switch base := getenv("OPENAI_BASE_URL"); {
+	case strings.Contains(model, "/"):
+		a.model = model
+	case base != "":
+		a.model = providerID + "/" + model
+		options := map[string]any{"baseURL": base}
+		if getenv("OPENAI_API_KEY") != "" {
+			// OpenCode reads the key from the environment: it is never
+			// written to the configuration file.
+			options["apiKey"] = "{env:OPENAI_API_KEY}"
+		}
+		a.provider = map[string]any{"npm": "@ai-sdk/openai-compatible", "name": "agenteval (OPENAI_BASE_URL)",
+			"options": options, "models": map[string]any{model: map[string]any{"name": model}}}
+	default:
+		a.model = "openai/" + model
+	}
+	return a, nil
+}
+
+// NeedsDir tells the runner that OpenCode works in the job's directory
+// (runner.SessionConfig.Dir) whatever the scenario needs.
+func (a *agent) NeedsDir() bool { return true }
+
+// NewSession writes the session's configuration home (opencode.json, the
+// instructions) beside the job's directory.
+func (a *agent) NewSession(_ context.Context, cfg runner.SessionConfig) (runner.Session, error) {
+	home, err := cliagent.NewHome(cfg.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("opencode agent: %w", err)
+	}
+	s := &session{agent: a, dir: cfg.Dir, home: home}
+	if err := s.writeConfig(cliagent.Instructions(a.instructions, cfg.Character)); err != nil {
+		_ = os.RemoveAll(home)
+		return nil, fmt.Errorf("opencode agent: %w", err)
+	}
+	return s, nil
+}
+
+type session struct {
+	agent     *agent
+	dir, home string
+	config    string
+	id        string // OpenCode's session id, once the first message made one
+	n         int    // messages sent
+}
+
+// writeConfig writes opencode.json: the model and its provider, the
+// instructions file, and permissions that never ask (nobody is there to
+// answer): edits allowed in the job's directory, nothing outside it, no
+// web, bash only with --allow-commands.
+func (s *session) writeConfig(instructions string) error {
+	bash := "deny"
+	if s.agent.allowCommands {
+		bash = "allow"
+	}
+	cfg := map[string]any{
+		"$schema":    "https://opencode.ai/config.json",
+		"autoupdate": false,
+		"share":      "disabled",
+		"model":      s.agent.model,
+		"permission": map[string]any{
+			"*": "allow", "bash": bash, "external_directory": "deny", "doom_loop": "deny",
+			"webfetch": "deny", "websearch": "deny", "codesearch": "deny",
+		},
+	}
+	if s.agent.provider != nil {
+		cfg["provider"] = map[string]any{providerID: s.agent.provider}
+		cfg["small_model"] = s.agent.model
+	}
+	if instructions != "" {
+		file := filepath.Join(s.home, "instructions.md")
+		if err := os.WriteFile(file, []byte(instructions+"\n"), 0o644); err != nil {
+			return err
+		}
+		cfg["instructions"] = []string{file}
+	}
+	b, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		return err
+	}
+	s.config = filepath.Join(s.home, "opencode.json")
+	return os.WriteFile(s.config, b, 0o644)
+}
+
+// Send runs `opencode run --format json` with the message on its standard
+// input, continuing the session after the first message.
+func (s *session) Send(ctx context.Context, message string) (runner.Reply, error) {
+	s.n++
+	// Errors are logged to stderr, whose tail an error quotes.
+	args := []string{"run", "--format", "json", "--pure", "--print-logs", "--log-level", "ERROR",
+		"--model", s.agent.model, "--title", fmt.Sprintf("agenteval message %d", s.n)}
+	if s.id != "" {
+		args = append(args, "--session", s.id)
+	}
+	env := cliagent.Env(s.home, []string{"OPENCODE_"}, s.agent.env,
+		"OPENCODE_CONFIG="+s.config,
+		"OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1",
+		"OPENCODE_DISABLE_DEFAULT_PLUGINS=1", "OPENCODE_DISABLE_PROJECT_CONFIG=1", "OPENCODE_DISABLE_CLAUDE_CODE=1",
+		"OPENCODE_DISABLE_SHARE=1", "OPENCODE_DISABLE_EXTERNAL_SKILLS=1")
+	var t transcript
+	err := cliagent.Stream(ctx, cliagent.Run{Path: s.agent.path, Args: args, Dir: s.dir, Env: env, Stdin: message, Marker: s.home}, t.event)
+	if s.id == "" {
+		s.id = t.session
+	}
+	reply := t.reply()
+	if err == nil && t.err != "" {
+		err = errors.New(t.err)
+	}
+	if err != nil {
+		return reply, fmt.Errorf("opencode agent: %w", err)
+	}
+	return reply, nil
+}
+
+// Close removes the session's configuration home.
+func (s *session) Close() error { return os.RemoveAll(s.home) }
+
+// event is one line of `opencode run --format json`.
+type event struct {
+	Type      string `json:"type"`
+	SessionID string `json:"sessionID"`
+	Part      struct {
+		Type   string `json:"type"`
+		Text   string `json:"text"`
+		Tool   string `json:"tool"`
+		CallID string `json:"callID"`
+		State  struct {
+			Status string         `json:"status"`
+			Input  map[string]any `json:"input"`
+			Output any            `json:"output"`
+			Error  string         `json:"error"`
+			Time   struct {
+				Start int64 `json:"start"`
+				End   int64 `json:"end"`
+			} `json:"time"`
+		} `json:"state"`
+		Reason string `json:"reason"`
+		Tokens *struct {
+			Input     int `json:"input"`
+			Output    int `json:"output"`
+			Reasoning int `json:"reasoning"`
+			Cache     struct {
+				Read  int `json:"read"`
+				Write int `json:"write"`
+			} `json:"cache"`
+		} `json:"tokens"`
+	} `json:"part"`
+	Error json.RawMessage `json:"error"`
+}
+
+// transcript gathers one run's events.
+type transcript struct {
+	session string
+	texts   []string
+	actions []evaluate.Action
+	usage   llm.Usage
+	steps   int
+	reason  string // the last step's finish reason
+	err     string
+}
+
+func (t *transcript) event(line []byte) error {
+	var e event
+	if err := json.Unmarshal(line, &e); err != nil {
+		return nil // not an event of ours; OpenCode may print others
+	}
+	if t.session == "" {
+		t.session = e.SessionID
+	}
+	switch e.Type {
+	case "text":
+		if e.Part.Text != "" {
+			t.texts = append(t.texts, e.Part.Text)
+		}
+	case "tool_use":
+		st := e.Part.State
+		a := evaluate.Action{Name: e.Part.Tool, Args: st.Input, Result: st.Output, Error: st.Error,
+			Start: millis(st.Time.Start), End: millis(st.Time.End)}
+		if st.Status == "error" && a.Error == "" {
+			a.Error = "failed"
+		}
+		if tool, ok := st.Input["tool"].(string); ok && a.Name == "invalid" {
+			// OpenCode answers a call of a tool it does not offer (bash
+			// without --allow-commands) with its "invalid" tool: the model
+			// called tool, and the call failed.
+			a.Name = tool
+			if a.Error, _ = st.Input["error"].(string); a.Error == "" {
+				a.Error = "no such tool"
+			}
+		}
+		t.actions = append(t.actions, a)
+	case "step_start":
+		t.steps++
+	case "step_finish":
+		t.reason = e.Part.Reason
+		if tk := e.Part.Tokens; tk != nil {
+			// OpenCode counts cached prompt tokens apart from its input and
+			// reasoning apart from its output; our usage counts them in
+			// the prompt and the completion, as OpenAI does.
+			prompt := tk.Input + tk.Cache.Read + tk.Cache.Write
+			completion := tk.Output + tk.Reasoning
+			t.usage = t.usage.Add(llm.Usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion,
+				ReasoningTokens: tk.Reasoning, CacheReadTokens: tk.Cache.Read, CacheWriteTokens: tk.Cache.Write})
+		}
+	case "error":
+		t.err = errorText(e.Error)
+	}
+	return nil
+}
+
+// reply is what the run answered: its text parts, one a paragraph.
+func (t *transcript) reply() runner.Reply {
+	return runner.Reply{Text: strings.Join(t.texts, "\n\n"), Actions: t.actions, Usage: t.usage}
+}
+
+// errorText is the message of an error event ({"name":...,"data":{"message":...}}).
+func errorText(raw json.RawMessage) string {
+	var e struct {
+		Name string `json:"name"`
+		Data struct {
+			Message string `json:"message"`
+		} `json:"data"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(raw, &e) != nil {
+		return "opencode reported an error: " + string(raw)
+	}
+	msg := e.Data.Message
+	if msg == "" {
+		msg = e.Message
+	}
+	if e.Name != "" {
+		return e.Name + ": " + msg
+	}
+	return msg
+}
+
+func millis(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms)
+}
