@@ -105,9 +105,11 @@ type RunConfig struct {
 	Seed int64
 	// StepTimeout bounds a step that sets none (default: the suite's, or 5 minutes).
 	StepTimeout time.Duration
-	// KeepDirs keeps the run directories; KeepTranscripts records every
-	// job's transcript, not only failing ones'.
-	KeepDirs, KeepTranscripts bool
+	// KeepDirs keeps the run directories.
+	KeepDirs bool
+	// Transcripts says which jobs keep their transcript, code-step output
+	// and agent log: "all" (also ""), "failing" or "none" (runner.Config).
+	Transcripts string
 	// Checkpoints scores scenarios' checkpoints (runner.Checkpoints).
 	Checkpoints runner.CheckpointScorer
 	// Manifest is the fixture manifest's path: placeholders bind to it.
@@ -176,7 +178,7 @@ func (k *Kit) runnerConfig(cfg RunConfig, agent runner.Agent) runner.Config {
 	return runner.Config{Agent: agent, Concurrency: cfg.Concurrency, Registries: k.Registries, Judge: cfg.Judge,
 		UserModel: cfg.UserModel, Checkpoints: cfg.Checkpoints, KeepDirs: cfg.KeepDirs, EnvFallback: cfg.EnvFallback,
 		AllowCommands: cfg.AllowCommands, StrictMocks: cfg.StrictMocks, Seed: cfg.Seed, StepTimeout: cfg.StepTimeout,
-		KeepTranscripts: cfg.KeepTranscripts, Progress: cfg.Progress, Budget: cfg.Budget, Results: cfg.Results, Price: cfg.Price,
+		Transcripts: cfg.Transcripts, Progress: cfg.Progress, Budget: cfg.Budget, Results: cfg.Results, Price: cfg.Price,
 		InfraRetries: cfg.InfraRetries, Cassette: cfg.Cassette, Limits: cfg.Limits, Around: cfg.Around}
 }
 

@@ -27,12 +27,15 @@ import (
 // --allow-commands) and runner.AgentType.ModelArg (a suite fills any
 // model-taking spec, not only openai's); a runner interface for agents
 // that need a directory was kept out (runner asks for an anonymous
-// NeedsDir method). The next step of issue 26 took eight off: runner.Runner
-// and Kit.Runner (agentevaltest runs through Kit.Run), evaluate's second
-// names of results' Action, Turn and Scope, runner.MockError (the file's
-// scenario.MockError is the error), fixture.ParseManifest; it added
-// agentevaltest's Suite, Budget and fixtures and RunConfig.Around.
-const maxSurface = 1611
+// NeedsDir method). Issue 31 added ten for the evidence a job record keeps
+// (results.CodeStep and its fields, Job.CodeSteps, AgentLog, Crash) and
+// Job.Why, which readers of results use. The next step of issue 26 took
+// eight off: runner.Runner and Kit.Runner (agentevaltest runs through
+// Kit.Run), evaluate's second names of results' Action, Turn and Scope,
+// runner.MockError (the file's scenario.MockError is the error),
+// fixture.ParseManifest; it added agentevaltest's Suite, Budget and
+// fixtures and RunConfig.Around.
+const maxSurface = 1621
 
 // TestPublicSurfaceStaysSmall counts what a host can name: exported
 // top-level identifiers, the exported methods of exported types and the

@@ -63,6 +63,8 @@ type kitResult struct {
 	Completed bool           `json:"completed"`
 	Passed    bool           `json:"passed"`
 	Error     string         `json:"error"`
+	Crash     string         `json:"crash"`
+	AgentLog  string         `json:"agent_log"`
 	Notes     []string       `json:"notes"`
 	Params    map[string]any `json:"params"`
 	Usage     struct {
@@ -192,6 +194,18 @@ func TestAgentKitsFailuresCostOnlyTheirSession(t *testing.T) {
 			assert.False(t, raised.Completed)
 			assert.Contains(t, raised.Error, "raising as asked")
 			assert.Empty(t, raised.Notes, "an error is in step: its process serves on")
+			// The exception's traceback is kept, and the log the kit wrote.
+			trace := map[string]string{"python": "Traceback (most recent call last)", "node": "RangeError: raising as asked\n    at "}[kit.name]
+			assert.Contains(t, raised.Crash, trace)
+			assert.Contains(t, raised.Crash, filepath.Base(kit.failing), "the stack names the agent's file")
+			assert.Contains(t, raised.AgentLog, "raising as asked", "the log the kit wrote on stderr")
+			// Every report says why, with the traceback.
+			for _, format := range []string{"md", "junit", "html"} {
+				code, report, stderr := runCLI(t, "report", "--format", format, out)
+				require.Equal(t, exitOK, code, stderr)
+				assert.Contains(t, report, "raising as asked", format)
+				assert.Contains(t, report, filepath.Base(kit.failing), "%s: the traceback", format)
+			}
 
 			// Two processes to start with, and one more for each of the three
 			// that were killed (a kept process may be replaced once more when

@@ -34,7 +34,7 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 type runFlags struct {
 	agentSpec, out, retry, shard, envFallback, userModel, judgeModel, judgeCache   string
 	manifest, seedFile, graphqlURL, cpuProfile, record, budget, prices, agentModel string
-	suite                                                                          string
+	suite, transcripts                                                             string
 	concurrency, maxRequests, shards, runs, infraRetries                           int
 	seed, maxJobs                                                                  int64
 	resume, overwrite, exitZero, allowCommands, strict, keepDirs, verbose, replay  bool
@@ -65,6 +65,7 @@ func (f *runFlags) define(fs *flagSet) {
 	fs.StringVar(&f.seedFile, "seed-file", "", "seed file declaring the fixtures seed_per_iteration scenarios get afresh for each run (needs a GitHub token or --graphql-url)")
 	fs.StringVar(&f.graphqlURL, "graphql-url", "", "GitHub GraphQL endpoint for checkpoints (default api.github.com)")
 	fs.BoolVar(&f.keepDirs, "keep-dirs", false, "keep run directories (in DIR/work, until the next run into DIR)")
+	fs.StringVar(&f.transcripts, "transcripts", "all", "which jobs keep their transcript (tool calls with arguments and results), code-step output and agent log in the results: all, failing or none")
 	fs.Int64Var(&f.maxJobs, "max-jobs", runMaxJobs, "refuse runs with more jobs than this")
 	fs.BoolVar(&f.verbose, "v", false, "print every failing job")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
@@ -96,6 +97,8 @@ func (f *runFlags) check() string {
 		return "--replay needs --record DIR"
 	case f.infraRetries < 0:
 		return fmt.Sprintf("--infra-retries %d: want 0 or more", f.infraRetries)
+	case f.transcripts != "all" && f.transcripts != "failing" && f.transcripts != "none":
+		return fmt.Sprintf("--transcripts %q: want all, failing or none", f.transcripts)
 	}
 	return ""
 }
@@ -181,7 +184,7 @@ func (f *runFlags) config(env *cliEnv, fs *flagSet) (agenteval.RunConfig, []stri
 	cfg = agenteval.RunConfig{AgentSpec: f.agentSpec, AgentOptions: agentOpts, Suite: cfg.Suite, SuiteFile: f.suite, Concurrency: f.concurrency,
 		Runs: f.runs, Filters: f.filters, Shard: shard, MaxJobs: f.maxJobs, Out: f.out, Resume: f.resume, Retry: f.retry, Overwrite: f.overwrite,
 		Redactor: env.redactor, AllowCommands: f.allowCommands, StrictMocks: f.strict, EnvFallback: f.envFallback, Seed: f.seed,
-		KeepDirs: f.keepDirs, Manifest: f.manifest, SeedFile: f.seedFile, Budget: budget, Log: env.stderr, Limits: agentOpts.Limits,
+		KeepDirs: f.keepDirs, Transcripts: f.transcripts, Manifest: f.manifest, SeedFile: f.seedFile, Budget: budget, Log: env.stderr, Limits: agentOpts.Limits,
 		Settings: map[string]string{"user-model": f.userModel, "judge-model": f.judgeModel}, Cassette: cassette, InfraRetries: f.infraRetries}
 	if f.infraRetries == 0 { // none; 0 in RunConfig means the default
 		cfg.InfraRetries = -1
@@ -218,6 +221,10 @@ func runExit(env *cliEnv, sum agenteval.RunSummary, err error, resultsPath strin
 	fmt.Fprintf(env.stderr, "%d job(s): %d passed, %d failed, %d incomplete, %d skipped (already recorded) in %v; results in %s\n",
 		sum.Jobs, sum.Passed, sum.Completed-sum.Passed, sum.Jobs-sum.Completed, sum.Skipped, sum.Duration.Round(time.Millisecond), sum.Path)
 	whole := sum.Recorded
+	if sum.Passed < sum.Jobs && sum.Path != "" {
+		dir := filepath.Dir(sum.Path)
+		fmt.Fprintf(env.stderr, "why they did not pass: agenteval report %s (grouped by reason), or agenteval view %s\n", dir, dir)
+	}
 	if sum.Skipped > 0 {
 		fmt.Fprintf(env.stderr, "the whole run: %d job(s) recorded: %d passed, %d failed, %d incomplete\n", whole.Jobs, whole.Passed, whole.Failed, whole.Incomplete)
 	}

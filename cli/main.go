@@ -131,6 +131,7 @@ func commands() []command {
 		{"plan", "forecast a run: jobs, model calls by role, tokens, cost and wall time", runPlan},
 		{"run", "run scenarios and matrices against an agent; results to DIR/results.jsonl", runRun},
 		{"report", "summarise results: pass rates, intervals, flakiness; JUnit, Markdown, HTML", runReport},
+		{"view", "browse results in a local web page: runs, jobs searched and filtered, why each failed, transcripts, two runs side by side", runView},
 		{"checkpoint", "score scenarios' checkpoints against GitHub now", runCheckpoint},
 		{"fixture", "seed, check, reset or clean up GitHub fixtures", runFixture},
 	}

@@ -365,8 +365,9 @@ func (l *limiter) finish(p *permit) {
 // now allows, so its retry needs no wait of its own; waiting its turn in
 // the queue holds it until the provider has room (a retry after a fixed
 // Retry-After would leave the provider idle meanwhile). A request refused
-// when it was alone in flight is not queued: the limit is not on requests
-// in flight, and the retry waits as the provider asked.
+// when it was alone in flight is not queued:
+// the limit is not on requests in flight, and the retry waits as the
+// provider asked.
 func (l *limiter) release(p *permit, resp *http.Response) (queued bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -376,8 +377,9 @@ func (l *limiter) release(p *permit, resp *http.Response) (queued bool) {
 		switch {
 		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable:
 			l.owner.refused.Add(1)
-			l.shrink(p)
-			queued = p.inflight > 1 && float64(p.inflight) > l.window
+			level := l.refusedAt()
+			l.shrink(p, level)
+			queued = level > 1 && float64(level) > l.window
 		case resp.StatusCode < 300:
 			l.grow(p)
 		}
@@ -387,19 +389,32 @@ func (l *limiter) release(p *permit, resp *http.Response) (queued bool) {
 	return queued
 }
 
-// shrink is the multiplicative decrease after p was refused. The provider
-// was still serving every request that was in flight when p was sent (it
-// refused p for them), so the window drops to that many, and at least by a
-// tenth, once per window: the requests sent before the last decrease were
-// refused under the old window, and only lower it further to what they
-// saw in flight.
-func (l *limiter) shrink(p *permit) {
-	seen := float64(p.inflight - 1)
+// refusedAt is how many requests the provider held when it refused one,
+// that one included (called once it is finished): what is in flight now
+// that its refusal came back, not what was in flight when it was sent.
+// Requests sent together reach the provider in any order, so one sent
+// early may be refused for ones sent after it (at a run's start, when
+// --concurrency requests leave at once, counting at sending took the
+// window down to the first few), and one sent late counted the refused
+// ones still on their way back. A refusal comes back at once, while the
+// requests the provider serves are still in flight.
+func (l *limiter) refusedAt() int {
+	return l.inflight + 1
+}
+
+// shrink is the multiplicative decrease after p was refused with level
+// requests in flight (refusedAt). The provider was still serving the
+// others (it refused p for them), so the window drops to that many, and
+// at least by a tenth, once per window: the requests sent before the last
+// decrease were refused under the old window, and only lower it further
+// to what they saw in flight.
+func (l *limiter) shrink(p *permit, level int) {
+	seen := float64(level - 1)
 	if p.seq <= l.decreasedAt {
 		l.window = max(1, min(l.window, seen))
 		return
 	}
-	w := float64(p.inflight)
+	w := float64(level)
 	if l.window > 0 {
 		w = min(w, l.window)
 	}

@@ -125,7 +125,7 @@ func BenchmarkReadSummary100k(b *testing.B) {
 }
 
 func BenchmarkMarkdown100k(b *testing.B) {
-	benchmarkReport(b, 100_000, func(r *Results) error { return writeMarkdown(io.Discard, r.Summary()) })
+	benchmarkReport(b, 100_000, func(r *Results) error { return writeMarkdown(io.Discard, r.Summary(), nil) })
 }
 
 func BenchmarkJUnit100k(b *testing.B) {

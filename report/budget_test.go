@@ -39,7 +39,7 @@ func TestReadBudgetRecords(t *testing.T) {
 	assert.EqualValues(t, 1, s.Malformed)
 	assert.Contains(t, s.Warnings[0], "malformed budget record skipped")
 
-	md := render(t, func(w *bytes.Buffer) error { return writeMarkdown(w, s) })
+	md := render(t, func(w *bytes.Buffer) error { return writeMarkdown(w, s, nil) })
 	assert.Contains(t, md, "The run stopped at its budget (tokens reached) with 2 job(s) not started")
 	assert.Contains(t, md, "| 1 (stopped at its budget) | tokens | 300 | 400 | 300 |")
 	assert.Contains(t, md, "| | cost | none | $0.2500 | $0.0100 |")

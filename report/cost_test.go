@@ -55,7 +55,7 @@ func TestCostIsTotalledRankedAndCompared(t *testing.T) {
 	assert.Equal(t, 0.0021, *s.Variants[0].Median.CostUSD)
 	assert.Equal(t, 0.0011, *s.Variants[1].Median.CostUSD)
 
-	md := render(t, func(w *bytes.Buffer) error { return writeMarkdown(w, s) })
+	md := render(t, func(w *bytes.Buffer) error { return writeMarkdown(w, s, nil) })
 	assert.Contains(t, md, "| Cost | $0.064 (agent $0.06 · user $0.004 · judge $0); prices as of 2026-03-21 |")
 	assert.Contains(t, md, "| Median cost |")
 	assert.Contains(t, md, "| $0.0021 |")
@@ -91,7 +91,7 @@ func TestAnUnknownCostIsNeverZero(t *testing.T) {
 	assert.Equal(t, []string{"judge: judge-x"}, s.Cost.Unpriced)
 	assert.NotNil(t, s.Variants[0].Median.CostUSD)
 	assert.Nil(t, s.Variants[1].Median.CostUSD, "b's median cost is unknown")
-	md := render(t, func(w *bytes.Buffer) error { return writeMarkdown(w, s) })
+	md := render(t, func(w *bytes.Buffer) error { return writeMarkdown(w, s, nil) })
 	assert.Contains(t, md, "| Cost | unknown (agent $0.06 · user $0.004 · judge unknown); no price for judge: judge-x")
 	assert.Contains(t, md, "| unknown |")
 	c, err := r.CompareBy(byAgent, "a", "b", CompareOptions{})

@@ -48,7 +48,7 @@ func FuzzRead(f *testing.F) {
 		}
 		for _, write := range []func(io.Writer) error{
 			func(w io.Writer) error { return writeJSON(w, s) },
-			func(w io.Writer) error { return writeMarkdown(w, s) },
+			func(w io.Writer) error { return writeMarkdown(w, s, nil) },
 			func(w io.Writer) error { return writeHTML(w, r, WriteOptions{}) },
 		} {
 			b.Reset()

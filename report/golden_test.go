@@ -39,8 +39,8 @@ func TestGoldenSample(t *testing.T) {
 
 func TestGoldenMarkdown(t *testing.T) {
 	t.Parallel()
-	s := sampleResults(t).Summary()
-	golden(t, "sample.md", render(t, func(b *bytes.Buffer) error { return writeMarkdown(b, s) }))
+	r := sampleResults(t)
+	golden(t, "sample.md", render(t, func(b *bytes.Buffer) error { return Write(b, r, "md", WriteOptions{}) }))
 }
 
 func TestGoldenJUnit(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -70,8 +71,13 @@ func writeHTML(w io.Writer, r *Results, opts WriteOptions) error {
 		"where":    evalWhere,
 		"kpair":    func(kv *KValue) [2]string { a, b := kText(kv); return [2]string{a, b} },
 		"clip":     func(s string) string { return clip(s, opts.MaxTurnBytes) },
-		"title":    htmlTitle,
-		"budget":   budgetLine,
+		"json": func(v any) string {
+			b, _ := json.Marshal(v)
+			return clip(string(b), 2000)
+		},
+		"took":   func(a results.Action) string { return ms(float64(a.End.Sub(a.Start).Microseconds()) / 1000) },
+		"title":  htmlTitle,
+		"budget": budgetLine,
 		"rowOf": func(r htmlRow, s htmlScenario) htmlRowLabel {
 			return htmlRowLabel{Label: r.Label, Plain: s.Plain, Grouped: s.Naming.Outer != "", C: r.C}
 		},
@@ -98,6 +104,9 @@ func writeHTML(w io.Writer, r *Results, opts WriteOptions) error {
 		data.Failing = append(data.Failing, newHTMLJob(j, namings[j.Scenario]))
 	}
 	data.MoreFailing = s.Totals.Runs - s.Totals.Passed - len(data.Failing)
+	if data.Why, err = r.groupWhy(); err != nil {
+		return fmt.Errorf("write html: %w", err)
+	}
 	bw := bufio.NewWriter(w)
 	if err := tmpl.Execute(bw, data); err != nil {
 		return fmt.Errorf("write html: %w", err)
@@ -117,6 +126,8 @@ type htmlData struct {
 	Scenarios   []htmlScenario
 	Failing     []htmlJob
 	MoreFailing int
+	// Why groups the jobs that did not pass by reason.
+	Why *whyReport
 }
 
 type htmlScenario struct {
@@ -230,12 +241,15 @@ type htmlJob struct {
 	Params []htmlParam
 	Failed []results.Evaluation
 	Checks []results.Checkpoint
+	// Evidence is the traceback, code-step output, failed tool calls and
+	// log of the job (evidenceText).
+	Evidence string
 }
 
 // newHTMLJob prepares a failing job, its parameters named as its
 // scenario's combinations are (all of them, full paths, without naming).
 func newHTMLJob(j *results.Job, n *htmlNaming) htmlJob {
-	hj := htmlJob{Job: j}
+	hj := htmlJob{Job: j, Evidence: evidenceText(j)}
 	if n != nil {
 		hj.Params = n.label(&CombinationSummary{Params: j.Params})
 	} else {

@@ -217,6 +217,10 @@ func junitCase(j *results.Job, scenario string) junitTestCase {
 		name += " (" + label + ")"
 	}
 	tc := junitTestCase{Name: name, Classname: scenario, Time: seconds(j.DurationMS), SystemOut: jobFacts(j)}
+	if !j.Passed && len(j.Transcript) > 0 {
+		// What the agent said and did, for the one who reads why it failed.
+		tc.SystemOut += "transcript:\n" + transcriptText(j, defaultMaxTurnBytes)
+	}
 	switch {
 	case !j.Completed:
 		msg := j.Error
@@ -322,5 +326,6 @@ func problemText(j *results.Job) string {
 		}
 		b.WriteByte('\n')
 	}
+	b.WriteString(evidenceText(j))
 	return b.String()
 }

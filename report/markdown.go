@@ -13,8 +13,9 @@ import (
 // writeMarkdown writes the summary as GitHub-flavoured Markdown that fits a
 // job summary ($GITHUB_STEP_SUMMARY): totals, then a table per scenario
 // with one row per combination, the per-parameter pass rates and the
-// evaluations that fail most.
-func writeMarkdown(w io.Writer, s *Summary) error {
+// evaluations that fail most. why, when not nil, lists why jobs did not
+// pass, identical reasons counted together.
+func writeMarkdown(w io.Writer, s *Summary, why *whyReport) error {
 	b := bufio.NewWriter(w)
 	fmt.Fprintf(b, "# agenteval report\n\n")
 	if len(s.RunIDs) > 0 {
@@ -47,6 +48,7 @@ func writeMarkdown(w io.Writer, s *Summary) error {
 	if s.MissingJobs > 0 {
 		fmt.Fprintf(b, "> [!WARNING]\n> %d job(s) have no record: indexes %s\n\n", s.MissingJobs, rangesText(s.Missing, 20))
 	}
+	writeMarkdownWhy(b, why)
 	writeMarkdownBudgets(b, s)
 	writeMarkdownVariants(b, s)
 	for _, sc := range s.Scenarios {
@@ -197,4 +199,39 @@ func categoriesText(cs results.Counts) string {
 		parts[i] = c.Name + " " + strconv.Itoa(c.N)
 	}
 	return strings.Join(parts, " · ")
+}
+
+// writeMarkdownWhy lists why jobs did not pass: one row per reason, the
+// largest groups first, with how many jobs and the first few job ids.
+func writeMarkdownWhy(b *bufio.Writer, why *whyReport) {
+	if why == nil || len(why.Groups) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "## Why jobs did not pass\n\n| Jobs | Why | For example |\n| ---: | --- | --- |\n")
+	for _, g := range why.Groups {
+		ids := make([]string, len(g.IDs))
+		for i, id := range g.IDs {
+			ids[i] = mdCode(id)
+		}
+		more := ""
+		if g.Jobs > len(g.IDs) {
+			more = fmt.Sprintf(" and %d more", g.Jobs-len(g.IDs))
+		}
+		fmt.Fprintf(b, "| %d | %s | %s%s |\n", g.Jobs, mdCell(g.Why), strings.Join(ids, ", "), more)
+	}
+	fmt.Fprintln(b)
+	for _, g := range why.Groups {
+		if g.Evidence == "" {
+			continue
+		}
+		fmt.Fprintf(b, "<details><summary>Evidence of %s (%d job(s): %s)</summary>\n\n~~~~text\n%s\n~~~~\n\n</details>\n\n",
+			mdCode(g.IDs[0]), g.Jobs, mdCell(clip(g.Why, 120)), strings.ReplaceAll(strings.TrimRight(g.Evidence, "\n"), "~~~~", "~ ~ ~ ~"))
+	}
+	if why.MoreJobs > 0 {
+		fmt.Fprintf(b, "%d more job(s) did not pass for %d other reason(s)", why.MoreJobs, why.MoreGroups)
+		if why.Uncounted > 0 {
+			fmt.Fprintf(b, " (%d of them not grouped: more than %d distinct reasons)", why.Uncounted, maxWhyKeys)
+		}
+		fmt.Fprintf(b, ".\n\n")
+	}
 }

@@ -78,7 +78,7 @@ func TestSummaryRanksVariantsWithIntervals(t *testing.T) {
 	assert.Equal(t, results.Counts{{Name: "bash", N: 60}, {Name: "search", N: 20}}, s.Variants[0].ToolCalls, "ghx's categories first, then the suite's")
 	assert.Equal(t, results.Counts{{Name: "bash", N: 20}, {Name: "search", N: 20}}, s.Variants[3].ToolCalls)
 
-	md := render(t, func(b *bytes.Buffer) error { return writeMarkdown(b, s) })
+	md := render(t, func(b *bytes.Buffer) error { return writeMarkdown(b, s, nil) })
 	assert.Contains(t, md, "## Agents\n\n| Rank | Agent | Model | Pass rate [95% CI] |")
 	assert.Contains(t, md, "| 3 | b | m2 | 20.0% (4/20) [")
 	assert.Contains(t, md, "| bash 20 · search 20 |")
@@ -191,7 +191,7 @@ func TestVariantWithoutACompletedJobIsNotRanked(t *testing.T) {
 	assert.Equal(t, 0, s.Variants[0].Rank, "down: nothing completed")
 	assert.Zero(t, s.Variants[0].Median.DurationMS)
 	assert.Equal(t, 1, s.Variants[1].Rank, "ok is first, though it passed nothing either")
-	md := render(t, func(b *bytes.Buffer) error { return writeMarkdown(b, s) })
+	md := render(t, func(b *bytes.Buffer) error { return writeMarkdown(b, s, nil) })
 	assert.Contains(t, md, "| — | down | - | 0.0% (0/3) [0.0%, 56.1%] | 0/3 | — | — | — | — | — |")
 	assert.Contains(t, md, "| 1 | ok | - |")
 	page := render(t, func(b *bytes.Buffer) error { return writeHTML(b, r, WriteOptions{}) })

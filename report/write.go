@@ -11,7 +11,8 @@ import (
 //   - "markdown" (or "md"): GitHub-flavoured Markdown that fits a job
 //     summary ($GITHUB_STEP_SUMMARY): totals, then a table per scenario with
 //     one row per combination, the per-parameter pass rates and the
-//     evaluations that fail most;
+//     evaluations that fail most; why each job did not pass, identical
+//     reasons counted together;
 //   - "json": the Summary as indented JSON (its field names are stable);
 //   - "junit": JUnit XML for CI test reporters, one testsuite per
 //     combination and one testcase per job, streamed from the inputs;
@@ -24,7 +25,11 @@ func Write(w io.Writer, r *Results, format string, opts WriteOptions) error {
 	}
 	switch format {
 	case "markdown", "md":
-		return writeMarkdown(w, r.Summary())
+		why, err := r.groupWhy()
+		if err != nil {
+			return fmt.Errorf("write markdown report: %w", err)
+		}
+		return writeMarkdown(w, r.Summary(), why)
 	case "json":
 		return writeJSON(w, r.Summary())
 	case "junit":

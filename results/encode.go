@@ -189,6 +189,19 @@ func (sp *spans) appendJob(b []byte, r *Job) ([]byte, error) {
 			return b, err
 		}
 	}
+	if len(r.CodeSteps) > 0 {
+		if b, err = sp.appendJSON(b, `,"code_steps":`, r.CodeSteps); err != nil {
+			return b, err
+		}
+	}
+	if r.AgentLog != "" {
+		b = append(b, `,"agent_log":`...)
+		b = sp.str(b, r.AgentLog)
+	}
+	if r.Crash != "" {
+		b = append(b, `,"crash":`...)
+		b = sp.str(b, r.Crash)
+	}
 	return append(b, '}'), nil
 }
 

@@ -121,8 +121,10 @@ type Job struct {
 	// TerminationReasons are the conversations' termination reasons, one per conversation step.
 	TerminationReasons []string `json:"termination_reasons,omitempty"`
 	// Transcript is the run's messages (every step's input and reply, every
-	// conversation turn); kept for failing and incomplete jobs, and for all
-	// jobs with Config.KeepTranscripts.
+	// conversation turn, each tool call with its arguments, result, error
+	// and times); kept for every job by default, for failing and incomplete
+	// ones only or for none as the run's Transcripts setting says. Each
+	// message and tool result is cut to its bound (a note says so).
 	Transcript []Turn `json:"transcript,omitempty"`
 	// Started is when the job's last attempt began.
 	Started time.Time `json:"started"`
@@ -162,10 +164,34 @@ type Job struct {
 	// AttemptLog is every attempt of a retried job (Attempts > 1), in
 	// order; nil when the first attempt was the only one.
 	AttemptLog []Attempt `json:"attempt_log,omitempty"`
+	// CodeSteps are the output of each code step the job ran, in order:
+	// stdout and stderr (each cut to its first 16 KiB, a note says so), exit
+	// code and duration. Kept as Transcript is.
+	CodeSteps []CodeStep `json:"code_steps,omitempty"`
+	// AgentLog is the last 8 KiB the agent's program wrote on stderr during
+	// the job (exec agents: its log). Kept as Transcript is.
+	AgentLog string `json:"agent_log,omitempty"`
+	// Crash is the agent's traceback when it failed rather than answer: a
+	// Python or Node kit agent's exception with its stack, a Go agent's
+	// panic with its goroutine's stack (at most 16 KiB). Always kept.
+	Crash string `json:"crash,omitempty"`
 	// DecodeError is set by a reader, never written, when the record's
 	// details (transcript, messages) could not be decoded; the Job then
 	// holds only the fields statistics read.
 	DecodeError string `json:"-"`
+}
+
+// CodeStep is what one code step of a job printed and how it ended.
+type CodeStep struct {
+	// Step is the step's index in the scenario's run.
+	Step int `json:"step"`
+	// ExitCode is the command's exit status (-1 when it did not exit).
+	ExitCode int `json:"exit_code"`
+	// DurationMS is how long it ran.
+	DurationMS float64 `json:"duration_ms"`
+	// Stdout and Stderr are its output, each cut to its bound.
+	Stdout string `json:"stdout,omitempty"`
+	Stderr string `json:"stderr,omitempty"`
 }
 
 // Attempt is one attempt of a retried job, as its record keeps it.

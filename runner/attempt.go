@@ -120,6 +120,7 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 		if err != nil {
 			closeSession(sess) // a session returned alongside an error is not used
 			res.Cause = causeOf(err, results.CauseAgentCrash)
+			res.Crash = crashOf(err)
 			return fail("starting the agent session: %v", err)
 		}
 		defer func() {
@@ -141,6 +142,7 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 		trace.Usage = trace.Usage.Add(st.Usage)
 		if stepErr != nil {
 			st.Error = stepErr.Error()
+			res.Crash = crashOf(stepErr)
 			res.Error = fmt.Sprintf("step %d (%s): %v", i, stepLabel(step), stepErr)
 			dflt := results.CauseAgentCrash // the session failed to answer
 			if isCodeStep(step) {
@@ -205,16 +207,12 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 		if res.Cause == "" {
 			res.Cause = results.CauseNoVerdict
 		}
-		res.Transcript = transcriptOf(trace)
+		r.keepEvidence(res, trace, sess)
 		return res
 	}
 	res.Completed = true
 	r.decide(s, res, mocks, w)
-	if !res.Passed || r.cfg.KeepTranscripts {
-		// Reports show failing jobs' transcripts; passing ones are not
-		// worth their bytes unless asked for.
-		res.Transcript = transcriptOf(trace)
-	}
+	r.keepEvidence(res, trace, sess)
 	return res
 }
 

@@ -89,7 +89,7 @@ type call[T any] struct {
 func (c *call[T]) run() {
 	defer func() {
 		if p := recover(); p != nil {
-			c.err = fmt.Errorf("agent panicked: %v", p)
+			c.err = panicError(p)
 		}
 		c.mu.Lock()
 		c.returned = true

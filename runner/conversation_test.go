@@ -94,7 +94,7 @@ func TestConversationTerminations(t *testing.T) {
 			for _, u := range tc.user {
 				users.Enqueue(llmtest.Text(u))
 			}
-			cfg := Config{Agent: scriptedAgent(tc.agent...), UserModel: users.Model(), KeepTranscripts: true}
+			cfg := Config{Agent: scriptedAgent(tc.agent...), UserModel: users.Model()}
 			if tc.judge != nil {
 				js := llmtest.NewServer(t)
 				js.Enqueue(tc.judge...)
@@ -138,7 +138,7 @@ func TestConversationNeedsUserModel(t *testing.T) {
 
 func TestScriptedUserIsDeterministic(t *testing.T) {
 	t.Parallel()
-	res := runOne(t, Config{Agent: scriptedAgent("Run the tests.", "Fixed it."), UserModel: ScriptedUser(2), KeepTranscripts: true},
+	res := runOne(t, Config{Agent: scriptedAgent("Run the tests.", "Fixed it."), UserModel: ScriptedUser(2)},
 		conversationScenario(t, "      termination_conditions:\n        - type: user_expresses_satisfaction\n"))
 	require.True(t, res.Completed, res.Error)
 	assert.Equal(t, []string{"user_expresses_satisfaction"}, res.TerminationReasons)

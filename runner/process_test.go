@@ -79,7 +79,7 @@ judgment: {strategy: all_pass}
 
 func TestCodeStepOutputIsBounded(t *testing.T) {
 	t.Parallel()
-	res := runOne(t, Config{Agent: echoAgent{}, AllowCommands: true, KeepTranscripts: true},
+	res := runOne(t, Config{Agent: echoAgent{}, AllowCommands: true},
 		codeScenario(t, "echo started; head -c 3000000 /dev/zero | tr '\\\\0' x", "20s"))
 	assert.True(t, res.Passed, res.Explain())
 	assert.Contains(t, strings.Join(res.Notes, "\n"), fmt.Sprintf("step 0: code step stdout: kept the first %d bytes of 3000008", maxCodeOutput))

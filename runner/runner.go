@@ -75,9 +75,11 @@ type Config struct {
 	// goroutine; a ConcurrentSink (such as *results.Writer) is written from
 	// the workers instead, each encoding its own records.
 	Results Sink
-	// KeepTranscripts records the transcript of every job; by default only
-	// failing and incomplete jobs carry theirs.
-	KeepTranscripts bool
+	// Transcripts says which jobs keep their evidence (transcript with tool
+	// calls, code-step output, the agent's log): "all" (also ""),
+	// "failing" (failing and incomplete jobs) or "none". Evaluations and a
+	// crash's traceback are kept whatever it says.
+	Transcripts string
 	// Skip, when set, skips the jobs it returns true for (resume).
 	Skip func(id string) bool
 	// Progress, when set, is called after every finished job from one goroutine.
@@ -222,6 +224,9 @@ func newRun(cfg Config) (*run, error) {
 	}
 	if b := cfg.Budget; b != nil && b.CostUSD > 0 && b.Cost == nil {
 		return nil, errors.New("runner: a cost budget needs Budget.Cost to price each job's usage")
+	}
+	if err := checkTranscripts(cfg.Transcripts); err != nil {
+		return nil, err
 	}
 	cfg.Registries = cfg.Registries.orDefault()
 	if cfg.StepTimeout <= 0 {

@@ -54,7 +54,7 @@ func TestSuiteSourcesRunEachVariantWithItsAgent(t *testing.T) {
 	jobs, _, _ = sources.Combine(srcs, matrix.Shard{})
 	_, err = Run(context.Background(), Config{Results: sink, Variants: map[matrix.Variant]Agent{
 		variants[0]: said("one"), variants[1]: said("two"), // bad has no agent: its jobs say so
-	}, KeepTranscripts: true}, jobs)
+	}}, jobs)
 	require.NoError(t, err)
 	require.Len(t, sink.results, 6)
 	for _, r := range sink.results {

@@ -56,7 +56,7 @@ install_debian() {
 # internal/testtool). They install into a cache folder outside the
 # repository, whose bin/ joins PATH for the tests.
 npm_packages=()
-# ElizaOS for the eliza agent's tests (agent/eliza, cli/eliza_test.go):
+# ElizaOS for the eliza agent's tests (agent/eliza, cli's eliza_agent.txtar):
 # the runtime, PGLite through plugin-sql, the message handling and actions
 # of plugin-bootstrap, plugin-openai pointed at llm/llmtest. zod is listed
 # because plugin-bootstrap imports it without declaring it (a project's

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agenteval/agenteval/llm"
@@ -166,6 +167,9 @@ type execLine struct {
 	Protocol   int                      `json:"protocol,omitempty"`
 	Sessions   string                   `json:"sessions,omitempty"`
 	Message    string                   `json:"message,omitempty"`
+	Traceback  string                   `json:"traceback,omitempty"`
+	// DurationMS is how long an action took (an action line's).
+	DurationMS float64 `json:"duration_ms,omitempty"`
 }
 
 // mockKey names a service method the scenario mocks, in a start line: a
@@ -214,13 +218,14 @@ type execSession struct {
 	pool      *execPool // nil: the program ends with the session
 	cfg       runner.SessionConfig
 	maxReply  int
-	mark      int64      // stderr bytes the program wrote before the session
-	reused    bool       // the program served earlier sessions
-	heard     bool       // a line of this session was read
-	restarted bool       // the session moved to another program once
-	pending   []byte     // the start line, not yet written (a kept program gets it with the first message)
-	mu        sync.Mutex // one message at a time
-	state     sync.Mutex // guards closed and broken, which Close reads while a Send may be in flight
+	mark      int64       // stderr bytes the program wrote before the session
+	reused    bool        // the program served earlier sessions
+	heard     bool        // a line of this session was read
+	restarted bool        // the session moved to another program once
+	erred     atomic.Bool // a Send returned an error (AgentLog reads it while a Send may hang)
+	pending   []byte      // the start line, not yet written (a kept program gets it with the first message)
+	mu        sync.Mutex  // one message at a time
+	state     sync.Mutex  // guards closed and broken, which Close reads while a Send may be in flight
 	closed    bool
 	broken    error // set when a reply was abandoned or the stream broke; the session cannot go on
 }
@@ -357,6 +362,7 @@ func (s *execSession) Send(ctx context.Context, message string) (runner.Reply, e
 			if err != nil && gone {
 				err = s.fail(err)
 			}
+			s.erred.Store(err != nil)
 			return reply, err
 		}
 		if err := s.restart(ctx, err); err != nil {
@@ -463,10 +469,14 @@ func (s *execSession) exchange(ctx context.Context, message string) (_ runner.Re
 			if l.ID != 0 && l.ID != id {
 				return runner.Reply{}, s.fail(fmt.Errorf("exec agent: error for message %d while waiting for %d", l.ID, id)), false
 			}
-			return runner.Reply{}, fmt.Errorf("exec agent: the agent could not answer message %d: %s", id, redact.Head(l.Message, 2000)), false
+			return runner.Reply{}, &agentError{msg: fmt.Sprintf("exec agent: the agent could not answer message %d: %s", id, redact.Head(l.Message, 2000)),
+				traceback: l.Traceback}, false
 		case "action":
 			a := results.Action{Name: l.Name, End: time.Now()}
 			a.Start = a.End
+			if l.DurationMS > 0 && l.DurationMS < float64(24*time.Hour/time.Millisecond) {
+				a.Start = a.End.Add(-time.Duration(l.DurationMS * float64(time.Millisecond)))
+			}
 			if len(l.Args) > 0 {
 				_ = json.Unmarshal(l.Args, &a.Args)
 			}
@@ -641,6 +651,12 @@ func (b *limitedBuffer) written() int64 {
 // tailSince is the last 500 bytes of what was written after the first
 // mark bytes (of what is still kept), trimmed.
 func (b *limitedBuffer) tailSince(mark int64) string {
+	return b.tail(mark, 500)
+}
+
+// tail is the last n bytes of what was written after the first mark
+// bytes (of what is still kept), trimmed.
+func (b *limitedBuffer) tail(mark int64, n int) string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	kept := b.buf
@@ -648,7 +664,32 @@ func (b *limitedBuffer) tailSince(mark int64) string {
 		kept = kept[int64(len(kept))-max(since, 0):]
 	}
 	// redact.Tail marks the cut, so a secret it cuts is masked whole.
-	return redact.Tail(strings.TrimSpace(string(kept)), 500)
+	return redact.Tail(strings.TrimSpace(string(kept)), n)
+}
+
+// agentError is the agent's own report that it could not answer (an error
+// line), with the traceback a kit sends beside the message.
+type agentError struct {
+	msg, traceback string
+}
+
+func (e *agentError) Error() string { return e.msg }
+
+// Traceback is the exception's stack as the agent's kit formatted it.
+func (e *agentError) Traceback() string { return e.traceback }
+
+// AgentLog is what the program wrote on stderr during this session (its
+// last 8 KiB), for the job's record. Output still on its way is given a
+// moment to arrive: a kit writes a traceback just before its error line.
+func (s *execSession) AgentLog() string {
+	for i := 0; s.erred.Load() && i < 10; i++ {
+		n := s.w.stderr.written()
+		time.Sleep(5 * time.Millisecond)
+		if s.w.stderr.written() == n {
+			break
+		}
+	}
+	return s.w.stderr.tail(s.mark, 8<<10)
 }
 
 // limitEnv tells the agent's programs the model endpoint's known limits

@@ -70,7 +70,7 @@ func TestExecPoolKeepsPersistentPrograms(t *testing.T) {
 	t.Parallel()
 	marker := "agenteval-pool-" + proctest.SleepArg()
 	agent := testExecAgent(t, servingCommand(t, marker))
-	byID, sum := runSources(t, runner.Config{Agent: agent, Concurrency: 3, KeepTranscripts: true},
+	byID, sum := runSources(t, runner.Config{Agent: agent, Concurrency: 3},
 		sources.Scenario("issues", issuesScenario(t, "issues", "list the open issues", "30s"), 24))
 	assert.Equal(t, int64(24), sum.Passed)
 	assert.Empty(t, sum.Notes)

@@ -125,6 +125,15 @@ function show(v) {
   return Object.prototype.toString.call(v);
 }
 
+// stackOf is an error's stack as Node prints it, or "" (a thrown non-Error has none).
+function stackOf(e) {
+  try {
+    return typeof e?.stack === 'string' ? e.stack : '';
+  } catch {
+    return '';
+  }
+}
+
 function describe(e) {
   let text;
   try {
@@ -212,7 +221,7 @@ export function serve(reply, { onStart, onEnd, input = process.stdin, output = p
           if (session._usage) out.usage = session._usage;
           out = JSON.stringify(out);
         } catch (e) {
-          return conn.send({ type: 'error', id, message: describe(e) });
+          return conn.send({ type: 'error', id, message: describe(e), traceback: stackOf(e) });
         }
         return conn.sendLine(out);
       }

@@ -186,7 +186,7 @@ def serve(reply, on_start=None, on_end=None, stdin=None, stdout=None):
                     out["usage"] = session._usage
                 data = _encode(out)
             except Exception as e:
-                conn.send({"type": "error", "id": msg_id, "message": _describe(e)})
+                conn.send({"type": "error", "id": msg_id, "message": _describe(e), "traceback": _traceback()})
                 continue
             conn.send_text(data)
         # Other types (a stray mock_result, newer ones) are not for this version.
@@ -225,6 +225,14 @@ def _reply_text(v):
         return json.dumps(v)
     except Exception:
         raise TypeError("reply returned a %s that cannot be made text" % type(v).__name__)
+
+
+def _traceback():
+    """The exception being handled with its stack, as Python prints it."""
+    try:
+        return traceback.format_exc()
+    except Exception:
+        return ""
 
 
 def _describe(e):

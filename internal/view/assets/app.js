@@ -1,0 +1,255 @@
+// agenteval view: a page over the viewer's JSON API. Every text from a
+// record is set as text (textContent), never parsed as markup.
+'use strict';
+
+const main = () => document.getElementById('main');
+
+// h builds an element: attributes (on* are listeners), then children
+// (strings become text nodes).
+function h(tag, attrs, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else if (k === 'text') el.textContent = v;
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const k of kids.flat()) {
+    if (k === null || k === undefined || k === false) continue;
+    el.append(k instanceof Node ? k : document.createTextNode(String(k)));
+  }
+  return el;
+}
+
+async function api(path, params) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params || {})) if (v !== undefined && v !== '' && v !== null) q.set(k, v);
+  const res = await fetch('api/' + path + (q.toString() ? '?' + q : ''));
+  if (!res.ok) throw new Error((await res.text()) || res.statusText);
+  return res.json();
+}
+
+const ms = (v) => (v < 1000 ? Math.round(v) + ' ms' : (v / 1000).toFixed(2) + ' s');
+const pct = (a, b) => (b ? ((100 * a) / b).toFixed(1) + '%' : 'n/a');
+const enc = encodeURIComponent;
+
+function crumbs(...parts) {
+  const c = document.getElementById('crumbs');
+  c.replaceChildren(...parts.flatMap((p, i) => [i ? ' › ' : '', p]));
+}
+
+function show(...kids) {
+  main().replaceChildren(...kids);
+}
+
+let timer = null;
+function later(fn, ms) {
+  clearTimeout(timer);
+  timer = setTimeout(fn, ms);
+}
+
+// route parses "#/kind/a/b?x=y".
+function route() {
+  const raw = location.hash.replace(/^#\/?/, '');
+  const [path, qs] = raw.split('?');
+  const parts = path ? path.split('/').map(decodeURIComponent) : [];
+  return { parts, params: new URLSearchParams(qs || '') };
+}
+
+async function render() {
+  clearTimeout(timer);
+  const { parts, params } = route();
+  try {
+    switch (parts[0]) {
+      case 'run':
+        return await runPage(parts[1], params);
+      case 'job':
+        return await jobPage(parts[1], Number(parts[2]), parts.slice(3).join('/'));
+      case 'compare':
+        return await comparePage(parts[1], parts[2], Number(parts[3]), parts.slice(4).join('/'), params);
+      default:
+        return await runsPage();
+    }
+  } catch (e) {
+    show(h('p', { class: 'failed', role: 'alert', text: 'Error: ' + e.message }));
+  }
+}
+
+let runsCache = [];
+async function runs() {
+  runsCache = await api('runs');
+  return runsCache;
+}
+
+function figures(r) {
+  return h('div', { class: 'figures' },
+    h('div', {}, h('b', { text: pct(r.passed, r.recorded) }), 'pass rate'),
+    h('div', {}, h('b', { class: 'passed', text: r.passed }), 'passed'),
+    h('div', {}, h('b', { class: 'failed', text: r.failed }), 'failed'),
+    h('div', {}, h('b', { class: 'incomplete', text: r.incomplete }), 'incomplete'),
+    h('div', {}, h('b', { text: r.recorded + (r.total_jobs ? ' / ' + r.total_jobs : '') }), 'recorded'),
+    r.live ? h('div', {}, h('b', { class: 'live', text: 'live' }), r.eta_ms ? 'ETA ' + ms(r.eta_ms) : 'writing') : null);
+}
+
+async function runsPage() {
+  crumbs();
+  const rs = await runs();
+  show(h('h1', { text: rs.length + ' run(s)' }),
+    ...rs.map((r) => h('div', { class: 'card run', 'data-run': r.id },
+      h('h2', {}, h('a', { href: '#/run/' + enc(r.id), text: r.name }), ' ', h('span', { class: 'muted', text: r.id })),
+      h('p', { class: 'muted', text: 'agent ' + r.agent + ' · ' + (r.sources || []).join(', ') + ' · started ' + new Date(r.started).toLocaleString() + ' · ' + r.files.length + ' file(s)' }),
+      figures(r))));
+  if (rs.some((r) => r.live)) later(render, 1000);
+}
+
+async function runPage(id, params) {
+  const rs = await runs();
+  const r = rs.find((x) => x.id === id) || rs[0];
+  crumbs(h('a', { href: '#/run/' + enc(r.id), text: r.name }));
+  const q = Object.fromEntries(params);
+  const limit = 50;
+  const offset = Number(q.offset || 0);
+  const [page, groups] = await Promise.all([
+    api('jobs', { run: r.id, status: q.status, scenario: q.scenario, variant: q.variant, why: q.why, q: q.q, sort: q.sort, desc: q.desc, offset, limit }),
+    api('groups', { run: r.id }),
+  ]);
+  const go = (changes) => {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) if (v === '' || v === undefined) next.delete(k); else next.set(k, v);
+    if (!('offset' in changes)) next.delete('offset');
+    location.hash = '#/run/' + enc(r.id) + (next.toString() ? '?' + next : '');
+  };
+  const select = (name, label, options) => h('select', { 'aria-label': label, name, onchange: (e) => go({ [name]: e.target.value }) },
+    h('option', { value: '', text: label + ': all' }),
+    ...options.map((o) => h('option', { value: o.name, selected: q[name] === o.name, text: o.name + (o.n !== undefined ? ' (' + o.n + ')' : '') })));
+  const search = h('input', { type: 'search', name: 'q', placeholder: 'Search inputs, replies, messages…', value: q.q || '' });
+  search.addEventListener('keydown', (e) => { if (e.key === 'Enter') go({ q: search.value }); });
+  const sortBy = (key) => go({ sort: key, desc: q.sort === key && q.desc !== '1' ? '1' : '' });
+  const others = rs.filter((x) => x.id !== r.id);
+  const rows = page.rows.map((j) => h('tr', { class: 'job', 'data-id': j.id, onclick: () => { location.hash = '#/job/' + enc(r.id) + '/' + j.index + '/' + enc(j.id); } },
+    h('td', { 'data-label': 'Job' }, h('a', { href: '#/job/' + enc(r.id) + '/' + j.index + '/' + enc(j.id), text: j.id })),
+    h('td', { 'data-label': 'Status', class: j.status, text: j.status }),
+    h('td', { 'data-label': 'Scenario', text: j.scenario }),
+    r.agent && page.facets.variants ? h('td', { 'data-label': 'Agent', text: j.variant || '' }) : null,
+    h('td', { 'data-label': 'Parameters', text: Object.entries(j.params || {}).map(([k, v]) => k + '=' + JSON.stringify(v)).join(', ') }),
+    h('td', { 'data-label': 'Time', class: 'n', text: ms(j.duration_ms) }),
+    h('td', { 'data-label': 'Why', text: j.why || '' })));
+  show(
+    h('h1', { text: r.name }),
+    h('div', { class: 'card' }, figures(r),
+      others.length ? h('p', {}, 'Compare a job with another run: open a job, then pick the run.') : null),
+    groups.length ? h('section', { class: 'card' }, h('h2', { text: 'Why jobs did not pass' }),
+      h('ul', { class: 'groups' }, ...groups.map((g) => h('li', {},
+        h('a', { class: 'group', onclick: () => go({ why: g.why, status: '' }) }, g.jobs + ' job(s)'), ': ',
+        h('span', { class: g.status, text: g.why }))))) : null,
+    h('h2', { text: 'Jobs' }),
+    h('div', { class: 'filters' }, search,
+      select('status', 'Status', [{ name: 'passed' }, { name: 'failed' }, { name: 'incomplete' }, { name: 'not-passed' }]),
+      select('scenario', 'Scenario', page.facets.scenarios || []),
+      (page.facets.variants || []).length ? select('variant', 'Agent', page.facets.variants) : null,
+      q.why ? h('button', { class: 'b', onclick: () => go({ why: '' }), text: 'reason: ' + q.why.slice(0, 60) + ' ✕' }) : null),
+    h('div', { class: 'pager' },
+      h('span', { class: 'count', text: page.total + (page.more ? '+' : '') + ' job(s)' + (page.total ? ', ' + (offset + 1) + '–' + (offset + page.rows.length) : '') + (page.more && page.searched ? ' (searched ' + page.searched + ' of ' + r.recorded + ')' : '') }),
+      h('button', { class: 'b', disabled: offset === 0, onclick: () => go({ offset: Math.max(0, offset - limit) }), text: '‹ Previous' }),
+      h('button', { class: 'b', disabled: offset + limit >= page.total, onclick: () => go({ offset: offset + limit }), text: 'Next ›' })),
+    h('table', { class: 'jobs' },
+      h('thead', {}, h('tr', {},
+        h('th', {}, h('button', { onclick: () => sortBy('index'), text: 'Job' })),
+        h('th', {}, h('button', { onclick: () => sortBy('status'), text: 'Status' })),
+        h('th', { text: 'Scenario' }),
+        r.agent && page.facets.variants ? h('th', { text: 'Agent' }) : null,
+        h('th', { text: 'Parameters' }),
+        h('th', { class: 'n' }, h('button', { onclick: () => sortBy('duration'), text: 'Time' })),
+        h('th', { text: 'Why' }))),
+      h('tbody', {}, ...rows)));
+  if (r.live) later(render, 1000);
+}
+
+function kv(label, value) {
+  return value === undefined || value === null || value === '' ? null : h('div', {}, h('span', { class: 'muted', text: label + ': ' }), String(value));
+}
+
+function tokens(u) {
+  return u && u.total_tokens ? u.total_tokens + ' (prompt ' + u.prompt_tokens + ', completion ' + u.completion_tokens + ')' : '';
+}
+
+// jobView renders one job's record.
+function jobView(j, other) {
+  if (!j) return h('p', { class: 'muted', text: 'No record of this job.' });
+  const status = j.passed ? 'passed' : j.completed ? 'failed' : 'incomplete';
+  const differs = (f) => other && JSON.stringify(f(j)) !== JSON.stringify(f(other)) ? 'diff' : null;
+  const evals = (j.evaluations || []).map((e) => h('tr', { class: differs((x) => (x.evaluations || []).map((y) => y.passed)) && !e.passed ? 'diff' : null },
+    h('td', { class: e.passed ? 'passed' : 'failed', text: e.passed ? '✓' : '✗' }),
+    h('td', { text: e.type + (e.description ? ' (' + e.description + ')' : '') }),
+    h('td', { text: e.scope + ' ' + e.step + (e.scope === 'turn' ? ', turn ' + e.turn : '') }),
+    h('td', {}, e.message, e.error ? h('div', { class: 'failed', text: 'error: ' + e.error }) : null,
+      e.details ? h('details', {}, h('summary', { text: 'evidence' }), h('pre', { text: JSON.stringify(e.details, null, 2) })) : null)));
+  const turns = (j.transcript || []).map((t) => h('div', { class: 'turn ' + t.role },
+    h('div', { class: 'role', text: t.role + (t.duration ? ' · ' + ms(t.duration / 1e6) : '') }),
+    h('pre', { text: t.text }),
+    ...(t.actions || []).map((a) => h('details', { class: 'call' },
+      h('summary', {}, h('code', { text: a.name }), a.error ? h('span', { class: 'failed', text: ' ✗ ' + a.error }) : null,
+        a.start && a.end ? h('span', { class: 'muted', text: ' ' + ms(new Date(a.end) - new Date(a.start)) }) : null),
+      h('pre', { text: 'args: ' + JSON.stringify(a.args ?? {}, null, 2) + (a.result !== undefined ? '\nresult: ' + JSON.stringify(a.result, null, 2) : '') })))));
+  return h('div', { class: 'jobview' },
+    h('div', { class: 'card' },
+      h('div', { class: 'status ' + status + ' ' + (differs((x) => x.passed) || ''), text: status + (j.cause ? ' (' + j.cause + ')' : '') }),
+      kv('Verdict' + (j.strategy ? ' (' + j.strategy + ')' : ''), j.reason),
+      kv('Error', j.error),
+      kv('Scenario', j.scenario_name ? j.scenario_name + ' (' + j.scenario + ')' : j.scenario),
+      kv('Parameters', Object.entries(j.params || {}).map(([k, v]) => k + '=' + JSON.stringify(v)).join(', ')),
+      kv('Agent', [j.agent, j.model].filter(Boolean).join(' · ')),
+      kv('Score', j.score),
+      kv('Duration', ms(j.duration_ms)),
+      kv('Attempts', j.attempts),
+      kv('Tokens', tokens(j.usage)),
+      kv('Judge tokens', tokens(j.judge_usage)),
+      kv('Tool calls', j.efficiency && j.efficiency.tool_calls ? j.efficiency.tool_calls.total + ' (' + j.efficiency.tool_calls.failed + ' failed)' : ''),
+      kv('Termination', (j.termination_reasons || []).join(', ')),
+      (j.notes || []).length ? h('details', {}, h('summary', { text: 'Notes (' + j.notes.length + ')' }), h('pre', { text: j.notes.join('\n') })) : null),
+    j.crash ? h('section', { class: 'card crash' }, h('h2', { text: 'Crash' }), h('pre', { text: j.crash })) : null,
+    h('h2', { text: 'Evaluations' }),
+    h('table', { class: 'evals' }, h('tbody', {}, ...evals)),
+    (j.checkpoints || []).length ? h('section', {}, h('h2', { text: 'Checkpoints' }), ...j.checkpoints.map((c) => h('div', { class: 'card' },
+      h('span', { class: c.passed ? 'passed' : 'failed', text: (c.passed ? '✓ ' : '✗ ') + c.id }), ' ', c.description || '', kv('Expected', c.expected), kv('Error', c.error),
+      c.actual ? h('pre', { text: JSON.stringify(c.actual, null, 2) }) : null))) : null,
+    (j.attempt_log || []).length ? h('section', {}, h('h2', { text: 'Attempts' }), h('pre', { text: j.attempt_log.map((a) => a.n + ': ' + a.status + (a.cause ? ' (' + a.cause + ')' : '') + ' ' + a.reason + (a.evidence ? ' — ' + a.evidence : '')).join('\n') })) : null,
+    h('h2', { text: 'Transcript' }),
+    turns.length ? h('div', { class: 'transcript' }, ...turns) : h('p', { class: 'muted', text: 'No transcript kept (run --transcripts).' }),
+    (j.code_steps || []).length ? h('section', {}, h('h2', { text: 'Code steps' }), ...j.code_steps.map((c) => h('div', { class: 'card' },
+      h('div', { text: 'step ' + c.step + ': exit code ' + c.exit_code + ' in ' + ms(c.duration_ms) }),
+      c.stdout ? h('div', {}, h('span', { class: 'muted', text: 'stdout' }), h('pre', { text: c.stdout })) : null,
+      c.stderr ? h('div', {}, h('span', { class: 'muted', text: 'stderr' }), h('pre', { text: c.stderr })) : null))) : null,
+    (j.mock_calls || []).length ? h('section', {}, h('h2', { text: 'Mock calls' }), h('pre', { text: j.mock_calls.map((m) => m.service + '.' + m.method + '(' + JSON.stringify(m.args || []).slice(1, -1) + ')' + (m.error ? ' ✗ ' + m.error : '') + (m.mock >= 0 ? ' [mock ' + m.mock + ']' : ' [no mock]')).join('\n') })) : null,
+    j.agent_log ? h('section', {}, h('h2', { text: 'Agent log' }), h('pre', { text: j.agent_log })) : null);
+}
+
+async function jobPage(runID, index, id) {
+  const rs = await runs();
+  const r = rs.find((x) => x.id === runID);
+  const j = await api('job', { run: runID, id, index });
+  crumbs(h('a', { href: '#/run/' + enc(runID), text: r ? r.name : runID }), h('span', { text: id }));
+  const others = rs.filter((x) => x.id !== runID);
+  show(h('h1', { text: id }),
+    others.length ? h('div', { class: 'filters' }, h('select', { 'aria-label': 'Compare with run', onchange: (e) => { if (e.target.value) location.hash = '#/compare/' + enc(runID) + '/' + enc(e.target.value) + '/' + index + '/' + enc(id); } },
+      h('option', { value: '', text: 'Compare with another run…' }), ...others.map((o) => h('option', { value: o.id, text: o.name + ' (' + o.id + ')' })))) : null,
+    jobView(j));
+}
+
+async function comparePage(a, b, index, id) {
+  const c = await api('compare', { a, b, id, index });
+  const rs = await runs();
+  const name = (x) => (rs.find((r) => r.id === x) || { name: x }).name;
+  crumbs(h('a', { href: '#/run/' + enc(a), text: name(a) }), h('span', { text: 'vs ' + name(b) }), h('span', { text: id }));
+  const sa = c.a ? (c.a.passed ? 'passed' : c.a.completed ? 'failed' : 'incomplete') : 'missing';
+  const sb = c.b ? (c.b.passed ? 'passed' : c.b.completed ? 'failed' : 'incomplete') : 'missing';
+  const verdict = sa === sb ? 'same outcome: ' + sa : sa === 'passed' && sb !== 'passed' ? 'regression: ' + sa + ' → ' + sb : sa + ' → ' + sb;
+  show(h('h1', { text: id }),
+    h('p', { class: 'card ' + (sa === 'passed' && sb !== 'passed' ? 'failed' : ''), text: verdict }),
+    h('div', { class: 'side' },
+      h('div', {}, h('h2', { text: 'Baseline: ' + name(a) }), jobView(c.a, c.b)),
+      h('div', {}, h('h2', { text: 'Candidate: ' + name(b) }), jobView(c.b, c.a))));
+}
+
+window.addEventListener('hashchange', render);
+window.addEventListener('DOMContentLoaded', render);

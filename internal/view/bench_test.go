@@ -1,0 +1,77 @@
+package view
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// BenchmarkViewer measures the viewer over N jobs (10^4 and 10^5; 10^6 too
+// with VIEW_BENCH_MILLION=1, a file of about 1 GB): the time to index the
+// file, to the first page of the jobs table, to filter by status, to sort
+// by duration, to group the reasons, to search the text (a search stops
+// after 800 ms: -searched says how many jobs it read), and the heap the
+// index holds. Each figure is a metric of one iteration.
+func BenchmarkViewer(b *testing.B) {
+	sizes := []int{10_000, 100_000}
+	if os.Getenv("VIEW_BENCH_MILLION") != "" {
+		sizes = append(sizes, 1_000_000)
+	}
+	for _, n := range sizes {
+		b.Run("jobs="+strconv.Itoa(n), func(b *testing.B) {
+			dir := b.TempDir()
+			path := writeResults(b, dir, "bench", n, nil)
+			st, _ := os.Stat(path)
+			b.ReportMetric(float64(st.Size())/(1<<20), "file-MB")
+			for b.Loop() {
+				runtime.GC()
+				var before runtime.MemStats
+				runtime.ReadMemStats(&before)
+				t := time.Now()
+				s, err := New(Options{Paths: []string{dir}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(ms(t), "index-ms")
+				runtime.GC()
+				var after runtime.MemStats
+				runtime.ReadMemStats(&after)
+				b.ReportMetric(float64(after.HeapInuse-min(before.HeapInuse, after.HeapInuse))/(1<<20), "index-heap-MB")
+				r := s.runs[0]
+				step := func(name string, q query) {
+					t := time.Now()
+					p, err := r.query(q)
+					if err != nil || (len(p.Rows) == 0 && !p.More) {
+						b.Fatalf("%s: %v (%d rows)", name, err, len(p.Rows))
+					}
+					b.ReportMetric(ms(t), name+"-ms")
+					if p.Searched > 0 {
+						b.ReportMetric(float64(p.Searched), name+"-searched")
+					}
+				}
+				step("first-page", query{Limit: 50})
+				step("filter-failed", query{Status: "failed", Limit: 50})
+				step("last-page", query{Status: "failed", Offset: r.counts[statusFailed] - 50, Limit: 50})
+				step("sort-duration", query{Sort: "duration", Desc: true, Limit: 50})
+				step("search-first-page", query{Text: "reply number 9", Limit: 50})
+				step("search-rare", query{Text: fmt.Sprintf("reply number %d\"", n-1), Limit: 50})
+				t = time.Now()
+				if gs, err := r.groups(100); err != nil || len(gs) != 2 {
+					b.Fatalf("groups: %v %d", err, len(gs))
+				}
+				b.ReportMetric(ms(t), "groups-ms")
+				t = time.Now()
+				if _, err := r.job(fmt.Sprintf("greet/c%d/run-1", n/2), int64(n/2)); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(ms(t), "open-job-ms")
+				s.Close()
+			}
+		})
+	}
+}
+
+func ms(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
