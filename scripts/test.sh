@@ -67,6 +67,21 @@ npm_packages+=(@elizaos/core@1.7.2 @elizaos/plugin-sql@1.7.2 @elizaos/plugin-boo
 npm_packages+=(opencode-ai@1.18.33 @openai/codex@0.171.0)
 npm_dir=${AGENTEVAL_NPM_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/agenteval/npm}
 
+# npm_installed reports whether package spec NAME@VERSION is in the cache
+# folder at that version.
+npm_installed() {
+	local spec=$1 name version
+	name=${spec%@*}
+	version=${spec##*@}
+	[[ -f $npm_dir/lib/node_modules/$name/package.json ]] &&
+		grep -q "\"version\": *\"$version\"" "$npm_dir/lib/node_modules/$name/package.json"
+}
+
+# install_npm installs the packages not already in the cache folder at their
+# versions, one install at a time (a lock on the folder: npm reinstalling
+# over a tree another npm is changing fails with ENOTEMPTY and leaves it
+# half removed). A failed install is retried once from a clean slate for
+# the packages it was installing.
 install_npm() {
 	export PATH="$npm_dir/bin:$PATH"
 	((${#npm_packages[@]})) || return 0
@@ -74,8 +89,23 @@ install_npm() {
 		echo "test.sh: npm is not installed, so not installed: ${npm_packages[*]}"
 		return 0
 	fi
-	npm install --global --no-fund --no-audit --prefix "$npm_dir" --cache "$npm_dir/cache" "${npm_packages[@]}" ||
-		echo "test.sh: npm install failed (registry unreachable?): ${npm_packages[*]} may be missing"
+	mkdir -p "$npm_dir"
+	(
+		flock 9
+		local missing=() spec
+		for spec in "${npm_packages[@]}"; do
+			npm_installed "$spec" || missing+=("$spec")
+		done
+		((${#missing[@]})) || exit 0
+		echo "test.sh: npm installing ${missing[*]}"
+		local args=(install --global --no-fund --no-audit --prefix "$npm_dir" --cache "$npm_dir/cache")
+		npm "${args[@]}" "${missing[@]}" && exit 0
+		for spec in "${missing[@]}"; do
+			rm -rf "${npm_dir:?}/lib/node_modules/${spec%@*}"
+		done
+		npm "${args[@]}" "${missing[@]}" ||
+			echo "test.sh: npm install failed (registry unreachable?): ${missing[*]} may be missing"
+	) 9>"$npm_dir/.install.lock"
 }
 
 install_debian
