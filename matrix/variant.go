@@ -6,11 +6,14 @@ type Variant struct {
 	Agent, Model string
 }
 
-// String is the variant's name in messages and reports: agent or
-// agent × model.
+// String is the variant's name in messages, reports and the viewer:
+// "agent × model", or whichever of the two is set ("" for neither).
 func (v Variant) String() string {
-	if v.Model == "" {
+	switch {
+	case v.Model == "":
 		return v.Agent
+	case v.Agent == "":
+		return v.Model
 	}
 	return v.Agent + " × " + v.Model
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval/internal/stats"
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 )
 
@@ -385,7 +386,7 @@ func nameCombination(cs *CombinationSummary, first *comboIdentity) {
 		}
 		cs.Label = paramsLabel(params)
 	}
-	if v := variantLabel(cs.Agent, cs.Model); v != "" {
+	if v := (matrix.Variant{Agent: cs.Agent, Model: cs.Model}).String(); v != "" {
 		if cs.Label == "-" || cs.Label == "" {
 			cs.Label = v
 		} else {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agenteval/agenteval/internal/stats"
 	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
 )
 
@@ -49,19 +50,6 @@ const (
 	byAgent = "agent"
 	byModel = "model"
 )
-
-// variantLabel names a variant in labels: "agent × model", "agent", or "".
-func variantLabel(agent, model string) string {
-	switch {
-	case agent == "" && model == "":
-		return ""
-	case model == "":
-		return agent
-	case agent == "":
-		return model
-	}
-	return agent + " × " + model
-}
 
 type variantKey struct{ agent, model string }
 
@@ -522,7 +510,7 @@ func (s *resultsSide) label(i int) string {
 		}
 		return "-"
 	}
-	if v := variantLabel(agent, model); v != "" {
+	if v := (matrix.Variant{Agent: agent, Model: model}).String(); v != "" {
 		if params == "-" || params == "" {
 			return v
 		}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/redact"
 	"github.com/agenteval/agenteval/results"
 )
@@ -302,7 +303,7 @@ type pending struct {
 func (r *run) add(fi uint16, p pending) {
 	rec := &p.rec
 	e := entry{off: p.off, index: rec.Index, n: p.n, dur: float32(rec.DurationMS), file: fi,
-		scenario: r.strs.id(rec.Scenario), variant: r.strs.id(variantName(rec.Agent, rec.Model))}
+		scenario: r.strs.id(rec.Scenario), variant: r.strs.id((matrix.Variant{Agent: rec.Agent, Model: rec.Model}).String())}
 	switch {
 	case rec.Passed:
 		e.status = statusPassed
@@ -327,19 +328,6 @@ func (r *run) add(fi uint16, p pending) {
 	}
 	r.jobs = append(r.jobs, e)
 	r.counts[e.status]++
-}
-
-// variantName names a suite's agent and model: "agent · model".
-func variantName(agent, model string) string {
-	switch {
-	case agent == "" && model == "":
-		return ""
-	case model == "":
-		return agent
-	case agent == "":
-		return model
-	}
-	return agent + " · " + model
 }
 
 // line reads back the record line of e (masked).
