@@ -7,6 +7,7 @@
 package mockset
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -378,36 +379,9 @@ func (c *mockCall) matcher(expr string) bool {
 	lf, lerr := strconv.ParseFloat(l, 64)
 	rf, rerr := strconv.ParseFloat(r, 64)
 	if lerr == nil && rerr == nil {
-		switch op {
-		case "==", "===":
-			return lf == rf
-		case "!=", "!==":
-			return lf != rf
-		case ">":
-			return lf > rf
-		case "<":
-			return lf < rf
-		case ">=":
-			return lf >= rf
-		case "<=":
-			return lf <= rf
-		}
+		return holds(cmp.Compare(lf, rf), op)
 	}
-	switch op {
-	case "==", "===":
-		return l == r
-	case "!=", "!==":
-		return l != r
-	case ">":
-		return l > r
-	case "<":
-		return l < r
-	case ">=":
-		return l >= r
-	case "<=":
-		return l <= r
-	}
-	return false
+	return holds(cmp.Compare(l, r), op)
 }
 
 func unquote(s string) string {
@@ -415,4 +389,23 @@ func unquote(s string) string {
 		return s[1 : len(s)-1]
 	}
 	return s
+}
+
+// holds reports whether comparison c (cmp.Compare's result) satisfies op.
+func holds(c int, op string) bool {
+	switch op {
+	case "==", "===":
+		return c == 0
+	case "!=", "!==":
+		return c != 0
+	case ">":
+		return c > 0
+	case "<":
+		return c < 0
+	case ">=":
+		return c >= 0
+	case "<=":
+		return c <= 0
+	}
+	return false
 }
