@@ -35,7 +35,7 @@ type runFlags struct {
 	agentSpec, out, retry, shard, envFallback, userModel, judgeModel, judgeCache   string
 	manifest, seedFile, graphqlURL, cpuProfile, record, budget, prices, agentModel string
 	suite, transcripts                                                             string
-	concurrency, maxRequests, shards, runs, infraRetries                           int
+	concurrency, maxRequests, tokensPerMinute, shards, runs, infraRetries          int
 	seed, maxJobs                                                                  int64
 	resume, overwrite, exitZero, allowCommands, strict, keepDirs, verbose, replay  bool
 	filters, modes                                                                 stringList
@@ -46,6 +46,7 @@ func (f *runFlags) define(fs *flagSet) {
 	fs.StringVar(&f.agentSpec, "agent", "echo", "agent under test: echo, exec:COMMAND or openai:MODEL")
 	fs.IntVar(&f.concurrency, "concurrency", 4*runtime.GOMAXPROCS(0), "jobs at once, at least 1; 4 x CPUs by default")
 	fs.IntVar(&f.maxRequests, "max-requests", 0, "requests in flight at once per model endpoint (base URL, key, model), shared by the agent, user simulator and judge; 0: learned from the provider's 429s and x-ratelimit headers")
+	fs.IntVar(&f.tokensPerMinute, "tokens-per-minute", 0, "the provider's token rate limit per model endpoint, when known: requests (agent, user simulator and judge) are paced to stay under it; 0: learned from the provider's x-ratelimit headers")
 	fs.StringVar(&f.out, "out", "out", "directory for results.jsonl")
 	fs.BoolVar(&f.resume, "resume", false, "finish the run recorded in DIR/results.jsonl: skip its recorded jobs and append (refused when the inputs or flags differ)")
 	fs.StringVar(&f.retry, "retry", "", "failed or incomplete: rerun only the jobs of the run recorded in DIR whose latest record failed or is incomplete, appending their new records (readers take a job's latest record)")
@@ -87,6 +88,8 @@ func (f *runFlags) check() string {
 		return fmt.Sprintf("--concurrency %d: want at least 1 job at once", f.concurrency)
 	case f.maxRequests < 0:
 		return fmt.Sprintf("--max-requests %d: want 0 (learned) or at least 1 request at once", f.maxRequests)
+	case f.tokensPerMinute < 0:
+		return fmt.Sprintf("--tokens-per-minute %d: want 0 (learned) or at least 1 token a minute", f.tokensPerMinute)
 	case f.runs < 1:
 		return fmt.Sprintf("--runs %d: want at least 1 run per scenario", f.runs)
 	case f.maxJobs < 1:
@@ -163,7 +166,7 @@ func (f *runFlags) config(env *cliEnv, fs *flagSet) (agenteval.RunConfig, []stri
 	}
 	// One set of limiters for every model client of the run: the agent,
 	// the user simulator and the judge share an endpoint's limit.
-	agentOpts.EndpointLimits = llm.EndpointLimits{MaxRequests: f.maxRequests}
+	agentOpts.EndpointLimits = llm.EndpointLimits{MaxRequests: f.maxRequests, TokensPerMinute: f.tokensPerMinute}
 	agentOpts.Limits = llm.NewLimits(agentOpts.EndpointLimits)
 	budget, prices, err := runBudget(f.budget, f.prices, f.agentSpec, f.agentModel, f.suite != "")
 	if err != nil {

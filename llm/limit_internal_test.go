@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestBurstRefusalsLearnTheProvidersLevel: --concurrency requests leave at
@@ -37,4 +38,55 @@ func TestBurstRefusalsLearnTheProvidersLevel(t *testing.T) {
 	}
 	assert.Equal(t, 8, l.bound(), "the window is what the provider held")
 	assert.Equal(t, 8, l.inflight)
+}
+
+// TestTokensPerMinutePaces: a configured tokens-per-minute lets a
+// minute's worth of tokens through at once, then holds each request back
+// until the tokens it is expected to use (a running estimate from the
+// answers) have been earned again, and an answer that used more or fewer
+// tokens than expected settles the difference.
+func TestTokensPerMinutePaces(t *testing.T) {
+	t.Parallel()
+	now := time.Unix(1e9, 0)
+	l := &limiter{owner: &Limits{}, now: func() time.Time { return now }, tpm: 6000, bucket: 6000, refilled: now}
+	send := func() *permit {
+		t.Helper()
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		ok, wake := l.canAdmit(now)
+		require.True(t, ok, "held back %v", wake)
+		return l.admit()
+	}
+	wait := func() time.Duration {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		ok, wake := l.canAdmit(now)
+		require.False(t, ok)
+		return wake
+	}
+	// The first answer sets the estimate: 1,000 tokens a request.
+	p := send()
+	l.finish(p)
+	l.settle(p, 1000)
+	// 5,000 tokens left: five more at once.
+	for range 5 {
+		p := send()
+		l.finish(p)
+		l.settle(p, 1000)
+	}
+	// The bucket is empty: 1,000 tokens at 100 a second is 10 s.
+	assert.InDelta(t, 10*time.Second, wait(), float64(time.Millisecond))
+	now = now.Add(4 * time.Second)
+	assert.InDelta(t, 6*time.Second, wait(), float64(time.Millisecond))
+	now = now.Add(6 * time.Second)
+	p = send()
+	l.finish(p)
+	// It used 3,000, not the 1,000 expected: 2,000 more to earn back
+	// before the next (whose estimate is now 1,400).
+	l.settle(p, 3000)
+	assert.InDelta(t, 1400, l.estimate(), 1e-9)
+	assert.InDelta(t, 34*time.Second, wait(), float64(time.Millisecond))
+	// A request larger than a minute's tokens waits for a full bucket, not forever.
+	l.tokensPerRequest = 1e6
+	assert.InDelta(t, 80*time.Second, wait(), float64(time.Millisecond))
 }
