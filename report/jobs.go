@@ -9,7 +9,6 @@ import (
 
 	"github.com/agenteval/agenteval/internal/jsonl"
 	"github.com/agenteval/agenteval/results"
-	"github.com/buger/jsonparser"
 )
 
 // forwardSkip is how far ahead a job reader scans instead of seeking.
@@ -81,7 +80,6 @@ func (jr *jobReader) eachCombo(c *combo, keep, light func(*slot) bool, yield fun
 type jobReader struct {
 	r       *Results
 	readers []*jsonl.Reader
-	fields  [][]string // caseFields, once needed
 }
 
 // testcase reads back the job of slot s for its JUnit testcase: a passing
@@ -92,10 +90,7 @@ func (jr *jobReader) testcase(s *slot) (*results.Job, error) {
 		return nil, err
 	}
 	if s.passed {
-		if jr.fields == nil {
-			jr.fields = caseFields()
-		}
-		if j, ok := caseJob(line, jr.fields); ok {
+		if j, ok := caseJob(line); ok {
 			return j, nil
 		}
 	}
@@ -138,7 +133,7 @@ func (jr *jobReader) stats(src int, off int64) (*lineRecord, error) {
 		return nil, err
 	}
 	var rec lineRecord
-	if err := json.Unmarshal(line, &rec); err != nil {
+	if err := rec.decode(line); err != nil {
 		return nil, fmt.Errorf("read back job at %s offset %d: %w", jr.r.inputs[src].Name, off, err)
 	}
 	return &rec, nil
@@ -183,123 +178,91 @@ func (jr *jobReader) decode(src int, off int64, line []byte, light bool) (*resul
 	return &job, nil
 }
 
-// caseFields are the fields of a passing job that its JUnit testcase and
-// its combination's suite show, in the order caseJob reads them.
-func caseFields() [][]string {
-	return [][]string{{"id"}, {"index"}, {"matrix"}, {"combination"}, {"agent"}, {"model"}, {"attempts"},
-		{"completed"}, {"passed"}, {"duration_ms"}, {"score"}, {"reason"}, {"strategy"}, {"cause"},
-		{"termination_reasons"}, {"usage"}, {"params"}}
-}
-
-// caseJob picks the fields a passing job's JUnit testcase shows (see
-// caseFields, given as fields) out of its record line in one pass, without decoding the
-// rest (its transcript, evaluations, details), which costs a small part
-// of decoding the record. ok is false for a record it does not read
-// plainly (a field of an unexpected type, or an attempt log to show: more
+// caseJob picks the fields a passing job's JUnit testcase and its
+// combination's suite show out of its record line in one pass with
+// jsonl.EachField (as the first pass reads its statistics), without
+// decoding the rest (its transcript, evaluations, details), which costs a
+// small part of decoding the record. ok is false for a record it does not
+// read plainly (a field of an unexpected kind, a repeated field, a key
+// encoding/json would fold onto a field, or an attempt log to show: more
 // than one attempt); decode it in full then.
-func caseJob(line []byte, fields [][]string) (j *results.Job, ok bool) {
+func caseJob(line []byte) (j *results.Job, ok bool) {
 	j = &results.Job{}
-	ok = true
-	var usage, params []byte
-	jsonparser.EachKey(line, func(i int, v []byte, vt jsonparser.ValueType, err error) {
-		if err != nil || !ok {
-			ok = false
-			return
-		}
-		text := func(dst *string) {
-			switch vt {
-			case jsonparser.Null:
-			case jsonparser.String:
-				*dst, err = jsonparser.ParseString(v)
-			default:
-				ok = false
+	var params []byte
+	var seen uint64
+	err := jsonl.EachField(line, func(key []byte, v jsonl.Value) error {
+		var err error
+		var bit uint64
+		switch string(key) {
+		case "id":
+			bit = fID
+			j.ID, err = v.String()
+		case "index":
+			bit = fIndex
+			j.Index, err = v.Int()
+		case "matrix":
+			bit = fMatrix
+			j.Matrix, err = v.String()
+		case "combination":
+			bit = fCombination
+			j.Combination, err = v.String()
+		case "agent":
+			bit = fAgent
+			j.Agent, err = v.String()
+		case "model":
+			bit = fModel
+			j.Model, err = v.String()
+		case "attempts":
+			bit = fAttempts
+			j.Attempts, err = intValue(v)
+			if j.Attempts > 1 {
+				err = errPlain
 			}
-		}
-		number := func() float64 {
-			if vt != jsonparser.Number {
-				ok = vt == jsonparser.Null
-				return 0
-			}
-			f, err := jsonparser.ParseFloat(v)
-			ok = ok && err == nil
-			return f
-		}
-		flag := func() bool {
-			if vt != jsonparser.Boolean {
-				ok = vt == jsonparser.Null
-				return false
-			}
-			b, err := jsonparser.ParseBoolean(v)
-			ok = ok && err == nil
-			return b
-		}
-		switch i {
-		case 0:
-			text(&j.ID)
-		case 1:
-			n, err := jsonparser.ParseInt(v)
-			ok = ok && vt == jsonparser.Number && err == nil
-			j.Index = n
-		case 2:
-			text(&j.Matrix)
-		case 3:
-			text(&j.Combination)
-		case 4:
-			text(&j.Agent)
-		case 5:
-			text(&j.Model)
-		case 6:
-			n, err := jsonparser.ParseInt(v)
-			ok = ok && vt == jsonparser.Number && err == nil && n <= 1
-			j.Attempts = int(n)
-		case 7:
-			j.Completed = flag()
-		case 8:
-			j.Passed = flag()
-		case 9:
-			j.DurationMS = number()
-		case 10:
-			j.Score = number()
-		case 11:
-			text(&j.Reason)
-		case 12:
-			text(&j.Strategy)
-		case 13:
+		case "completed":
+			bit = fCompleted
+			j.Completed, err = v.Bool()
+		case "passed":
+			bit = fPassed
+			j.Passed, err = v.Bool()
+		case "duration_ms":
+			bit = fDurationMS
+			j.DurationMS, err = v.Float()
+		case "score":
+			bit = fScore
+			j.Score, err = v.Float()
+		case "reason":
+			bit = fReason
+			j.Reason, err = v.String()
+		case "strategy":
+			bit = fStrategy
+			j.Strategy, err = v.String()
+		case "cause":
+			bit = fCause
 			var c string
-			text(&c)
+			c, err = v.String()
 			j.Cause = results.Cause(c)
-		case 14:
-			switch vt {
-			case jsonparser.Null:
-			case jsonparser.Array:
-				_, aerr := jsonparser.ArrayEach(v, func(e []byte, et jsonparser.ValueType, _ int, _ error) {
-					var r string
-					if et != jsonparser.String {
-						ok = false
-						return
-					}
-					r, err = jsonparser.ParseString(e)
-					j.TerminationReasons = append(j.TerminationReasons, r)
-				})
-				ok = ok && aerr == nil
-			default:
-				ok = false
+		case "termination_reasons":
+			bit = fTerminationReasons
+			j.TerminationReasons, err = v.Strings(nil)
+		case "usage":
+			bit = fUsage
+			err = scanUsage(v, &j.Usage)
+		case "params":
+			bit = fParams
+			if !v.Null() && !v.Object() {
+				err = errPlain
 			}
-		case 15:
-			usage = v
-			ok = vt == jsonparser.Object || vt == jsonparser.Null
-		case 16:
-			params = v
-			ok = vt == jsonparser.Object || vt == jsonparser.Null
+			params = v.Raw
+		default:
+			return unlikeAnyField(key)
 		}
-		if err != nil {
-			ok = false
+		if seen&bit != 0 {
+			return errPlain
 		}
-	}, fields...)
-	if !ok {
-		return nil, false
-	}
-	if len(usage) > 0 && json.Unmarshal(usage, &j.Usage) != nil {
+		seen |= bit
+		return err
+	})
+	if err != nil {
 		return nil, false
 	}
 	if len(params) > 0 && json.Unmarshal(params, &j.Params) != nil {

@@ -40,7 +40,7 @@ func TestCaseJobReadsWhatJSONReads(t *testing.T) {
 		"nulls": `{"id":"x/run-1","index":3,"reason":null,"termination_reasons":null,"usage":null,"params":null,"passed":true,"completed":true,"attempts":1}`,
 		"bare":  `{"id":"x/run-1","index":3,"passed":true,"completed":true}`,
 	} {
-		got, ok := caseJob([]byte(line), caseFields())
+		got, ok := caseJob([]byte(line))
 		require.True(t, ok, name)
 		var want results.Job
 		require.NoError(t, json.Unmarshal([]byte(line), &want), name)
@@ -54,7 +54,7 @@ func TestCaseJobReadsWhatJSONReads(t *testing.T) {
 		"bad usage":      `{"id":"x/run-1","index":3,"usage":{"total_tokens":"many"},"passed":true,"completed":true}`,
 		"bad reason":     `{"id":"x/run-1","index":3,"termination_reasons":[1],"passed":true,"completed":true}`,
 	} {
-		_, ok := caseJob([]byte(line), caseFields())
+		_, ok := caseJob([]byte(line))
 		assert.False(t, ok, name)
 	}
 }
@@ -67,7 +67,7 @@ func FuzzCaseJob(f *testing.F) {
 	f.Add(`{"id":`)
 	f.Add(`[{"id":"x"}]`)
 	f.Fuzz(func(t *testing.T, line string) {
-		j, ok := caseJob([]byte(line), caseFields())
+		j, ok := caseJob([]byte(line))
 		if !ok {
 			return
 		}

@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -258,7 +257,7 @@ func (r *Results) readInput(src int, in Input) error {
 			continue
 		}
 		var rec lineRecord
-		if err := json.Unmarshal(line, &rec); err != nil {
+		if err := rec.decode(line); err != nil {
 			r.malformed++
 			r.warn(&lineError{Input: in.Name, Line: lr.Line(), Err: fmt.Errorf("malformed record skipped: %w", err)})
 			continue
@@ -586,7 +585,7 @@ func (r *Results) readRecord(src int, off int64) (*lineRecord, error) {
 		return nil, err
 	}
 	var rec lineRecord
-	if err := json.Unmarshal(line, &rec); err != nil {
+	if err := rec.decode(line); err != nil {
 		return nil, err
 	}
 	return &rec, nil

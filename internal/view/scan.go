@@ -1,75 +1,54 @@
 package view
 
 import (
-	"bytes"
-	"errors"
-	"strconv"
-
-	"github.com/buger/jsonparser"
-
+	"github.com/agenteval/agenteval/internal/jsonl"
 	"github.com/agenteval/agenteval/results"
 )
 
-// errSyntax is a record line the scanner cannot read.
-var errSyntax = errors.New("not a JSON object")
-
 // scanRecord reads the top-level fields indexing needs from one record
-// line with jsonparser (as report's JUnit does), skipping every other value
-// (transcripts, details) without decoding it: a job's line is mostly text
-// nobody filters by, and decoding it all made indexing ten times slower.
-// Strings are decoded (escapes resolved); evaluations and checkpoints are
-// kept raw for why.
+// line with jsonl.EachField (report reads its lines the same way),
+// skipping every other value (transcripts, details) without decoding it:
+// a job's line is mostly text nobody filters by, and decoding it all made
+// indexing ten times slower. Strings are decoded (escapes resolved); a
+// field of another kind than encoding/json would accept is an error;
+// evaluations and checkpoints are kept raw for why.
 func scanRecord(line []byte, rec *lineRecord) error {
-	if t := bytes.TrimSpace(line); len(t) == 0 || t[0] != '{' {
-		return errSyntax
-	}
-	return jsonparser.ObjectEach(line, func(key, v []byte, vt jsonparser.ValueType, _ int) error {
+	return jsonl.EachField(line, func(key []byte, v jsonl.Value) error {
 		var err error
 		switch string(key) {
 		case "record":
-			rec.Record, err = str(v, vt)
+			rec.Record, err = v.String()
 		case "run_id":
-			rec.RunID, err = str(v, vt)
+			rec.RunID, err = v.String()
 		case "id":
-			rec.ID, err = str(v, vt)
+			rec.ID, err = v.String()
 		case "index":
-			rec.Index, err = strconv.ParseInt(string(v), 10, 64)
+			rec.Index, err = v.Int()
 		case "scenario":
-			rec.Scenario, err = str(v, vt)
+			rec.Scenario, err = v.String()
 		case "agent":
-			rec.Agent, err = str(v, vt)
+			rec.Agent, err = v.String()
 		case "model":
-			rec.Model, err = str(v, vt)
+			rec.Model, err = v.String()
 		case "completed":
-			rec.Completed = vt == jsonparser.Boolean && string(v) == "true"
+			rec.Completed, err = v.Bool()
 		case "passed":
-			rec.Passed = vt == jsonparser.Boolean && string(v) == "true"
+			rec.Passed, err = v.Bool()
 		case "duration_ms":
-			rec.DurationMS, err = strconv.ParseFloat(string(v), 64)
+			rec.DurationMS, err = v.Float()
 		case "reason":
-			rec.Reason, err = str(v, vt)
+			rec.Reason, err = v.String()
 		case "cause":
 			var c string
-			c, err = str(v, vt)
+			c, err = v.String()
 			rec.Cause = results.Cause(c)
 		case "error":
-			rec.Error, err = str(v, vt)
+			rec.Error, err = v.String()
 		case "evaluations":
-			rec.Evals = v
+			rec.Evals = v.Raw
 		case "checkpoints":
-			rec.Checks = v
+			rec.Checks = v.Raw
 		}
 		return err
 	})
-}
-
-// str decodes a JSON string value (null is "").
-func str(v []byte, vt jsonparser.ValueType) (string, error) {
-	switch vt {
-	case jsonparser.Null:
-		return "", nil
-	case jsonparser.String:
-		return jsonparser.ParseString(v)
-	}
-	return "", errSyntax
 }
