@@ -5,6 +5,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -69,6 +70,17 @@ func TestEveryVerbStopsOnASignal(t *testing.T) {
 	code, _, stderr := runCLI(t, "run", "--agent", "echo", "--runs", "3000", "--out", filepath.Join(dir, "r"), scen)
 	require.Equal(t, exitOK, code, stderr)
 	results := filepath.Join(dir, "r", "results.jsonl")
+	// At scale: a folder of eight shards of the run, 24,000 records, for
+	// the readers (report and compare read them all before writing).
+	shards := filepath.Join(dir, "shards")
+	b, err := os.ReadFile(results)
+	require.NoError(t, err)
+	for i := range 8 {
+		d := filepath.Join(shards, fmt.Sprintf("s%d", i))
+		require.NoError(t, os.MkdirAll(d, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(d, "results.jsonl"), b, 0o644))
+	}
+	// schema and types are left out: they print a page and end at once.
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -77,7 +89,12 @@ func TestEveryVerbStopsOnASignal(t *testing.T) {
 		{"validate", []string{"validate", "--format", "json", big, big, big, big, big, big, big, big, big, big, big, big, big, big, big, big}},
 		{"plan", []string{"plan", "--agent", "echo", "--history", results, big}},
 		{"report", []string{"report", "--format", "json", results, results, results, results, results, results, results, results}},
+		{"report md", []string{"report", "--format", "md", shards}},
+		{"report html", []string{"report", "--format", "html", shards}},
+		{"report junit", []string{"report", "--format", "junit", shards}},
 		{"report compare", []string{"report", "compare", "--format", "json", results, results}},
+		{"report compare at scale", []string{"report", "compare", "--format", "md", shards, shards}},
+		{"view", []string{"view", shards}},
 		{"checkpoint", []string{"checkpoint", "--manifest", manifest, "--graphql-url", hang.URL + "/graphql", ghScen}},
 		{"fixture status", []string{"fixture", "status", "--manifest", manifest, "--graphql-url", hang.URL + "/graphql"}},
 		{"run", []string{"run", "--agent", "exec:sleep 60", "--out", filepath.Join(dir, "r2"), scen}},
