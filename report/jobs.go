@@ -265,7 +265,7 @@ func caseJob(line []byte) (j *results.Job, ok bool) {
 	if err != nil {
 		return nil, false
 	}
-	if len(params) > 0 && json.Unmarshal(params, &j.Params) != nil {
+	if j.Params, err = decodeParams(params); err != nil {
 		return nil, false
 	}
 	return j, true

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/agenteval/agenteval/internal/jsonl"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/results"
 )
@@ -78,11 +79,35 @@ func (r *lineRecord) plan() (results.Plan, error) {
 	return p, nil
 }
 
-// params decodes the job's parameters.
+// params decodes the job's parameters: their values one by one with
+// jsonl (a matrix's values are mostly scalars), else, with its error, by
+// encoding/json.
 func (r *lineRecord) params() (map[string]any, error) {
-	var m map[string]any
-	if err := decodeOptional(r.Params, &m); err != nil {
+	m, err := decodeParams(r.Params)
+	if err != nil {
 		return nil, fmt.Errorf("job params: %w", err)
+	}
+	return m, nil
+}
+
+// decodeParams decodes a job's params as encoding/json decodes them into a
+// map[string]any (absent or null: nil).
+func decodeParams(raw []byte) (map[string]any, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	m := map[string]any{}
+	err := jsonl.EachField(raw, func(key []byte, v jsonl.Value) error {
+		x, err := v.Any()
+		m[jsonl.Key(key)] = x
+		return err
+	})
+	if err == nil {
+		return m, nil
+	}
+	m = nil
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

@@ -123,3 +123,31 @@ func FuzzScanRecord(f *testing.F) {
 		}
 	})
 }
+
+// TestParamsReadAsJSON: a job's params decode as encoding/json decodes
+// them into a map, value kinds, escapes, repeated and invalid keys alike,
+// and what it refuses is refused.
+func TestParamsReadAsJSON(t *testing.T) {
+	t.Parallel()
+	for _, raw := range []string{
+		``, `null`, `{}`,
+		`{"run[0].input":"Question 1: what is \"x\"?","n":2.5,"big":1e300,"neg":-0,"ok":true,"none":null}`,
+		`{"nested":{"a":[1,"x",null,{"b":false}]},"list":[]}`,
+		`{"k\u00e9y":1,"k\/2":"\ud83d\ude00","dup":1,"dup":2}`,
+		"{\"bad \xff key\":\"bad \xfe value\"}",
+		`{"n":1e400}`, `[1]`, `"x"`, `{"a":1`, `{"a":[1,]}`, `{"a":tru}`,
+	} {
+		var want map[string]any
+		werr := error(nil)
+		if raw != "" && raw != "null" {
+			werr = json.Unmarshal([]byte(raw), &want)
+		}
+		got, gerr := decodeParams([]byte(raw))
+		if werr != nil {
+			assert.Error(t, gerr, raw)
+			continue
+		}
+		require.NoError(t, gerr, raw)
+		assert.Equal(t, want, got, raw)
+	}
+}

@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 	"unicode/utf8"
@@ -159,6 +160,36 @@ func EachField(line []byte, fn func(key []byte, v Value) error) error {
 
 // errNotObject is a line that does not hold one JSON object.
 var errNotObject = errors.New("not a JSON object")
+
+// Any decodes v as encoding/json decodes a value into an interface{}:
+// nil, a string, a float64, a bool, or (objects and arrays, decoded by
+// encoding/json) a map[string]any or a []any.
+func (v Value) Any() (any, error) {
+	switch v.Kind {
+	case jsonparser.Null:
+		return nil, nil
+	case jsonparser.String:
+		return v.String()
+	case jsonparser.Number:
+		return v.Float()
+	case jsonparser.Boolean:
+		return v.Bool()
+	case jsonparser.Object, jsonparser.Array:
+		var x any
+		err := json.Unmarshal(v.Raw, &x)
+		return x, err
+	}
+	return nil, errKind
+}
+
+// Key is a member's name as EachField gives it (escapes resolved) as
+// encoding/json decodes a map key: invalid UTF-8 replaced.
+func Key(key []byte) string {
+	if !utf8.Valid(key) {
+		return validUTF8(key)
+	}
+	return string(key)
+}
 
 // Object reports whether v is an object (null is not).
 func (v Value) Object() bool { return v.Kind == jsonparser.Object }
