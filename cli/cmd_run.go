@@ -140,7 +140,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	files, code := loadRunFiles(env, f.strict, f.verbose, paths)
+	files, code := loadRunFilesBounded(env, f.strict, f.verbose, paths)
 	if files == nil {
 		return code
 	}

@@ -65,6 +65,9 @@ type cliEnv struct {
 	// kit holds every registry the commands use (agenteval.New() unless a
 	// test brings its own, with its plugins registered).
 	kit *agenteval.Kit
+	// loadMemoryLimit, when not 0, is the soft memory limit run sets
+	// while it loads its inputs (Main sets it; GOMEMLIMIT overrides it).
+	loadMemoryLimit int64
 }
 
 // secretVariables are the variables agenteval itself reads that may hold
@@ -154,16 +157,24 @@ func Main(ctx context.Context, kit *agenteval.Kit, args []string) int {
 		// over it is still served (the runtime bounds the extra work).
 		debug.SetMemoryLimit(reportMemoryLimit)
 	}
+	var loadLimit int64
+	if os.Getenv("GOMEMLIMIT") == "" {
+		loadLimit = reportMemoryLimit
+	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	done := make(chan int, 1)
 	go func() {
 		done <- mainWith(ctx, &cliEnv{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, getenv: os.Getenv, environ: os.Environ,
-			isTerminal: isTerminal(os.Stderr), kit: kit}, args)
+			isTerminal: isTerminal(os.Stderr), kit: kit, loadMemoryLimit: loadLimit}, args)
 	}()
 	return untilSignal(ctx, stop, done, signalGrace, os.Stderr)
 }
 
-// reportMemoryLimit is report's soft memory limit (GOMEMLIMIT overrides it).
+// reportMemoryLimit is report's soft memory limit, and run's while it
+// loads its inputs (GOMEMLIMIT overrides both): parsing a matrix builds
+// its whole node tree (about 200 bytes a value) before letting most of it
+// go, and at 10^6 values the collector's headroom over that transient
+// peak, not what the run keeps, made run's peak RSS.
 const reportMemoryLimit = 400 << 20
 
 // signalGrace is how long a command has, after SIGINT or SIGTERM, to stop

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"time"
@@ -125,6 +126,17 @@ func githubParts(env *cliEnv, graphqlURL string, c *llm.Cassette, replay bool) (
 
 // loadRunFiles loads paths, printing their errors (and, verbose, every
 // diagnostic); nil and the exit code when they hold errors.
+// loadRunFilesBounded is loadRunFiles under env.loadMemoryLimit, when
+// set: the collector works sooner while the inputs' node trees are built,
+// and the run itself keeps the usual pacing.
+func loadRunFilesBounded(env *cliEnv, strict, verbose bool, paths []string) ([]*scenario.File, int) {
+	if env.loadMemoryLimit > 0 {
+		prev := debug.SetMemoryLimit(env.loadMemoryLimit)
+		defer debug.SetMemoryLimit(prev)
+	}
+	return loadRunFiles(env, strict, verbose, paths)
+}
+
 func loadRunFiles(env *cliEnv, strict, verbose bool, paths []string) ([]*scenario.File, int) {
 	set, err := env.kit.Loader(scenario.Options{Strict: strict}).LoadPaths(paths...)
 	if set == nil {
