@@ -6,8 +6,12 @@
 //
 // # Reading and merging
 //
-// [Read] streams every input once. Records are decoded one line at a time and
-// never kept; per job it keeps only a compact slot (where the record lies in
+// [Read] streams every input once. Records are read one line at a time and
+// never kept: a job record's statistics fields are picked out of its line
+// (internal/jsonl) without decoding its transcript, messages and details,
+// and a line it does not read plainly is decoded by encoding/json, whose
+// error makes it a malformed line (a line whose skipped values alone are
+// not JSON, which no writer makes, is read by its fields). Per job it keeps only a compact slot (where the record lies in
 // its input, its duration, efficiency and outcome), per combination its key
 // and counts, and per scenario the additive tallies, so memory grows by a
 // fixed amount per job and per combination, never with a record's text.
