@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
@@ -128,13 +129,19 @@ func githubParts(env *cliEnv, graphqlURL string, c *llm.Cassette, replay bool) (
 // diagnostic); nil and the exit code when they hold errors.
 // loadRunFilesBounded is loadRunFiles under env.loadMemoryLimit, when
 // set: the collector works sooner while the inputs' node trees are built,
-// and the run itself keeps the usual pacing.
+// and once they are let go (all but the values and their positions) one
+// collection sets the heap's goal by what the run keeps; the run itself
+// keeps the usual pacing. Without it the goal stayed twice the load's
+// transient peak, and the run's first allocations grew the heap to it.
 func loadRunFilesBounded(env *cliEnv, strict, verbose bool, paths []string) ([]*scenario.File, int) {
-	if env.loadMemoryLimit > 0 {
-		prev := debug.SetMemoryLimit(env.loadMemoryLimit)
-		defer debug.SetMemoryLimit(prev)
+	if env.loadMemoryLimit <= 0 {
+		return loadRunFiles(env, strict, verbose, paths)
 	}
-	return loadRunFiles(env, strict, verbose, paths)
+	prev := debug.SetMemoryLimit(env.loadMemoryLimit)
+	defer debug.SetMemoryLimit(prev)
+	files, code := loadRunFiles(env, strict, verbose, paths)
+	runtime.GC()
+	return files, code
 }
 
 func loadRunFiles(env *cliEnv, strict, verbose bool, paths []string) ([]*scenario.File, int) {
