@@ -63,7 +63,7 @@ type Config struct {
 	// simulated user repeatable.
 	AllowCommands bool
 	Seed          int64
-	// Checkpoints scores scenarios' checkpoints (runner.Checkpoints).
+	// Checkpoints scores scenarios' checkpoints (a checkpoint.Checker).
 	Checkpoints runner.CheckpointScorer
 	// Manifest, SeedFile and Fixtures are agenteval.RunConfig's: the
 	// fixture manifest placeholders bind to, the seed file of fresh
