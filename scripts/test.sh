@@ -62,9 +62,10 @@ npm_packages=()
 # because plugin-bootstrap imports it without declaring it (a project's
 # hoisting hides that; a global install does not). Versions run on Node 20.
 npm_packages+=(@elizaos/core@1.7.2 @elizaos/plugin-sql@1.7.2 @elizaos/plugin-bootstrap@1.7.2 @elizaos/plugin-openai@1.6.0 zod@4.6.7)
-# The coding-agent CLIs the agent/opencode and agent/codex tests run
-# (internal/testtool's "opencode" and "codex").
-npm_packages+=(opencode-ai@1.18.33 @openai/codex@0.171.0)
+# The coding-agent CLIs the agent/opencode, agent/codex, agent/claudecode
+# and agent/geminicli tests run (internal/testtool's "opencode", "codex",
+# "claude" and "gemini").
+npm_packages+=(opencode-ai@1.18.33 @openai/codex@0.171.0 @anthropic-ai/claude-code@2.1.332 @google/gemini-cli@0.61.0)
 npm_dir=${AGENTEVAL_NPM_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/agenteval/npm}
 
 # npm_installed reports whether package spec NAME@VERSION is in the cache
