@@ -34,8 +34,11 @@ import (
 // Kit.Run), evaluate's second names of results' Action, Turn and Scope,
 // runner.MockError (the file's scenario.MockError is the error),
 // fixture.ParseManifest; it added agentevaltest's Suite, Budget and
-// fixtures and RunConfig.Around.
-const maxSurface = 1621
+// fixtures and RunConfig.Around. Issue 31's honest latency added one,
+// results.Job.AgentStartupMS (a persistent program's start-up, recorded
+// apart from the duration); the session reports it through an anonymous
+// TakeStartup method, not a runner name.
+const maxSurface = 1622
 
 // TestPublicSurfaceStaysSmall counts what a host can name: exported
 // top-level identifiers, the exported methods of exported types and the
