@@ -101,13 +101,22 @@ func (a *agent) NewSession(_ context.Context, cfg runner.SessionConfig) (runner.
 			return nil, fmt.Errorf("claude-code agent: %w", err)
 		}
 	}
-	return &session{agent: a, dir: cfg.Dir, home: home, config: config}, nil
+	// Claude Code binds a socket in $XDG_RUNTIME_DIR/cc-socks, or in
+	// /tmp/cc-socks-UID, shared by every user's session, when that path
+	// would be too long for a socket (the home's is): a short directory of
+	// the session's own keeps it, and goes with the session.
+	runtime, err := os.MkdirTemp("", "agenteval-cc-")
+	if err != nil {
+		_ = os.RemoveAll(home)
+		return nil, fmt.Errorf("claude-code agent: %w", err)
+	}
+	return &session{agent: a, dir: cfg.Dir, home: home, config: config, runtime: runtime}, nil
 }
 
 type session struct {
-	agent             *agent
-	dir, home, config string
-	id                string // Claude Code's session id, once the first message made one
+	agent                      *agent
+	dir, home, config, runtime string
+	id                         string // Claude Code's session id, once the first message made one
 }
 
 // Send runs `claude -p --output-format stream-json` with the message on
@@ -127,7 +136,7 @@ func (s *session) Send(ctx context.Context, message string) (runner.Reply, error
 	if s.id != "" {
 		args = append(args, "--resume", s.id)
 	}
-	env := cliagent.Env(s.home, []string{"CLAUDE_CONFIG_DIR"}, s.agent.env, "CLAUDE_CONFIG_DIR="+s.config,
+	env := cliagent.Env(s.home, []string{"CLAUDE_CONFIG_DIR"}, s.agent.env, "CLAUDE_CONFIG_DIR="+s.config, "XDG_RUNTIME_DIR="+s.runtime,
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_NON_ESSENTIAL_MODEL_CALLS=1", "DISABLE_AUTOUPDATER=1",
 		"DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1")
 	t := transcript{pending: map[string]int{}}
@@ -152,8 +161,10 @@ func (s *session) Send(ctx context.Context, message string) (runner.Reply, error
 	return reply, nil
 }
 
-// Close removes the session's configuration home.
-func (s *session) Close() error { return os.RemoveAll(s.home) }
+// Close removes the session's configuration home and runtime directory.
+func (s *session) Close() error {
+	return errors.Join(os.RemoveAll(s.home), os.RemoveAll(s.runtime))
+}
 
 // event is one line of `claude -p --output-format stream-json --verbose`.
 type event struct {
