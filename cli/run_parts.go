@@ -113,20 +113,18 @@ func githubParts(env *cliEnv, graphqlURL string, c *llm.Cassette, replay bool) (
 	token := firstNonEmpty(env.getenv("GITHUB_TOKEN"), env.getenv("GH_TOKEN"))
 	if token == "" && graphqlURL == "" {
 		if c != nil && replay {
-			return runner.Checkpoints(checkpoint.Checker{Executor: runner.RecordCheckpoints(nil, c), Conditions: env.kit.Conditions}), nil
+			return checkpoint.Checker{Executor: checkpoint.Recorded(nil, c), Conditions: env.kit.Conditions}, nil
 		}
 		return nil, nil
 	}
 	gh := github.NewClient(github.Config{Token: token, GraphQLURL: graphqlURL, Timeout: 60 * time.Second})
 	var exec checkpoint.Executor = github.NewExecutor(gh, github.ExecutorOptions{})
 	if c != nil {
-		exec = runner.RecordCheckpoints(exec, c)
+		exec = checkpoint.Recorded(exec, c)
 	}
-	return runner.Checkpoints(checkpoint.Checker{Executor: exec, Conditions: env.kit.Conditions}), github.NewManager(gh, github.ManagerConfig{})
+	return checkpoint.Checker{Executor: exec, Conditions: env.kit.Conditions}, github.NewManager(gh, github.ManagerConfig{})
 }
 
-// loadRunFiles loads paths, printing their errors (and, verbose, every
-// diagnostic); nil and the exit code when they hold errors.
 // loadRunFilesBounded is loadRunFiles under env.loadMemoryLimit, when
 // set: the collector works sooner while the inputs' node trees are built,
 // and once they are let go (all but the values and their positions) one
@@ -144,6 +142,8 @@ func loadRunFilesBounded(env *cliEnv, strict, verbose bool, paths []string) ([]*
 	return files, code
 }
 
+// loadRunFiles loads paths, printing their errors (and, verbose, every
+// diagnostic); nil and the exit code when they hold errors.
 func loadRunFiles(env *cliEnv, strict, verbose bool, paths []string) ([]*scenario.File, int) {
 	set, err := env.kit.Loader(scenario.Options{Strict: strict}).LoadPaths(paths...)
 	if set == nil {
