@@ -34,7 +34,7 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 type runFlags struct {
 	agentSpec, out, retry, shard, envFallback, userModel, judgeModel, judgeCache   string
 	manifest, seedFile, graphqlURL, cpuProfile, record, budget, prices, agentModel string
-	suite, transcripts                                                             string
+	suite, transcripts, steps                                                      string
 	concurrency, maxRequests, shards, runs, infraRetries                           int
 	seed, maxJobs                                                                  int64
 	resume, overwrite, exitZero, allowCommands, strict, keepDirs, verbose, replay  bool
@@ -65,6 +65,7 @@ func (f *runFlags) define(fs *flagSet) {
 	fs.StringVar(&f.seedFile, "seed-file", "", "seed file declaring the fixtures seed_per_iteration scenarios get afresh for each run (needs a GitHub token or --graphql-url)")
 	fs.StringVar(&f.graphqlURL, "graphql-url", "", "GitHub GraphQL endpoint for checkpoints (default api.github.com)")
 	fs.BoolVar(&f.keepDirs, "keep-dirs", false, "keep run directories (in DIR/work, until the next run into DIR)")
+	fs.StringVar(&f.steps, "steps", "auto", "print each job as elizaos scenario run does (each step's output, ✅/❌ per evaluation, SCENARIO STATUS) on stdout: auto (a run of one job, stdout a terminal), always or never")
 	fs.StringVar(&f.transcripts, "transcripts", "all", "which jobs keep their transcript (tool calls with arguments and results), code-step output and agent log in the results: all, failing or none")
 	fs.Int64Var(&f.maxJobs, "max-jobs", runMaxJobs, "refuse runs with more jobs than this")
 	fs.BoolVar(&f.verbose, "v", false, "print every failing job")
@@ -89,6 +90,8 @@ func (f *runFlags) check() string {
 		return fmt.Sprintf("--max-requests %d: want 0 (learned) or at least 1 request at once", f.maxRequests)
 	case f.runs < 1:
 		return fmt.Sprintf("--runs %d: want at least 1 run per scenario", f.runs)
+	case f.steps != "auto" && f.steps != "always" && f.steps != "never":
+		return fmt.Sprintf("--steps %q: want auto, always or never", f.steps)
 	case f.maxJobs < 1:
 		return fmt.Sprintf("--max-jobs %d: want at least 1", f.maxJobs)
 	case f.resume && f.overwrite:
@@ -199,6 +202,13 @@ func (f *runFlags) config(env *cliEnv, fs *flagSet) (agenteval.RunConfig, []stri
 	cfg.Checkpoints, cfg.Fixtures = githubParts(env, f.graphqlURL, cassette, f.replay)
 	pp := &runout.ProgressPrinter{W: env.stderr, Terminal: env.isTerminal, Every: 10000, Verbose: f.verbose}
 	cfg.Progress = pp.Update
+	if f.steps == "always" || (f.steps == "auto" && env.stdoutTerminal) {
+		steps := &runout.Steps{W: env.stdout, Always: f.steps == "always", Color: env.stdoutTerminal}
+		cfg.Progress = func(pr runner.Progress) {
+			pp.Update(pr)
+			steps.Job(pr.Last, pr.Total)
+		}
+	}
 	return cfg, paths, nil
 }
 

@@ -19,22 +19,16 @@ import (
 // ScenarioRunResult (none skipped) and its figures must be ours.
 func TestUpstreamReportGenerateReadsExport(t *testing.T) {
 	t.Parallel()
-	cli := testtool.Need(t, "elizaos")
-	script, err := filepath.EvalSymlinks(cli)
-	require.NoError(t, err)
-	bun := filepath.Join(filepath.Dir(script), "..", "node_modules", "bun", "bin", "bun.exe")
-	if _, err := os.Stat(bun); err != nil {
-		t.Fatalf("@elizaos/cli is installed without the bun it runs under (%v): bash scripts/test.sh links it", err)
-	}
+	elizaos := testtool.NeedElizaOS(t)
 
 	jobs := []*results.Job{job("a", 1, "pass"), job("a", 2, "fail"), job("b", 1, "pass"), job("b", 2, "incomplete")}
 	dir := filepath.Join(t.TempDir(), "eliza")
-	_, err = Export(dir, seq(jobs...))
+	_, err := Export(dir, seq(jobs...))
 	require.NoError(t, err)
 
 	home := t.TempDir()
 	out := filepath.Join(home, "report.json")
-	cmd := exec.CommandContext(t.Context(), bun, script, "report", "generate", dir, "--format", "json", "--output-path", out)
+	cmd := exec.CommandContext(t.Context(), elizaos[0], append(elizaos[1:], "report", "generate", dir, "--format", "json", "--output-path", out)...)
 	cmd.Dir = home
 	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "ELIZA_NO_AUTO_INSTALL=true", "NO_COLOR=1"}
 	log, err := cmd.CombinedOutput()
