@@ -38,6 +38,7 @@ type runFlags struct {
 	concurrency, maxRequests, shards, runs, infraRetries                           int
 	seed, maxJobs                                                                  int64
 	resume, overwrite, exitZero, allowCommands, strict, keepDirs, verbose, replay  bool
+	live                                                                           bool
 	filters, modes                                                                 stringList
 }
 
@@ -56,6 +57,7 @@ func (f *runFlags) define(fs *flagSet) {
 	fs.Int64Var(&f.seed, "seed", 1, "seed for mock probabilities and the user simulator")
 	fs.BoolVar(&f.allowCommands, "allow-commands", false, "let scenarios run commands (code steps, command_exit_code_is); without it such jobs are incomplete and run nothing")
 	fs.StringVar(&f.envFallback, "env-fallback", "", "run scenarios whose environment has no provider here (e2b) in this one instead: local")
+	fs.BoolVar(&f.live, "live", false, "apply no setup.mocks: the agent calls its real services (as elizaos scenario run --live)")
 	fs.BoolVar(&f.strict, "strict", false, "unknown fields are errors; unmatched mock calls fail the run")
 	fs.IntVar(&f.runs, "runs", 1, "runs per plain scenario, at least 1 (matrices use runs_per_combination)")
 	fs.StringVar(&f.userModel, "user-model", "script", "user simulator: script (offline, deterministic) or openai:MODEL")
@@ -186,7 +188,7 @@ func (f *runFlags) config(env *cliEnv, fs *flagSet) (agenteval.RunConfig, []stri
 	}
 	cfg = agenteval.RunConfig{AgentSpec: f.agentSpec, AgentOptions: agentOpts, Suite: cfg.Suite, SuiteFile: f.suite, Concurrency: f.concurrency,
 		Runs: f.runs, Filters: f.filters, Shard: shard, MaxJobs: f.maxJobs, Out: f.out, Resume: f.resume, Retry: f.retry, Overwrite: f.overwrite,
-		Redactor: env.redactor, AllowCommands: f.allowCommands, StrictMocks: f.strict, EnvFallback: f.envFallback, Seed: f.seed,
+		Redactor: env.redactor, AllowCommands: f.allowCommands, StrictMocks: f.strict, Live: f.live, EnvFallback: f.envFallback, Seed: f.seed,
 		KeepDirs: f.keepDirs, Transcripts: f.transcripts, Manifest: f.manifest, SeedFile: f.seedFile, Budget: budget, Log: env.stderr, Limits: agentOpts.Limits,
 		Settings: map[string]string{"user-model": f.userModel, "judge-model": f.judgeModel}, Cassette: cassette, InfraRetries: f.infraRetries}
 	if f.infraRetries == 0 { // none; 0 in RunConfig means the default
