@@ -1,8 +1,12 @@
 // Package agentevaltest runs agenteval scenarios inside Go tests: each job
-// is a subtest named by its id (source/combination/run-N), so
-// `go test -run 'TestAgent/weather'` selects scenarios and -count repeats
-// them, and a job that does not pass fails its subtest with the verdict's
-// reason and every failed evaluation, at the line that called Run.
+// is a subtest named by its id, source/combination/run-N, where a matrix
+// combination is named by its parameter values
+// (weather/input=What_is_the_weather_in_Paris,responseFn=condition_sunny_temp_c_21/run-1),
+// so `go test -run 'TestAgent/weather'` selects scenarios,
+// `-run 'TestAgent/weather/input=What_is_the_weather_in_Paris'` a
+// combination, and -count repeats them; a job that does not pass fails its
+// subtest with the verdict's reason, every failed evaluation and its id in
+// results, at the line that called Run.
 //
 // The common path needs this package and the runner's agent types:
 //
@@ -131,6 +135,7 @@ func runFiles(t testing.TB, at string, kit *agenteval.Kit, cfg Config, files []*
 	rc := cfg.runConfig()
 	rc.Log = logWriter{t}
 	tt, subtests := t.(*testing.T)
+	var names namer
 	rc.Around = func(j matrix.Job, run func() *results.Job) (res *results.Job) {
 		if !subtests {
 			res = run()
@@ -141,10 +146,10 @@ func runFiles(t testing.TB, at string, kit *agenteval.Kit, cfg Config, files []*
 		}
 		// t.Run from several of the run's goroutines at once: the subtests
 		// run concurrently, each reported under its own name.
-		tt.Run(j.ID, func(t *testing.T) {
+		tt.Run(names.name(j), func(t *testing.T) {
 			res = run()
 			if !res.Passed {
-				failAt(t, at, "%s", res.Explain())
+				failAt(t, at, "%s\njob id: %s", res.Explain(), j.ID)
 			}
 		})
 		return res

@@ -124,3 +124,42 @@ type tbOnly struct{ testing.TB }
 type sinkFunc func(*results.Job) error
 
 func (f sinkFunc) Write(r *results.Job) error { return f(r) }
+
+// matrixHostEnv makes TestMatrixHost run; TestSubtestsAreNamedByParameters
+// runs it in child test processes.
+const matrixHostEnv = "AGENTEVALTEST_MATRIX_HOST"
+
+func TestMatrixHost(t *testing.T) {
+	if os.Getenv(matrixHostEnv) == "" {
+		t.Skip("run by TestSubtestsAreNamedByParameters")
+	}
+	sunny := runner.AgentFunc(func(context.Context, runner.SessionConfig, string) (runner.Reply, error) {
+		return runner.Reply{Text: "sunny"}, nil // fails: every subtest's name is printed with --- FAIL
+	})
+	agentevaltest.Run(t, agentevaltest.Config{Agent: sunny, Concurrency: 4}, "../examples/scenarios/weather.matrix.yaml")
+}
+
+// A matrix job's subtest is named by its combination's parameter values,
+// the same in every run, and that name as printed selects it with -run.
+func TestSubtestsAreNamedByParameters(t *testing.T) {
+	t.Parallel()
+	child := func(run string) string {
+		cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run="+run, "-test.v", "-test.count=1")
+		cmd.Env = append(os.Environ(), matrixHostEnv+"=1")
+		out, _ := cmd.CombinedOutput()
+		return string(out)
+	}
+	all := child("^TestMatrixHost$")
+	const paris = "TestMatrixHost/weather/input=What_is_the_weather_in_Paris,responseFn=condition_sunny_temp_c_21/run-1"
+	for _, name := range []string{paris,
+		"TestMatrixHost/weather/input=What_is_the_weather_in_Tokyo,responseFn=condition_rainy_temp_c_12/run-2"} {
+		assert.Contains(t, all, "--- FAIL: "+name+" ", all)
+	}
+	assert.NotContains(t, all, "TestMatrixHost/weather/c-", "no combination hash in a name")
+	assert.Contains(t, all, "job id: weather/c-", "the failure names the job's id in results")
+	assert.Equal(t, 8, strings.Count(all, "--- FAIL: TestMatrixHost/"), "2 × 2 combinations, 2 runs each")
+
+	one := child(paris)
+	assert.Equal(t, 1, strings.Count(one, "--- FAIL: TestMatrixHost/"), "the printed name selects its job: %s", one)
+	assert.Contains(t, one, "--- FAIL: "+paris+" ")
+}

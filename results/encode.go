@@ -135,6 +135,9 @@ func (sp *spans) appendJob(b []byte, r *Job) ([]byte, error) {
 	b = appendTime(b, r.Started)
 	b = append(b, `,"duration_ms":`...)
 	b = appendFloat(b, r.DurationMS)
+	if r.AgentStartupMS != 0 {
+		b = appendFloat(append(b, `,"agent_startup_ms":`...), r.AgentStartupMS)
+	}
 	b = append(b, `,"usage":`...)
 	b = appendUsage(b, r.Usage)
 	if r.UserUsage != (llm.Usage{}) {

@@ -128,8 +128,14 @@ type Job struct {
 	Transcript []Turn `json:"transcript,omitempty"`
 	// Started is when the job's last attempt began.
 	Started time.Time `json:"started"`
-	// DurationMS is the wall time of the job's last attempt.
+	// DurationMS is the wall time of the job's last attempt, less
+	// AgentStartupMS.
 	DurationMS float64 `json:"duration_ms"`
+	// AgentStartupMS is the time the attempt spent waiting for the agent's
+	// program to start (a persistent exec agent's first session on a new
+	// program), left out of DurationMS and of its steps' and turns'
+	// durations so that latency compares agents, not interpreters' start-up.
+	AgentStartupMS float64 `json:"agent_startup_ms,omitempty"`
 	// Usage totals tokens reported by the agent.
 	Usage llm.Usage `json:"usage"`
 	// UserUsage totals the tokens of the simulated user's model calls, and

@@ -23,7 +23,11 @@ var errTimeout = errors.New("timed out")
 func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worker) *results.Job {
 	res := r.newResult(j)
 	start := res.Started
-	defer func() { res.DurationMS = float64(time.Since(start).Microseconds()) / 1000 }()
+	w.startup = 0
+	defer func() {
+		res.DurationMS = float64((time.Since(start) - w.startup).Microseconds()) / 1000
+		res.AgentStartupMS = float64(w.startup.Microseconds()) / 1000
+	}()
 	s := j.Scenario
 	if r.cfg.Live && s.Setup != nil && len(s.Setup.Mocks) > 0 {
 		// Live: the agent calls its real services, as scenario run --live
@@ -241,8 +245,8 @@ func (r *run) runStep(ctx context.Context, s *scenario.Scenario, step *scenario.
 	case step.Input != "" || step.Code == "":
 		st.Kind = "input"
 		st.Input = step.Input
-		reply, err := send(ctx, w, timeout, sess, step.Input)
-		st.Duration = time.Since(st.Started) // the step started just before this call (no clock read between)
+		reply, startup, err := send(ctx, w, timeout, sess, step.Input)
+		st.Duration = time.Since(st.Started) - startup // the step started just before this call (no clock read between)
 		st.Reply, st.Actions, st.Usage = reply.Text, reply.Actions, reply.Usage
 		return err
 	default:
@@ -368,15 +372,27 @@ func jobSeed(seed int64, id string, attempt int) int64 {
 	return int64(h >> 1)
 }
 
-// send sends one message, guarded by callTimeout.
-func send(ctx context.Context, w *worker, timeout time.Duration, sess Session, msg string) (Reply, error) {
+// send sends one message, guarded by callTimeout. It returns as well the
+// part of the call's time the session spent waiting for the agent's
+// program to start, which the attempt's durations leave out: a session
+// says so with an anonymous method, TakeStartup() time.Duration, that
+// returns the start-up it has not reported yet (agent/exec's sessions on
+// a persistent program; there is no runner interface for it).
+func send(ctx context.Context, w *worker, timeout time.Duration, sess Session, msg string) (Reply, time.Duration, error) {
+	t0 := time.Now()
 	reply, err := callTimeout(ctx, w, timeout, func(ctx context.Context) (Reply, error) { return sess.Send(ctx, msg) }, nil)
 	if err == nil {
 		if err = checkUsage(reply.Usage); err != nil {
-			return Reply{}, err
+			reply = Reply{}
 		}
 	}
-	return reply, err
+	var startup time.Duration
+	// Only after a call that returned: an abandoned one may still be running.
+	if s, ok := sess.(interface{ TakeStartup() time.Duration }); ok && err == nil {
+		startup = min(max(s.TakeStartup(), 0), time.Since(t0))
+		w.startup += startup
+	}
+	return reply, startup, err
 }
 
 // maxReplyTokens bounds each count of one reply's usage: no model call

@@ -33,6 +33,9 @@ type worker struct {
 	// kept because steps repeat their timeout and the error is built once.
 	causeFor time.Duration
 	cause    error
+	// startup totals the current attempt's Reply.Startup: time spent
+	// waiting for the agent's program to start, left out of its durations.
+	startup time.Duration
 }
 
 // end stops the worker's caller goroutine and waits for it.

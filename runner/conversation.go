@@ -68,8 +68,8 @@ func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario
 	var convErr error
 	for turn := 1; ; turn++ {
 		t0 := time.Now()
-		reply, err := send(ctx, w, perTurn, sess, msg)
-		d := time.Since(t0)
+		reply, startup, err := send(ctx, w, perTurn, sess, msg)
+		d := time.Since(t0) - startup
 		st.Duration += d
 		if err != nil {
 			if ctx.Err() != nil {

@@ -230,14 +230,15 @@ type execSession struct {
 	pool      *execPool // nil: the program ends with the session
 	cfg       runner.SessionConfig
 	maxReply  int
-	mark      int64       // stderr bytes the program wrote before the session
-	reused    bool        // the program served earlier sessions
-	heard     bool        // a line of this session was read
-	restarted bool        // the session moved to another program once
-	erred     atomic.Bool // a Send returned an error (AgentLog reads it while a Send may hang)
-	pending   []byte      // the start line, not yet written (a kept program gets it with the first message)
-	mu        sync.Mutex  // one message at a time
-	state     sync.Mutex  // guards closed and broken, which Close reads while a Send may be in flight
+	mark      int64         // stderr bytes the program wrote before the session
+	reused    bool          // the program served earlier sessions
+	heard     bool          // a line of this session was read
+	restarted bool          // the session moved to another program once
+	erred     atomic.Bool   // a Send returned an error (AgentLog reads it while a Send may hang)
+	pending   []byte        // the start line, not yet written (a kept program gets it with the first message)
+	startup   time.Duration // the program's start-up, read with its ready line, not yet taken (TakeStartup)
+	mu        sync.Mutex    // one message at a time
+	state     sync.Mutex    // guards closed and broken, which Close reads while a Send may be in flight
 	closed    bool
 	broken    error // set when a reply was abandoned or the stream broke; the session cannot go on
 }
@@ -246,6 +247,7 @@ type execSession struct {
 type execRead struct {
 	line []byte
 	err  error
+	at   time.Time // when the line was read off the program's stdout
 }
 
 // errLineTooLong and errReplyTooLong are the protocol's bounds being exceeded.
@@ -513,10 +515,27 @@ func (s *execSession) exchange(ctx context.Context, message string) (_ runner.Re
 			if err := s.ready(l, first); err != nil {
 				return runner.Reply{}, s.fail(err), false
 			}
+			if s.w.persistent {
+				// The program's start-up, until it said it was ready: the
+				// first of its many sessions is not charged with it.
+				s.startup = got.at.Sub(s.w.started)
+			}
 		default:
 			return runner.Reply{}, s.fail(fmt.Errorf("exec agent: unknown line type %q (want reply, error, action, mock or log)", l.Type)), false
 		}
 	}
+}
+
+// TakeStartup returns the time the session waited for its persistent
+// program to start (from its start to its ready line), once; the runner
+// leaves it out of the session's latency (results.Job.AgentStartupMS). It
+// is called between Sends.
+func (s *execSession) TakeStartup() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.startup
+	s.startup = 0
+	return d
 }
 
 // ready reads the program's announcement: "sessions":"many" makes it

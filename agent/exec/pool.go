@@ -35,9 +35,10 @@ const maxPoolNotes = 20
 // its stderr. It serves one session at a time; a persistent one (its first
 // line was {"type":"ready","sessions":"many"}) serves many in turn.
 type execWorker struct {
-	p      *proc.Process
-	stderr *limitedBuffer
-	lines  chan execRead // closed after the read that ended the stream
+	p       *proc.Process
+	started time.Time // just before the program was started
+	stderr  *limitedBuffer
+	lines   chan execRead // closed after the read that ended the stream
 	// inJobDir is true when the program was started in a job's directory,
 	// which is removed with the job: it is not kept for other sessions.
 	inJobDir bool
@@ -64,12 +65,13 @@ func (a *execAgent) startWorker(ctx context.Context, cfg runner.SessionConfig, d
 		env = append(env, "AGENTEVAL_JOB_ID="+cfg.JobID, "AGENTEVAL_DIR="+cfg.Dir)
 	}
 	stderr := &limitedBuffer{}
+	started := time.Now()
 	p, err := proc.Start(proc.Spec{Path: "sh", Args: []string{"-c", a.command}, Dir: dir, Env: env,
 		Stdin: true, StdoutPipe: true, Stderr: stderr, RunWork: proc.RunWork(ctx)})
 	if err != nil {
 		return nil, fmt.Errorf("exec agent: starting %q: %w", a.command, err)
 	}
-	w := &execWorker{p: p, stderr: stderr, lines: make(chan execRead), inJobDir: dir != ""}
+	w := &execWorker{p: p, started: started, stderr: stderr, lines: make(chan execRead), inJobDir: dir != ""}
 	go w.readLines(bufio.NewReaderSize(p.Stdout(), 64<<10), maxLine)
 	return w, nil
 }
@@ -79,7 +81,7 @@ func (w *execWorker) readLines(r *bufio.Reader, maxLine int) {
 	for {
 		line, err := readBoundedLine(r, maxLine)
 		if len(line) > 0 && (err == nil || errors.Is(err, io.EOF)) {
-			w.lines <- execRead{line: line}
+			w.lines <- execRead{line: line, at: time.Now()}
 		}
 		if err != nil {
 			w.lines <- execRead{err: err}

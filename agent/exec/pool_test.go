@@ -289,3 +289,30 @@ func TestExecPoolReplacesProgramsThatEndBetweenSessions(t *testing.T) {
 		assert.Contains(t, n, "exec agent: ")
 	}
 }
+
+// A persistent program's start-up is not charged to its first session:
+// the job records it as agent_startup_ms and its duration, step and turn
+// times leave it out, so that the first session is as fast as the rest.
+func TestExecPoolStartupIsNotLatency(t *testing.T) {
+	t.Parallel()
+	const startup = 1500 * time.Millisecond
+	marker := "agenteval-startup-" + proctest.SleepArg()
+	agent := testExecAgent(t, "AGENTEVAL_TEST_STARTUP="+startup.String()+" "+servingCommand(t, marker))
+	byID, sum := runSources(t, runner.Config{Agent: agent, Concurrency: 1},
+		sources.Scenario("issues", issuesScenario(t, "issues", "list the open issues", "30s"), 4))
+	require.Equal(t, int64(4), sum.Passed)
+	first := byID["issues/-/run-1"]
+	require.NotNil(t, first)
+	assert.GreaterOrEqual(t, first.AgentStartupMS, float64(startup.Milliseconds()), "the start-up is recorded")
+	assert.Less(t, first.DurationMS, float64(startup.Milliseconds()), "and left out of the duration")
+	assert.Less(t, first.Transcript[1].Duration, startup, "and of the reply's time")
+	for id, r := range byID {
+		if id != first.ID {
+			assert.Zero(t, r.AgentStartupMS, "%s ran on the program already started", id)
+		}
+	}
+	b, err := results.AppendJob(nil, first)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"agent_startup_ms":`)
+	assert.Empty(t, proctest.Alive(t, marker))
+}

@@ -20,8 +20,12 @@ import (
 // tests see reuse. Messages ask it to misbehave: "die" (SIGKILL to
 // itself), "hang" (never answer), "garbage" (a line that is not the
 // protocol), "fail" (an error line), "cwd" (say whether its working
-// directory still exists).
+// directory still exists). AGENTEVAL_TEST_STARTUP (a duration) makes it
+// take that long to start, as an interpreter loading its modules would.
 func servingAgent() {
+	if d, err := time.ParseDuration(os.Getenv("AGENTEVAL_TEST_STARTUP")); err == nil {
+		time.Sleep(d)
+	}
 	var sessions atomic.Int64
 	agent := agentFunc(func(ctx context.Context, cfg runner.SessionConfig) (runner.Session, error) {
 		n := sessions.Add(1)
