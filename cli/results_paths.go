@@ -64,7 +64,7 @@ func resultsPaths(args []string) ([]string, error) {
 			}
 		}
 		if len(out) == before {
-			return nil, fmt.Errorf("open results: %s holds no %s and no ElizaOS run file (run-*.json): a directory stands for the %s of every results folder under it (run --out DIR), or for the ElizaOS run files in it", arg, resultsFileName, resultsFileName)
+			return nil, fmt.Errorf("open results: %s holds no %s: a directory stands for the %s of every results folder under it (run --out DIR), or for the ElizaOS run files (run-*.json) in it", arg, resultsFileName, resultsFileName)
 		}
 	}
 	return out, nil

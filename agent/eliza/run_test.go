@@ -51,7 +51,7 @@ func elizaRun(t *testing.T, srv *llmtest.Server, spec string, concurrency int, u
 	out := filepath.Join(t.TempDir(), "out")
 	sum, err := kit.Run(context.Background(), agenteval.RunConfig{AgentSpec: spec,
 		AgentOptions: runner.AgentOptions{Getenv: func(k string) string { return env[k] }},
-		Concurrency:  concurrency, UserModel: user, Out: out}, files...)
+		Concurrency:  concurrency, UserModel: user, Out: out, AllowCommands: true}, files...)
 	require.NoError(t, err)
 	f, err := os.Open(sum.Path)
 	require.NoError(t, err)
