@@ -109,7 +109,7 @@ func TestVerdictsMatchUpstreamScenarioRun(t *testing.T) {
 	const examples = "../../testdata/corpus/eliza-7a128d1/packages/cli/src/commands/scenario/examples/"
 	cases := map[string]bool{ // scenario: the verdict its author meant
 		"nl-smoke":                true,
-		"simple-natural-language": true, // any_pass: "help" is in the reply
+		"simple-natural-language": true,  // any_pass: "help" is in the reply
 		"failing-test":            false, // a bash code step
 	}
 	dir, keep := t.TempDir(), t.TempDir()
