@@ -251,3 +251,27 @@ func TestMocksAsMCPTools(t *testing.T) {
 	assert.Contains(t, string(req.Body), "mcp__mocks__github__getIssue")
 	assert.Contains(t, string(req.Body), "mcp__mocks__github__closeIssue")
 }
+
+// TestWritesStayInTheJobDir: a write outside the job's directory is
+// refused (nobody is there to approve it) and recorded as a failed call;
+// the file is not made.
+func TestWritesStayInTheJobDir(t *testing.T) {
+	t.Parallel()
+	outside := filepath.Join(t.TempDir(), "outside.txt")
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(
+		llmtest.Calls(call("toolu_o", "Write", `{"file_path":"`+outside+`","content":"escaped\\n"}`)),
+		llmtest.Text("I could not write it."),
+	)
+	a := newTestAgent(t, srv, true)
+	_, dir := newJob(t)
+	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
+	require.NoError(t, err)
+	defer s.Close()
+	reply, err := s.Send(context.Background(), "Write outside.")
+	require.NoError(t, err)
+	require.Len(t, reply.Actions, 1)
+	assert.Equal(t, "Write", reply.Actions[0].Name)
+	assert.NotEmpty(t, reply.Actions[0].Error)
+	assert.NoFileExists(t, outside)
+}
