@@ -23,8 +23,8 @@ func runReport(_ context.Context, env *cliEnv, args []string) int {
 	if len(args) > 0 && args[0] == "compare" {
 		return runReportCompare(env, args[1:])
 	}
-	fs := newFlags(env, "report", "[--format md|html|junit|json] [--out FILE] [--k K] [--fail-missing] RESULTS.jsonl|DIR...\n       agenteval report compare [--min-pass-rate R] [--alpha A] BASELINE CANDIDATE\n(a DIR stands for the results.jsonl of every results folder under it, such as the shards of a run)")
-	format := fs.String("format", "md", "output format: md, html, junit or json")
+	fs := newFlags(env, "report", "[--format md|html|junit|json|csv] [--out FILE] [--k K] [--fail-missing] RESULTS.jsonl|DIR...\n       agenteval report compare [--min-pass-rate R] [--alpha A] BASELINE CANDIDATE\n(a DIR stands for the results.jsonl of every results folder under it, such as the shards of a run)")
+	format := fs.String("format", "md", "output format: md, html, junit, json or csv (ghx's results.csv columns)")
 	out := fs.String("out", "", "write to FILE instead of stdout")
 	k := fs.Int("k", report.DefaultK, "the k reported for pass@k and pass^k")
 	maxFailing := fs.Int("max-failing", report.DefaultMaxFailingJobs, "html: how many failing jobs to show with messages and transcripts")
@@ -33,7 +33,7 @@ func runReport(_ context.Context, env *cliEnv, args []string) int {
 		return code
 	}
 	switch {
-	case !fs.oneOf("format", *format, "md", "html", "junit", "json"):
+	case !fs.oneOf("format", *format, "md", "html", "junit", "json", "csv"):
 		return exitUsage
 	case *k < 1:
 		return fs.badValue("k", *k, "want at least 1")
