@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -51,6 +52,7 @@ type agent struct {
 	env           []string // a suite agent's env, then what Getenv gave
 	instructions  string
 	allowCommands bool
+	mcp           []cliagent.MCPServer // the agent's MCP servers (a suite's mcp_servers)
 }
 
 func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
@@ -65,13 +67,14 @@ func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("claude-code agent: %w", err)
 	}
-	env := append(slices.Clip(opts.Env), cliagent.Forward(getenv, "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")...)
+	env := append(slices.Clip(opts.Env), cliagent.Forward(getenv, cliagent.ForwardNames(opts.MCPServers, "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")...)...)
 	if getenv("ANTHROPIC_BASE_URL") != "" {
 		// Claude Code's background calls (titles, summaries) name a small
 		// model of Anthropic's that another endpoint may not serve.
 		env = append(env, "ANTHROPIC_DEFAULT_HAIKU_MODEL="+model, "ANTHROPIC_SMALL_FAST_MODEL="+model)
 	}
-	return &agent{path: path, model: model, env: env, instructions: opts.Instructions, allowCommands: opts.AllowCommands}, nil
+	return &agent{path: path, model: model, env: env, instructions: opts.Instructions, allowCommands: opts.AllowCommands,
+		mcp: cliagent.MCPServers(opts.MCPServers)}, nil
 }
 
 // NeedsDir tells the runner that Claude Code works in the job's directory
@@ -110,11 +113,64 @@ func (a *agent) NewSession(_ context.Context, cfg runner.SessionConfig) (runner.
 		_ = os.RemoveAll(home)
 		return nil, fmt.Errorf("claude-code agent: %w", err)
 	}
-	return &session{agent: a, dir: cfg.Dir, home: home, config: config, runtime: runtime}, nil
+	s := &session{agent: a, dir: cfg.Dir, home: home, config: config, runtime: runtime}
+	if err := s.writeMCP(cfg); err != nil {
+		_ = s.Close()
+		return nil, fmt.Errorf("claude-code agent: %w", err)
+	}
+	return s, nil
+}
+
+// writeMCP serves the scenario's mocks as an MCP server of the session and
+// writes the session's MCP servers as Claude Code's --mcp-config file (a
+// bearer token as ${NAME}, which Claude Code expands from its
+// environment).
+func (s *session) writeMCP(cfg runner.SessionConfig) error {
+	mocks, server, err := cliagent.Mocks(s.home, cfg.Scenario, cfg.Mocks)
+	if err != nil {
+		return err
+	}
+	s.mocks = mocks
+	servers := s.agent.mcp
+	if server != nil {
+		servers = append(slices.Clip(servers), *server)
+	}
+	if len(servers) == 0 {
+		return nil
+	}
+	out := map[string]any{}
+	for _, m := range servers {
+		s.mcpTools = append(s.mcpTools, "mcp__"+m.Name)
+		if m.URL != "" {
+			headers := map[string]string{}
+			for k, v := range m.Headers {
+				headers[k] = v
+			}
+			if m.BearerTokenEnv != "" {
+				headers["Authorization"] = "Bearer ${" + m.BearerTokenEnv + "}"
+			}
+			out[m.Name] = map[string]any{"type": "http", "url": m.URL, "headers": headers}
+			continue
+		}
+		c := map[string]any{"type": "stdio", "command": m.Command[0], "args": m.Command[1:]}
+		if len(m.Env) > 0 {
+			c["env"] = m.Env
+		}
+		out[m.Name] = c
+	}
+	b, err := json.MarshalIndent(map[string]any{"mcpServers": out}, "", "  ")
+	if err != nil {
+		return err
+	}
+	s.mcpConfig = filepath.Join(s.home, "mcp.json")
+	return os.WriteFile(s.mcpConfig, b, 0o600)
 }
 
 type session struct {
 	agent                      *agent
+	mocks                      io.Closer // the scenario's mocks as an MCP server, or nil
+	mcpConfig                  string    // the --mcp-config file, or ""
+	mcpTools                   []string  // mcp__SERVER of each server, allowed without asking
 	dir, home, config, runtime string
 	id                         string // Claude Code's session id, once the first message made one
 }
@@ -127,10 +183,17 @@ func (s *session) Send(ctx context.Context, message string) (runner.Reply, error
 		// (a file elsewhere, a tool not allowed) is denied.
 		"--permission-mode", "acceptEdits", "--permission-prompts", "none"}
 	deny := "WebFetch,WebSearch"
+	allow := slices.Clone(s.mcpTools) // the session's MCP servers' tools: nobody is there to allow them
 	if s.agent.allowCommands {
-		args = append(args, "--allowedTools", "Bash")
+		allow = append(allow, "Bash")
 	} else {
 		deny += ",Bash"
+	}
+	if len(allow) > 0 {
+		args = append(args, "--allowedTools", strings.Join(allow, ","))
+	}
+	if s.mcpConfig != "" {
+		args = append(args, "--mcp-config", s.mcpConfig, "--strict-mcp-config")
 	}
 	args = append(args, "--disallowedTools", deny)
 	if s.id != "" {
@@ -161,9 +224,14 @@ func (s *session) Send(ctx context.Context, message string) (runner.Reply, error
 	return reply, nil
 }
 
-// Close removes the session's configuration home and runtime directory.
+// Close stops serving the mocks and removes the session's configuration
+// home and runtime directory.
 func (s *session) Close() error {
-	return errors.Join(os.RemoveAll(s.home), os.RemoveAll(s.runtime))
+	var err error
+	if s.mocks != nil {
+		err = s.mocks.Close()
+	}
+	return errors.Join(err, os.RemoveAll(s.home), os.RemoveAll(s.runtime))
 }
 
 // event is one line of `claude -p --output-format stream-json --verbose`.
