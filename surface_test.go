@@ -42,8 +42,20 @@ import (
 // suite and of its agents, and runner.AgentOptions.MCPServers. Its Claude
 // Code and Gemini CLI agents added two, claudecode.Type and
 // geminicli.Type (as every agent package has; llmtest's Anthropic and
-// Gemini endpoints added none); ghx's session_export one,
-// Suite.SessionExport.
+// Gemini endpoints added none).
+// Issue 26's last step moved runner's environments, termination types and
+// simulated user into packages environment and conversation and its
+// fixture and checkpoint adapters into fixture.Binder and
+// checkpoint.Checker (three names more: the two registries' constructors
+// and Binder's Unrunnable), added agentevaltest.Config.Shard, and took off
+// evaluate.Result (a second name of results.Evaluation),
+// scenario.Suite.Agent, redact.SecretName, results.Counts.Get and
+// plan.History's Jobs and Skipped (used by no other package). What is left
+// above 1436 is mostly the shapes hosts read and write (scenario's file
+// formats, results' records, report's summaries: about 740 names).
+// Issue 30 added two: RunConfig.Live and runner.Config.Live (run --live,
+// scenarios without their mocks). ghx's session_export added one,
+// scenario.Suite.SessionExport.
 const maxSurface = 1634
 
 // TestPublicSurfaceStaysSmall counts what a host can name: exported

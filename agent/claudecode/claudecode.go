@@ -7,7 +7,9 @@
 // Claude Code reads for every project), the model on the Messages API at
 // ANTHROPIC_BASE_URL or Anthropic's, edits accepted in the job's
 // directory, nothing that would ask for a permission (nobody is there to
-// answer), and its Bash tool only with --allow-commands. Claude Code's
+// answer), its Bash tool only with --allow-commands, and the session's
+// MCP servers (a suite's mcp_servers, the scenario's mocks) in a
+// --mcp-config file, their tools allowed beforehand. Claude Code's
 // stream-json events become the reply: its text, each tool call with
 // arguments, result, error and timing, and the run's tokens.
 package claudecode
@@ -18,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -67,7 +70,7 @@ func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("claude-code agent: %w", err)
 	}
-	env := append(slices.Clip(opts.Env), cliagent.Forward(getenv, cliagent.ForwardNames(opts.MCPServers, "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")...)...)
+	env := append(slices.Clip(opts.Env), cliagent.Forward(getenv, "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")...)
 	if getenv("ANTHROPIC_BASE_URL") != "" {
 		// Claude Code's background calls (titles, summaries) name a small
 		// model of Anthropic's that another endpoint may not serve.
@@ -113,66 +116,62 @@ func (a *agent) NewSession(_ context.Context, cfg runner.SessionConfig) (runner.
 		_ = os.RemoveAll(home)
 		return nil, fmt.Errorf("claude-code agent: %w", err)
 	}
-	s := &session{agent: a, dir: cfg.Dir, home: home, config: config, runtime: runtime}
-	if err := s.writeMCP(cfg); err != nil {
+	s := &session{agent: a, dir: cfg.Dir, home: home, config: config, runtime: runtime, mcp: a.mcp}
+	mocks, server, err := cliagent.Mocks(home, cfg.Scenario, cfg.Mocks)
+	if err == nil {
+		s.mocks = mocks
+		if server != nil {
+			s.mcp = append(slices.Clip(s.mcp), *server)
+		}
+		err = s.writeMCPConfig()
+	}
+	if err != nil {
 		_ = s.Close()
 		return nil, fmt.Errorf("claude-code agent: %w", err)
 	}
 	return s, nil
 }
 
-// writeMCP serves the scenario's mocks as an MCP server of the session and
-// writes the session's MCP servers as Claude Code's --mcp-config file (a
-// bearer token as ${NAME}, which Claude Code expands from its
-// environment).
-func (s *session) writeMCP(cfg runner.SessionConfig) error {
-	mocks, server, err := cliagent.Mocks(s.home, cfg.Scenario, cfg.Mocks)
-	if err != nil {
-		return err
-	}
-	s.mocks = mocks
-	servers := s.agent.mcp
-	if server != nil {
-		servers = append(slices.Clip(servers), *server)
-	}
-	if len(servers) == 0 {
+type session struct {
+	agent                      *agent
+	dir, home, config, runtime string
+	id                         string // Claude Code's session id, once the first message made one
+	mcp                        []cliagent.MCPServer
+	mcpConfig                  string    // the file --mcp-config reads, when there are servers
+	mocks                      io.Closer // the scenario's mocks as an MCP server, or nil
+}
+
+// writeMCPConfig writes the session's MCP servers as the file
+// --mcp-config reads: a local server's command, arguments and
+// environment, a remote one's URL and headers (a bearer token as
+// ${NAME}, which Claude Code expands from its environment).
+func (s *session) writeMCPConfig() error {
+	if len(s.mcp) == 0 {
 		return nil
 	}
-	out := map[string]any{}
-	for _, m := range servers {
-		s.mcpTools = append(s.mcpTools, "mcp__"+m.Name)
+	servers := map[string]any{}
+	for _, m := range s.mcp {
 		if m.URL != "" {
 			headers := map[string]string{}
-			for k, v := range m.Headers {
-				headers[k] = v
-			}
+			maps.Copy(headers, m.Headers)
 			if m.BearerTokenEnv != "" {
 				headers["Authorization"] = "Bearer ${" + m.BearerTokenEnv + "}"
 			}
-			out[m.Name] = map[string]any{"type": "http", "url": m.URL, "headers": headers}
+			servers[m.Name] = map[string]any{"type": "http", "url": m.URL, "headers": headers}
 			continue
 		}
 		c := map[string]any{"type": "stdio", "command": m.Command[0], "args": m.Command[1:]}
 		if len(m.Env) > 0 {
 			c["env"] = m.Env
 		}
-		out[m.Name] = c
+		servers[m.Name] = c
 	}
-	b, err := json.MarshalIndent(map[string]any{"mcpServers": out}, "", "  ")
+	b, err := json.MarshalIndent(map[string]any{"mcpServers": servers}, "", "  ")
 	if err != nil {
 		return err
 	}
 	s.mcpConfig = filepath.Join(s.home, "mcp.json")
 	return os.WriteFile(s.mcpConfig, b, 0o600)
-}
-
-type session struct {
-	agent                      *agent
-	mocks                      io.Closer // the scenario's mocks as an MCP server, or nil
-	mcpConfig                  string    // the --mcp-config file, or ""
-	mcpTools                   []string  // mcp__SERVER of each server, allowed without asking
-	dir, home, config, runtime string
-	id                         string // Claude Code's session id, once the first message made one
 }
 
 // Send runs `claude -p --output-format stream-json` with the message on
@@ -183,17 +182,23 @@ func (s *session) Send(ctx context.Context, message string) (runner.Reply, error
 		// (a file elsewhere, a tool not allowed) is denied.
 		"--permission-mode", "acceptEdits", "--permission-prompts", "none"}
 	deny := "WebFetch,WebSearch"
-	allow := slices.Clone(s.mcpTools) // the session's MCP servers' tools: nobody is there to allow them
+	var allow []string
 	if s.agent.allowCommands {
 		allow = append(allow, "Bash")
 	} else {
 		deny += ",Bash"
 	}
+	if s.mcpConfig != "" {
+		// Only the session's servers, whose tools (mcp__NAME__TOOL, ghx's
+		// mcp category as they are) are allowed beforehand: nobody is
+		// there to approve them.
+		args = append(args, "--mcp-config", s.mcpConfig, "--strict-mcp-config")
+		for _, m := range s.mcp {
+			allow = append(allow, "mcp__"+m.Name)
+		}
+	}
 	if len(allow) > 0 {
 		args = append(args, "--allowedTools", strings.Join(allow, ","))
-	}
-	if s.mcpConfig != "" {
-		args = append(args, "--mcp-config", s.mcpConfig, "--strict-mcp-config")
 	}
 	args = append(args, "--disallowedTools", deny)
 	if s.id != "" {
