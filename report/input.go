@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/agenteval/agenteval/internal/infile"
+	"github.com/agenteval/agenteval/internal/labels"
 	"io"
 	"os"
 )
@@ -27,7 +28,14 @@ func ReadFiles(paths []string, opts Options) (*Results, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := Read(inputs, opts)
+	var reviews map[string]labels.Label
+	if !opts.IgnoreLabels {
+		if reviews, err = readLabels(paths); err != nil {
+			_ = closeFiles(files)
+			return nil, err
+		}
+	}
+	r, err := read(inputs, opts, reviews)
 	if err != nil {
 		_ = closeFiles(files)
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agenteval/agenteval/internal/labels"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/redact"
 	"github.com/agenteval/agenteval/results"
@@ -83,6 +84,9 @@ type run struct {
 	lastGrow time.Time
 	// sorted caches the permutation of jobs by a sort key until the index
 	// grows (sortMu guards it: queries hold mu only for reading).
+	// labels are the people's reviews of the run's jobs, by job id
+	// (labels.jsonl beside its files), as read at start and posted since.
+	labels     map[string]labels.Label
 	sortMu     sync.Mutex
 	sorted     map[string][]int32
 	facetsMemo *facets

@@ -37,6 +37,8 @@ type row struct {
 	Why        string         `json:"why,omitempty"`
 	Params     map[string]any `json:"params,omitempty"`
 	Tokens     int            `json:"tokens"`
+	// Review is a person's verdict on the job (pass or fail), if any.
+	Review string `json:"review,omitempty"`
 }
 
 // page is one page of the jobs table.
@@ -245,7 +247,11 @@ func (r *run) row(e *entry, line []byte) (row, error) {
 		} `json:"usage"`
 	}
 	_ = json.Unmarshal(line, &rec)
-	return row{ID: rec.ID, Index: e.index, Status: statusNames[e.status], Scenario: r.strs.str(e.scenario),
+	review := ""
+	if l, ok := r.labels[rec.ID]; ok {
+		review = l.Verdict
+	}
+	return row{Review: review, ID: rec.ID, Index: e.index, Status: statusNames[e.status], Scenario: r.strs.str(e.scenario),
 		Variant: r.strs.str(e.variant), DurationMS: math.Round(float64(e.dur)*1000) / 1000, Why: r.whys.str(e.why), Params: rec.Params, Tokens: rec.Usage.Total}, nil
 }
 
@@ -363,11 +369,8 @@ func (r *run) groups(limit int) ([]group, error) {
 func (r *run) job(id string, index int64) (*results.Job, error) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	if index >= 0 && index < int64(len(r.byIndex)) && r.byIndex[index] > 0 {
-		j, err := r.decode(&r.jobs[r.byIndex[index]-1], id)
-		if j != nil || err != nil {
-			return j, err
-		}
+	if e := r.locateByIndex(id, index); e != nil {
+		return r.decode(e, id)
 	}
 	// Another run of the same job may number it differently: look for the
 	// id in every record (the newest first).
@@ -388,6 +391,37 @@ func (r *run) job(id string, index int64) (*results.Job, error) {
 		}
 	}
 	return nil, nil
+}
+
+// locateByIndex is the entry of the job at index if its id is id (r.mu held).
+func (r *run) locateByIndex(id string, index int64) *entry {
+	if index < 0 || index >= int64(len(r.byIndex)) || r.byIndex[index] == 0 {
+		return nil
+	}
+	e := &r.jobs[r.byIndex[index]-1]
+	if line, err := r.line(e); err != nil || !bytes.Contains(line, []byte(`"id":`+quote(id))) {
+		return nil
+	}
+	return e
+}
+
+// locate is the entry of the latest record of the job with this id
+// (index, when not negative, is where to look first), or nil (r.mu held).
+func (r *run) locate(id string, index int64) *entry {
+	if e := r.locateByIndex(id, index); e != nil {
+		return e
+	}
+	key := []byte(`"id":` + quote(id))
+	for i := len(r.jobs) - 1; i >= 0; i-- {
+		e := &r.jobs[i]
+		if e.dead {
+			continue
+		}
+		if line, err := r.line(e); err == nil && bytes.Contains(line, key) {
+			return e
+		}
+	}
+	return nil
 }
 
 // decode reads back e's record, or nil when its id is not id.

@@ -29,6 +29,45 @@ async function api(path, params) {
   return res.json();
 }
 
+// token is the server's, sent with the one request that writes: a label.
+let token = null;
+async function review(run, j, index, verdict, note) {
+  if (!token) token = (await api('session')).token;
+  const res = await fetch('api/label', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Agenteval-Token': token },
+    body: JSON.stringify({ run, id: j.id, index, verdict, note }),
+  });
+  if (!res.ok) throw new Error((await res.text()) || res.statusText);
+  return res.json();
+}
+
+// reviewCard shows a job's review and lets a person give one.
+function reviewCard(run, j, index) {
+  const r = j.review;
+  const note = h('textarea', { name: 'note', rows: 2, placeholder: 'Note (why)', 'aria-label': 'Review note' });
+  note.value = r ? r.note || '' : '';
+  const msg = h('span', { class: 'muted', role: 'status' });
+  const send = (verdict) => async () => {
+    try {
+      await review(run, j, index, verdict, note.value);
+      await render();
+    } catch (e) {
+      msg.textContent = 'Error: ' + e.message;
+    }
+  };
+  return h('section', { class: 'card review', id: 'review' },
+    h('h2', { text: 'Review' }),
+    r ? h('p', { class: 'reviewed ' + (r.verdict === 'pass' ? 'passed' : 'failed'), text: 'Reviewed: ' + r.verdict + (r.note ? ' — ' + r.note : '') + ' (' + new Date(r.at).toLocaleString() + ')' })
+      : h('p', { class: 'muted', text: 'Not reviewed. A review is kept in labels.jsonl beside the results; reports apply it.' }),
+    note,
+    h('div', { class: 'filters' },
+      h('button', { class: 'b', name: 'pass', onclick: send('pass'), text: 'Mark pass' }),
+      h('button', { class: 'b', name: 'fail', onclick: send('fail'), text: 'Mark fail' }),
+      r ? h('button', { class: 'b', name: 'clear', onclick: send(''), text: 'Withdraw review' }) : null,
+      msg));
+}
+
 const ms = (v) => (v < 1000 ? Math.round(v) + ' ms' : (v / 1000).toFixed(2) + ' s');
 const pct = (a, b) => (b ? ((100 * a) / b).toFixed(1) + '%' : 'n/a');
 const enc = encodeURIComponent;
@@ -128,7 +167,7 @@ async function runPage(id, params) {
   const others = rs.filter((x) => x.id !== r.id);
   const rows = page.rows.map((j) => h('tr', { class: 'job', 'data-id': j.id, onclick: () => { location.hash = '#/job/' + enc(r.id) + '/' + j.index + '/' + enc(j.id); } },
     h('td', { 'data-label': 'Job' }, h('a', { href: '#/job/' + enc(r.id) + '/' + j.index + '/' + enc(j.id), text: j.id })),
-    h('td', { 'data-label': 'Status', class: j.status, text: j.status }),
+    h('td', { 'data-label': 'Status', class: j.status }, j.status, j.review ? h('span', { class: 'badge ' + (j.review === 'pass' ? 'passed' : 'failed'), title: 'reviewed by a person', text: ' reviewed: ' + j.review }) : null),
     h('td', { 'data-label': 'Scenario', text: j.scenario }),
     r.agent && page.facets.variants ? h('td', { 'data-label': 'Agent', text: j.variant || '' }) : null,
     h('td', { 'data-label': 'Parameters', text: Object.entries(j.params || {}).map(([k, v]) => k + '=' + JSON.stringify(v)).join(', ') }),
@@ -195,6 +234,7 @@ function jobView(j, other) {
     h('div', { class: 'card' },
       h('div', { class: 'status ' + status + ' ' + (differs((x) => x.passed) || ''), text: status + (j.cause ? ' (' + j.cause + ')' : '') }),
       kv('Verdict' + (j.strategy ? ' (' + j.strategy + ')' : ''), j.reason),
+      j.review ? kv('Reviewed by a person', j.review.verdict + (j.review.note ? ': ' + j.review.note : '')) : null,
       kv('Error', j.error),
       kv('Scenario', j.scenario_name ? j.scenario_name + ' (' + j.scenario + ')' : j.scenario),
       kv('Parameters', Object.entries(j.params || {}).map(([k, v]) => k + '=' + JSON.stringify(v)).join(', ')),
@@ -233,6 +273,7 @@ async function jobPage(runID, index, id) {
   show(h('h1', { text: id }),
     others.length ? h('div', { class: 'filters' }, h('select', { 'aria-label': 'Compare with run', onchange: (e) => { if (e.target.value) location.hash = '#/compare/' + enc(runID) + '/' + enc(e.target.value) + '/' + index + '/' + enc(id); } },
       h('option', { value: '', text: 'Compare with another run…' }), ...others.map((o) => h('option', { value: o.id, text: o.name + ' (' + o.id + ')' })))) : null,
+    reviewCard(runID, j, index),
     jobView(j));
 }
 
