@@ -126,15 +126,15 @@ type Results struct {
 	recorded, duplicates, malformed int64
 	// labels are the reviews applied (by job id; nil: none), reviewed
 	// how many winning records they changed.
-	labels   map[string]labels.Label
-	reviewed map[string]bool // the reviewed jobs that have a record
-	outOfRange                      int64
-	missing                         []IndexRange
-	missingJobs                     int64
-	warnings                        []string
-	droppedWarnings                 int
-	scratch                         map[evalKey]uint8
-	budgets                         []BudgetSummary
+	labels          map[string]labels.Label
+	reviewed        map[string]bool // the reviewed jobs that have a record
+	outOfRange      int64
+	missing         []IndexRange
+	missingJobs     int64
+	warnings        []string
+	droppedWarnings int
+	scratch         map[evalKey]uint8
+	budgets         []BudgetSummary
 }
 
 type seenPlan struct {
