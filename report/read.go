@@ -124,17 +124,18 @@ type Results struct {
 	jobIdx  map[uint64]int32 // combo<<32 | run → slots
 
 	recorded, duplicates, malformed int64
-	// labels are the reviews applied (by job id; nil: none), reviewed
-	// how many winning records they changed.
-	labels          map[string]labels.Label
-	reviewed        map[string]bool // the reviewed jobs that have a record
-	outOfRange      int64
-	missing         []IndexRange
-	missingJobs     int64
-	warnings        []string
-	droppedWarnings int
-	scratch         map[evalKey]uint8
-	budgets         []BudgetSummary
+	outOfRange                      int64
+	missing                         []IndexRange
+	missingJobs                     int64
+	warnings                        []string
+	droppedWarnings                 int
+	scratch                         map[evalKey]uint8
+	budgets                         []BudgetSummary
+
+	// labels are the reviews applied (by job id; nil: none); reviewed
+	// are the reviewed jobs that have a record.
+	labels   map[string]labels.Label
+	reviewed map[string]bool
 }
 
 type seenPlan struct {
