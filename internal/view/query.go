@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/buger/jsonparser"
 
 	"github.com/agenteval/agenteval/results"
 )
@@ -19,6 +22,13 @@ type query struct {
 	Scenario string
 	Variant  string
 	Why      string // a reason exactly as the groups list it
+	// Params are "path=value" texts a job must all have (as the facets
+	// list them); Eval an evaluation type it ran, Failing one that failed;
+	// Review "pass", "fail", "any" (reviewed) or "none" (not reviewed).
+	Params  []string
+	Eval    string
+	Failing string
+	Review  string
 	Text     string // case-insensitive text anywhere in the record (inputs, replies, messages)
 	Sort     string // index (default), duration, status
 	Desc     bool
@@ -59,7 +69,25 @@ type facets struct {
 	Scenarios []count `json:"scenarios"`
 	Variants  []count `json:"variants,omitempty"`
 	Statuses  []count `json:"statuses"`
+	// Params are each parameter's most frequent values (at most
+	// maxFacetValues each), named "path=value" as filters take them.
+	Params []paramFacet `json:"params,omitempty"`
+	// Evals counts the jobs that ran each evaluation type, Failing those
+	// where it failed.
+	Evals   []count `json:"evals,omitempty"`
+	Failing []count `json:"failing,omitempty"`
 }
+
+// paramFacet is one parameter's values with their counts.
+type paramFacet struct {
+	Path   string  `json:"path"`
+	Values []count `json:"values"`
+	// More counts the values past the ones listed.
+	More int `json:"more,omitempty"`
+}
+
+// maxFacetValues bounds the values a parameter's facet lists.
+const maxFacetValues = 50
 
 type count struct {
 	Name string `json:"name"`
@@ -87,12 +115,39 @@ func (r *run) query(q query) (page, error) {
 	if q.Why != "" && ok {
 		why, ok = r.whys.ids[q.Why]
 	}
+	var params []uint32
+	for _, pv := range q.Params {
+		if !ok {
+			break
+		}
+		var id uint32
+		id, ok = r.pvals.ids[pv]
+		params = append(params, id)
+	}
+	var evalBit, failBit uint64
+	if q.Eval != "" && ok {
+		evalBit, ok = r.evalBit(q.Eval)
+	}
+	if q.Failing != "" && ok {
+		failBit, ok = r.evalBit(q.Failing)
+	}
 	p := page{Rows: []row{}, Facets: r.facetsCached()}
 	if !ok {
 		return p, nil
 	}
 	match := func(e *entry) bool {
 		if e.dead || (scen != 0 && e.scenario != scen) || (variant != 0 && e.variant != variant) || (why != 0 && e.why != why) {
+			return false
+		}
+		if e.evals&evalBit != evalBit || e.failing&failBit != failBit {
+			return false
+		}
+		for _, id := range params {
+			if !slices.Contains(r.params[e.pOff:e.pOff+uint32(e.pN)], id) {
+				return false
+			}
+		}
+		if q.Review != "" && !r.reviewMatches(e, q.Review) {
 			return false
 		}
 		switch q.Status {
@@ -153,6 +208,38 @@ func (r *run) query(q query) (page, error) {
 		p.Total++
 	}
 	return p, nil
+}
+
+// evalBit is the bit of an evaluation type in entry.evals (false: no job
+// ran it, or it is past the first 64 types).
+func (r *run) evalBit(typ string) (uint64, bool) {
+	id, ok := r.evalTypes.ids[typ]
+	if !ok || id == 0 || id > 64 {
+		return 0, false
+	}
+	return 1 << (id - 1), true
+}
+
+// reviewMatches says whether e's review is what the filter asks: "pass",
+// "fail", "any" or "none" (r.mu held). A reviewed job's id is read back
+// only while the run has reviews.
+func (r *run) reviewMatches(e *entry, want string) bool {
+	if len(r.labels) == 0 {
+		return want == "none"
+	}
+	line, err := r.line(e)
+	if err != nil {
+		return false
+	}
+	id, _ := jsonparser.GetString(line, "id")
+	l, ok := r.labels[id]
+	switch want {
+	case "any":
+		return ok
+	case "none":
+		return !ok
+	}
+	return ok && l.Verdict == want
 }
 
 // containsFold reports whether b holds needle (lower case), ignoring
@@ -281,6 +368,28 @@ func (r *run) facets() facets {
 		}
 	}
 	f := facets{}
+	f.Params = r.paramFacets()
+	evals, failing := make([]int, 64), make([]int, 64)
+	for i := range r.jobs {
+		e := &r.jobs[i]
+		if e.dead {
+			continue
+		}
+		for b := e.evals; b != 0; b &= b - 1 {
+			evals[bits.TrailingZeros64(b)]++
+		}
+		for b := e.failing; b != 0; b &= b - 1 {
+			failing[bits.TrailingZeros64(b)]++
+		}
+	}
+	for b := range 64 {
+		if evals[b] > 0 {
+			f.Evals = append(f.Evals, count{r.evalTypes.str(uint32(b + 1)), evals[b]})
+		}
+		if failing[b] > 0 {
+			f.Failing = append(f.Failing, count{r.evalTypes.str(uint32(b + 1)), failing[b]})
+		}
+	}
 	for id, n := range scen {
 		f.Scenarios = append(f.Scenarios, count{r.strs.str(id), n})
 	}
@@ -294,6 +403,55 @@ func (r *run) facets() facets {
 		f.Statuses = append(f.Statuses, count{statusNames[s], n})
 	}
 	return f
+}
+
+// paramFacets counts each parameter's values over the live jobs (r.mu
+// held), the most frequent first, at most maxFacetValues a parameter.
+func (r *run) paramFacets() []paramFacet {
+	if len(r.params) == 0 {
+		return nil
+	}
+	n := make([]int, len(r.pvals.strs))
+	for i := range r.jobs {
+		e := &r.jobs[i]
+		if e.dead {
+			continue
+		}
+		for _, id := range r.params[e.pOff : e.pOff+uint32(e.pN)] {
+			n[id]++
+		}
+	}
+	by := map[string]*paramFacet{}
+	var out []*paramFacet
+	for id, c := range n {
+		if c == 0 || r.pvals.strs[id] == otherReasons {
+			continue
+		}
+		path, _, _ := strings.Cut(r.pvals.strs[id], "=")
+		pf := by[path]
+		if pf == nil {
+			pf = &paramFacet{Path: path}
+			by[path] = pf
+			out = append(out, pf)
+		}
+		pf.Values = append(pf.Values, count{r.pvals.strs[id], c})
+	}
+	res := make([]paramFacet, 0, len(out))
+	for _, pf := range out {
+		slices.SortFunc(pf.Values, func(a, b count) int {
+			if c := cmp.Compare(b.N, a.N); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.Name, b.Name)
+		})
+		if len(pf.Values) > maxFacetValues {
+			pf.More = len(pf.Values) - maxFacetValues
+			pf.Values = pf.Values[:maxFacetValues]
+		}
+		res = append(res, *pf)
+	}
+	slices.SortFunc(res, func(a, b paramFacet) int { return cmp.Compare(a.Path, b.Path) })
+	return res
 }
 
 // group is the jobs that did not pass for one reason.
@@ -422,6 +580,19 @@ func (r *run) locate(id string, index int64) *entry {
 		}
 	}
 	return nil
+}
+
+// decodeAny reads back e's record.
+func (r *run) decodeAny(e *entry) (*results.Job, error) {
+	line, err := r.line(e)
+	if err != nil {
+		return nil, err
+	}
+	var j results.Job
+	if err := json.Unmarshal(line, &j); err != nil {
+		return nil, fmt.Errorf("%s offset %d: %w", r.files[e.file].path, e.off, err)
+	}
+	return &j, nil
 }
 
 // decode reads back e's record, or nil when its id is not id.

@@ -147,6 +147,7 @@ func (s *Server) discover() error {
 		if r == nil {
 			r = &run{id: rf.plan.RunID, red: s.opts.Redactor, started: rf.plan.Started}
 			r.whys.max = maxWhys
+			r.pvals.max, r.evalTypes.max = maxParamValues, 256
 			s.runs = append(s.runs, r)
 		}
 		r.mu.Lock()
@@ -232,6 +233,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/job", s.apiJob)
 	mux.HandleFunc("GET /api/compare", s.apiCompare)
 	mux.HandleFunc("GET /api/session", s.apiSession)
+	mux.HandleFunc("GET /api/side", s.apiSide)
 	mux.HandleFunc("POST /api/label", s.apiLabel)
 	return s.guard(mux)
 }
@@ -307,6 +309,7 @@ func (s *Server) apiJobs(w http.ResponseWriter, req *http.Request) {
 	}
 	v := req.URL.Query()
 	q := query{Status: v.Get("status"), Scenario: v.Get("scenario"), Variant: v.Get("variant"), Why: v.Get("why"),
+		Params: v["param"], Eval: v.Get("eval"), Failing: v.Get("failing"), Review: v.Get("review"),
 		Text: v.Get("q"), Sort: v.Get("sort"), Desc: v.Get("desc") == "1", Limit: 50}
 	q.Offset, _ = strconv.Atoi(v.Get("offset"))
 	if n, err := strconv.Atoi(v.Get("limit")); err == nil && n > 0 {
