@@ -29,11 +29,11 @@ type query struct {
 	Eval    string
 	Failing string
 	Review  string
-	Text     string // case-insensitive text anywhere in the record (inputs, replies, messages)
-	Sort     string // index (default), duration, status
-	Desc     bool
-	Offset   int
-	Limit    int
+	Text    string // case-insensitive text anywhere in the record (inputs, replies, messages)
+	Sort    string // index (default), duration, status
+	Desc    bool
+	Offset  int
+	Limit   int
 }
 
 // row is one job in the table.

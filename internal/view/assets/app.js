@@ -23,7 +23,10 @@ function h(tag, attrs, ...kids) {
 
 async function api(path, params) {
   const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params || {})) if (v !== undefined && v !== '' && v !== null) q.set(k, v);
+  for (const [k, v] of Object.entries(params || {})) {
+    if (Array.isArray(v)) v.forEach((x) => q.append(k, x));
+    else if (v !== undefined && v !== '' && v !== null) q.set(k, v);
+  }
   const res = await fetch('api/' + path + (q.toString() ? '?' + q : ''));
   if (!res.ok) throw new Error((await res.text()) || res.statusText);
   return res.json();
@@ -97,6 +100,16 @@ function route() {
 
 async function render() {
   clearTimeout(timer);
+  const hash = location.hash;
+  try {
+    await page();
+  } finally {
+    // What the page shows is for this address (tests wait for it).
+    if (location.hash === hash) document.body.dataset.shown = hash;
+  }
+}
+
+async function page() {
   const { parts, params } = route();
   try {
     switch (parts[0]) {
@@ -106,6 +119,8 @@ async function render() {
         return await jobPage(parts[1], Number(parts[2]), parts.slice(3).join('/'));
       case 'compare':
         return await comparePage(parts[1], parts[2], Number(parts[3]), parts.slice(4).join('/'), params);
+      case 'side':
+        return await sidePage(parts[1], Number(parts[2]), parts.slice(3).join('/'), params);
       default:
         return await runsPage();
     }
@@ -148,8 +163,11 @@ async function runPage(id, params) {
   const q = Object.fromEntries(params);
   const limit = 50;
   const offset = Number(q.offset || 0);
+  // A parameter filter is "p:PATH" in the address, "param=PATH=VALUE" to the API.
+  const paramFilters = [...params.entries()].filter(([k]) => k.startsWith('p:')).map(([, v]) => v);
   const [page, groups] = await Promise.all([
-    api('jobs', { run: r.id, status: q.status, scenario: q.scenario, variant: q.variant, why: q.why, q: q.q, sort: q.sort, desc: q.desc, offset, limit }),
+    api('jobs', { run: r.id, status: q.status, scenario: q.scenario, variant: q.variant, why: q.why, q: q.q, sort: q.sort, desc: q.desc,
+      param: paramFilters, eval: q.eval, failing: q.failing, review: q.review, offset, limit }),
     api('groups', { run: r.id }),
   ]);
   const go = (changes) => {
@@ -186,6 +204,12 @@ async function runPage(id, params) {
       select('status', 'Status', [{ name: 'passed' }, { name: 'failed' }, { name: 'incomplete' }, { name: 'not-passed' }]),
       select('scenario', 'Scenario', page.facets.scenarios || []),
       (page.facets.variants || []).length ? select('variant', 'Agent', page.facets.variants) : null,
+      ...(page.facets.params || []).map((pf) => h('select', { 'aria-label': 'Parameter ' + pf.path, name: 'p:' + pf.path, onchange: (e) => go({ ['p:' + pf.path]: e.target.value }) },
+        h('option', { value: '', text: pf.path + ': all' }),
+        ...pf.values.map((o) => h('option', { value: o.name, selected: q['p:' + pf.path] === o.name, text: o.name.slice(pf.path.length + 1).slice(0, 60) + ' (' + o.n + ')' })))),
+      (page.facets.evals || []).length ? select('eval', 'Evaluation', page.facets.evals) : null,
+      (page.facets.failing || []).length ? select('failing', 'Failing evaluation', page.facets.failing) : null,
+      select('review', 'Review', [{ name: 'pass' }, { name: 'fail' }, { name: 'any' }, { name: 'none' }]),
       q.why ? h('button', { class: 'b', onclick: () => go({ why: '' }), text: 'reason: ' + q.why.slice(0, 60) + ' ✕' }) : null),
     h('div', { class: 'pager' },
       h('span', { class: 'count', text: page.total + (page.more ? '+' : '') + ' job(s)' + (page.total ? ', ' + (offset + 1) + '–' + (offset + page.rows.length) : '') + (page.more && page.searched ? ' (searched ' + page.searched + ' of ' + r.recorded + ')' : '') }),
@@ -271,6 +295,7 @@ async function jobPage(runID, index, id) {
   crumbs(h('a', { href: '#/run/' + enc(runID), text: r ? r.name : runID }), h('span', { text: id }));
   const others = rs.filter((x) => x.id !== runID);
   show(h('h1', { text: id }),
+    h('p', {}, h('a', { id: 'side-link', href: '#/side/' + enc(runID) + '/' + index + '/' + enc(id), text: 'Side by side with the other agents, models, repetitions and runs of this combination' })),
     others.length ? h('div', { class: 'filters' }, h('select', { 'aria-label': 'Compare with run', onchange: (e) => { if (e.target.value) location.hash = '#/compare/' + enc(runID) + '/' + enc(e.target.value) + '/' + index + '/' + enc(id); } },
       h('option', { value: '', text: 'Compare with another run…' }), ...others.map((o) => h('option', { value: o.id, text: o.name + ' (' + o.id + ')' })))) : null,
     reviewCard(runID, j, index),
@@ -290,6 +315,59 @@ async function comparePage(a, b, index, id) {
     h('div', { class: 'side' },
       h('div', {}, h('h2', { text: 'Baseline: ' + name(a) }), jobView(c.a, c.b)),
       h('div', {}, h('h2', { text: 'Candidate: ' + name(b) }), jobView(c.b, c.a))));
+}
+
+// sidePage shows one combination's jobs in columns (the job asked for
+// first): a row per fact, the cells that differ marked, "different only"
+// hiding the rest, and each job that regressed against the first marked.
+async function sidePage(runID, index, id, params) {
+  const data = await api('side', { run: runID, id, index });
+  const rs = await runs();
+  const r = rs.find((x) => x.id === runID);
+  crumbs(h('a', { href: '#/run/' + enc(runID), text: r ? r.name : runID }), h('a', { href: '#/job/' + enc(runID) + '/' + index + '/' + enc(id), text: id }), h('span', { text: 'side by side' }));
+  const onlyDiff = params.get('diff') === '1';
+  const jobs = data.jobs;
+  const status = (j) => (j.passed ? 'passed' : j.completed ? 'failed' : 'incomplete');
+  const lastReply = (j) => { const t = (j.transcript || []).filter((x) => x.role === 'assistant'); return t.length ? t[t.length - 1].text : ''; };
+  const evalKeys = [];
+  for (const s of jobs) for (const e of s.job.evaluations || []) {
+    const k = e.type + (e.description ? ' (' + e.description + ')' : '') + ' · ' + e.scope + ' ' + e.step;
+    if (!evalKeys.includes(k)) evalKeys.push(k);
+  }
+  const evalCell = (j, k) => {
+    const e = (j.evaluations || []).find((x) => x.type + (x.description ? ' (' + x.description + ')' : '') + ' · ' + x.scope + ' ' + x.step === k);
+    return e ? (e.passed ? '✓ ' : '✗ ') + (e.message || '') : '';
+  };
+  const facts = [
+    ['Run', (s) => s.run_name],
+    ['Agent · model', (s) => s.variant || ''],
+    ['Repetition', (s) => 'run ' + s.job.run],
+    ['Status', (s) => status(s.job) + (s.versus ? ' — ' + s.versus : '')],
+    ['Review', (s) => (s.job.review ? s.job.review.verdict + (s.job.review.note ? ': ' + s.job.review.note : '') : '')],
+    ['Reason', (s) => s.job.reason || ''],
+    ...evalKeys.map((k) => [k, (s) => evalCell(s.job, k)]),
+    ['Reply', (s) => lastReply(s.job)],
+    ['Tool calls', (s) => (s.job.transcript || []).flatMap((t) => (t.actions || []).map((a) => a.name + (a.error ? ' ✗' : ''))).join(', ')],
+    ['Duration', (s) => ms(s.job.duration_ms)],
+    ['Tokens', (s) => String((s.job.usage || {}).total_tokens || 0)],
+  ];
+  const rows = facts.map(([label, f]) => {
+    const cells = jobs.map(f);
+    const differs = cells.some((c) => c !== cells[0]);
+    if (onlyDiff && !differs && label !== 'Status') return null;
+    return h('tr', { class: differs ? 'differs' : null, 'data-fact': label },
+      h('th', { text: label }),
+      ...cells.map((c, i) => h('td', { class: (differs && c !== cells[0] ? 'diff ' : '') + (label === 'Status' ? status(jobs[i].job) : ''), 'data-label': jobs[i].run_name + ' ' + (jobs[i].variant || '') }, label === 'Reply' ? h('pre', { text: c }) : c)));
+  });
+  const regressions = jobs.filter((s) => s.versus === 'regression').length;
+  show(h('h1', { text: 'Side by side: ' + id }),
+    h('div', { class: 'filters' },
+      h('label', {}, h('input', { type: 'checkbox', name: 'diff', checked: onlyDiff, onchange: (e) => { location.hash = '#/side/' + enc(runID) + '/' + index + '/' + enc(id) + (e.target.checked ? '?diff=1' : ''); } }), ' Different only'),
+      h('span', { class: regressions ? 'failed' : 'muted', id: 'regressions', text: regressions + ' regression(s) against the first job' })),
+    h('div', { class: 'scroll' }, h('table', { class: 'side-table' },
+      h('thead', {}, h('tr', {}, h('th', { text: '' }), ...jobs.map((s, i) => h('th', { class: s.versus || null, 'data-versus': s.versus || null },
+        h('a', { href: '#/job/' + enc(s.run) + '/' + s.index + '/' + enc(s.job.id), text: i === 0 ? 'baseline' : '#' + i }))))),
+      h('tbody', {}, ...rows))));
 }
 
 window.addEventListener('hashchange', render);
