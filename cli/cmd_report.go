@@ -29,6 +29,7 @@ func runReport(_ context.Context, env *cliEnv, args []string) int {
 	k := fs.Int("k", report.DefaultK, "the k reported for pass@k and pass^k")
 	maxFailing := fs.Int("max-failing", report.DefaultMaxFailingJobs, "html: how many failing jobs to show with messages and transcripts")
 	useLabels := fs.Bool("labels", true, "apply the reviews in labels.jsonl beside each results file (written by agenteval view): a reviewed job's verdict is the person's, shown as reviewed; --labels=false reports the run's own verdicts")
+	viewerURL := fs.String("viewer-url", report.DefaultViewerURL, "html: where agenteval view serves these results; each job and reason links to its page there")
 	failMissing := fs.Bool("fail-missing", false, "exit 1 (after writing the report) when a job of the run has no record: a shard missing or cut short")
 	if code, ok := fs.parse(args); !ok {
 		return code
@@ -60,7 +61,7 @@ func runReport(_ context.Context, env *cliEnv, args []string) int {
 	defer func() { _ = res.Close() }()
 	sum := res.Summary()
 	err = reportWriteOutput(env, *out, func(w io.Writer) error {
-		return report.Write(w, res, *format, report.WriteOptions{MaxFailingJobs: *maxFailing})
+		return report.Write(w, res, *format, report.WriteOptions{MaxFailingJobs: *maxFailing, ViewerURL: *viewerURL})
 	})
 	if err != nil {
 		fmt.Fprintf(env.stderr, "agenteval report: %v\n", err)
