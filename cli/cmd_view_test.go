@@ -105,7 +105,10 @@ func TestViewOpensTheBrowserWhenThereIsOne(t *testing.T) {
 		var errb syncBuffer
 		env := &cliEnv{stdout: pw, stderr: &errb, stdin: strings.NewReader(""), getenv: func(k string) string { return tc.env[k] }}
 		done := make(chan int, 1)
-		go func() { done <- mainWith(ctx, env, []string{"view", "--open", "--addr", "127.0.0.1:0", dir}); _ = pw.Close() }()
+		go func() {
+			done <- mainWith(ctx, env, []string{"view", "--open", "--addr", "127.0.0.1:0", dir})
+			_ = pw.Close()
+		}()
 		line, err := bufio.NewReader(pr).ReadString('\n')
 		require.NoError(t, err, errb.String())
 		go func() { _, _ = io.Copy(io.Discard, pr) }()
