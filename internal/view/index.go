@@ -77,6 +77,10 @@ type runFile struct {
 	f       *os.File
 	indexed int64 // bytes read so far: the start of the next line
 	plan    results.Plan
+	skipped int   // lines of this file that are not records
+	saved   int64 // how far the saved index beside it covers (0: none)
+	// fromSaved says its index was read from the saved one.
+	fromSaved bool
 }
 
 // run is one run: the results files that share a run id (its shards),
@@ -297,6 +301,7 @@ func (r *run) growFile(fi uint16, rf *runFile, size int64) error {
 			if rec.Record != "budget" {
 				r.mu.Lock()
 				r.skipped++
+				rf.skipped++
 				r.mu.Unlock()
 			}
 			continue
@@ -424,16 +429,23 @@ func (r *run) add(fi uint16, p pending) {
 			r.params = append(r.params, r.pvals.id(pv))
 		}
 	}
-	if rec.Index >= 0 && rec.Index < 1<<31 {
-		for int64(len(r.byIndex)) <= rec.Index {
+	r.place(e)
+}
+
+// place puts an entry into the index, after every earlier one: a later
+// record of the same job index replaces the earlier (r.mu held).
+func (r *run) place(e entry) {
+	e.dead = false
+	if e.index >= 0 && e.index < 1<<31 {
+		for int64(len(r.byIndex)) <= e.index {
 			r.byIndex = append(r.byIndex, 0)
 		}
-		if prev := r.byIndex[rec.Index]; prev > 0 {
+		if prev := r.byIndex[e.index]; prev > 0 {
 			old := &r.jobs[prev-1]
 			old.dead = true
 			r.counts[old.status]--
 		}
-		r.byIndex[rec.Index] = int32(len(r.jobs) + 1)
+		r.byIndex[e.index] = int32(len(r.jobs) + 1)
 	}
 	r.jobs = append(r.jobs, e)
 	r.counts[e.status]++

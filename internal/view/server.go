@@ -82,6 +82,13 @@ func New(opts Options) (*Server, error) {
 		r.mu.RLock()
 		r.order("", false)
 		r.facetsCached()
+		// The index saved beside each file read further than it covers,
+		// for the next time (best effort: a folder may be read-only).
+		for fi, rf := range r.files {
+			if rf.indexed > rf.saved && r.saveIndex(fi) == nil {
+				rf.saved = rf.indexed
+			}
+		}
 		r.mu.RUnlock()
 	}
 	return s, nil
@@ -157,6 +164,7 @@ func (s *Server) discover() error {
 			r.started = rf.plan.Started
 		}
 		err = r.loadLabels()
+		r.loadIndex(len(r.files)-1, rf)
 		r.mu.Unlock()
 		s.mu.Unlock()
 		if err != nil {
