@@ -169,6 +169,10 @@ func (r *run) loadIndex(fi int, rf *runFile) bool {
 			return false
 		}
 		maps[t] = make([]uint32, n)
+		if in.ids == nil && n > 1 {
+			in.ids = make(map[string]uint32, n)
+			in.strs = make([]string, 1, n)
+		}
 		for i := range maps[t] {
 			l, err := binary.ReadUvarint(br)
 			if err != nil || l > maxLine {
