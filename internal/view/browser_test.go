@@ -116,6 +116,7 @@ func TestViewerInChromium(t *testing.T) {
 		wait("document.body.dataset.shown === location.hash && document.querySelectorAll('table.side-table thead th').length === 9 ? 'ok' : ''")
 		assert.Equal(t, "4 regression(s) against the first job", wait("document.getElementById('regressions').textContent"))
 		assert.Equal(t, "4", wait("String(document.querySelectorAll('th[data-versus=regression]').length)"))
+		assert.Equal(t, "1", wait("String(document.querySelectorAll('tr[data-regression]').length)"), "agent b's drop is significant, as report compare would decide")
 		facts := wait("JSON.stringify([...document.querySelectorAll('table.side-table tbody tr')].map((r) => r.dataset.fact))")
 		assert.Contains(t, facts, `"Run"`)
 		do("document.querySelector('input[name=diff]').click()")

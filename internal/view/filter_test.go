@@ -82,8 +82,9 @@ func TestSideBySideAcrossAgentsAndRuns(t *testing.T) {
 	writeResults(t, dir+"/two", "two", 8, suiteJob)
 	_, base := serve(t, dir)
 	var side struct {
-		ID   string
-		Jobs []sibling
+		ID     string
+		Jobs   []sibling
+		Groups []sideGroup
 	}
 	get(t, base+"/api/side?run=one&index=0&id="+url.QueryEscape("a/m1/greet/c-0/run-1"), &side)
 	require.Len(t, side.Jobs, 10, "8 jobs of c-0 in run one (2 agents × 4 repetitions), 2 in run two")
@@ -102,6 +103,13 @@ func TestSideBySideAcrossAgentsAndRuns(t *testing.T) {
 	}
 	assert.Equal(t, 5, regressions)
 	assert.Equal(t, map[string]int{"one": 7, "two": 2}, runs)
+	// Per agent and run, tested as report compare tests a combination.
+	require.Len(t, side.Groups, 4)
+	assert.Equal(t, sideGroup{Run: "one", Variant: "a × m1", Jobs: 4, Passed: 4, Baseline: true}, side.Groups[0])
+	assert.Equal(t, "b × m1", side.Groups[1].Variant)
+	assert.Equal(t, 0, side.Groups[1].Passed)
+	assert.True(t, side.Groups[1].Regression, "4/4 → 0/4 is significant (p %v)", side.Groups[1].P)
+	assert.False(t, side.Groups[3].Regression, "1/1 → 0/1 is not (p %v)", side.Groups[3].P)
 
 	get(t, base+"/api/side?run=one&index=4&id="+url.QueryEscape("b/m1/greet/c-0/run-1"), &side)
 	require.Len(t, side.Jobs, 10)

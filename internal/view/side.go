@@ -3,6 +3,8 @@ package view
 import (
 	"net/http"
 	"slices"
+
+	"github.com/agenteval/agenteval/internal/stats"
 )
 
 // maxSiblings bounds the jobs a side-by-side view shows.
@@ -21,6 +23,26 @@ type sibling struct {
 	Versus string `json:"versus,omitempty"`
 	Job    any    `json:"job"`
 }
+
+// sideGroup is the jobs of the combination in one run with one agent and
+// model, tested against the baseline's as `report compare` tests a
+// combination: Fisher's exact one-sided test for a lower pass rate, at
+// α = 0.05 (report compare also corrects across combinations; one
+// combination alone needs no correction).
+type sideGroup struct {
+	Run     string  `json:"run"`
+	Variant string  `json:"variant,omitempty"`
+	Jobs    int     `json:"jobs"`
+	Passed  int     `json:"passed"`
+	P       float64 `json:"p,omitempty"`
+	// Regression says the drop against the baseline's group is significant.
+	Regression bool `json:"regression,omitempty"`
+	Baseline   bool `json:"baseline,omitempty"`
+}
+
+// sideAlpha is the significance level of the side-by-side tests (report
+// compare's default).
+const sideAlpha = 0.05
 
 // siblings are the jobs of e's combination in run r (r.mu read-held):
 // its other agents, models and repetitions.
@@ -101,6 +123,46 @@ func (s *Server) apiSide(w http.ResponseWriter, req *http.Request) {
 			return
 		}
 	}
+	// Every job of the combination counted by run and agent·model, the
+	// baseline's group first.
+	var groups []sideGroup
+	for _, r := range runs {
+		r.mu.RLock()
+		for i := range r.jobs {
+			x := &r.jobs[i]
+			if x.dead || x.combo != key.combo {
+				continue
+			}
+			v := r.strs.str(x.variant)
+			k := slices.IndexFunc(groups, func(g sideGroup) bool { return g.Run == r.id && g.Variant == v })
+			if k < 0 {
+				groups = append(groups, sideGroup{Run: r.id, Variant: v, Baseline: r == base && x.variant == key.variant})
+				k = len(groups) - 1
+			}
+			groups[k].Jobs++
+			if x.status == statusPassed {
+				groups[k].Passed++
+			}
+		}
+		r.mu.RUnlock()
+	}
+	slices.SortStableFunc(groups, func(a, b sideGroup) int {
+		switch {
+		case a.Baseline && !b.Baseline:
+			return -1
+		case b.Baseline && !a.Baseline:
+			return 1
+		}
+		return 0
+	})
+	if len(groups) > 0 && groups[0].Baseline {
+		b := groups[0]
+		for i := range groups[1:] {
+			g := &groups[i+1]
+			g.P = stats.RoundP(stats.FisherLess(b.Passed, b.Jobs-b.Passed, g.Passed, g.Jobs-g.Passed))
+			g.Regression = stats.Below(g.P, sideAlpha)
+		}
+	}
 	for i := range out[1:] {
 		sb := &out[i+1]
 		switch st := sb.Status; {
@@ -110,5 +172,5 @@ func (s *Server) apiSide(w http.ResponseWriter, req *http.Request) {
 			sb.Versus = "improvement"
 		}
 	}
-	writeJSON(w, map[string]any{"id": id, "jobs": out})
+	writeJSON(w, map[string]any{"id": id, "jobs": out, "groups": groups, "alpha": sideAlpha})
 }
