@@ -18,6 +18,8 @@ import (
 // runner.AgentType.ModelArg) takes the suite's model; an exec agent's
 // programs get the suite agent's env with AGENTEVAL_AGENT, AGENTEVAL_MODEL
 // and AGENTEVAL_INSTRUCTIONS (runner.AgentOptions.Env and Instructions); a
+// coding-agent CLI gets the suite's and the agent's mcp_servers
+// (AgentOptions.MCPServers); a
 // model agent sends the instructions as its first system message. A
 // model's max_requests and tokens_per_minute narrow opts.EndpointLimits
 // for the agents that use it. The
@@ -30,7 +32,7 @@ func (k *Kit) SuiteAgents(s *scenario.Suite, opts runner.AgentOptions) (variants
 	for _, a := range s.Agents {
 		for _, m := range suiteModels(s) {
 			v := matrix.Variant{Agent: a.Name, Model: m.ID}
-			agent, used, err := k.suiteAgent(a, m, opts)
+			agent, used, err := k.suiteAgent(a, m, s.MCPServers, opts)
 			if err != nil {
 				return nil, nil, nil, fmt.Errorf("agent %s: %w", v, err)
 			}
@@ -46,7 +48,7 @@ func (k *Kit) SuiteAgents(s *scenario.Suite, opts runner.AgentOptions) (variants
 
 // suiteAgent builds one agent of a suite for one model; used says whether
 // the agent takes instructions and env.
-func (k *Kit) suiteAgent(a scenario.SuiteAgent, m scenario.SuiteModel, opts runner.AgentOptions) (runner.Agent, bool, error) {
+func (k *Kit) suiteAgent(a scenario.SuiteAgent, m scenario.SuiteModel, mcp map[string]scenario.MCPServer, opts runner.AgentOptions) (runner.Agent, bool, error) {
 	name, arg, _ := strings.Cut(a.Agent, ":")
 	t, err := k.Agents.Get(name)
 	if err != nil {
@@ -64,6 +66,15 @@ func (k *Kit) suiteAgent(a scenario.SuiteAgent, m scenario.SuiteModel, opts runn
 	}
 	opts.Env = append(opts.Env, "AGENTEVAL_AGENT="+a.Name, "AGENTEVAL_MODEL="+m.ID)
 	opts.Instructions = a.Instructions
+	if len(mcp) > 0 || len(a.MCPServers) > 0 {
+		// The suite's servers, then the agent's, which win by name.
+		opts.MCPServers = maps.Clone(opts.MCPServers)
+		if opts.MCPServers == nil {
+			opts.MCPServers = map[string]scenario.MCPServer{}
+		}
+		maps.Copy(opts.MCPServers, mcp)
+		maps.Copy(opts.MCPServers, a.MCPServers)
+	}
 	opts.EndpointLimits = llm.EndpointLimits{MaxRequests: tighter(opts.EndpointLimits.MaxRequests, m.MaxRequests),
 		TokensPerMinute: tighter(opts.EndpointLimits.TokensPerMinute, m.TokensPerMinute)}
 	agent, err := t.New(arg, opts) // as Kit.Agent, with the type already looked up

@@ -24,12 +24,15 @@ func TestSuiteAgents(t *testing.T) {
 		}}))
 	s := &scenario.Suite{
 		Agents: []scenario.SuiteAgent{
-			{Name: "tool", Agent: "probe:./agent", Instructions: "be brief", Env: map[string]string{"B": "2", "A": "1"}},
+			{Name: "tool", Agent: "probe:./agent", Instructions: "be brief", Env: map[string]string{"B": "2", "A": "1"},
+				MCPServers: map[string]scenario.MCPServer{"files": {Command: []string{"own-files"}}}},
 			{Name: "prog", Agent: "exec:./agent", Instructions: "be brief", Env: map[string]string{"B": "2"}},
 			{Name: "model", Agent: "openai", Instructions: "be kind"},
 			{Name: "base", Agent: "echo", Instructions: "ignored"},
 		},
 		Models: []scenario.SuiteModel{{ID: "m1"}, {ID: "org/m2"}},
+		MCPServers: map[string]scenario.MCPServer{"files": {Command: []string{"suite-files"}},
+			"github": {URL: "https://mcp.example.test/", BearerTokenEnv: "GH_TOKEN"}},
 	}
 	variants, agents, ignored, err := kit.SuiteAgents(s, runner.AgentOptions{})
 	require.NoError(t, err)
@@ -41,6 +44,9 @@ func TestSuiteAgents(t *testing.T) {
 	require.Len(t, built, 2)
 	assert.Equal(t, []string{"A=1", "B=2", "AGENTEVAL_AGENT=tool", "AGENTEVAL_MODEL=org/m2"}, built[1].Env)
 	assert.Equal(t, "be brief", built[1].Instructions)
+	assert.Equal(t, map[string]scenario.MCPServer{"files": {Command: []string{"own-files"}},
+		"github": {URL: "https://mcp.example.test/", BearerTokenEnv: "GH_TOKEN"}}, built[1].MCPServers,
+		"the suite's MCP servers, the agent's own winning by name")
 
 	s.Models = nil
 	_, _, _, err = kit.SuiteAgents(s, runner.AgentOptions{})

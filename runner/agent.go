@@ -167,6 +167,9 @@ type AgentOptions struct {
 	// commands of its own (a coding-agent CLI's shell tool) runs them only
 	// when it is set.
 	AllowCommands bool
+	// MCPServers are MCP servers, by name, a coding-agent CLI is
+	// configured with in every session (a suite's and its agent's).
+	MCPServers map[string]scenario.MCPServer
 }
 
 // newAgentTypes returns an empty registry of agent types: the agents live

@@ -43,6 +43,8 @@ type Suite struct {
 	Concurrency int `json:"concurrency,omitempty" jsonschema:"minimum=1"`
 	// Output is the results directory, relative to the suite file (default out/ beside it).
 	Output string `json:"output,omitempty"`
+	// MCPServers are MCP servers every coding-agent CLI agent of the suite is configured with, by name (an agent's own of the same name wins).
+	MCPServers map[string]MCPServer `json:"mcp_servers,omitempty" jsonschema:"propertyNames=^[A-Za-z0-9_-]+$"`
 	// ToolCategories are categories of tool calls of your own, checked in order before ghx's built-in ones (ghx, mcp, gh_cli, bash, file_ops, other); a category named like a built-in adds tools to it.
 	ToolCategories []ToolCategory `json:"tool_categories,omitempty"`
 	// Secrets adds to what every output masks: environment variables whose names match (beyond those agenteval knows) and patterns masked wherever they match.
@@ -62,6 +64,22 @@ type SuiteAgent struct {
 	Instructions string `json:"instructions,omitempty"`
 	// Env are environment variables an exec agent's program gets, beside the process's own.
 	Env map[string]string `json:"env,omitempty"`
+	// MCPServers are MCP servers a coding-agent CLI (opencode, codex) is configured with in every session, by name, beside the suite's.
+	MCPServers map[string]MCPServer `json:"mcp_servers,omitempty" jsonschema:"propertyNames=^[A-Za-z0-9_-]+$"`
+}
+
+// MCPServer is an MCP server a coding-agent CLI gets: a program it starts (stdio) or a URL (streamable HTTP).
+type MCPServer struct {
+	// Command is the program and its arguments of a stdio server.
+	Command []string `json:"command,omitempty" jsonschema:"minItems=1"`
+	// Env are environment variables of a stdio server's program.
+	Env map[string]string `json:"env,omitempty"`
+	// URL is a remote server's address.
+	URL string `json:"url,omitempty" jsonschema:"format=uri"`
+	// BearerTokenEnv names the environment variable whose value is sent to URL as a bearer token (the token is never written to a file).
+	BearerTokenEnv string `json:"bearer_token_env,omitempty"`
+	// Headers are further HTTP headers sent to URL.
+	Headers map[string]string `json:"headers,omitempty"`
 }
 
 // SuiteModel is one model every agent runs with.

@@ -14,6 +14,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -48,6 +50,7 @@ type agent struct {
 	env           []string // a suite agent's env, then what Getenv gave
 	instructions  string
 	allowCommands bool
+	mcp           []cliagent.MCPServer // the agent's MCP servers (a suite's mcp_servers)
 }
 
 func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
@@ -63,7 +66,7 @@ func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
 		return nil, fmt.Errorf("codex agent: %w", err)
 	}
 	a := &agent{path: path, model: model, env: append(slices.Clip(opts.Env), cliagent.Forward(getenv, "OPENAI_BASE_URL", "OPENAI_API_KEY")...),
-		instructions: opts.Instructions, allowCommands: opts.AllowCommands,
+		instructions: opts.Instructions, allowCommands: opts.AllowCommands, mcp: cliagent.MCPServers(opts.MCPServers),
 		config: []string{"analytics.enabled=false", "check_for_update_on_startup=false", `approval_policy="never"`}}
 	if base := getenv("OPENAI_BASE_URL"); base != "" {
 		provider := "{name=" + strconv.Quote("agenteval (OPENAI_BASE_URL)") + ",base_url=" + strconv.Quote(base) + `,wire_api="responses"`
@@ -79,28 +82,91 @@ func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
 // (runner.SessionConfig.Dir) whatever the scenario needs.
 func (a *agent) NeedsDir() bool { return true }
 
+// NewSession makes the session's CODEX_HOME beside the job's directory
+// (the instructions as its AGENTS.md) and serves the scenario's mocks as
+// an MCP server of the session.
 func (a *agent) NewSession(_ context.Context, cfg runner.SessionConfig) (runner.Session, error) {
 	home, err := cliagent.NewHome(cfg.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("codex agent: %w", err)
 	}
-	codexHome := filepath.Join(home, ".codex")
-	if err := os.MkdirAll(codexHome, 0o755); err != nil {
-		_ = os.RemoveAll(home)
+	s := &session{agent: a, dir: cfg.Dir, home: home, codexHome: filepath.Join(home, ".codex")}
+	if err := s.prepare(cfg); err != nil {
+		_ = s.Close()
 		return nil, fmt.Errorf("codex agent: %w", err)
 	}
-	if text := cliagent.Instructions(a.instructions, cfg.Character); text != "" {
+	return s, nil
+}
+
+func (s *session) prepare(cfg runner.SessionConfig) error {
+	if err := os.MkdirAll(s.codexHome, 0o755); err != nil {
+		return err
+	}
+	if text := cliagent.Instructions(s.agent.instructions, cfg.Character); text != "" {
 		// Codex reads $CODEX_HOME/AGENTS.md as the user's own instructions.
-		if err := os.WriteFile(filepath.Join(codexHome, "AGENTS.md"), []byte(text+"\n"), 0o644); err != nil {
-			_ = os.RemoveAll(home)
-			return nil, fmt.Errorf("codex agent: %w", err)
+		if err := os.WriteFile(filepath.Join(s.codexHome, "AGENTS.md"), []byte(text+"\n"), 0o644); err != nil {
+			return err
 		}
 	}
-	return &session{agent: a, dir: cfg.Dir, home: home, codexHome: codexHome}, nil
+	mocks, server, err := cliagent.Mocks(s.home, cfg.Scenario, cfg.Mocks)
+	if err != nil {
+		return err
+	}
+	s.mocks = mocks
+	servers := s.agent.mcp
+	if server != nil {
+		servers = append(slices.Clip(servers), *server)
+	}
+	s.mcpConfig = mcpConfig(servers)
+	return nil
+}
+
+// mcpConfig is Codex's mcp_servers as -c overrides: a stdio server's
+// command, arguments and env, a remote one's url, bearer token variable
+// (Codex reads the token from the environment) and headers.
+func mcpConfig(servers []cliagent.MCPServer) []string {
+	var out []string
+	for _, m := range servers {
+		key := "mcp_servers." + m.Name + "."
+		// Nobody is there to approve a call: every tool of the server is
+		// approved beforehand.
+		out = append(out, key+`default_tools_approval_mode="approve"`)
+		if m.URL != "" {
+			out = append(out, key+"url="+strconv.Quote(m.URL))
+			if m.BearerTokenEnv != "" {
+				out = append(out, key+"bearer_token_env_var="+strconv.Quote(m.BearerTokenEnv))
+			}
+			if len(m.Headers) > 0 {
+				out = append(out, key+"http_headers="+tomlTable(m.Headers))
+			}
+			continue
+		}
+		out = append(out, key+"command="+strconv.Quote(m.Command[0]))
+		args := make([]string, len(m.Command)-1)
+		for i, a := range m.Command[1:] {
+			args[i] = strconv.Quote(a)
+		}
+		out = append(out, key+"args=["+strings.Join(args, ",")+"]")
+		if len(m.Env) > 0 {
+			out = append(out, key+"env="+tomlTable(m.Env))
+		}
+	}
+	return out
+}
+
+// tomlTable is an inline TOML table of strings, in key order.
+func tomlTable(m map[string]string) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, strconv.Quote(k)+"="+strconv.Quote(m[k]))
+	}
+	return "{" + strings.Join(parts, ",") + "}"
 }
 
 type session struct {
 	agent                *agent
+	mocks                io.Closer // the scenario's mocks as an MCP server, or nil
+	mcpConfig            []string  // -c overrides of the session's MCP servers
 	dir, home, codexHome string
 	thread               string    // Codex's thread id, once the first message made one
 	total                llm.Usage // the thread's tokens so far, as Codex counts them
@@ -117,7 +183,7 @@ func (s *session) Send(ctx context.Context, message string) (runner.Reply, error
 	} else {
 		args = append(args, "--sandbox", "read-only", "--disable", "shell_tool", "--disable", "unified_exec")
 	}
-	for _, c := range s.agent.config {
+	for _, c := range slices.Concat(s.agent.config, s.mcpConfig) {
 		args = append(args, "-c", c)
 	}
 	if s.thread != "" {
@@ -143,8 +209,15 @@ func (s *session) Send(ctx context.Context, message string) (runner.Reply, error
 	return reply, nil
 }
 
-// Close removes the session's configuration home.
-func (s *session) Close() error { return os.RemoveAll(s.home) }
+// Close stops serving the mocks and removes the session's configuration
+// home.
+func (s *session) Close() error {
+	var err error
+	if s.mocks != nil {
+		err = s.mocks.Close()
+	}
+	return errors.Join(err, os.RemoveAll(s.home))
+}
 
 // event is one line of `codex exec --json`.
 type event struct {

@@ -12,11 +12,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/mockset"
 	"github.com/agenteval/agenteval/internal/proctest"
 	"github.com/agenteval/agenteval/internal/testtool"
+	"github.com/agenteval/agenteval/internal/toolclass"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/llm/llmtest"
 	"github.com/agenteval/agenteval/runner"
+	"github.com/agenteval/agenteval/scenario"
 )
 
 // newTestAgent builds codex:fake-model against srv with the Codex the
@@ -174,4 +177,49 @@ func TestInnerCommand(t *testing.T) {
 	} {
 		assert.Equal(t, want, innerCommand(in), in)
 	}
+}
+
+// TestMocksAsMCPTools: the scenario's mocks reach Codex as the tools of
+// the built-in MCP server; the model calls one, the call is answered and
+// recorded by the job's mocks, the model gets the mock's response, and
+// the transcript names the call mcp__mocks__SERVICE__METHOD (ghx's mcp
+// category).
+func TestMocksAsMCPTools(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(
+		llmtest.Calls(call("call_m", "mcp__mocks__github__getIssue", `{"number":7}`)),
+		llmtest.Text("Issue 7 is open: Crash on start."),
+	)
+	a := newTestAgent(t, srv, false)
+	_, dir := newJob(t)
+	mocks := []scenario.Mock{
+		{Service: "github", Method: "getIssue", When: &scenario.MockWhen{Input: map[string]any{"number": 7}}, Response: map[string]any{"title": "Crash on start", "state": "open"}},
+	}
+	set := mockset.New(mocks, 1, nil)
+	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir,
+		Scenario: &scenario.Scenario{Setup: &scenario.Setup{Mocks: mocks}}, Mocks: set})
+	require.NoError(t, err)
+	reply, err := s.Send(context.Background(), "Is issue 7 open?")
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+	assert.Equal(t, "Issue 7 is open: Crash on start.", reply.Text)
+	require.Len(t, reply.Actions, 1)
+	got := reply.Actions[0]
+	assert.Equal(t, "mcp__mocks__github__getIssue", got.Name)
+	assert.Equal(t, "mcp", toolclass.Classify(got.Name, got.Args))
+	assert.Equal(t, map[string]any{"number": 7.0}, got.Args)
+	assert.Empty(t, got.Error)
+
+	calls := set.Calls()
+	require.Len(t, calls, 1)
+	assert.Equal(t, "getIssue", calls[0].Method)
+	assert.Equal(t, []any{map[string]any{"number": 7.0}}, calls[0].Args)
+	assert.Equal(t, 0, calls[0].Mock)
+
+	reqs := srv.Requests()
+	require.Len(t, reqs, 2)
+	assert.Contains(t, string(reqs[0].Body), "getIssue", "the mock is offered as a tool")
+	// What the model received as the tool's result.
+	assert.Contains(t, string(reqs[1].Body), `Crash on start`)
 }

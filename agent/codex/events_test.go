@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/agent/internal/cliagent"
 	"github.com/agenteval/agenteval/llm"
 )
 
@@ -60,4 +61,24 @@ func FuzzEvent(f *testing.F) {
 		_ = tr.reply()
 		_ = innerCommand(string(line))
 	})
+}
+
+// TestMCPConfig: MCP servers become Codex's mcp_servers as -c overrides,
+// every tool approved beforehand (nobody is there to approve a call); a
+// remote server's bearer token is read from the environment.
+func TestMCPConfig(t *testing.T) {
+	got := mcpConfig([]cliagent.MCPServer{
+		{Name: "files", Command: []string{"mcp-files", "--root", "."}, Env: map[string]string{"LOG": "1"}},
+		{Name: "github", URL: "https://mcp.example.test/mcp/", BearerTokenEnv: "GH_TOKEN", Headers: map[string]string{"X-Toolsets": "issues"}},
+	})
+	assert.Equal(t, []string{
+		`mcp_servers.files.default_tools_approval_mode="approve"`,
+		`mcp_servers.files.command="mcp-files"`,
+		`mcp_servers.files.args=["--root","."]`,
+		`mcp_servers.files.env={"LOG"="1"}`,
+		`mcp_servers.github.default_tools_approval_mode="approve"`,
+		`mcp_servers.github.url="https://mcp.example.test/mcp/"`,
+		`mcp_servers.github.bearer_token_env_var="GH_TOKEN"`,
+		`mcp_servers.github.http_headers={"X-Toolsets"="issues"}`,
+	}, got)
 }

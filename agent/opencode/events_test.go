@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/agent/internal/cliagent"
 	"github.com/agenteval/agenteval/llm"
 )
 
@@ -63,4 +64,19 @@ func FuzzEvent(f *testing.F) {
 		require.NoError(t, tr.event(line))
 		_ = tr.reply()
 	})
+}
+
+// TestMCPConfig: MCP servers become OpenCode's mcp section: a stdio
+// server's command and environment, a remote one's URL and headers, its
+// bearer token read from the environment ({env:NAME}), never written.
+func TestMCPConfig(t *testing.T) {
+	got := mcpConfig([]cliagent.MCPServer{
+		{Name: "files", Command: []string{"mcp-files", "--root", "."}, Env: map[string]string{"LOG": "1"}},
+		{Name: "github", URL: "https://mcp.example.test/mcp/", BearerTokenEnv: "GH_TOKEN", Headers: map[string]string{"X-Toolsets": "issues"}},
+	})
+	assert.Equal(t, map[string]any{
+		"files": map[string]any{"type": "local", "command": []string{"mcp-files", "--root", "."}, "enabled": true, "environment": map[string]string{"LOG": "1"}},
+		"github": map[string]any{"type": "remote", "url": "https://mcp.example.test/mcp/", "enabled": true, "oauth": false,
+			"headers": map[string]string{"Authorization": "Bearer {env:GH_TOKEN}", "X-Toolsets": "issues"}},
+	}, got)
 }

@@ -16,6 +16,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -59,6 +61,7 @@ type agent struct {
 	env           []string // a suite agent's env, then what Getenv gave
 	instructions  string
 	allowCommands bool
+	mcp           []cliagent.MCPServer // the agent's MCP servers (a suite's mcp_servers)
 }
 
 func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
@@ -74,7 +77,7 @@ func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
 		return nil, fmt.Errorf("opencode agent: %w", err)
 	}
 	a := &agent{path: path, env: append(slices.Clip(opts.Env), cliagent.Forward(getenv, "OPENAI_BASE_URL", "OPENAI_API_KEY")...),
-		instructions: opts.Instructions, allowCommands: opts.AllowCommands}
+		instructions: opts.Instructions, allowCommands: opts.AllowCommands, mcp: cliagent.MCPServers(opts.MCPServers)}
 	switch base := getenv("OPENAI_BASE_URL"); {
 	case strings.Contains(model, "/"):
 		a.model = model
@@ -99,15 +102,24 @@ func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
 func (a *agent) NeedsDir() bool { return true }
 
 // NewSession writes the session's configuration home (opencode.json, the
-// instructions) beside the job's directory.
+// instructions) beside the job's directory, and serves the scenario's
+// mocks as an MCP server of the session.
 func (a *agent) NewSession(_ context.Context, cfg runner.SessionConfig) (runner.Session, error) {
 	home, err := cliagent.NewHome(cfg.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("opencode agent: %w", err)
 	}
-	s := &session{agent: a, dir: cfg.Dir, home: home}
-	if err := s.writeConfig(cliagent.Instructions(a.instructions, cfg.Character)); err != nil {
-		_ = os.RemoveAll(home)
+	s := &session{agent: a, dir: cfg.Dir, home: home, mcp: a.mcp}
+	mocks, server, err := cliagent.Mocks(home, cfg.Scenario, cfg.Mocks)
+	if err == nil {
+		s.mocks = mocks
+		if server != nil {
+			s.mcp = append(slices.Clip(s.mcp), *server)
+		}
+		err = s.writeConfig(cliagent.Instructions(a.instructions, cfg.Character))
+	}
+	if err != nil {
+		_ = s.Close()
 		return nil, fmt.Errorf("opencode agent: %w", err)
 	}
 	return s, nil
@@ -119,6 +131,8 @@ type session struct {
 	config    string
 	id        string // OpenCode's session id, once the first message made one
 	n         int    // messages sent
+	mcp       []cliagent.MCPServer
+	mocks     io.Closer // the scenario's mocks as an MCP server, or nil
 }
 
 // writeConfig writes opencode.json: the model and its provider, the
@@ -144,6 +158,9 @@ func (s *session) writeConfig(instructions string) error {
 		cfg["provider"] = map[string]any{providerID: s.agent.provider}
 		cfg["small_model"] = s.agent.model
 	}
+	if len(s.mcp) > 0 {
+		cfg["mcp"] = mcpConfig(s.mcp)
+	}
 	if instructions != "" {
 		file := filepath.Join(s.home, "instructions.md")
 		if err := os.WriteFile(file, []byte(instructions+"\n"), 0o644); err != nil {
@@ -157,6 +174,30 @@ func (s *session) writeConfig(instructions string) error {
 	}
 	s.config = filepath.Join(s.home, "opencode.json")
 	return os.WriteFile(s.config, b, 0o644)
+}
+
+// mcpConfig is OpenCode's mcp section: a local server's command and
+// environment, a remote one's URL and headers (a bearer token as
+// {env:NAME}, which OpenCode reads from the environment).
+func mcpConfig(servers []cliagent.MCPServer) map[string]any {
+	out := map[string]any{}
+	for _, m := range servers {
+		if m.URL != "" {
+			headers := map[string]string{}
+			maps.Copy(headers, m.Headers)
+			if m.BearerTokenEnv != "" {
+				headers["Authorization"] = "Bearer {env:" + m.BearerTokenEnv + "}"
+			}
+			out[m.Name] = map[string]any{"type": "remote", "url": m.URL, "headers": headers, "enabled": true, "oauth": false}
+			continue
+		}
+		c := map[string]any{"type": "local", "command": m.Command, "enabled": true}
+		if len(m.Env) > 0 {
+			c["environment"] = m.Env
+		}
+		out[m.Name] = c
+	}
+	return out
 }
 
 // Send runs `opencode run --format json` with the message on its standard
@@ -174,7 +215,7 @@ func (s *session) Send(ctx context.Context, message string) (runner.Reply, error
 		"OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1",
 		"OPENCODE_DISABLE_DEFAULT_PLUGINS=1", "OPENCODE_DISABLE_PROJECT_CONFIG=1", "OPENCODE_DISABLE_CLAUDE_CODE=1",
 		"OPENCODE_DISABLE_SHARE=1", "OPENCODE_DISABLE_EXTERNAL_SKILLS=1")
-	var t transcript
+	t := transcript{mcp: s.mcp}
 	err := cliagent.Stream(ctx, cliagent.Run{Path: s.agent.path, Args: args, Dir: s.dir, Env: env, Stdin: message, Marker: s.home}, t.event)
 	if s.id == "" {
 		s.id = t.session
@@ -189,8 +230,15 @@ func (s *session) Send(ctx context.Context, message string) (runner.Reply, error
 	return reply, nil
 }
 
-// Close removes the session's configuration home.
-func (s *session) Close() error { return os.RemoveAll(s.home) }
+// Close stops serving the mocks and removes the session's configuration
+// home.
+func (s *session) Close() error {
+	var err error
+	if s.mocks != nil {
+		err = s.mocks.Close()
+	}
+	return errors.Join(err, os.RemoveAll(s.home))
+}
 
 // event is one line of `opencode run --format json`.
 type event struct {
@@ -234,6 +282,7 @@ type transcript struct {
 	steps   int
 	reason  string // the last step's finish reason
 	err     string
+	mcp     []cliagent.MCPServer // the session's MCP servers, whose tools are named SERVER_TOOL
 }
 
 func (t *transcript) event(line []byte) error {
@@ -251,7 +300,7 @@ func (t *transcript) event(line []byte) error {
 		}
 	case "tool_use":
 		st := e.Part.State
-		a := results.Action{Name: e.Part.Tool, Args: st.Input, Result: st.Output, Error: st.Error,
+		a := results.Action{Name: cliagent.MCPToolName(e.Part.Tool, t.mcp), Args: st.Input, Result: st.Output, Error: st.Error,
 			Start: millis(st.Time.Start), End: millis(st.Time.End)}
 		if st.Status == "error" && a.Error == "" {
 			a.Error = "failed"

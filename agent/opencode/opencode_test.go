@@ -13,11 +13,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/mockset"
 	"github.com/agenteval/agenteval/internal/proctest"
 	"github.com/agenteval/agenteval/internal/testtool"
+	"github.com/agenteval/agenteval/internal/toolclass"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/llm/llmtest"
 	"github.com/agenteval/agenteval/runner"
+	"github.com/agenteval/agenteval/scenario"
 )
 
 // newTestAgent builds opencode:fake-model against srv with the OpenCode
@@ -186,4 +189,70 @@ func TestMissingCLINamesTheInstall(t *testing.T) {
 	_, err = Type().New("m", runner.AgentOptions{Getenv: func(k string) string { return env[k] }})
 	require.ErrorContains(t, err, "AGENTEVAL_OPENCODE=")
 	assert.True(t, strings.Contains(err.Error(), "not an executable file"), err.Error())
+}
+
+// TestMocksAsMCPTools: the scenario's mocks reach OpenCode as the tools
+// of the built-in MCP server; the model calls one, the call is answered
+// and recorded by the job's mocks, the model gets the mock's response, and
+// the transcript names the call mcp__mocks__SERVICE__METHOD (ghx's mcp
+// category). An error mock reaches the model as an error.
+func TestMocksAsMCPTools(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(
+		llmtest.Calls(call("call_m", "mocks_github__getIssue", `{"number":7}`)),
+		llmtest.Calls(call("call_e", "mocks_github__closeIssue", `{"number":7}`)),
+		llmtest.Text("Issue 7 is open: Crash on start."),
+	)
+	a := newTestAgent(t, srv, false)
+	_, dir := newJob(t)
+	mocks := []scenario.Mock{
+		{Service: "github", Method: "getIssue", When: &scenario.MockWhen{Input: map[string]any{"number": 7}}, Response: map[string]any{"title": "Crash on start", "state": "open"}},
+		{Service: "github", Method: "closeIssue", Error: &scenario.MockError{Code: "E_FORBIDDEN", Message: "read-only token"}},
+	}
+	set := mockset.New(mocks, 1, nil)
+	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir,
+		Scenario: &scenario.Scenario{Setup: &scenario.Setup{Mocks: mocks}}, Mocks: set})
+	require.NoError(t, err)
+	reply, err := s.Send(context.Background(), "Is issue 7 open? Then close it.")
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+	assert.Equal(t, "Issue 7 is open: Crash on start.", reply.Text)
+	require.Len(t, reply.Actions, 2)
+	got, closed := reply.Actions[0], reply.Actions[1]
+	assert.Equal(t, "mcp__mocks__github__getIssue", got.Name)
+	assert.Equal(t, "mcp", toolclass.Classify(got.Name, got.Args))
+	assert.Equal(t, map[string]any{"number": 7.0}, got.Args)
+	assert.Contains(t, got.Result, `"title":"Crash on start"`)
+	assert.Empty(t, got.Error)
+	assert.Equal(t, "mcp__mocks__github__closeIssue", closed.Name)
+
+	calls := set.Calls()
+	require.Len(t, calls, 2)
+	assert.Equal(t, "getIssue", calls[0].Method)
+	assert.Equal(t, []any{map[string]any{"number": 7.0}}, calls[0].Args)
+	assert.Equal(t, 0, calls[0].Mock)
+	assert.Equal(t, "E_FORBIDDEN: read-only token", calls[1].Error)
+
+	reqs := srv.Requests()
+	require.Len(t, reqs, 3)
+	var offered []string
+	for _, tool := range reqs[0].Chat.Tools {
+		offered = append(offered, tool.Name)
+	}
+	assert.Contains(t, offered, "mocks_github__getIssue")
+	assert.Contains(t, offered, "mocks_github__closeIssue")
+	// What the model received as the tools' results.
+	assert.Contains(t, toolResults(reqs[1].Chat.Messages), `{"state":"open","title":"Crash on start"}`)
+	assert.Contains(t, toolResults(reqs[2].Chat.Messages), "E_FORBIDDEN: read-only token")
+}
+
+func toolResults(msgs []llm.Message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		if m.Role == llm.RoleTool {
+			b.WriteString(m.Content + "\n")
+		}
+	}
+	return b.String()
 }

@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"math"
 	"net/http"
+	"strings"
 
 	"github.com/agenteval/agenteval/internal/openaiwire"
 	"github.com/agenteval/agenteval/llm"
@@ -99,8 +100,12 @@ func response(req Request, reply Reply) map[string]any {
 		if callID == "" {
 			callID = fmt.Sprintf("call_%d_%d", req.Index, i)
 		}
-		output = append(output, map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_llmtest_%d_%d", req.Index, i),
-			"call_id": callID, "name": c.Name, "arguments": openaiwire.ArgumentText(c.Arguments), "status": "completed"})
+		item := map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_llmtest_%d_%d", req.Index, i),
+			"call_id": callID, "name": c.Name, "arguments": openaiwire.ArgumentText(c.Arguments), "status": "completed"}
+		if ns, name, ok := namespaced(req.Body, c.Name); ok {
+			item["namespace"], item["name"] = ns, name
+		}
+		output = append(output, item)
 	}
 	return map[string]any{
 		"id":         fmt.Sprintf("resp_llmtest_%d", req.Index),
@@ -115,6 +120,38 @@ func response(req Request, reply Reply) map[string]any {
 			"output_tokens_details": map[string]int{"reasoning_tokens": usage.ReasoningTokens},
 		},
 	}
+}
+
+// namespaced splits a scripted tool call NAMESPACE__NAME into the
+// namespace and the function when the request offered a tool of type
+// namespace so named holding that function (as Codex offers each MCP
+// server's tools, mcp__SERVER with its tools inside): the model calls it
+// by both.
+func namespaced(body []byte, call string) (ns, name string, ok bool) {
+	var r struct {
+		Tools []struct {
+			Type  string `json:"type"`
+			Name  string `json:"name"`
+			Tools []struct {
+				Name string `json:"name"`
+			} `json:"tools"`
+		} `json:"tools"`
+	}
+	if json.Unmarshal(body, &r) != nil {
+		return "", "", false
+	}
+	for _, t := range r.Tools {
+		rest, found := strings.CutPrefix(call, t.Name+"__")
+		if t.Type != "namespace" || !found {
+			continue
+		}
+		for _, f := range t.Tools {
+			if f.Name == rest {
+				return t.Name, rest, true
+			}
+		}
+	}
+	return "", "", false
 }
 
 // serveEmbeddings answers POST /v1/embeddings with a deterministic vector
