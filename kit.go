@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agenteval/agenteval/agent/claudecode"
 	"github.com/agenteval/agenteval/agent/codex"
 	"github.com/agenteval/agenteval/agent/echo"
 	"github.com/agenteval/agenteval/agent/eliza"
 	"github.com/agenteval/agenteval/agent/exec"
+	"github.com/agenteval/agenteval/agent/geminicli"
 	"github.com/agenteval/agenteval/agent/openai"
 	"github.com/agenteval/agenteval/agent/opencode"
 	"github.com/agenteval/agenteval/evaluate"
@@ -31,11 +33,12 @@ type Kit struct {
 
 // New returns a kit with every built-in registered, exactly as a host
 // registers its own: runner.NewRegistries's and the agent types echo,
-// exec, openai, eliza, opencode and codex (packages agent/echo, agent/exec,
-// agent/openai, agent/eliza, agent/opencode, agent/codex).
+// exec, openai, eliza, opencode, codex, claude-code and gemini-cli
+// (packages agent/echo, agent/exec, agent/openai, agent/eliza,
+// agent/opencode, agent/codex, agent/claudecode, agent/geminicli).
 func New() *Kit {
 	r := runner.NewRegistries()
-	if err := r.Agents.Register(echo.Type(), exec.Type(), openai.Type(), eliza.Type(), opencode.Type(), codex.Type()); err != nil {
+	if err := r.Agents.Register(echo.Type(), exec.Type(), openai.Type(), eliza.Type(), opencode.Type(), codex.Type(), claudecode.Type(), geminicli.Type()); err != nil {
 		panic(err) // the built-in names are distinct; a clash is a bug in this package
 	}
 	return &Kit{Registries: r}

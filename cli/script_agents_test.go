@@ -22,7 +22,9 @@ import (
 //	fakemodel FILE   serves a scripted model (llm/llmtest) for the rest of
 //	                 the script: FILE holds its replies in order, as JSON
 //	                 ([{"content": ..., "tool_calls": [{"name": ..., "arguments": {...}}],
-//	                 "usage": {...}}]); OPENAI_BASE_URL and OPENAI_API_KEY point at it
+//	                 "usage": {...}}]); OPENAI_BASE_URL and OPENAI_API_KEY,
+//	                 ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY, GOOGLE_GEMINI_BASE_URL
+//	                 and GEMINI_API_KEY point at it
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"need": func(ts *testscript.TestScript, neg bool, args []string) {
 		if neg || len(args) != 1 {
@@ -52,6 +54,12 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 		}
 		ts.Setenv("OPENAI_BASE_URL", srv.URL)
 		ts.Setenv("OPENAI_API_KEY", "sk-fakemodel-key-0000000000")
+		// Anthropic's and Google's clients add their own /v1 and /v1beta.
+		root := strings.TrimSuffix(srv.URL, "/v1")
+		ts.Setenv("ANTHROPIC_BASE_URL", root)
+		ts.Setenv("ANTHROPIC_API_KEY", "sk-ant-fakemodel-key-0000000000")
+		ts.Setenv("GOOGLE_GEMINI_BASE_URL", root)
+		ts.Setenv("GEMINI_API_KEY", "gemini-fakemodel-key-0000000000")
 	},
 }
 

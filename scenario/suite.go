@@ -58,7 +58,7 @@ type Suite struct {
 type SuiteAgent struct {
 	// Name names the agent in job ids, results and reports.
 	Name string `json:"name" jsonschema:"pattern=^[A-Za-z0-9][A-Za-z0-9._-]*$"`
-	// Agent is the agent spec: echo, exec:COMMAND, openai[:MODEL], eliza[:DIR], opencode[:MODEL] or codex[:MODEL]. An openai, opencode or codex agent without a model takes each of the suite's models; an exec agent reads the job's model from AGENTEVAL_MODEL.
+	// Agent is the agent spec: echo, exec:COMMAND, openai[:MODEL], eliza[:DIR], opencode[:MODEL], codex[:MODEL], claude-code[:MODEL] or gemini-cli[:MODEL]. An openai, opencode, codex, claude-code or gemini-cli agent without a model takes each of the suite's models; an exec agent reads the job's model from AGENTEVAL_MODEL.
 	Agent string `json:"agent" jsonschema:"minLength=1"`
 	// Instructions are system instructions the agent gets with every session (a character's system prompt; AGENTEVAL_INSTRUCTIONS for an exec agent).
 	Instructions string `json:"instructions,omitempty"`

@@ -45,7 +45,7 @@ func (testRegistries) Vocabulary() *Vocabulary {
 		Terminations: terms("max_turns_reached", "user_expresses_satisfaction", "agent_provides_solution", "conversation_stuck",
 			"escalation_needed", "goal_achieved", "custom_condition"),
 		Environments: terms("local", "e2b"),
-		Agents:       terms("echo", "exec", "openai", "eliza", "opencode", "codex"),
+		Agents:       terms("echo", "exec", "openai", "eliza", "opencode", "codex", "claude-code", "gemini-cli"),
 	}
 	v.Terminations[len(v.Terminations)-1].Needs = []string{"keywords|llm_judge"}
 	return v

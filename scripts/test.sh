@@ -62,9 +62,10 @@ npm_packages=()
 # because plugin-bootstrap imports it without declaring it (a project's
 # hoisting hides that; a global install does not). Versions run on Node 20.
 npm_packages+=(@elizaos/core@1.7.2 @elizaos/plugin-sql@1.7.2 @elizaos/plugin-bootstrap@1.7.2 @elizaos/plugin-openai@1.6.0 zod@4.6.7)
-# The coding-agent CLIs the agent/opencode and agent/codex tests run
-# (internal/testtool's "opencode" and "codex").
-npm_packages+=(opencode-ai@1.18.33 @openai/codex@0.171.0)
+# The coding-agent CLIs the agent/opencode, agent/codex, agent/claudecode
+# and agent/geminicli tests run (internal/testtool's "opencode", "codex",
+# "claude" and "gemini").
+npm_packages+=(opencode-ai@1.18.33 @openai/codex@0.171.0 @anthropic-ai/claude-code@2.1.332 @google/gemini-cli@0.61.0)
 npm_dir=${AGENTEVAL_NPM_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/agenteval/npm}
 
 # npm_installed reports whether package spec NAME@VERSION is in the cache
@@ -124,7 +125,10 @@ go vet ./...
 go run "$staticcheck" ./...
 
 echo "test.sh: go test -race"
-go test -race ./...
+# cli's scripts run the four coding-agent CLIs as themselves (each message
+# a Node or native program's start-up, several seconds on a loaded
+# machine), which can take the package past go test's default 10 minutes.
+go test -race -timeout 30m ./...
 
 # examples/scale builds agenteval and runs its workflow and Kubernetes Jobs
 # as local processes, 84 jobs several times over; under the race detector

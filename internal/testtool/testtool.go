@@ -44,6 +44,8 @@ var tools = map[string]tool{
 	"git":        {names: []string{"git"}, install: "apt-get install git"},
 	"opencode":   {names: []string{"opencode"}, install: "bash scripts/test.sh, or npm install -g opencode-ai@1.18.33", npm: true},
 	"codex":      {names: []string{"codex"}, install: "bash scripts/test.sh, or npm install -g @openai/codex@0.171.0", npm: true},
+	"claude":     {names: []string{"claude"}, install: "bash scripts/test.sh, or npm install -g @anthropic-ai/claude-code@2.1.332", npm: true},
+	"gemini":     {names: []string{"gemini"}, install: "bash scripts/test.sh, or npm install -g @google/gemini-cli@0.61.0", npm: true},
 }
 
 // Need returns the path of the program name, or ends the test: it is

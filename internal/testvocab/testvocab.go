@@ -46,6 +46,6 @@ func (r registries) Vocabulary() *scenario.Vocabulary {
 	}
 	v.Terminations[len(v.Terminations)-1].Needs = []string{"keywords|llm_judge"}
 	v.Environments = []scenario.Term{{Name: "local"}, {Name: "e2b"}}
-	v.Agents = []scenario.Term{{Name: "echo"}, {Name: "exec"}, {Name: "openai"}, {Name: "eliza"}, {Name: "opencode"}, {Name: "codex"}}
+	v.Agents = []scenario.Term{{Name: "echo"}, {Name: "exec"}, {Name: "openai"}, {Name: "eliza"}, {Name: "opencode"}, {Name: "codex"}, {Name: "claude-code"}, {Name: "gemini-cli"}}
 	return v
 }

@@ -16,5 +16,11 @@
 // streams (server-sent chunks, the usage last when stream_options asks),
 // which is how coding-agent CLIs such as OpenCode call a model; the same
 // scripted replies answer OpenAI's Responses API (POST /v1/responses,
-// streamed as events when asked), which Codex speaks.
+// streamed as events when asked), which Codex speaks, Anthropic's Messages
+// API (POST /v1/messages, streamed as message_start, content_block_* and
+// message_delta events; Claude Code with ANTHROPIC_BASE_URL at the
+// server's root, URL without /v1) and Gemini's generateContent and
+// streamGenerateContent (POST /v1beta/models/MODEL:METHOD, alt=sse; Gemini
+// CLI with GOOGLE_GEMINI_BASE_URL at the root), each request in the same
+// log (Requests) in llm's terms.
 package llmtest

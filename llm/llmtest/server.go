@@ -58,6 +58,10 @@ func Start() *Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.serveChat)
 	mux.HandleFunc("POST /v1/responses", s.serveResponses)
+	mux.HandleFunc("POST /v1/messages", s.serveMessages)
+	mux.HandleFunc("POST /v1/messages/count_tokens", serveCountTokens)
+	mux.HandleFunc("POST /v1beta/models/{call}", s.serveGemini)
+	mux.HandleFunc("POST /v1/models/{call}", s.serveGemini)
 	mux.HandleFunc("POST /v1/embeddings", serveEmbeddings)
 	mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"object": "list",
@@ -65,7 +69,7 @@ func Start() *Server {
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "invalid_request_error",
-			fmt.Sprintf("llmtest serves POST /v1/chat/completions, /v1/responses and /v1/embeddings and GET /v1/models, not %s %s", r.Method, r.URL.Path))
+			fmt.Sprintf("llmtest serves POST /v1/chat/completions, /v1/responses, /v1/messages, /v1beta/models/MODEL:generateContent (and :streamGenerateContent) and /v1/embeddings and GET /v1/models, not %s %s", r.Method, r.URL.Path))
 	})
 	s.srv = httptest.NewServer(mux)
 	s.URL = s.srv.URL + "/v1"
@@ -151,13 +155,44 @@ func (s *Server) Model() llm.Model {
 }
 
 func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
-	s.serve(w, r, func(body []byte) (llm.Request, error) {
+	s.serve(w, r, chatProtocol)
+}
+
+// chatProtocol is OpenAI's chat completions.
+var chatProtocol = protocol{
+	decode: func(_ *http.Request, body []byte) (llm.Request, error) {
 		var wire openaiwire.Request
 		if err := json.NewDecoder(bytes.NewReader(body)).Decode(&wire); err != nil {
 			return llm.Request{}, err
 		}
 		return fromWire(wire), nil
-	}, completion)
+	},
+	write: func(w http.ResponseWriter, req Request, reply Reply, stream streamRequest) {
+		if stream.Stream {
+			writeStream(w, completion(req, reply), stream.StreamOptions.IncludeUsage)
+			return
+		}
+		writeJSON(w, http.StatusOK, completion(req, reply))
+	},
+	fail:   openAIError,
+	openai: true,
+}
+
+// protocol is one provider's wire format: how a request is read into
+// llm's terms, and how a scripted reply and a scripted error are written.
+type protocol struct {
+	decode func(r *http.Request, body []byte) (llm.Request, error)
+	// streams reports whether the request asks for a stream; nil reads
+	// "stream": true (and stream_options) from the body.
+	streams func(r *http.Request, body []byte) streamRequest
+	write   func(w http.ResponseWriter, req Request, reply Reply, stream streamRequest)
+	fail    func(w http.ResponseWriter, status int, errType, msg string)
+	// openai marks OpenAI's protocols, whose rate-limit error has a code.
+	openai bool
+}
+
+func openAIError(w http.ResponseWriter, status int, errType, msg string) {
+	writeError(w, status, errType, msg)
 }
 
 // serveResponses answers the OpenAI Responses API (POST /v1/responses,
@@ -166,22 +201,39 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 // Chat's messages, and the reply's Content comes back as the response's
 // output text, its ToolCalls as function_call items.
 func (s *Server) serveResponses(w http.ResponseWriter, r *http.Request) {
-	s.serve(w, r, decodeResponses, response)
+	s.serve(w, r, responsesProtocol)
 }
 
-// serve records one request, decoded by decode, and answers it with the
-// next scripted reply, encoded by encode.
-func (s *Server) serve(w http.ResponseWriter, r *http.Request, decode func([]byte) (llm.Request, error),
-	encode func(Request, Reply) map[string]any) {
+// responsesProtocol is OpenAI's Responses API.
+var responsesProtocol = protocol{
+	decode: func(_ *http.Request, body []byte) (llm.Request, error) { return decodeResponses(body) },
+	write: func(w http.ResponseWriter, req Request, reply Reply, stream streamRequest) {
+		if stream.Stream {
+			writeResponseStream(w, response(req, reply))
+			return
+		}
+		writeJSON(w, http.StatusOK, response(req, reply))
+	},
+	fail:   openAIError,
+	openai: true,
+}
+
+// serve records one request, decoded by p, and answers it with the next
+// scripted reply in p's format.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, p protocol) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "read body: "+err.Error())
+		p.fail(w, http.StatusBadRequest, "invalid_request_error", "read body: "+err.Error())
 		return
 	}
 	req := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
-	req.Chat, req.DecodeError = decode(body)
+	req.Chat, req.DecodeError = p.decode(r, body)
 	var stream streamRequest
-	_ = json.Unmarshal(body, &stream) // a body that is not JSON is answered without streaming
+	if p.streams != nil {
+		stream = p.streams(r, body)
+	} else {
+		_ = json.Unmarshal(body, &stream) // a body that is not JSON is answered without streaming
+	}
 
 	free := func() {}
 	s.mu.Lock()
@@ -192,8 +244,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, decode func([]byt
 		if !ok {
 			s.mu.Unlock()
 			w.Header().Set("Retry-After", retryAfterHeader(after))
-			writeErrorCode(w, http.StatusTooManyRequests, "requests", "rate_limit_exceeded",
-				fmt.Sprintf("llmtest: rate limit reached for request %d", req.Index))
+			msg := fmt.Sprintf("llmtest: rate limit reached for request %d", req.Index)
+			if p.openai {
+				writeErrorCode(w, http.StatusTooManyRequests, "requests", "rate_limit_exceeded", msg)
+			} else {
+				p.fail(w, http.StatusTooManyRequests, "rate_limit_error", msg)
+			}
 			return
 		}
 		// The slot is free once the answer is ready, before it is written:
@@ -216,7 +272,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, decode func([]byt
 	s.mu.Unlock()
 
 	if fn == nil {
-		writeError(w, http.StatusBadRequest, "llmtest_unscripted",
+		p.fail(w, http.StatusBadRequest, "llmtest_unscripted",
 			fmt.Sprintf("llmtest: no reply scripted for request %d", req.Index))
 		return
 	}
@@ -231,10 +287,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, decode func([]byt
 		}
 	}
 	free()
-	writeReply(w, req, reply, encode, stream)
+	writeReply(w, req, reply, p, stream)
 }
 
-func writeReply(w http.ResponseWriter, req Request, reply Reply, encode func(Request, Reply) map[string]any, stream streamRequest) {
+func writeReply(w http.ResponseWriter, req Request, reply Reply, p protocol, stream streamRequest) {
 	for k, vs := range reply.Header {
 		for _, v := range vs {
 			w.Header().Add(k, v)
@@ -261,18 +317,10 @@ func writeReply(w http.ResponseWriter, req Request, reply Reply, encode func(Req
 		if msg == "" {
 			msg = http.StatusText(status)
 		}
-		writeError(w, status, reply.ErrorType, msg)
+		p.fail(w, status, reply.ErrorType, msg)
 		return
 	}
-	if stream.Stream {
-		if req.Path == "/v1/responses" {
-			writeResponseStream(w, response(req, reply))
-		} else {
-			writeStream(w, completion(req, reply), stream.StreamOptions.IncludeUsage)
-		}
-		return
-	}
-	writeJSON(w, http.StatusOK, encode(req, reply))
+	p.write(w, req, reply, stream)
 }
 
 func completion(req Request, reply Reply) map[string]any {

@@ -221,6 +221,15 @@ func Stream(ctx context.Context, r Run, event func(line []byte) error) error {
 		_ = p.Stdin().Close()
 	}()
 	done := make(chan error, 1)
+	// gate keeps event from being called once Stream has returned (a
+	// process that escaped every kill may still hold the output open).
+	var gate sync.Mutex
+	closed := false
+	defer func() {
+		gate.Lock()
+		closed = true
+		gate.Unlock()
+	}()
 	go func() {
 		sc := bufio.NewScanner(p.Stdout())
 		sc.Buffer(make([]byte, 64<<10), MaxLineBytes)
@@ -232,7 +241,13 @@ func Stream(ctx context.Context, r Run, event func(line []byte) error) error {
 				_, _ = stderr.Write(append(line, '\n'))
 				continue
 			}
-			if err := event(line); err != nil {
+			gate.Lock()
+			var err error
+			if !closed {
+				err = event(line)
+			}
+			gate.Unlock()
+			if err != nil {
 				done <- err
 				return
 			}
@@ -242,6 +257,8 @@ func Stream(ctx context.Context, r Run, event func(line []byte) error) error {
 	name := filepath.Base(r.Path)
 	var rep proc.Report
 	var why error
+	var escaped []proc.Killed
+	cancelled := false
 	select {
 	case err := <-done:
 		if err != nil {
@@ -255,11 +272,21 @@ func Stream(ctx context.Context, r Run, event func(line []byte) error) error {
 		}
 	case <-ctx.Done():
 		rep = p.End(0, context.Cause(ctx).Error())
-		<-done
+		if r.Marker != "" {
+			escaped = proc.EndMarked(context.Background(), SessionEnv, r.Marker)
+		}
+		// Whatever still holds the output open is not waited for long:
+		// the step is over (runner.Cooperative).
+		t := time.NewTimer(exitGrace)
+		select {
+		case <-done:
+		case <-t.C:
+		}
+		t.Stop()
 		why = context.Cause(ctx)
+		cancelled = true
 	}
-	var escaped []proc.Killed
-	if r.Marker != "" {
+	if r.Marker != "" && !cancelled {
 		escaped = proc.EndMarked(context.Background(), SessionEnv, r.Marker)
 	}
 	if why == nil {

@@ -1,0 +1,324 @@
+// Package claudecode is the agent type claude-code:MODEL: Anthropic's
+// Claude Code CLI (npm package @anthropic-ai/claude-code) under test. Each
+// message is one `claude -p --output-format stream-json` in the job's
+// directory, the later ones resuming the same session (--resume ID), with
+// a configuration directory of its own per session (CLAUDE_CONFIG_DIR;
+// the agent's and character's instructions as its CLAUDE.md, the memory
+// Claude Code reads for every project), the model on the Messages API at
+// ANTHROPIC_BASE_URL or Anthropic's, edits accepted in the job's
+// directory, nothing that would ask for a permission (nobody is there to
+// answer), and its Bash tool only with --allow-commands. Claude Code's
+// stream-json events become the reply: its text, each tool call with
+// arguments, result, error and timing, and the run's tokens.
+package claudecode
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agenteval/agenteval/agent/internal/cliagent"
+	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/results"
+	"github.com/agenteval/agenteval/runner"
+)
+
+// version is the @anthropic-ai/claude-code release this agent is tested
+// with.
+const version = "2.1.332"
+
+var program = cliagent.Program{Name: "claude", PathEnv: "AGENTEVAL_CLAUDE_CODE", Install: "npm install -g @anthropic-ai/claude-code@" + version}
+
+// Type returns the agent type "claude-code" (claude-code:MODEL), for a
+// registry of agent types such as agenteval.Kit's. MODEL runs on the
+// Anthropic Messages API at ANTHROPIC_BASE_URL (key ANTHROPIC_API_KEY or
+// ANTHROPIC_AUTH_TOKEN), or on Anthropic's without it; Claude Code's own
+// provider variables (CLAUDE_CODE_USE_BEDROCK, ...) pass through.
+func Type() *runner.AgentType {
+	return &runner.AgentType{Name: "claude-code", Doc: "claude-code:MODEL runs Anthropic's Claude Code CLI (npm @anthropic-ai/claude-code) in the job's directory: MODEL on the Messages API at ANTHROPIC_BASE_URL or Anthropic's; AGENTEVAL_CLAUDE_CODE gives its path",
+		TakesEnv: true, TakesInstructions: true, ModelArg: true, New: newAgent}
+}
+
+type agent struct {
+	path          string
+	model         string
+	env           []string // a suite agent's env, then what Getenv gave
+	instructions  string
+	allowCommands bool
+}
+
+func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
+	if model == "" {
+		return nil, errors.New("claude-code agent: name a model, as in claude-code:claude-sonnet-4-5")
+	}
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	path, err := program.Find(getenv)
+	if err != nil {
+		return nil, fmt.Errorf("claude-code agent: %w", err)
+	}
+	env := append(slices.Clip(opts.Env), cliagent.Forward(getenv, "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")...)
+	if getenv("ANTHROPIC_BASE_URL") != "" {
+		// Claude Code's background calls (titles, summaries) name a small
+		// model of Anthropic's that another endpoint may not serve.
+		env = append(env, "ANTHROPIC_DEFAULT_HAIKU_MODEL="+model, "ANTHROPIC_SMALL_FAST_MODEL="+model)
+	}
+	return &agent{path: path, model: model, env: env, instructions: opts.Instructions, allowCommands: opts.AllowCommands}, nil
+}
+
+// NeedsDir tells the runner that Claude Code works in the job's directory
+// (runner.SessionConfig.Dir) whatever the scenario needs.
+func (a *agent) NeedsDir() bool { return true }
+
+// Cooperative tells the runner that Send returns soon after its context
+// ends (the CLI's process tree killed), so a step's timeout ends the CLI
+// before the job goes on, and before agenteval exits.
+func (a *agent) Cooperative() bool { return true }
+
+// NewSession makes the session's configuration directory beside the
+// job's directory, with the instructions as its CLAUDE.md.
+func (a *agent) NewSession(_ context.Context, cfg runner.SessionConfig) (runner.Session, error) {
+	home, err := cliagent.NewHome(cfg.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("claude-code agent: %w", err)
+	}
+	config := filepath.Join(home, ".claude")
+	if err := os.MkdirAll(config, 0o755); err != nil {
+		_ = os.RemoveAll(home)
+		return nil, fmt.Errorf("claude-code agent: %w", err)
+	}
+	if text := cliagent.Instructions(a.instructions, cfg.Character); text != "" {
+		if err := os.WriteFile(filepath.Join(config, "CLAUDE.md"), []byte(text+"\n"), 0o644); err != nil {
+			_ = os.RemoveAll(home)
+			return nil, fmt.Errorf("claude-code agent: %w", err)
+		}
+	}
+	// Claude Code binds a socket in $XDG_RUNTIME_DIR/cc-socks, or in
+	// /tmp/cc-socks-UID, shared by every user's session, when that path
+	// would be too long for a socket (the home's is): a short directory of
+	// the session's own keeps it, and goes with the session.
+	runtime, err := os.MkdirTemp("", "agenteval-cc-")
+	if err != nil {
+		_ = os.RemoveAll(home)
+		return nil, fmt.Errorf("claude-code agent: %w", err)
+	}
+	return &session{agent: a, dir: cfg.Dir, home: home, config: config, runtime: runtime}, nil
+}
+
+type session struct {
+	agent                      *agent
+	dir, home, config, runtime string
+	id                         string // Claude Code's session id, once the first message made one
+}
+
+// Send runs `claude -p --output-format stream-json` with the message on
+// its standard input, resuming the session after the first message.
+func (s *session) Send(ctx context.Context, message string) (runner.Reply, error) {
+	args := []string{"-p", "--output-format", "stream-json", "--verbose", "--model", s.agent.model,
+		// Edits in the job's directory are accepted; whatever would ask
+		// (a file elsewhere, a tool not allowed) is denied.
+		"--permission-mode", "acceptEdits", "--permission-prompts", "none"}
+	deny := "WebFetch,WebSearch"
+	if s.agent.allowCommands {
+		args = append(args, "--allowedTools", "Bash")
+	} else {
+		deny += ",Bash"
+	}
+	args = append(args, "--disallowedTools", deny)
+	if s.id != "" {
+		args = append(args, "--resume", s.id)
+	}
+	env := cliagent.Env(s.home, []string{"CLAUDE_CONFIG_DIR"}, s.agent.env, "CLAUDE_CONFIG_DIR="+s.config, "XDG_RUNTIME_DIR="+s.runtime,
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_NON_ESSENTIAL_MODEL_CALLS=1", "DISABLE_AUTOUPDATER=1",
+		"DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1")
+	t := transcript{pending: map[string]int{}}
+	err := cliagent.Stream(ctx, cliagent.Run{Path: s.agent.path, Args: args, Dir: s.dir, Env: env, Stdin: message, Marker: s.home}, t.event)
+	if s.id == "" {
+		s.id = t.session
+	}
+	reply := t.reply()
+	switch {
+	case t.err != "" && err != nil:
+		// Claude Code exits 1 after a failed result, which says why.
+		err = fmt.Errorf("%s (%w)", t.err, err)
+	case t.err != "":
+		err = errors.New(t.err)
+	}
+	if err == nil && !t.ended {
+		err = errors.New("claude ended without a result")
+	}
+	if err != nil {
+		return reply, fmt.Errorf("claude-code agent: %w", err)
+	}
+	return reply, nil
+}
+
+// Close removes the session's configuration home and runtime directory.
+func (s *session) Close() error {
+	return errors.Join(os.RemoveAll(s.home), os.RemoveAll(s.runtime))
+}
+
+// event is one line of `claude -p --output-format stream-json --verbose`.
+type event struct {
+	Type      string    `json:"type"`
+	Subtype   string    `json:"subtype"`
+	SessionID string    `json:"session_id"`
+	Timestamp time.Time `json:"timestamp"`
+	Message   struct {
+		Content json.RawMessage `json:"content"`
+	} `json:"message"`
+	// The result's fields.
+	IsError bool   `json:"is_error"`
+	Result  string `json:"result"`
+	Errors  []any  `json:"errors"`
+	Usage   *struct {
+		Input         int `json:"input_tokens"`
+		CacheCreation int `json:"cache_creation_input_tokens"`
+		CacheRead     int `json:"cache_read_input_tokens"`
+		Output        int `json:"output_tokens"`
+		OutputDetails struct {
+			Thinking int `json:"thinking_tokens"`
+		} `json:"output_tokens_details"`
+	} `json:"usage"`
+}
+
+// block is a content block of a message.
+type block struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     map[string]any  `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+}
+
+// transcript gathers one run's events.
+type transcript struct {
+	session string
+	texts   []string
+	actions []results.Action
+	pending map[string]int // tool_use id -> index in actions
+	usage   llm.Usage
+	ended   bool // a result came
+	err     string
+}
+
+func (t *transcript) event(line []byte) error {
+	var e event
+	if err := json.Unmarshal(line, &e); err != nil {
+		return nil // not an event of ours
+	}
+	if t.session == "" {
+		t.session = e.SessionID
+	}
+	at := e.Timestamp
+	if at.IsZero() {
+		at = time.Now()
+	}
+	switch e.Type {
+	case "assistant":
+		var blocks []block
+		_ = json.Unmarshal(e.Message.Content, &blocks) // a message of another shape has no blocks
+		for _, b := range blocks {
+			switch b.Type {
+			case "text":
+				if b.Text != "" {
+					t.texts = append(t.texts, b.Text)
+				}
+			case "tool_use":
+				t.pending[b.ID] = len(t.actions)
+				t.actions = append(t.actions, results.Action{Name: b.Name, Args: b.Input, Start: at})
+			}
+		}
+	case "user":
+		var blocks []block
+		_ = json.Unmarshal(e.Message.Content, &blocks) // a prompt's text is not a result
+		for _, b := range blocks {
+			i, ok := t.pending[b.ToolUseID]
+			if b.Type != "tool_result" || !ok {
+				continue
+			}
+			delete(t.pending, b.ToolUseID)
+			a := &t.actions[i]
+			a.End = at
+			if text := contentText(b.Content); b.IsError {
+				a.Error = text
+				if a.Error == "" {
+					a.Error = "failed"
+				}
+			} else {
+				a.Result = text
+			}
+		}
+	case "result":
+		t.ended = true
+		if u := e.Usage; u != nil {
+			// Claude Code counts cached prompt tokens apart from its input;
+			// our usage counts them in the prompt, as OpenAI does.
+			prompt := u.Input + u.CacheRead + u.CacheCreation
+			t.usage = llm.Usage{PromptTokens: prompt, CompletionTokens: u.Output, TotalTokens: prompt + u.Output,
+				ReasoningTokens: u.OutputDetails.Thinking, CacheReadTokens: u.CacheRead, CacheWriteTokens: u.CacheCreation}
+		}
+		if e.IsError {
+			t.err = resultError(e)
+		}
+	}
+	return nil
+}
+
+// resultError says why a run failed: its result text, or its errors, or
+// its subtype.
+func resultError(e event) string {
+	msg := strings.TrimSpace(e.Result)
+	if msg == "" && len(e.Errors) > 0 {
+		b, _ := json.Marshal(e.Errors) // decoded JSON values
+		msg = string(b)
+	}
+	if msg == "" {
+		msg = "the run failed"
+	}
+	if e.Subtype != "" && e.Subtype != "success" {
+		return e.Subtype + ": " + msg
+	}
+	return msg
+}
+
+// contentText is a tool result's text: a string, or its text blocks
+// joined.
+func contentText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var blocks []block
+	_ = json.Unmarshal(raw, &blocks) // content of another shape has no text
+	var texts []string
+	for _, b := range blocks {
+		if b.Type == "text" {
+			texts = append(texts, b.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
+}
+
+// reply is what the run answered: its text blocks, one a paragraph; a
+// tool call that never got its result ends when the run did.
+func (t *transcript) reply() runner.Reply {
+	for _, i := range t.pending {
+		if a := &t.actions[i]; a.End.IsZero() {
+			a.End = time.Now()
+			a.Error = "no result: the run ended first"
+		}
+	}
+	return runner.Reply{Text: strings.Join(t.texts, "\n\n"), Actions: t.actions, Usage: t.usage}
+}

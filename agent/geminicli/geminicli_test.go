@@ -1,0 +1,195 @@
+package geminicli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agenteval/agenteval/internal/proctest"
+	"github.com/agenteval/agenteval/internal/testtool"
+	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/llm/llmtest"
+	"github.com/agenteval/agenteval/runner"
+)
+
+// newTestAgent builds gemini-cli:fake-model against srv's Gemini API with
+// the Gemini CLI the tests found (scripts/test.sh installs it).
+func newTestAgent(t *testing.T, srv *llmtest.Server, allowCommands bool) runner.Agent {
+	t.Helper()
+	bin := testtool.Need(t, "gemini")
+	env := map[string]string{"AGENTEVAL_GEMINI_CLI": bin, "GOOGLE_GEMINI_BASE_URL": strings.TrimSuffix(srv.URL, "/v1"),
+		"GEMINI_API_KEY": "gemini-test-not-a-real-key-0000"}
+	a, err := Type().New("fake-model", runner.AgentOptions{Getenv: func(k string) string { return env[k] },
+		Instructions: "Answer in English, agenteval-instructions-7.", AllowCommands: allowCommands})
+	require.NoError(t, err)
+	return a
+}
+
+// newJob makes a job's directory as the runner does: a folder of its own
+// inside the run's work folder.
+func newJob(t *testing.T) (work, dir string) {
+	t.Helper()
+	work = t.TempDir()
+	dir = filepath.Join(work, "agenteval-job-1")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	return work, dir
+}
+
+func call(id, name, args string) llm.ToolCall {
+	return llm.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(args)}
+}
+
+// TestSessionTranscriptAndResume runs the real Gemini CLI against the fake
+// Gemini API: it writes a file, runs a command and answers; a second
+// message resumes the same session. The reply holds what the fake sent:
+// the text, each tool call with its arguments and result (the shell's as
+// "shell"), and the run's tokens (cache reads included; the resumed run's
+// own, though Gemini CLI counts the session's); the file is in the job's
+// directory, the instructions (GEMINI.md) and the key reached the model,
+// and nothing was written outside the job's directory and its home.
+func TestSessionTranscriptAndResume(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	a := newTestAgent(t, srv, true) // before HOME moves: the npm folder may be under it
+	home, tmp := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("TMPDIR", tmp)
+	u1 := llm.Usage{PromptTokens: 1000, CompletionTokens: 20, TotalTokens: 1020, CacheReadTokens: 400}
+	u2 := llm.Usage{PromptTokens: 1100, CompletionTokens: 30, TotalTokens: 1130}
+	u3 := llm.Usage{PromptTokens: 1200, CompletionTokens: 7, TotalTokens: 1207}
+	u4 := llm.Usage{PromptTokens: 1300, CompletionTokens: 15, TotalTokens: 1315, CacheReadTokens: 1000, ReasoningTokens: 10}
+	_, dir := newJob(t)
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{call("", "write_file", `{"file_path":"notes.txt","content":"hello from the agent\n"}`)}, Usage: &u1},
+		llmtest.Reply{ToolCalls: []llm.ToolCall{call("", "run_shell_command", `{"command":"cat notes.txt","description":"Show the notes"}`)}, Usage: &u2},
+		llmtest.Reply{Content: "I wrote notes.txt.", Usage: &u3},
+		llmtest.Reply{Content: "It says hello.", Usage: &u4},
+	)
+	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
+	require.NoError(t, err)
+	reply, err := s.Send(context.Background(), "Write notes.txt, then show it.")
+	require.NoError(t, err)
+	assert.Equal(t, "I wrote notes.txt.", reply.Text)
+	require.Len(t, reply.Actions, 2)
+	w, b := reply.Actions[0], reply.Actions[1]
+	assert.Equal(t, "write_file", w.Name)
+	assert.Equal(t, "hello from the agent\n", w.Args["content"])
+	assert.Empty(t, w.Error)
+	assert.Equal(t, "shell", b.Name)
+	assert.Equal(t, "cat notes.txt", b.Args["command"])
+	assert.Contains(t, b.Result, "hello from the agent")
+	assert.Empty(t, b.Error)
+	for _, act := range reply.Actions {
+		assert.False(t, act.Start.IsZero() || act.End.Before(act.Start), "%s: %v..%v", act.Name, act.Start, act.End)
+	}
+	assert.Equal(t, u1.Add(u2).Add(u3), reply.Usage)
+	got, err := os.ReadFile(filepath.Join(dir, "notes.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "hello from the agent\n", string(got))
+
+	reply, err = s.Send(context.Background(), "What does it say?")
+	require.NoError(t, err)
+	assert.Equal(t, "It says hello.", reply.Text)
+	assert.Empty(t, reply.Actions)
+	assert.Equal(t, u4, reply.Usage, "a resumed run counts its own tokens")
+	require.NoError(t, s.Close())
+
+	reqs := srv.Requests()
+	require.Len(t, reqs, 4)
+	for _, r := range reqs {
+		assert.Equal(t, "/v1beta/models/fake-model:streamGenerateContent", r.Path)
+		assert.Contains(t, string(r.Body), "agenteval-instructions-7", "the instructions reach every request")
+		assert.Equal(t, "gemini-test-not-a-real-key-0000", r.Header.Get("X-Goog-Api-Key"))
+	}
+	// The second message resumed the session: its request carries the
+	// first conversation.
+	last := string(reqs[3].Body)
+	assert.Contains(t, last, "Write notes.txt, then show it.")
+	assert.Contains(t, last, "I wrote notes.txt.")
+	assert.Contains(t, last, "What does it say?")
+
+	entries, err := os.ReadDir(filepath.Dir(dir))
+	require.NoError(t, err)
+	require.Len(t, entries, 1, "the configuration home is removed with the session")
+	for _, d := range []string{home, tmp} {
+		entries, err := os.ReadDir(d)
+		require.NoError(t, err)
+		assert.Empty(t, entries, "nothing is written to %s", d)
+	}
+}
+
+// TestCommandsNeedAllowCommands: without --allow-commands Gemini CLI's
+// shell tool is not offered; the model's call of it is recorded as failed
+// and nothing ran.
+func TestCommandsNeedAllowCommands(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(
+		llmtest.Calls(call("", "run_shell_command", `{"command":"touch made-by-bash","description":"Make a file"}`)),
+		llmtest.Text("I could not run it."),
+	)
+	a := newTestAgent(t, srv, false)
+	_, dir := newJob(t)
+	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
+	require.NoError(t, err)
+	defer s.Close()
+	reply, err := s.Send(context.Background(), "Make a file with bash.")
+	require.NoError(t, err)
+	require.Len(t, reply.Actions, 1)
+	assert.Equal(t, "shell", reply.Actions[0].Name)
+	assert.NotEmpty(t, reply.Actions[0].Error)
+	assert.NoFileExists(t, filepath.Join(dir, "made-by-bash"))
+	tools := srv.Requests()[0].Chat.Tools
+	require.NotEmpty(t, tools)
+	for _, tool := range tools {
+		assert.NotEqual(t, "run_shell_command", tool.Name, "the shell is not offered")
+	}
+}
+
+// TestTimeoutKillsTheProcessTree: a step that times out while Gemini
+// CLI's shell runs a command kills Gemini CLI and the command, and says
+// so.
+func TestTimeoutKillsTheProcessTree(t *testing.T) {
+	t.Parallel()
+	testtool.Need(t, "ps")
+	marker := proctest.SleepArg()
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.Calls(call("", "run_shell_command", `{"command":"echo waiting; sleep `+marker+`","description":"Wait"}`)))
+	a := newTestAgent(t, srv, true)
+	_, dir := newJob(t)
+	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
+	require.NoError(t, err)
+	defer s.Close()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	go func() {
+		proctest.RequireAlive(t, marker, 2*time.Minute)
+		cancel(errors.New("step timed out"))
+	}()
+	_, err = s.Send(ctx, "Wait.")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "step timed out")
+	assert.Contains(t, err.Error(), "killed")
+	proctest.RequireGone(t, marker, 5*time.Second)
+}
+
+// TestMissingCLINamesTheInstall: without Gemini CLI the spec fails with
+// the command that installs it.
+func TestMissingCLINamesTheInstall(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	_, err := Type().New("fake-model", runner.AgentOptions{Getenv: func(string) string { return "" }})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "npm install -g @google/gemini-cli@"+version)
+	_, err = Type().New("", runner.AgentOptions{})
+	require.ErrorContains(t, err, "name a model")
+	env := map[string]string{"AGENTEVAL_GEMINI_CLI": filepath.Join(t.TempDir(), "nowhere")}
+	_, err = Type().New("m", runner.AgentOptions{Getenv: func(k string) string { return env[k] }})
+	require.ErrorContains(t, err, "AGENTEVAL_GEMINI_CLI=")
+	assert.Contains(t, err.Error(), "not an executable file")
+}
