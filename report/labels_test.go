@@ -67,6 +67,17 @@ func TestReviewsInLabelsAreApplied(t *testing.T) {
 	assert.Equal(t, 1, own.Summary().Totals.Passed)
 	assert.Equal(t, 2, own.Summary().Totals.Failed)
 
+	// report compare counts with the reviewed verdicts and says so.
+	cmp, err := CompareResults(own, r, CompareOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, 1, cmp.Candidate.Passed)
+	for _, f := range []string{"md", "html"} {
+		var b bytes.Buffer
+		require.NoError(t, WriteComparison(&b, cmp, f))
+		assert.Contains(t, b.String(), "Verdicts reviewed by a person (labels.jsonl) count with the person", f)
+		assert.Contains(t, b.String(), "0 in the baseline, 3 in the candidate", f)
+	}
+
 	require.NoError(t, os.WriteFile(lp, []byte("{\"id\":\"x\",\"verdict\":\"nope\"}\n"), 0o644))
 	_, err = ReadFiles([]string{path}, Options{})
 	assert.ErrorContains(t, err, "labels.jsonl:1: verdict: \"nope\"")
