@@ -229,3 +229,27 @@ func modulePackages(t *testing.T) map[string][]string {
 	require.NoError(t, err)
 	return out
 }
+
+// maxRunnerLines bounds the non-test Go of package runner (issue 26): the
+// driver and the interfaces agents implement stay there; agents,
+// environments, the simulated user, fixtures and checkpoint adapters live
+// in their own packages.
+const maxRunnerLines = 2500
+
+// TestRunnerStaysTheDriver counts runner's non-test lines.
+func TestRunnerStaysTheDriver(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("runner/*.go")
+	require.NoError(t, err)
+	lines := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		lines += strings.Count(string(b), "\n")
+	}
+	t.Logf("runner: %d lines of non-test Go (under %d)", lines, maxRunnerLines)
+	require.Less(t, lines, maxRunnerLines, "runner holds the driver: move what is not the driver to its own package")
+}

@@ -62,7 +62,7 @@ func TestPluginsRegisteredOnceWorkEverywhere(t *testing.T) {
 	require.NoError(t, err)
 	var got []*results.Job
 	sum, err := runner.Run(t.Context(), runner.Config{Agent: agent, Registries: kit.Registries, Total: total,
-		Checkpoints: runner.Checkpoints(checkpoint.Checker{Executor: issue, Conditions: kit.Conditions}),
+		Checkpoints: checkpoint.Checker{Executor: issue, Conditions: kit.Conditions},
 		Results:     sinkFunc(func(r *results.Job) error { got = append(got, r); return nil })}, jobs)
 	require.NoError(t, err)
 	assert.Equal(t, int64(1), sum.Passed)

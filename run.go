@@ -110,7 +110,7 @@ type RunConfig struct {
 	// Transcripts says which jobs keep their transcript, code-step output
 	// and agent log: "all" (also ""), "failing" or "none" (runner.Config).
 	Transcripts string
-	// Checkpoints scores scenarios' checkpoints (runner.Checkpoints).
+	// Checkpoints scores scenarios' checkpoints (a checkpoint.Checker).
 	Checkpoints runner.CheckpointScorer
 	// Manifest is the fixture manifest's path: placeholders bind to it.
 	// SeedFile declares the fixtures seed_per_iteration scenarios get
@@ -130,7 +130,7 @@ type RunConfig struct {
 	// jobs lost to the infrastructure (0: the default, 2; negative: none),
 	// and the cassette that records or replays the run's mock draws (its
 	// models are wrapped with llm.Recorded through AgentOptions.WrapModel,
-	// UserModel and Judge; its checkpoints with runner.RecordCheckpoints).
+	// UserModel and Judge; its checkpoints with checkpoint.Recorded).
 	InfraRetries int
 	Cassette     *llm.Cassette
 	// Settings are further settings recorded in the plan (a resume with
@@ -322,7 +322,7 @@ func (p *pipeline) run(ctx context.Context, files []*scenario.File) (RunSummary,
 	out := RunSummary{}
 	if cfg.Out == "" {
 		if fixtures != nil {
-			rc.Fixtures = runner.Fixtures(*fixtures)
+			rc.Fixtures = fixtures
 		}
 		rc.Total = owned
 		out.Summary, err = p.runJobs(ctx, rc, fileSrcs, jobs, fixtures)
@@ -397,7 +397,7 @@ func (p *pipeline) run(ctx context.Context, files []*scenario.File) (RunSummary,
 	}
 	if fixtures != nil {
 		fixtures.Variables = map[string]any{fixture.VarRunID: plan.RunID}
-		rc.Fixtures = runner.Fixtures(*fixtures)
+		rc.Fixtures = fixtures
 	}
 	p.warnUnrunnable(rc, files)
 	rc.Results = w
@@ -450,7 +450,7 @@ func retried(o results.Outcome, what string) bool {
 }
 
 // runJobs runs the jobs: the suite's phases, or the runner alone.
-func (p *pipeline) runJobs(ctx context.Context, rc runner.Config, fileSrcs []sources.Source, jobs iter.Seq2[matrix.Job, error], fixtures *runner.FixtureConfig) (runner.Summary, error) {
+func (p *pipeline) runJobs(ctx context.Context, rc runner.Config, fileSrcs []sources.Source, jobs iter.Seq2[matrix.Job, error], fixtures *fixture.Binder) (runner.Summary, error) {
 	if p.suite == nil {
 		return runner.Run(ctx, rc, jobs)
 	}
@@ -465,16 +465,16 @@ func (p *pipeline) notes(sum runner.Summary) {
 }
 
 // fixtures is the fixture configuration of Manifest, SeedFile and Fixtures.
-func (p *pipeline) fixtures() (*runner.FixtureConfig, error) {
+func (p *pipeline) fixtures() (*fixture.Binder, error) {
 	cfg := p.cfg
-	var fc *runner.FixtureConfig
+	var fc *fixture.Binder
 	mgr := cfg.Fixtures
 	if cfg.Manifest != "" {
 		m, err := fixture.LoadManifest(cfg.Manifest)
 		if err != nil {
 			return nil, configErr("manifest: %v", err)
 		}
-		fc = &runner.FixtureConfig{Manifest: m}
+		fc = &fixture.Binder{Manifest: m}
 		if mgr != nil {
 			// reseed_per_iteration: put the scenario's fixtures back before each run.
 			fc.Reset = func(ctx context.Context, s *scenario.Scenario) error { return fixture.ResetScenario(ctx, mgr, m, s) }
@@ -486,7 +486,7 @@ func (p *pipeline) fixtures() (*runner.FixtureConfig, error) {
 			return nil, configErr("seed file: %v", err)
 		}
 		if fc == nil {
-			fc = &runner.FixtureConfig{}
+			fc = &fixture.Binder{}
 		}
 		if mgr != nil {
 			// seed_per_iteration: fresh fixtures for each run, removed after it.

@@ -135,7 +135,7 @@ func (rs *suitePhases) warmup(ctx context.Context, cfg runner.Config, srcs []sou
 
 // reseed returns the fixtures of the manifest to their seeded state
 // between two agents' jobs (fixtures.reseed_between_agents).
-func (rs *suitePhases) reseedBetweenAgents(ctx context.Context, mgr fixture.Manager, cfg *runner.FixtureConfig) error {
+func (rs *suitePhases) reseedBetweenAgents(ctx context.Context, mgr fixture.Manager, cfg *fixture.Binder) error {
 	rep, err := mgr.Reset(ctx, cfg.Manifest)
 	if err != nil {
 		return err
@@ -170,7 +170,7 @@ func agentJobs(jobs iter.Seq2[matrix.Job, error], agent string) iter.Seq2[matrix
 // suite reseeds fixtures between agents, one agent after the other with
 // the fixtures reset in between (ghx's reseed_between_modes).
 func (rs *suitePhases) run(ctx context.Context, cfg runner.Config, fileSources []sources.Source,
-	jobs iter.Seq2[matrix.Job, error], mgr fixture.Manager, fixtures *runner.FixtureConfig) (runner.Summary, error) {
+	jobs iter.Seq2[matrix.Job, error], mgr fixture.Manager, fixtures *fixture.Binder) (runner.Summary, error) {
 	reseed := rs.suite.Fixtures != nil && rs.suite.Fixtures.ReseedBetweenAgents && len(rs.suite.Agents) > 1
 	if reseed {
 		switch {

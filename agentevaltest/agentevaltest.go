@@ -59,6 +59,10 @@ type Config struct {
 	// matrix combinations (path=value), as agenteval.RunConfig's.
 	Runs    int
 	Filters []string
+	// Shard, when set, runs only the jobs of that shard (as
+	// agenteval.RunConfig's and run's --shard): a long suite split over
+	// machines, each running its own shard's subtests.
+	Shard matrix.Shard
 	// Judge answers llm_judge evaluations; UserModel plays the simulated
 	// user of conversations.
 	Judge     *judge.Judge
@@ -67,7 +71,7 @@ type Config struct {
 	// simulated user repeatable.
 	AllowCommands bool
 	Seed          int64
-	// Checkpoints scores scenarios' checkpoints (runner.Checkpoints).
+	// Checkpoints scores scenarios' checkpoints (a checkpoint.Checker).
 	Checkpoints runner.CheckpointScorer
 	// Manifest, SeedFile and Fixtures are agenteval.RunConfig's: the
 	// fixture manifest placeholders bind to, the seed file of fresh
@@ -84,7 +88,7 @@ type Config struct {
 // runConfig is cfg as the library's RunConfig.
 func (c Config) runConfig() agenteval.RunConfig {
 	return agenteval.RunConfig{Agent: c.Agent, AgentSpec: c.AgentSpec, AgentOptions: runner.AgentOptions{Getenv: os.Getenv},
-		Suite: c.Suite, Concurrency: c.Concurrency, Runs: c.Runs, Filters: c.Filters, Judge: c.Judge, UserModel: c.UserModel,
+		Suite: c.Suite, Concurrency: c.Concurrency, Runs: c.Runs, Filters: c.Filters, Shard: c.Shard, Judge: c.Judge, UserModel: c.UserModel,
 		AllowCommands: c.AllowCommands, Seed: c.Seed, Checkpoints: c.Checkpoints, Manifest: c.Manifest, SeedFile: c.SeedFile,
 		Fixtures: c.Fixtures, Budget: c.Budget, Results: c.Results}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agenteval/agenteval"
+	"github.com/agenteval/agenteval/conversation"
 	"github.com/agenteval/agenteval/internal/runout"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/matrix"
@@ -259,7 +260,7 @@ func buildModel(spec string, env *cliEnv, opts runner.AgentOptions) (llm.Model, 
 			}
 			n = v
 		}
-		return runner.ScriptedUser(n), nil
+		return conversation.ScriptedUser(n), nil
 	case "openai":
 		if arg == "" {
 			return nil, fmt.Errorf("name a model, as in openai:gpt-4o-mini")

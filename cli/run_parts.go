@@ -111,16 +111,16 @@ func githubParts(env *cliEnv, graphqlURL string, c *llm.Cassette, replay bool) (
 	token := firstNonEmpty(env.getenv("GITHUB_TOKEN"), env.getenv("GH_TOKEN"))
 	if token == "" && graphqlURL == "" {
 		if c != nil && replay {
-			return runner.Checkpoints(checkpoint.Checker{Executor: runner.RecordCheckpoints(nil, c), Conditions: env.kit.Conditions}), nil
+			return checkpoint.Checker{Executor: checkpoint.Recorded(nil, c), Conditions: env.kit.Conditions}, nil
 		}
 		return nil, nil
 	}
 	gh := github.NewClient(github.Config{Token: token, GraphQLURL: graphqlURL, Timeout: 60 * time.Second})
 	var exec checkpoint.Executor = github.NewExecutor(gh, github.ExecutorOptions{})
 	if c != nil {
-		exec = runner.RecordCheckpoints(exec, c)
+		exec = checkpoint.Recorded(exec, c)
 	}
-	return runner.Checkpoints(checkpoint.Checker{Executor: exec, Conditions: env.kit.Conditions}), github.NewManager(gh, github.ManagerConfig{})
+	return checkpoint.Checker{Executor: exec, Conditions: env.kit.Conditions}, github.NewManager(gh, github.ManagerConfig{})
 }
 
 // loadRunFiles loads paths, printing their errors (and, verbose, every

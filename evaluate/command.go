@@ -10,6 +10,7 @@ import (
 
 	"github.com/agenteval/agenteval/internal/evalparams"
 	"github.com/agenteval/agenteval/internal/proc"
+	"github.com/agenteval/agenteval/results"
 )
 
 // commandExitCodeIsKind returns the command_exit_code_is evaluation type.
@@ -44,7 +45,7 @@ var errCommandsNotAllowed = errors.New("commands are not allowed")
 // defaultCommandTimeout bounds a command whose evaluation gives none.
 const defaultCommandTimeout = 30 * time.Second
 
-// maxCommandOutput is how much of a command's output a Result keeps.
+// maxCommandOutput is how much of a command's output a results.Evaluation keeps.
 const maxCommandOutput = 4 << 10
 
 // commandExitCode is the evaluator of commandExitCodeIsKind; its semantics are documented there.
@@ -75,8 +76,8 @@ func newCommandExitCode(p *evalparams.CommandExitCodeIs) (Evaluator, error) {
 func (e *commandExitCode) Needs() Needs { return Needs{Dir: true, Commands: true} }
 
 // Evaluate runs the command; see the type's documentation.
-func (e *commandExitCode) Evaluate(ctx context.Context, in Input) (Result, error) {
-	r := Result{Details: map[string]any{"command": e.command, "expected_code": e.expected}}
+func (e *commandExitCode) Evaluate(ctx context.Context, in Input) (results.Evaluation, error) {
+	r := results.Evaluation{Details: map[string]any{"command": e.command, "expected_code": e.expected}}
 	if in.Env == nil || !in.Env.AllowCommands {
 		r.Details["skipped"] = true
 		return r, fmt.Errorf("command %s was not run: %w; pass --allow-commands (Env.AllowCommands) to run it", quote(excerpt(e.command)), errCommandsNotAllowed)

@@ -138,16 +138,16 @@ func (c *Compiled) Checks(scope results.Scope, step int) []*Check {
 
 // Evaluate runs the evaluations of in.Scope for the step in.Step (which is
 // both the index in in.Trace.Steps and in the scenario's run list) and
-// returns one Result each, in file order. It never fails as a whole: an
-// evaluation that cannot judge yields a Result with Error set, and a
+// returns one results.Evaluation each, in file order. It never fails as a whole: an
+// evaluation that cannot judge yields a results.Evaluation with Error set, and a
 // panicking evaluator is recovered the same way.
-func (c *Compiled) Evaluate(ctx context.Context, in Input) []Result {
+func (c *Compiled) Evaluate(ctx context.Context, in Input) []results.Evaluation {
 	in = in.normalized()
 	checks := c.Checks(in.Scope, in.Step)
 	if len(checks) == 0 {
 		return nil
 	}
-	out := make([]Result, len(checks))
+	out := make([]results.Evaluation, len(checks))
 	for i, ch := range checks {
 		out[i], _ = ch.Evaluator.Evaluate(ctx, in)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval/internal/evalparams"
+	"github.com/agenteval/agenteval/results"
 )
 
 // contextRetentionKind returns the context_retention evaluation type.
@@ -71,10 +72,10 @@ func newContextRetention(p *evalparams.ContextRetention) (Evaluator, error) {
 func collapseSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // Evaluate judges in; see the type's documentation.
-func (e *contextRetention) Evaluate(_ context.Context, in Input) (Result, error) {
+func (e *contextRetention) Evaluate(_ context.Context, in Input) (results.Evaluation, error) {
 	turns, ok := conversationTurns(in)
 	if !ok {
-		return Result{Message: notConversation("context_retention", in)}, nil
+		return results.Evaluation{Message: notConversation("context_retention", in)}, nil
 	}
 	texts := make([]string, len(turns))
 	ordinal := make([]int, len(turns)) // assistant turns up to and including i
@@ -130,7 +131,7 @@ func (e *contextRetention) Evaluate(_ context.Context, in Input) (Result, error)
 		kept++
 	}
 	score := ratio(kept, len(e.facts))
-	r := Result{Score: score, Passed: score >= e.threshold, Details: map[string]any{"facts": facts, "retention_turns": e.after, "threshold": e.threshold}}
+	r := results.Evaluation{Score: score, Passed: score >= e.threshold, Details: map[string]any{"facts": facts, "retention_turns": e.after, "threshold": e.threshold}}
 	r.Message = fmt.Sprintf("%d of %d facts retained (%.0f%%, threshold %.0f%%)", kept, len(e.facts), score*100, e.threshold*100)
 	if len(lost) > 0 {
 		r.Message += "; not retained: " + strings.Join(lost, ", ")

@@ -99,10 +99,10 @@ func newConversationFlow(p *evalparams.ConversationFlow) (Evaluator, error) {
 }
 
 // Evaluate judges in; see the type's documentation.
-func (e *conversationFlow) Evaluate(_ context.Context, in Input) (Result, error) {
+func (e *conversationFlow) Evaluate(_ context.Context, in Input) (results.Evaluation, error) {
 	turns, ok := conversationTurns(in)
 	if !ok {
-		return Result{Message: notConversation("conversation_flow", in)}, nil
+		return results.Evaluation{Message: notConversation("conversation_flow", in)}, nil
 	}
 	lower := make([]string, len(turns))
 	for i, t := range turns {
@@ -120,7 +120,7 @@ func (e *conversationFlow) Evaluate(_ context.Context, in Input) (Result, error)
 		}
 	}
 	score := ratio(len(yes), len(e.patterns))
-	r := Result{Score: score, Details: map[string]any{"patterns": found, "threshold": e.threshold}}
+	r := results.Evaluation{Score: score, Details: map[string]any{"patterns": found, "threshold": e.threshold}}
 	r.Passed = score >= e.threshold
 	r.Message = fmt.Sprintf("%d of %d patterns found (%.0f%%, threshold %.0f%%)", len(yes), len(e.patterns), score*100, e.threshold*100)
 	if len(yes) > 0 {

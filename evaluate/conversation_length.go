@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval/internal/evalparams"
+	"github.com/agenteval/agenteval/results"
 )
 
 // conversationLengthKind returns the conversation_length evaluation type.
@@ -62,13 +63,13 @@ func newConversationLength(p *evalparams.ConversationLength) (Evaluator, error) 
 }
 
 // Evaluate judges in; see the type's documentation.
-func (e *conversationLength) Evaluate(_ context.Context, in Input) (Result, error) {
+func (e *conversationLength) Evaluate(_ context.Context, in Input) (results.Evaluation, error) {
 	turns, ok := conversationTurns(in)
 	if !ok {
-		return Result{Message: notConversation("conversation_length", in)}, nil
+		return results.Evaluation{Message: notConversation("conversation_length", in)}, nil
 	}
 	n := assistantTurns(turns)
-	r := Result{Details: map[string]any{"turns": n}}
+	r := results.Evaluation{Details: map[string]any{"turns": n}}
 	var why []string
 	if e.min > 0 && n < e.min {
 		why = append(why, fmt.Sprintf("below the minimum of %d", e.min))

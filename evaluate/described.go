@@ -11,7 +11,7 @@ import (
 )
 
 // panicError is returned when an evaluator panics. The run that triggered it
-// fails that evaluation (its Result's details hold the stack as
+// fails that evaluation (its results.Evaluation's details hold the stack as
 // panic_stack); the process goes on.
 type panicError struct {
 	// Type is the evaluation type whose evaluator panicked.
@@ -32,7 +32,7 @@ func (e *panicError) Error() string {
 var errBadInput = errors.New("evaluate: bad input")
 
 // described wraps an evaluator with what the file says about it, so every
-// Result carries it, and makes the evaluator safe to call: the Input is
+// results.Evaluation carries it, and makes the evaluator safe to call: the Input is
 // checked first and a panic is recovered.
 type described struct {
 	ev          Evaluator
@@ -45,22 +45,22 @@ type described struct {
 // Needs reports the wrapped evaluator's needs.
 func (d *described) Needs() Needs { return needsOf(d.ev) }
 
-// Evaluate runs the wrapped evaluator. On error the Result is still
+// Evaluate runs the wrapped evaluator. On error the results.Evaluation is still
 // complete: Passed false, Score 0, Error and Message set.
-func (d *described) Evaluate(ctx context.Context, in Input) (r Result, err error) {
+func (d *described) Evaluate(ctx context.Context, in Input) (r results.Evaluation, err error) {
 	in = in.normalized()
 	defer func() {
 		if v := recover(); v != nil {
 			pe := &panicError{Type: d.typ, Value: v, Stack: debug.Stack()}
 			err = pe
-			// The stack goes with the Result, which is all a runner
+			// The stack goes with the results.Evaluation, which is all a runner
 			// records, so the bug can be found from the results file.
-			r = Result{Details: map[string]any{"panic_stack": string(pe.Stack)}}
+			r = results.Evaluation{Details: map[string]any{"panic_stack": string(pe.Stack)}}
 		}
 		d.finish(&r, in, err)
 	}()
 	if err := in.check(); err != nil {
-		return Result{}, err
+		return results.Evaluation{}, err
 	}
 	return d.ev.Evaluate(ctx, in)
 }
@@ -73,9 +73,9 @@ func (in Input) normalized() Input {
 	return in
 }
 
-// finish fills the Result's identity and keeps Score in [0,1]; in is
-// normalized. It works in place: a Result is a large value.
-func (d *described) finish(r *Result, in Input, err error) {
+// finish fills the results.Evaluation's identity and keeps Score in [0,1]; in is
+// normalized. It works in place: a results.Evaluation is a large value.
+func (d *described) finish(r *results.Evaluation, in Input, err error) {
 	r.Type, r.Description = d.typ, d.description
 	r.Scope, r.Step, r.Turn = in.Scope, in.Step, in.Turn
 	r.Weight, r.Critical = d.weight, d.critical

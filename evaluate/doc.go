@@ -28,10 +28,10 @@
 //
 // Text checks read [Input.Text], trajectory checks [Input.Actions] and the
 // judge [Input.Evidence], so a host's evaluator can read the same evidence
-// the same way. A check that judged and found a failure returns a Result
+// the same way. A check that judged and found a failure returns a results.Evaluation
 // with Passed false and a message a person can act on; an error means the
 // check could not judge at all (no judge model, a failed model call, a
-// cancelled run), and the Result then carries it in Error.
+// cancelled run), and the results.Evaluation then carries it in Error.
 //
 // A runner compiles each scenario once with [Compile] (regular
 // expressions, parsed expectations and defaults are prepared there, not once

@@ -37,14 +37,10 @@ type Env struct {
 
 // Evaluator checks one thing about a trace. Evaluate returns an error only
 // when it could not judge at all (a model call failed, a command could not
-// start); a check that judged and found a failure returns a Result with
-// Passed false and a message a person can act on. The Result's Details
+// start); a check that judged and found a failure returns a results.Evaluation with
+// Passed false and a message a person can act on. The results.Evaluation's Details
 // must be its own (built per call, sharing no map or slice with the
 // evaluator or another result): the host that receives it may change it.
 type Evaluator interface {
-	Evaluate(ctx context.Context, in Input) (Result, error)
+	Evaluate(ctx context.Context, in Input) (results.Evaluation, error)
 }
-
-// Result is one evaluation's outcome (results.Evaluation: what an
-// evaluator returns is what a job record holds).
-type Result = results.Evaluation

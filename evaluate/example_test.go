@@ -29,13 +29,13 @@ func Example_customKind() {
 			if p.Max < 1 {
 				return nil, errors.New("max must be at least 1")
 			}
-			return evaluate.EvaluatorFunc(func(_ context.Context, in evaluate.Input) (evaluate.Result, error) {
+			return evaluate.EvaluatorFunc(func(_ context.Context, in evaluate.Input) (results.Evaluation, error) {
 				what, text := in.Text()
 				n := len(strings.Fields(text))
 				if n > p.Max {
-					return evaluate.Result{Message: fmt.Sprintf("%s has %d words, more than %d", what, n, p.Max)}, nil
+					return results.Evaluation{Message: fmt.Sprintf("%s has %d words, more than %d", what, n, p.Max)}, nil
 				}
-				return evaluate.Result{Passed: true, Score: 1, Message: fmt.Sprintf("%s has %d words", what, n)}, nil
+				return results.Evaluation{Passed: true, Score: 1, Message: fmt.Sprintf("%s has %d words", what, n)}, nil
 			}), nil
 		})
 	kit := agenteval.New()

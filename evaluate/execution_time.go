@@ -62,7 +62,7 @@ func newExecutionTime(p *evalparams.ExecutionTime) (Evaluator, error) {
 }
 
 // Evaluate judges in; see the type's documentation.
-func (e *executionTime) Evaluate(_ context.Context, in Input) (Result, error) {
+func (e *executionTime) Evaluate(_ context.Context, in Input) (results.Evaluation, error) {
 	st := in.StepTrace()
 	d, started := st.Duration, st.Started
 	if in.Scope == results.ScopeTurn {
@@ -70,10 +70,10 @@ func (e *executionTime) Evaluate(_ context.Context, in Input) (Result, error) {
 		d, started = t.Duration, t.At
 	}
 	if d <= 0 && started.IsZero() {
-		return Result{}, errors.New("the step has no timing: neither a duration nor a start time was recorded")
+		return results.Evaluation{}, errors.New("the step has no timing: neither a duration nor a start time was recorded")
 	}
 	ms := float64(d) / float64(time.Millisecond)
-	r := Result{Details: map[string]any{"duration_ms": ms}}
+	r := results.Evaluation{Details: map[string]any{"duration_ms": ms}}
 	var why []string
 	if e.max != nil {
 		r.Details["max_duration_ms"] = *e.max

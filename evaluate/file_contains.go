@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/agenteval/agenteval/internal/evalparams"
+	"github.com/agenteval/agenteval/results"
 )
 
 // fileContainsKind returns the file_contains evaluation type.
@@ -51,9 +52,9 @@ func newFileContains(p *evalparams.FileContains) (Evaluator, error) {
 func (e *fileContains) Needs() Needs { return Needs{Dir: true} }
 
 // Evaluate judges in; see the type's documentation.
-func (e *fileContains) Evaluate(_ context.Context, in Input) (Result, error) {
+func (e *fileContains) Evaluate(_ context.Context, in Input) (results.Evaluation, error) {
 	shown := filepath.ToSlash(e.path)
-	r := Result{Details: map[string]any{"path": shown, "value": e.value, "case_sensitive": e.sensitive}}
+	r := results.Evaluation{Details: map[string]any{"path": shown, "value": e.value, "case_sensitive": e.sensitive}}
 	if in.Trace.Dir == "" {
 		r.Message = noDirMessage("file_contains")
 		return r, nil

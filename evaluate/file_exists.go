@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/agenteval/agenteval/internal/evalparams"
+	"github.com/agenteval/agenteval/results"
 )
 
 // fileExistsKind returns the file_exists evaluation type.
@@ -39,9 +40,9 @@ func newFileExists(p *evalparams.FileExists) (Evaluator, error) {
 func (e *fileExists) Needs() Needs { return Needs{Dir: true} }
 
 // Evaluate judges in; see the type's documentation.
-func (e *fileExists) Evaluate(_ context.Context, in Input) (Result, error) {
+func (e *fileExists) Evaluate(_ context.Context, in Input) (results.Evaluation, error) {
 	shown := filepath.ToSlash(e.path)
-	r := Result{Details: map[string]any{"path": shown}}
+	r := results.Evaluation{Details: map[string]any{"path": shown}}
 	if in.Trace.Dir == "" {
 		r.Message = noDirMessage("file_exists")
 		return r, nil

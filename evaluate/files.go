@@ -44,7 +44,7 @@ type runFile struct {
 // resolved through an os.Root, which refuses ".." and symbolic links that
 // lead outside, so a link planted by the agent cannot make a check read the
 // host's files. When the file is not there (or is a directory, or escapes)
-// it returns a message for a failed Result; err is set only when the
+// it returns a message for a failed results.Evaluation; err is set only when the
 // directory itself cannot be used. The caller closes the file's root.
 func openRunFile(dir, name string) (f *runFile, msg string, err error) {
 	root, err := os.OpenRoot(dir)
@@ -70,7 +70,7 @@ func openRunFile(dir, name string) (f *runFile, msg string, err error) {
 }
 
 // read returns up to limit bytes of the file, or a message for a failed
-// Result.
+// results.Evaluation.
 func (f *runFile) read(limit int64) ([]byte, string) {
 	r, err := infile.OpenIn(f.root, f.name)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/agenteval/agenteval/internal/evalparams"
 	"github.com/agenteval/agenteval/internal/expect"
 	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/results"
 )
 
 // llmJudgeKind returns the llm_judge evaluation type.
@@ -80,9 +81,9 @@ func newLLMJudge(p *evalparams.LLMJudge) (Evaluator, error) {
 func (e *llmJudge) Needs() Needs { return Needs{Judge: true} }
 
 // Evaluate judges in; see the type's documentation.
-func (e *llmJudge) Evaluate(ctx context.Context, in Input) (Result, error) {
+func (e *llmJudge) Evaluate(ctx context.Context, in Input) (results.Evaluation, error) {
 	if in.Env == nil || in.Env.Judge == nil {
-		return Result{}, errors.New("no judge model is configured; llm_judge needs one (configure a judge model for the run)")
+		return results.Evaluation{}, errors.New("no judge model is configured; llm_judge needs one (configure a judge model for the run)")
 	}
 	q := e.in
 	q.Evidence = in.Evidence()
@@ -91,9 +92,9 @@ func (e *llmJudge) Evaluate(ctx context.Context, in Input) (Result, error) {
 	}
 	v, err := in.Env.Judge.Evaluate(ctx, q)
 	if err != nil {
-		return Result{}, judgeError(err)
+		return results.Evaluation{}, judgeError(err)
 	}
-	r := Result{Passed: v.Pass, Score: v.Score, Details: map[string]any{
+	r := results.Evaluation{Passed: v.Pass, Score: v.Score, Details: map[string]any{
 		"expected":  e.in.Expected,
 		"reasoning": v.Reasoning,
 		"samples":   v.Samples,

@@ -54,7 +54,7 @@ func TestAllBuiltinsFromAFile(t *testing.T) {
 	trace := &evaluate.Trace{ScenarioID: "all", Dir: dir, Steps: []evaluate.StepTrace{first, second}}
 	ctx := context.Background()
 
-	var got []evaluate.Result
+	var got []results.Evaluation
 	got = append(got, c.Evaluate(ctx, evaluate.Input{Trace: trace, Step: 0, Turn: -1, Scope: results.ScopeStep, Env: env})...)
 	for i, tn := range second.Turns {
 		if tn.Role == "assistant" && i != 5 {

@@ -1,6 +1,10 @@
 package evaluate
 
-import "context"
+import (
+	"context"
+
+	"github.com/agenteval/agenteval/results"
+)
 
 // Needs says what an evaluator needs from the run beyond the trace, so a
 // runner makes a directory, or warns about a missing judge, only when a
@@ -34,7 +38,9 @@ func needsOf(ev Evaluator) Needs {
 }
 
 // EvaluatorFunc adapts a function to [Evaluator].
-type EvaluatorFunc func(ctx context.Context, in Input) (Result, error)
+type EvaluatorFunc func(ctx context.Context, in Input) (results.Evaluation, error)
 
 // Evaluate calls f.
-func (f EvaluatorFunc) Evaluate(ctx context.Context, in Input) (Result, error) { return f(ctx, in) }
+func (f EvaluatorFunc) Evaluate(ctx context.Context, in Input) (results.Evaluation, error) {
+	return f(ctx, in)
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval/internal/evalparams"
+	"github.com/agenteval/agenteval/results"
 )
 
 // regexMatchKind returns the regex_match evaluation type.
@@ -61,16 +62,16 @@ func (e *regexMatch) passPrefix(what string) string {
 }
 
 // Evaluate judges in; see the type's documentation.
-func (e *regexMatch) Evaluate(_ context.Context, in Input) (Result, error) {
+func (e *regexMatch) Evaluate(_ context.Context, in Input) (results.Evaluation, error) {
 	what, text := in.Text()
 	loc := e.re.FindStringIndex(text)
 	if loc == nil {
-		r := Result{Details: map[string]any{"pattern": e.boxed, "case_sensitive": e.sensitive, "evidence": boxEvidence(what)}}
+		r := results.Evaluation{Details: map[string]any{"pattern": e.boxed, "case_sensitive": e.sensitive, "evidence": boxEvidence(what)}}
 		r.Message = fmt.Sprintf("%s does not match /%s/ (%s); %s", what, e.pattern, caseWord(e.sensitive), describeText(what, text))
 		return r, nil
 	}
 	m := text[loc[0]:loc[1]]
-	r := Result{Passed: true, Score: 1, Details: map[string]any{"pattern": e.boxed, "case_sensitive": e.sensitive, "evidence": boxEvidence(what),
+	r := results.Evaluation{Passed: true, Score: 1, Details: map[string]any{"pattern": e.boxed, "case_sensitive": e.sensitive, "evidence": boxEvidence(what),
 		"match": m, "match_index": loc[0]}}
 	prefix := ""
 	if i := evidenceIndex(what); i >= 0 {

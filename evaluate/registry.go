@@ -31,7 +31,7 @@ func checkKind(k *Kind) error {
 // Build returns the evaluator of one evaluation, of a kind reg holds. Its
 // Results carry the evaluation's type, description, weight (default 1) and
 // critical flag, and Scope, Step and Turn from the Input; a panic inside
-// the evaluator becomes an error Result (the stack in its details as
+// the evaluator becomes an error results.Evaluation (the stack in its details as
 // panic_stack) and an error. Params may be
 // nil (the kind's zero parameters with their defaults) or the pointer the
 // kind's NewParams returns, as the loader fills it

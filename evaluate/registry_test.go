@@ -30,10 +30,10 @@ func wordCountKind() *evaluate.Kind {
 		if p.Max < 1 {
 			return nil, errors.New("max must be at least 1")
 		}
-		return evaluate.EvaluatorFunc(func(_ context.Context, in evaluate.Input) (evaluate.Result, error) {
+		return evaluate.EvaluatorFunc(func(_ context.Context, in evaluate.Input) (results.Evaluation, error) {
 			_, text := in.Text()
 			n := len(splitWords(text))
-			return evaluate.Result{Passed: n <= p.Max, Score: 1}, nil
+			return results.Evaluation{Passed: n <= p.Max, Score: 1}, nil
 		}), nil
 	})
 }
@@ -118,7 +118,7 @@ func TestCustomKindLoadsValidatesAndAppearsInSchema(t *testing.T) {
 	in := reply("hi there")
 	rs := c.Evaluate(context.Background(), in)
 	require.Len(t, rs, 2)
-	assert.Equal(t, evaluate.Result{Type: "word_count", Scope: results.ScopeStep, Turn: -1, Passed: true, Score: 1, Weight: 2, Critical: true}, rs[0])
+	assert.Equal(t, results.Evaluation{Type: "word_count", Scope: results.ScopeStep, Turn: -1, Passed: true, Score: 1, Weight: 2, Critical: true}, rs[0])
 	assert.True(t, rs[1].Passed)
 
 	// The schema validates the host's fields like a built-in's.
@@ -186,11 +186,11 @@ func TestBuild(t *testing.T) {
 func TestPanickingEvaluatorBecomesErrorResult(t *testing.T) {
 	t.Parallel()
 	boom := evaluate.NewKind("boom", "Panics.", func(*struct{}) (evaluate.Evaluator, error) {
-		return evaluate.EvaluatorFunc(func(context.Context, evaluate.Input) (evaluate.Result, error) {
+		return evaluate.EvaluatorFunc(func(context.Context, evaluate.Input) (results.Evaluation, error) {
 			var m map[string]int
 			//lint:ignore SA5000 the point: a real runtime panic
 			m["x"]++
-			return evaluate.Result{Passed: true}, nil
+			return results.Evaluation{Passed: true}, nil
 		}), nil
 	})
 	reg := evaluate.NewRegistry()
@@ -243,7 +243,7 @@ func TestCompile(t *testing.T) {
 	in.Step = 1
 	rs := c.Evaluate(context.Background(), in)
 	require.Len(t, rs, 1)
-	assert.Equal(t, evaluate.Result{Type: "regex_match", Scope: results.ScopeTurn, Step: 1, Turn: 1, Passed: true, Score: 1, Weight: 1,
+	assert.Equal(t, results.Evaluation{Type: "regex_match", Scope: results.ScopeTurn, Step: 1, Turn: 1, Passed: true, Score: 1, Weight: 1,
 		Message: rs[0].Message, Details: rs[0].Details}, rs[0])
 
 	bad := &scenario.Scenario{Run: []scenario.RunStep{

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval/internal/evalparams"
+	"github.com/agenteval/agenteval/results"
 )
 
 // stringContainsKind returns the string_contains evaluation type.
@@ -48,7 +49,7 @@ func (e *stringContains) passMessage(what string) string {
 }
 
 // Evaluate judges in; see the type's documentation.
-func (e *stringContains) Evaluate(_ context.Context, in Input) (Result, error) {
+func (e *stringContains) Evaluate(_ context.Context, in Input) (results.Evaluation, error) {
 	what, text := in.Text()
 	var found bool
 	if e.sensitive {
@@ -56,7 +57,7 @@ func (e *stringContains) Evaluate(_ context.Context, in Input) (Result, error) {
 	} else {
 		found = containsFold(text, e.value)
 	}
-	r := Result{Details: map[string]any{"value": e.value, "case_sensitive": e.sensitive, "evidence": what}}
+	r := results.Evaluation{Details: map[string]any{"value": e.value, "case_sensitive": e.sensitive, "evidence": what}}
 	if found {
 		i := evidenceIndex(what)
 		r.Passed, r.Score = true, 1

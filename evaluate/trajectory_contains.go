@@ -43,10 +43,10 @@ func newTrajectoryContains(p *evalparams.TrajectoryContainsAction) (Evaluator, e
 }
 
 // Evaluate judges in; see the type's documentation.
-func (e *trajectoryContains) Evaluate(_ context.Context, in Input) (Result, error) {
+func (e *trajectoryContains) Evaluate(_ context.Context, in Input) (results.Evaluation, error) {
 	actions := in.Actions()
 	names := actionNames(actions)
-	r := Result{Details: map[string]any{"action": e.action, "actions": names}}
+	r := results.Evaluation{Details: map[string]any{"action": e.action, "actions": names}}
 	if e.args != nil {
 		r.Details["args"] = jsonvalue.Clone(e.args) // the result's own, not the scenario's
 	}

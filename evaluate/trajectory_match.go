@@ -118,7 +118,7 @@ func (x *expectedAction) match(a *results.Action) (bool, string) {
 }
 
 // Evaluate judges in; see the type's documentation.
-func (e *trajectoryMatch) Evaluate(_ context.Context, in Input) (Result, error) {
+func (e *trajectoryMatch) Evaluate(_ context.Context, in Input) (results.Evaluation, error) {
 	actual := in.Actions()
 	names := actionNames(actual)
 	want := make([]string, len(e.expected))
@@ -139,7 +139,7 @@ func (e *trajectoryMatch) Evaluate(_ context.Context, in Input) (Result, error) 
 	default:
 		score, why = e.superset(actual)
 	}
-	r := Result{Score: score, Details: map[string]any{"mode": e.mode, "expected": want, "actual": names}}
+	r := results.Evaluation{Score: score, Details: map[string]any{"mode": e.mode, "expected": want, "actual": names}}
 	if why == "" {
 		r.Passed, r.Score = true, score
 		r.Message = fmt.Sprintf("the %d actions match the expected trajectory (%s)", len(actual), e.mode)

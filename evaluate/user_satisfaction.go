@@ -100,12 +100,12 @@ const satisfactionPrompt = "How satisfied is the user with the agent by the end 
 	"Grade from 0 (very dissatisfied) to 1 (fully satisfied), judging from the user's own messages, the last ones most."
 
 // Evaluate judges in; see the type's documentation.
-func (e *userSatisfaction) Evaluate(ctx context.Context, in Input) (Result, error) {
+func (e *userSatisfaction) Evaluate(ctx context.Context, in Input) (results.Evaluation, error) {
 	turns, ok := conversationTurns(in)
 	if !ok {
-		return Result{Message: notConversation("user_satisfaction", in)}, nil
+		return results.Evaluation{Message: notConversation("user_satisfaction", in)}, nil
 	}
-	r := Result{Details: map[string]any{"method": e.method, "threshold": e.threshold}}
+	r := results.Evaluation{Details: map[string]any{"method": e.method, "threshold": e.threshold}}
 	var score float64
 	switch e.method {
 	case "llm_judge":

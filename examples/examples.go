@@ -11,6 +11,7 @@ import (
 
 	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/checkpoint"
+	"github.com/agenteval/agenteval/conversation"
 	"github.com/agenteval/agenteval/fixture"
 	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/internal/githubfake"
@@ -82,13 +83,13 @@ func Run(ctx context.Context, opts Options) (runner.Summary, error) {
 	cfg := runner.Config{
 		Agent:         &Agent{GitHub: NewGitHubClient(gh.GraphQLURL(), gh.Client())},
 		Registries:    kit.Registries,
-		UserModel:     runner.ScriptedUser(2),
+		UserModel:     conversation.ScriptedUser(2),
 		AllowCommands: true, // the workspace example checks a command's exit code
 		Concurrency:   1,    // the GitHub example shares one fake repository between its runs
-		Checkpoints:   runner.Checkpoints(checkpoint.Checker{Executor: exec, Conditions: kit.Conditions}),
-		Fixtures: runner.Fixtures(runner.FixtureConfig{Manifest: manifest, Reset: func(ctx context.Context, s *scenario.Scenario) error {
+		Checkpoints:   checkpoint.Checker{Executor: exec, Conditions: kit.Conditions},
+		Fixtures: &fixture.Binder{Manifest: manifest, Reset: func(ctx context.Context, s *scenario.Scenario) error {
 			return fixture.ResetScenario(ctx, mgr, manifest, s)
-		}}),
+		}},
 		Seed:     1,
 		Results:  w,
 		Progress: (&runout.ProgressPrinter{W: log, Every: 1000}).Update,

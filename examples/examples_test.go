@@ -16,6 +16,7 @@ import (
 	agentexec "github.com/agenteval/agenteval/agent/exec"
 	"github.com/agenteval/agenteval/agentevaltest"
 	"github.com/agenteval/agenteval/checkpoint"
+	"github.com/agenteval/agenteval/conversation"
 	"github.com/agenteval/agenteval/examples"
 	"github.com/agenteval/agenteval/fixture"
 	"github.com/agenteval/agenteval/github"
@@ -91,10 +92,10 @@ func TestGitHubCheckpointFailsWhenTheAgentDoesNothing(t *testing.T) {
 	jobs, _, err := agenteval.New().Jobs(agenteval.RunConfig{}, f)
 	require.NoError(t, err)
 	_, err = runner.Run(t.Context(), runner.Config{Agent: idle, Results: sink,
-		Checkpoints: runner.Checkpoints(checkpoint.Checker{Executor: exec}),
-		Fixtures: runner.Fixtures(runner.FixtureConfig{Manifest: manifest, Reset: func(ctx context.Context, s *scenario.Scenario) error {
+		Checkpoints: checkpoint.Checker{Executor: exec},
+		Fixtures: &fixture.Binder{Manifest: manifest, Reset: func(ctx context.Context, s *scenario.Scenario) error {
 			return fixture.ResetScenario(ctx, mgr, manifest, s)
-		}})}, jobs)
+		}}}, jobs)
 	require.NoError(t, err)
 	require.Len(t, sink.r, 1)
 	res := sink.r[0]
@@ -117,7 +118,7 @@ func TestExamplesAsGoSubtests(t *testing.T) {
 	kit := agenteval.New()
 	set, err := kit.Loader(scenario.Options{}).LoadDirFS(examples.Files, "scenarios")
 	require.NoError(t, err)
-	agentevaltest.RunFiles(t, kit, agentevaltest.Config{Agent: &examples.Agent{}, UserModel: runner.ScriptedUser(2), AllowCommands: true}, set.Files...)
+	agentevaltest.RunFiles(t, kit, agentevaltest.Config{Agent: &examples.Agent{}, UserModel: conversation.ScriptedUser(2), AllowCommands: true}, set.Files...)
 }
 
 func TestDemoAgentAnswersOverTheExecProtocol(t *testing.T) {

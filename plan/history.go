@@ -16,8 +16,6 @@ import (
 // duration of each job key (source/combination) and of each scenario.
 type History struct {
 	byKey, byScenario map[string]*observed
-	jobs              int64
-	skipped           int64
 }
 
 // observed sums one key's completed jobs.
@@ -37,11 +35,6 @@ type observation struct {
 func NewHistory() *History {
 	return &History{byKey: map[string]*observed{}, byScenario: map[string]*observed{}}
 }
-
-// Jobs is the number of job records read; Skipped those left out (not
-// completed, or unreadable).
-func (h *History) Jobs() int64    { return h.jobs }
-func (h *History) Skipped() int64 { return h.skipped }
 
 // Read adds the job records of one results file (or stream) to h, read
 // with the results package's streaming reader. Only completed jobs count:
@@ -64,7 +57,6 @@ func (h *History) Read(name string, r io.Reader) error {
 			break
 		}
 		if errors.Is(err, jsonl.ErrLineTooLong) {
-			h.skipped++
 			continue
 		}
 		if err != nil {
@@ -72,8 +64,7 @@ func (h *History) Read(name string, r io.Reader) error {
 		}
 		rec.Record, rec.ID, rec.Scenario, rec.Completed, rec.DurationMS, rec.Usage = "", "", "", false, 0, llm.Usage{}
 		if json.Unmarshal(line, &rec) != nil {
-			h.skipped++
-			continue
+			continue // a torn line says nothing
 		}
 		if rec.Record != "" {
 			records++
@@ -82,10 +73,8 @@ func (h *History) Read(name string, r io.Reader) error {
 			continue
 		}
 		if !rec.Completed {
-			h.skipped++
-			continue
+			continue // an incomplete job's time and tokens say little about a real one
 		}
-		h.jobs++
 		in, out := int64(rec.Usage.PromptTokens), int64(rec.Usage.CompletionTokens)
 		if in == 0 && out == 0 {
 			in = int64(rec.Usage.TotalTokens) // usage without the split counts as prompt tokens

@@ -70,7 +70,9 @@ func New(secrets ...string) *Redactor {
 
 // FromEnvironment returns a Redactor that knows the secrets in an
 // environment given as KEY=VALUE entries (os.Environ()): the value of every
-// variable whose name says it holds one (see SecretName), and the
+// variable whose name says it holds one (one with TOKEN, SECRET, PASSWORD,
+// API_KEY, CREDENTIAL or the like in it, or ending in a word such as KEY,
+// PAT or PWD after another: DEPLOY_KEY, DB_PWD), and the
 // user-info and secret query parameters of every value that is a URL
 // (OPENAI_BASE_URL=https://user:password@host, HTTPS_PROXY).
 func FromEnvironment(environ []string) *Redactor {
@@ -80,7 +82,7 @@ func FromEnvironment(environ []string) *Redactor {
 }
 
 // environSecrets returns the secrets of an environment: the values of
-// the variables SecretName or one of the globs names, and the URL
+// the variables secretName or one of the globs names, and the URL
 // secrets of every value.
 func environSecrets(environ []string, names []string) []string {
 	var secrets []string
@@ -89,7 +91,7 @@ func environSecrets(environ []string, names []string) []string {
 		if !ok {
 			continue
 		}
-		if SecretName(name) || matchesAny(names, name) {
+		if secretName(name) || matchesAny(names, name) {
 			secrets = append(secrets, value)
 		}
 		secrets = append(secrets, urlSecrets(value)...)
@@ -120,14 +122,14 @@ var (
 	secretLastWords = []string{"KEY", "KEYS", "PAT", "PASS", "PWD", "SIG", "SIGNATURE", "DSN", "SALT"}
 )
 
-// SecretName reports whether an environment variable's name says that it
+// secretName reports whether an environment variable's name says that it
 // holds a secret: a name that contains TOKEN, SECRET, PASSWORD, PASSWD,
 // PASSPHRASE, CREDENTIAL, COOKIE, WEBHOOK, API_KEY, APIKEY, ACCESS_KEY,
 // PRIVATE_KEY or CONNECTION_STRING; that has AUTH, CRED, CREDS or PIN as
 // one of its words (NPM_AUTH, AWS_CREDS); or whose last word, after at
 // least one other, is KEY, KEYS, PAT, PASS, PWD, SIG, SIGNATURE, DSN or
 // SALT (DEPLOY_KEY, DB_PWD; PWD alone is the working directory). Case does not matter. Users add names with Rules.Names.
-func SecretName(name string) bool {
+func secretName(name string) bool {
 	n := strings.ToUpper(name)
 	for _, w := range secretInfixes {
 		if strings.Contains(n, w) {

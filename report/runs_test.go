@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/agent/echo"
+	"github.com/agenteval/agenteval/conversation"
 	"github.com/agenteval/agenteval/examples"
 	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/matrix"
@@ -51,7 +52,7 @@ func matrix3Results(t testing.TB) string {
 	agent, err := echo.Type().New("", runner.AgentOptions{})
 	require.NoError(t, err)
 	_, err = runner.Run(context.Background(), runner.Config{Agent: agent, Registries: regs,
-		UserModel: runner.ScriptedUser(2), Results: w, Concurrency: 2, Total: total}, jobs)
+		UserModel: conversation.ScriptedUser(2), Results: w, Concurrency: 2, Total: total}, jobs)
 	require.NoError(t, err)
 	require.NoError(t, w.Close())
 	return path

@@ -106,8 +106,6 @@ func TestCountsKeepTheirOrder(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal([]byte(`{"c":{"other":2,"ghx":1,"bash":0}}`), &j))
 	assert.Equal(t, Counts{{"other", 2}, {"ghx", 1}, {"bash", 0}}, j.C)
-	assert.Equal(t, 2, j.C.Get("other"))
-	assert.Zero(t, j.C.Get("mcp"))
 	b, err := json.Marshal(j.C)
 	require.NoError(t, err)
 	assert.Equal(t, `{"other":2,"ghx":1,"bash":0}`, string(b))

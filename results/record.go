@@ -310,16 +310,6 @@ type Count struct {
 	N    int
 }
 
-// Get returns the count of name, 0 when it has none.
-func (c Counts) Get(name string) int {
-	for _, x := range c {
-		if x.Name == name {
-			return x.N
-		}
-	}
-	return 0
-}
-
 // MarshalJSON writes the counts as a JSON object, in order.
 func (c Counts) MarshalJSON() ([]byte, error) {
 	return appendCounts(nil, c), nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agenteval/agenteval/environment"
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/internal/mockset"
 	"github.com/agenteval/agenteval/judge"
@@ -82,7 +83,7 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 	if wa, ok := r.agentFor(j).(interface{ NeedsDir() bool }); ok && wa.NeedsDir() {
 		needDir = true
 	}
-	ws, err := env.Prepare(ctx, WorkspaceRequest{JobID: j.ID, Scenario: s, NeedDir: needDir, BaseDir: r.cfg.WorkDir, Keep: r.cfg.KeepDirs})
+	ws, err := env.Prepare(ctx, environment.Request{JobID: j.ID, Scenario: s, NeedDir: needDir, BaseDir: r.cfg.WorkDir, Keep: r.cfg.KeepDirs})
 	if err != nil {
 		return fail("environment: %v", err)
 	}
@@ -221,7 +222,7 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 }
 
 func (r *run) runStep(ctx context.Context, s *scenario.Scenario, step *scenario.RunStep, st *evaluate.StepTrace,
-	sess Session, ws Workspace, trace *evaluate.Trace, compiled *evaluate.Compiled, evalEnv *evaluate.Env, res *results.Job, seed int64, w *worker) error {
+	sess Session, ws environment.Workspace, trace *evaluate.Trace, compiled *evaluate.Compiled, evalEnv *evaluate.Env, res *results.Job, seed int64, w *worker) error {
 	timeout := r.cfg.StepTimeout
 	if step.Timeout > 0 {
 		timeout = time.Duration(step.Timeout)
@@ -292,14 +293,14 @@ func (r *run) decide(s *scenario.Scenario, res *results.Job, mocks *mockset.Set,
 
 // appendResults appends rs to dst, taking rs itself when dst is empty
 // (the usual one step: no copy).
-func appendResults(dst, rs []evaluate.Result) []evaluate.Result {
+func appendResults(dst, rs []results.Evaluation) []results.Evaluation {
 	if len(dst) == 0 {
 		return rs
 	}
 	return append(dst, rs...)
 }
 
-func evalName(e evaluate.Result) string {
+func evalName(e results.Evaluation) string {
 	if e.Description != "" {
 		return e.Type + " (" + e.Description + ")"
 	}

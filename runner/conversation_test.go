@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/conversation"
+	"github.com/agenteval/agenteval/internal/converse"
 	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm/llmtest"
@@ -73,7 +75,7 @@ func TestConversationTerminations(t *testing.T) {
 		wantReason  string
 		wantTurns   int // messages in the transcript
 	}{
-		{"max turns", "", []string{"Try again.", "Try once more.", "And again.", "Still?"}, []string{"no luck", "nope", "still no"}, nil, reasonMaxTurns, 8},
+		{"max turns", "", []string{"Try again.", "Try once more.", "And again.", "Still?"}, []string{"no luck", "nope", "still no"}, nil, converse.MaxTurnsReached, 8},
 		{"user satisfied (default keywords)", "      termination_conditions:\n        - type: user_expresses_satisfaction\n",
 			[]string{"Run go mod tidy.", "ok"}, []string{"Thanks, that solves it!"}, nil, "user_expresses_satisfaction", 3},
 		{"agent provides solution (keywords)", "      termination_conditions:\n        - type: agent_provides_solution\n          keywords: [\"fixed version\"]\n",
@@ -123,7 +125,7 @@ func TestConversationTurnTimeout(t *testing.T) {
 	block := AgentFunc(func(ctx context.Context, _ SessionConfig, _ string) (Reply, error) {
 		select {} // ignores its context on purpose
 	})
-	res := runOne(t, Config{Agent: block, UserModel: ScriptedUser(2)}, s)
+	res := runOne(t, Config{Agent: block, UserModel: conversation.ScriptedUser(2)}, s)
 	assert.False(t, res.Completed)
 	assert.False(t, res.Passed)
 	assert.Contains(t, res.Error, "timed out")
@@ -138,7 +140,7 @@ func TestConversationNeedsUserModel(t *testing.T) {
 
 func TestScriptedUserIsDeterministic(t *testing.T) {
 	t.Parallel()
-	res := runOne(t, Config{Agent: scriptedAgent("Run the tests.", "Fixed it."), UserModel: ScriptedUser(2)},
+	res := runOne(t, Config{Agent: scriptedAgent("Run the tests.", "Fixed it."), UserModel: conversation.ScriptedUser(2)},
 		conversationScenario(t, "      termination_conditions:\n        - type: user_expresses_satisfaction\n"))
 	require.True(t, res.Completed, res.Error)
 	assert.Equal(t, []string{"user_expresses_satisfaction"}, res.TerminationReasons)
@@ -152,7 +154,7 @@ func TestScriptedUserIsDeterministic(t *testing.T) {
 func TestTerminationByJudgeNeedsAJudge(t *testing.T) {
 	t.Parallel()
 	s := conversationScenario(t, "      termination_conditions:\n        - type: custom_condition\n          llm_judge:\n            prompt: Done?\n")
-	res := runOne(t, Config{Agent: echoAgent{}, UserModel: ScriptedUser(2)}, s)
+	res := runOne(t, Config{Agent: echoAgent{}, UserModel: conversation.ScriptedUser(2)}, s)
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, "it needs a judge model (termination condition custom_condition at run[0].conversation.termination_conditions[0]) and none is configured")
 }

@@ -17,15 +17,16 @@
 //
 // Fixtures are bound (reset first, for reseed_per_iteration scenarios, or
 // seeded afresh and removed after the attempt, for seed_per_iteration ones)
-// through Config.Fixtures; the scenario's environment (Environments: local is built
-// in, others are registered) prepares a directory only when something needs
-// one, writing virtual_fs inside it; the agent's Session starts with the
-// character, enabled plugins, directory and the scenario's Mocks; each step
-// sends its input, runs its code, or holds a conversation with a simulated
-// user (a llm.Model; ScriptedUser is an offline one) until a termination
+// through Config.Fixtures (a fixture.Binder); the scenario's environment (an
+// environment.Type from Registries.Environments: local is built in) prepares
+// a directory only when something needs one, writing virtual_fs inside it;
+// the agent's Session starts with the character, enabled plugins, directory
+// and the scenario's Mocks; each step sends its input, runs its code, or holds
+// a conversation with a simulated user (package conversation: a
+// llm.Model plays it, conversation.ScriptedUser offline) until a termination
 // condition holds, max_turns is reached or time runs out. Evaluations run
 // after each step, each agent turn and each conversation's end; checkpoints
-// are scored after the session (Config.Checkpoints).
+// are scored after the session (Config.Checkpoints, a checkpoint.Checker).
 //
 // # The verdict
 //
@@ -72,15 +73,9 @@
 // # Agents
 //
 // An Agent starts Sessions; AgentFunc makes a Go function one. The runner
-// holds the interfaces, not the agents: the built-in ones live in their own
-// packages (agent/echo, agent/exec: any program speaking the JSON-lines
-// protocol of docs/exec-protocol.md, with Serve for an agent written in
-// Go; agent/openai: a chat model under test, offering the scenario's mocks
-// as tools), and Registries.Agents holds the agent types the CLI's --agent
-// flag and agenteval.Kit.Agent build from a spec (agenteval.New registers
-// the built-ins). What an agent may report beyond its text goes in its
-// Reply (Actions: its tool calls; Usage: its tokens); an agent that holds
-// resources for a whole run (the exec agent's persistent programs)
-// implements RunScopedAgent. Package agentevaltest runs jobs as subtests of
-// a Go test.
+// holds the interfaces (and the optional ones: Cooperative, RunScopedAgent),
+// not the agents: those live in their own packages under agent/, and
+// Registries.Agents holds the agent types the CLI's --agent flag and
+// agenteval.Kit.Agent build from a spec. Package agentevaltest runs jobs as
+// subtests of a Go test.
 package runner

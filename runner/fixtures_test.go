@@ -34,12 +34,12 @@ func TestFixturesWithVariables(t *testing.T) {
 		Run: []scenario.RunStep{{Input: "Review PR #{{pr_number}}; include the run ID '{{run_id}}'.",
 			Evaluations: []scenario.Evaluation{{Type: "string_contains", Params: &evalparams.StringContains{Value: "done"}}}}},
 		Fixture: &scenario.Fixture{Requires: []string{"pr"}, Bindings: map[string]string{"pr_number": "pr.number"}}}
-	res := runOne(t, Config{Agent: agent, Fixtures: Fixtures(FixtureConfig{Manifest: m,
-		Variables: map[string]any{fixture.VarRunID: "run-42"}})}, s)
+	res := runOne(t, Config{Agent: agent, Fixtures: &fixture.Binder{Manifest: m,
+		Variables: map[string]any{fixture.VarRunID: "run-42"}}}, s)
 	require.True(t, res.Passed, res.Error)
 	assert.Equal(t, []string{"Review PR #7; include the run ID 'run-42'."}, got)
 
-	res = runOne(t, Config{Agent: agent, Fixtures: Fixtures(FixtureConfig{Manifest: m})}, s)
+	res = runOne(t, Config{Agent: agent, Fixtures: &fixture.Binder{Manifest: m}}, s)
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, "unbound placeholder {{run_id}}")
 }
@@ -66,7 +66,7 @@ func TestSeedPerIteration(t *testing.T) {
 		events = append(events, fmt.Sprintf(format, args...))
 	}
 	next := 100
-	cfg := FixtureConfig{Manifest: m,
+	cfg := &fixture.Binder{Manifest: m,
 		Reset: func(context.Context, *scenario.Scenario) error { log("reset"); return nil },
 		SeedFresh: func(_ context.Context, s *scenario.Scenario) (*scenario.Manifest, func(context.Context) error, error) {
 			mu.Lock()
@@ -99,7 +99,7 @@ func TestSeedPerIteration(t *testing.T) {
 			Condition: scenario.Condition{Type: "non_empty"}}},
 		Fixture: &scenario.Fixture{Requires: []string{"pr"}, Bindings: map[string]string{"pr_number": "pr.number", "issue": "other.number"},
 			ReseedPerIteration: true, SeedPerIteration: true}}
-	res := runOne(t, Config{Agent: agent, Fixtures: Fixtures(cfg), Checkpoints: scorer}, s)
+	res := runOne(t, Config{Agent: agent, Fixtures: cfg, Checkpoints: scorer}, s)
 	assert.Equal(t, 2, res.Attempts, "a failed attempt is retried, with fixtures of its own")
 	assert.Equal(t, []string{
 		"reset", "seed #101", "agent: Review PR #101 (issue #3)", "checkpoint on #101", "release #101",
@@ -109,9 +109,9 @@ func TestSeedPerIteration(t *testing.T) {
 
 	// Without a way to seed, such a scenario cannot run, and says why.
 	cfg.SeedFresh = nil
-	reasons := Config{Fixtures: Fixtures(cfg), Checkpoints: scorer}.Unrunnable(s)
+	reasons := Config{Fixtures: cfg, Checkpoints: scorer}.Unrunnable(s)
 	require.Len(t, reasons, 1)
 	assert.Contains(t, reasons[0], "seed_per_iteration (fresh pr for each run) and nothing can create them; pass --seed-file")
 	cfg.Reset = nil
-	assert.Len(t, Config{Fixtures: Fixtures(cfg), Checkpoints: scorer}.Unrunnable(s), 2)
+	assert.Len(t, Config{Fixtures: cfg, Checkpoints: scorer}.Unrunnable(s), 2)
 }

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/environment"
 	"github.com/agenteval/agenteval/internal/sources"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/results"
@@ -183,7 +185,7 @@ func TestUnregisteredEnvironmentIsAnError(t *testing.T) {
 	assert.False(t, res.Completed)
 	assert.Contains(t, res.Error, "no provider registered")
 	assert.Contains(t, res.Error, "never falls back silently")
-	_, err := provider(newEnvironments(), "e2b")
+	_, err := provider(environment.NewRegistry(), "e2b")
 	assert.ErrorContains(t, err, `environment type "e2b" has no provider registered (registered: local)`)
 }
 
@@ -252,7 +254,7 @@ judgment: {strategy: all_pass}
 	}
 	sh := runOne(t, Config{Agent: echoAgent{}, AllowCommands: true}, step("sh", "echo $((40+2))"))
 	assert.True(t, sh.Passed, sh.Explain())
-	if _, err := lookPath("python3"); err == nil {
+	if _, err := exec.LookPath("python3"); err == nil {
 		py := runOne(t, Config{Agent: echoAgent{}, AllowCommands: true}, step("python3", "print(40+2)"))
 		assert.True(t, py.Passed, py.Explain())
 	}

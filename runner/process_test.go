@@ -82,5 +82,5 @@ func TestCodeStepOutputIsBounded(t *testing.T) {
 	res := runOne(t, Config{Agent: echoAgent{}, AllowCommands: true},
 		codeScenario(t, "echo started; head -c 3000000 /dev/zero | tr '\\\\0' x", "20s"))
 	assert.True(t, res.Passed, res.Explain())
-	assert.Contains(t, strings.Join(res.Notes, "\n"), fmt.Sprintf("step 0: code step stdout: kept the first %d bytes of 3000008", maxCodeOutput))
+	assert.Contains(t, strings.Join(res.Notes, "\n"), fmt.Sprintf("step 0: code step stdout: kept the first %d bytes of 3000008", 1<<20))
 }

@@ -2,6 +2,8 @@ package runner
 
 import (
 	"github.com/agenteval/agenteval/checkpoint"
+	"github.com/agenteval/agenteval/conversation"
+	"github.com/agenteval/agenteval/environment"
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/registry"
@@ -19,9 +21,9 @@ type Registries struct {
 	Strategies   *registry.Registry[*judge.Strategy]
 	Conditions   *registry.Registry[*checkpoint.ConditionType]
 	Scorers      *registry.Registry[*checkpoint.Scorer]
-	Terminations *registry.Registry[*TerminationType]
+	Terminations *registry.Registry[*conversation.TerminationType]
 	Agents       *registry.Registry[*AgentType]
-	Environments *registry.Registry[*EnvironmentType]
+	Environments *registry.Registry[*environment.Type]
 }
 
 // NewRegistries returns registries holding every built-in of the packages
@@ -36,9 +38,9 @@ func NewRegistries() *Registries {
 		Strategies:   judge.NewRegistry(),
 		Conditions:   checkpoint.NewRegistry(scorers),
 		Scorers:      scorers,
-		Terminations: newTerminations(),
+		Terminations: conversation.NewRegistry(),
 		Agents:       newAgentTypes(),
-		Environments: newEnvironments(),
+		Environments: environment.NewRegistry(),
 	}
 }
 
@@ -66,7 +68,7 @@ func (r *Registries) Vocabulary() *scenario.Vocabulary {
 		v.Scorers = append(v.Scorers, scenario.Term{Name: s.Name, Doc: s.Doc})
 	}
 	for _, t := range r.Terminations.All() {
-		v.Terminations = append(v.Terminations, scenario.Term{Name: t.Name, Doc: t.Doc, Needs: t.needs()})
+		v.Terminations = append(v.Terminations, scenario.Term{Name: t.Name, Doc: t.Doc, Needs: terminationNeeds(t)})
 	}
 	for _, e := range r.Environments.All() {
 		v.Environments = append(v.Environments, scenario.Term{Name: e.Name, Doc: e.Doc})
@@ -75,6 +77,15 @@ func (r *Registries) Vocabulary() *scenario.Vocabulary {
 		v.Agents = append(v.Agents, scenario.Term{Name: a.Name, Doc: a.Doc})
 	}
 	return v
+}
+
+// terminationNeeds says what a condition of type t must give: keywords or
+// llm_judge when the type has no default keywords and cannot decide alone.
+func terminationNeeds(t *conversation.TerminationType) []string {
+	if len(t.Keywords) == 0 && t.Holds == nil {
+		return []string{"keywords|llm_judge"}
+	}
+	return nil
 }
 
 // orDefault returns r, or new registries when r is nil; a nil registry in

@@ -2,9 +2,12 @@ package runner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/agenteval/agenteval/environment"
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/registry"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -77,8 +80,10 @@ func unrunnable(cfg *Config, s *scenario.Scenario, c *evaluate.Compiled) []strin
 	if s.Fixture != nil && cfg.Fixtures == nil {
 		reasons = append(reasons, fmt.Sprintf("it needs fixture %s and no fixture manifest is configured; pass --manifest (Config.Fixtures)", strings.Join(s.Fixture.Requires, ", ")))
 	}
-	if fb, ok := cfg.Fixtures.(fixtureBinder); ok {
-		reasons = append(reasons, fb.unrunnable(s)...)
+	if fb, ok := cfg.Fixtures.(interface {
+		Unrunnable(*scenario.Scenario) []string
+	}); ok {
+		reasons = append(reasons, fb.Unrunnable(s)...) // a fixture.Binder says what it lacks
 	}
 	if len(s.Checkpoints) > 0 && cfg.Checkpoints == nil {
 		reasons = append(reasons, fmt.Sprintf("it has %d checkpoint(s) and no checkpoint executor is configured; set GITHUB_TOKEN or pass --graphql-url (Config.Checkpoints)", len(s.Checkpoints)))
@@ -103,7 +108,7 @@ func checksNeeding(c *evaluate.Compiled, s *scenario.Scenario, match func(evalua
 
 // environment returns the environment that runs type name here and the
 // name it is registered under: the scenario's own, else Config.EnvFallback.
-func (cfg *Config) environment(name string) (*EnvironmentType, string, error) {
+func (cfg *Config) environment(name string) (*environment.Type, string, error) {
 	env, err := provider(cfg.Registries.Environments, name)
 	if err == nil {
 		return env, name, nil
@@ -127,4 +132,24 @@ func langName(lang string) string {
 		return "sh"
 	}
 	return lang
+}
+
+// provider returns the environment type that runs name, with a clear error
+// when it is unknown or has no provider.
+func provider(envs *registry.Registry[*environment.Type], name string) (*environment.Type, error) {
+	t, ok := envs.Lookup(name)
+	if ok && t.Prepare != nil {
+		return t, nil
+	}
+	var provided []string
+	for _, e := range envs.All() {
+		if e.Prepare != nil {
+			provided = append(provided, e.Name)
+		}
+	}
+	slices.Sort(provided)
+	if ok {
+		return nil, fmt.Errorf("environment type %q has no provider registered (registered: %s)", name, strings.Join(provided, ", "))
+	}
+	return nil, fmt.Errorf("unknown environment type %q (registered: %s)", name, strings.Join(provided, ", "))
 }

@@ -189,7 +189,7 @@ func TestCheckpointRefusedIsIncomplete(t *testing.T) {
 	exec := github.NewExecutor(github.NewClient(github.Config{GraphQLURL: gh.GraphQLURL(), Transport: gh.Client().Transport, MaxWait: -1}), github.ExecutorOptions{})
 	s := load(t, "c.json", `{"id": "check-001", "name": "n", "description": "d", "category": "repo", "difficulty": "basic", "tags": [], "timeoutMs": 60000, "allowedRetries": 0, "prompt": "Go",
   "assertions": {"checkpoints": [{"id": "repo-there", "description": "d", "task": "repo.view", "input": {"owner": "acme", "name": "demo"}, "condition": {"type": "non_empty"}}]}}`)
-	cfg := Config{Agent: echoAgent{}, Checkpoints: Checkpoints(checkpoint.Checker{Executor: exec})}
+	cfg := Config{Agent: echoAgent{}, Checkpoints: checkpoint.Checker{Executor: exec}}
 
 	res := runOne(t, cfg, s)
 	require.True(t, res.Passed, res.Explain())

@@ -98,7 +98,7 @@ type Config struct {
 	// Cassette, when set, records (or replays) the answers a job gets that
 	// are not the model's: the mocks' probability draws. Models are
 	// recorded by wrapping them in llm.Recorded over the same cassette,
-	// checkpoint tasks by RecordCheckpoints.
+	// checkpoint tasks by checkpoint.Recorded.
 	Cassette *llm.Cassette
 	// Price, when set, prices each finished job's model calls (its Usage,
 	// UserUsage and JudgeUsage, each by its role's model) for its Cost,
@@ -121,7 +121,7 @@ type Config struct {
 
 // CheckpointScorer scores a scenario's checkpoints against live state. An
 // error means the checkpoints could not be decided (with the results there
-// are): the job is then incomplete, never failed.
+// are): the job is then incomplete, never failed. A checkpoint.Checker is one.
 type CheckpointScorer interface {
 	ScoreCheckpoints(ctx context.Context, s *scenario.Scenario) ([]results.Checkpoint, error)
 }
@@ -131,7 +131,7 @@ type CheckpointScorer interface {
 // (reseed_per_iteration) or creates fresh fixtures to bind to
 // (seed_per_iteration). release, when not nil, is called once the attempt
 // is over, checkpoints scored, even when Prepare failed; it removes what
-// Prepare created. Fixtures builds one.
+// Prepare created. A *fixture.Binder is one.
 type FixtureBinder interface {
 	Prepare(ctx context.Context, s *scenario.Scenario) (bound *scenario.Scenario, release func(context.Context) error, err error)
 }

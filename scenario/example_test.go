@@ -7,6 +7,7 @@ import (
 
 	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -42,10 +43,10 @@ func ExampleNewLoader() {
 	kit := agenteval.New()
 	err := kit.Evaluations.Register(evaluate.NewKind("sentiment", "The reply has a mood.",
 		func(p *Sentiment) (evaluate.Evaluator, error) {
-			return evaluate.EvaluatorFunc(func(ctx context.Context, in evaluate.Input) (evaluate.Result, error) {
+			return evaluate.EvaluatorFunc(func(ctx context.Context, in evaluate.Input) (results.Evaluation, error) {
 				_, text := in.Text()
 				happy := strings.Contains(text, "!")
-				return evaluate.Result{Passed: happy == (p.Mood == "happy")}, nil
+				return results.Evaluation{Passed: happy == (p.Mood == "happy")}, nil
 			}), nil
 		}))
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agenteval/agenteval"
 	"github.com/agenteval/agenteval/evaluate"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -207,7 +208,7 @@ func TestRegisteredEvaluationType(t *testing.T) {
 	t.Parallel()
 	reg := agenteval.New().Registries
 	sentiment := evaluate.NewKind("sentiment", "The reply has a mood.", func(*Sentiment) (evaluate.Evaluator, error) {
-		return evaluate.EvaluatorFunc(func(context.Context, evaluate.Input) (evaluate.Result, error) { return evaluate.Result{}, nil }), nil
+		return evaluate.EvaluatorFunc(func(context.Context, evaluate.Input) (results.Evaluation, error) { return results.Evaluation{}, nil }), nil
 	})
 	require.NoError(t, reg.Evaluations.Register(sentiment))
 

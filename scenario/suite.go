@@ -157,16 +157,6 @@ type ToolCategory struct {
 	Commands []string `json:"commands,omitempty"`
 }
 
-// Agent returns the suite's agent of that name.
-func (s *Suite) Agent(name string) (SuiteAgent, bool) {
-	for _, a := range s.Agents {
-		if a.Name == name {
-			return a, true
-		}
-	}
-	return SuiteAgent{}, false
-}
-
 // agentNames returns the agents' names in order.
 func (s *Suite) agentNames() []string {
 	out := make([]string, len(s.Agents))

@@ -3,6 +3,7 @@ package scenario_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -25,9 +26,9 @@ func TestLoadSuiteFromGhxConfig(t *testing.T) {
 	assert.Empty(t, f.Diagnostics, "ghx's own file loads without a finding")
 
 	assert.Equal(t, []string{"baseline", "mcp", "ghx"}, scenario.AgentNames(s), "the modes, in ghx's order")
-	a, ok := s.Agent("mcp")
-	require.True(t, ok)
-	assert.Equal(t, "exec:./mcp", a.Agent)
+	i := slices.IndexFunc(s.Agents, func(a scenario.SuiteAgent) bool { return a.Name == "mcp" })
+	require.GreaterOrEqual(t, i, 0)
+	assert.Equal(t, "exec:./mcp", s.Agents[i].Agent)
 	assert.Equal(t, []scenario.SuiteModel{{ID: "openai/gpt-5.3-codex", Label: "Codex 5.3"}}, s.Models)
 	assert.Equal(t, "default", s.Scenarios.Set)
 	assert.Equal(t, 5, s.Repetitions)

@@ -7,7 +7,9 @@
 // Claude Code reads for every project), the model on the Messages API at
 // ANTHROPIC_BASE_URL or Anthropic's, edits accepted in the job's
 // directory, nothing that would ask for a permission (nobody is there to
-// answer), and its Bash tool only with --allow-commands. Claude Code's
+// answer), its Bash tool only with --allow-commands, and the session's
+// MCP servers (a suite's mcp_servers, the scenario's mocks) in a
+// --mcp-config file, their tools allowed beforehand. Claude Code's
 // stream-json events become the reply: its text, each tool call with
 // arguments, result, error and timing, and the run's tokens.
 package claudecode
@@ -17,6 +19,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -51,6 +55,7 @@ type agent struct {
 	env           []string // a suite agent's env, then what Getenv gave
 	instructions  string
 	allowCommands bool
+	mcp           []cliagent.MCPServer // the agent's MCP servers (a suite's mcp_servers)
 }
 
 func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
@@ -71,7 +76,8 @@ func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
 		// model of Anthropic's that another endpoint may not serve.
 		env = append(env, "ANTHROPIC_DEFAULT_HAIKU_MODEL="+model, "ANTHROPIC_SMALL_FAST_MODEL="+model)
 	}
-	return &agent{path: path, model: model, env: env, instructions: opts.Instructions, allowCommands: opts.AllowCommands}, nil
+	return &agent{path: path, model: model, env: env, instructions: opts.Instructions, allowCommands: opts.AllowCommands,
+		mcp: cliagent.MCPServers(opts.MCPServers)}, nil
 }
 
 // NeedsDir tells the runner that Claude Code works in the job's directory
@@ -110,13 +116,62 @@ func (a *agent) NewSession(_ context.Context, cfg runner.SessionConfig) (runner.
 		_ = os.RemoveAll(home)
 		return nil, fmt.Errorf("claude-code agent: %w", err)
 	}
-	return &session{agent: a, dir: cfg.Dir, home: home, config: config, runtime: runtime}, nil
+	s := &session{agent: a, dir: cfg.Dir, home: home, config: config, runtime: runtime, mcp: a.mcp}
+	mocks, server, err := cliagent.Mocks(home, cfg.Scenario, cfg.Mocks)
+	if err == nil {
+		s.mocks = mocks
+		if server != nil {
+			s.mcp = append(slices.Clip(s.mcp), *server)
+		}
+		err = s.writeMCPConfig()
+	}
+	if err != nil {
+		_ = s.Close()
+		return nil, fmt.Errorf("claude-code agent: %w", err)
+	}
+	return s, nil
 }
 
 type session struct {
 	agent                      *agent
 	dir, home, config, runtime string
 	id                         string // Claude Code's session id, once the first message made one
+	mcp                        []cliagent.MCPServer
+	mcpConfig                  string    // the file --mcp-config reads, when there are servers
+	mocks                      io.Closer // the scenario's mocks as an MCP server, or nil
+}
+
+// writeMCPConfig writes the session's MCP servers as the file
+// --mcp-config reads: a local server's command, arguments and
+// environment, a remote one's URL and headers (a bearer token as
+// ${NAME}, which Claude Code expands from its environment).
+func (s *session) writeMCPConfig() error {
+	if len(s.mcp) == 0 {
+		return nil
+	}
+	servers := map[string]any{}
+	for _, m := range s.mcp {
+		if m.URL != "" {
+			headers := map[string]string{}
+			maps.Copy(headers, m.Headers)
+			if m.BearerTokenEnv != "" {
+				headers["Authorization"] = "Bearer ${" + m.BearerTokenEnv + "}"
+			}
+			servers[m.Name] = map[string]any{"type": "http", "url": m.URL, "headers": headers}
+			continue
+		}
+		c := map[string]any{"type": "stdio", "command": m.Command[0], "args": m.Command[1:]}
+		if len(m.Env) > 0 {
+			c["env"] = m.Env
+		}
+		servers[m.Name] = c
+	}
+	b, err := json.MarshalIndent(map[string]any{"mcpServers": servers}, "", "  ")
+	if err != nil {
+		return err
+	}
+	s.mcpConfig = filepath.Join(s.home, "mcp.json")
+	return os.WriteFile(s.mcpConfig, b, 0o600)
 }
 
 // Send runs `claude -p --output-format stream-json` with the message on
@@ -127,10 +182,23 @@ func (s *session) Send(ctx context.Context, message string) (runner.Reply, error
 		// (a file elsewhere, a tool not allowed) is denied.
 		"--permission-mode", "acceptEdits", "--permission-prompts", "none"}
 	deny := "WebFetch,WebSearch"
+	var allow []string
 	if s.agent.allowCommands {
-		args = append(args, "--allowedTools", "Bash")
+		allow = append(allow, "Bash")
 	} else {
 		deny += ",Bash"
+	}
+	if s.mcpConfig != "" {
+		// Only the session's servers, whose tools (mcp__NAME__TOOL, ghx's
+		// mcp category as they are) are allowed beforehand: nobody is
+		// there to approve them.
+		args = append(args, "--mcp-config", s.mcpConfig, "--strict-mcp-config")
+		for _, m := range s.mcp {
+			allow = append(allow, "mcp__"+m.Name)
+		}
+	}
+	if len(allow) > 0 {
+		args = append(args, "--allowedTools", strings.Join(allow, ","))
 	}
 	args = append(args, "--disallowedTools", deny)
 	if s.id != "" {
@@ -161,9 +229,14 @@ func (s *session) Send(ctx context.Context, message string) (runner.Reply, error
 	return reply, nil
 }
 
-// Close removes the session's configuration home and runtime directory.
+// Close stops serving the mocks and removes the session's configuration
+// home and runtime directory.
 func (s *session) Close() error {
-	return errors.Join(os.RemoveAll(s.home), os.RemoveAll(s.runtime))
+	var err error
+	if s.mocks != nil {
+		err = s.mocks.Close()
+	}
+	return errors.Join(err, os.RemoveAll(s.home), os.RemoveAll(s.runtime))
 }
 
 // event is one line of `claude -p --output-format stream-json --verbose`.

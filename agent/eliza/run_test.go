@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval"
+	"github.com/agenteval/agenteval/conversation"
 	"github.com/agenteval/agenteval/internal/testtool"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/llm/llmtest"
@@ -170,7 +171,7 @@ run:
       - {type: string_contains, value: help}
 judgment: {strategy: all_pass}
 `), 0o644))
-	jobs := elizaRun(t, srv, "eliza", 1, runner.ScriptedUser(5), filepath.Join(dir, "billing.scenario.yaml"))
+	jobs := elizaRun(t, srv, "eliza", 1, conversation.ScriptedUser(5), filepath.Join(dir, "billing.scenario.yaml"))
 	require.Len(t, jobs, 1)
 	j := jobs[0]
 	assert.True(t, j.Passed, "%+v", j)

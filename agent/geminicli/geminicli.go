@@ -6,8 +6,9 @@
 // instructions as the global GEMINI.md that Gemini CLI reads in every
 // project), the model on the Gemini API at GOOGLE_GEMINI_BASE_URL or
 // Google's, tool calls approved without asking (nobody is there to
-// answer), web tools off, and its shell tool offered only with
-// --allow-commands. Gemini CLI's stream-json events become the reply: its
+// answer), web tools off, its shell tool offered only with
+// --allow-commands, and the session's MCP servers (a suite's mcp_servers,
+// the scenario's mocks) in settings.json, trusted. Gemini CLI's stream-json events become the reply: its
 // text, each tool call with arguments, output, error and timing, and the
 // run's tokens.
 package geminicli
@@ -17,6 +18,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -55,6 +58,7 @@ type agent struct {
 	env           []string // a suite agent's env, then what Getenv gave
 	instructions  string
 	allowCommands bool
+	mcp           []cliagent.MCPServer // the agent's MCP servers (a suite's mcp_servers)
 }
 
 func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
@@ -70,6 +74,7 @@ func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
 		return nil, fmt.Errorf("gemini-cli agent: %w", err)
 	}
 	a := &agent{path: path, model: model, auth: "gemini-api-key", instructions: opts.Instructions, allowCommands: opts.AllowCommands,
+		mcp: cliagent.MCPServers(opts.MCPServers),
 		env: append(slices.Clip(opts.Env), cliagent.Forward(getenv, "GOOGLE_GEMINI_BASE_URL", "GEMINI_API_KEY", "GOOGLE_API_KEY",
 			"GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION")...)}
 	if v := strings.ToLower(getenv("GOOGLE_GENAI_USE_VERTEXAI")); v == "true" || v == "1" {
@@ -94,17 +99,27 @@ func (a *agent) NewSession(_ context.Context, cfg runner.SessionConfig) (runner.
 	if err != nil {
 		return nil, fmt.Errorf("gemini-cli agent: %w", err)
 	}
-	if err := a.writeConfig(filepath.Join(home, ".gemini"), cliagent.Instructions(a.instructions, cfg.Character)); err != nil {
-		_ = os.RemoveAll(home)
+	s := &session{agent: a, dir: cfg.Dir, home: home, mcp: a.mcp}
+	mocks, server, err := cliagent.Mocks(home, cfg.Scenario, cfg.Mocks)
+	if err == nil {
+		s.mocks = mocks
+		if server != nil {
+			s.mcp = append(slices.Clip(s.mcp), *server)
+		}
+		err = a.writeConfig(filepath.Join(home, ".gemini"), cliagent.Instructions(a.instructions, cfg.Character), s.mcp)
+	}
+	if err != nil {
+		_ = s.Close()
 		return nil, fmt.Errorf("gemini-cli agent: %w", err)
 	}
-	return &session{agent: a, dir: cfg.Dir, home: home}, nil
+	return s, nil
 }
 
 // writeConfig writes settings.json (the auth type, no telemetry, usage
 // statistics or update checks, the tools not offered: web tools always,
-// the shell without --allow-commands) and the instructions as GEMINI.md.
-func (a *agent) writeConfig(dir, instructions string) error {
+// the shell without --allow-commands; the MCP servers, trusted, as nobody
+// is there to confirm their calls) and the instructions as GEMINI.md.
+func (a *agent) writeConfig(dir, instructions string, mcp []cliagent.MCPServer) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -119,6 +134,9 @@ func (a *agent) writeConfig(dir, instructions string) error {
 		"telemetry": map[string]any{"enabled": false},
 		"tools":     map[string]any{"exclude": exclude},
 	}
+	if len(mcp) > 0 {
+		settings["mcpServers"] = mcpConfig(mcp)
+	}
 	b, err := json.MarshalIndent(settings, "", "  ")
 	if err != nil {
 		return err
@@ -132,11 +150,37 @@ func (a *agent) writeConfig(dir, instructions string) error {
 	return os.WriteFile(filepath.Join(dir, "GEMINI.md"), []byte(instructions+"\n"), 0o644)
 }
 
+// mcpConfig is settings.json's mcpServers: a local server's command,
+// arguments and environment, a remote one's URL and headers (a bearer
+// token as ${NAME}, which Gemini CLI expands from its environment).
+func mcpConfig(servers []cliagent.MCPServer) map[string]any {
+	out := map[string]any{}
+	for _, m := range servers {
+		if m.URL != "" {
+			headers := map[string]string{}
+			maps.Copy(headers, m.Headers)
+			if m.BearerTokenEnv != "" {
+				headers["Authorization"] = "Bearer ${" + m.BearerTokenEnv + "}"
+			}
+			out[m.Name] = map[string]any{"httpUrl": m.URL, "headers": headers, "trust": true}
+			continue
+		}
+		c := map[string]any{"command": m.Command[0], "args": m.Command[1:], "trust": true}
+		if len(m.Env) > 0 {
+			c["env"] = m.Env
+		}
+		out[m.Name] = c
+	}
+	return out
+}
+
 type session struct {
 	agent     *agent
 	dir, home string
 	id        string    // Gemini CLI's session id, once the first message made one
 	total     llm.Usage // the session's tokens so far, as Gemini CLI counts them
+	mcp       []cliagent.MCPServer
+	mocks     io.Closer // the scenario's mocks as an MCP server, or nil
 }
 
 // Send runs `gemini --output-format stream-json` with the message on its
@@ -150,7 +194,7 @@ func (s *session) Send(ctx context.Context, message string) (runner.Reply, error
 		args = append(args, "--resume", s.id)
 	}
 	env := cliagent.Env(s.home, []string{"GEMINI_CLI_", "GEMINI_SYSTEM_MD"}, s.agent.env, "GEMINI_CLI_HOME="+s.home, "NO_COLOR=1")
-	t := transcript{pending: map[string]int{}, before: s.total}
+	t := transcript{pending: map[string]int{}, before: s.total, mcp: s.mcp}
 	err := cliagent.Stream(ctx, cliagent.Run{Path: s.agent.path, Args: args, Dir: s.dir, Env: env, Stdin: message, Marker: s.home}, t.event)
 	if s.id == "" {
 		s.id = t.session
@@ -174,8 +218,14 @@ func (s *session) Send(ctx context.Context, message string) (runner.Reply, error
 	return reply, nil
 }
 
-// Close removes the session's home.
-func (s *session) Close() error { return os.RemoveAll(s.home) }
+// Close stops serving the mocks and removes the session's home.
+func (s *session) Close() error {
+	var err error
+	if s.mocks != nil {
+		err = s.mocks.Close()
+	}
+	return errors.Join(err, os.RemoveAll(s.home))
+}
 
 // event is one line of `gemini --output-format stream-json`.
 type event struct {
@@ -210,10 +260,11 @@ type transcript struct {
 	texts   []string
 	text    strings.Builder // the assistant message being streamed
 	actions []results.Action
-	pending map[string]int // tool_id -> index in actions
-	before  llm.Usage      // the session's tokens before this run
-	total   llm.Usage      // the session's tokens after it
-	ended   bool           // a result came
+	pending map[string]int       // tool_id -> index in actions
+	mcp     []cliagent.MCPServer // the session's MCP servers, whose tools are named mcp_SERVER_TOOL
+	before  llm.Usage            // the session's tokens before this run
+	total   llm.Usage            // the session's tokens after it
+	ended   bool                 // a result came
 	err     string
 }
 
@@ -242,6 +293,12 @@ func (t *transcript) event(line []byte) error {
 		name := e.ToolName
 		if name == shellTool {
 			name = "shell"
+		} else if rest, ok := strings.CutPrefix(name, "mcp_"); ok {
+			// Gemini CLI names an MCP tool mcp_SERVER_TOOL; one of no
+			// server of ours keeps its name (ghx's mcp category still).
+			if n := cliagent.MCPToolName(rest, t.mcp); n != rest {
+				name = n
+			}
 		}
 		t.pending[e.ToolID] = len(t.actions)
 		t.actions = append(t.actions, results.Action{Name: name, Args: e.Parameters, Start: at})

@@ -13,11 +13,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/mockset"
 	"github.com/agenteval/agenteval/internal/proctest"
 	"github.com/agenteval/agenteval/internal/testtool"
+	"github.com/agenteval/agenteval/internal/toolclass"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/llm/llmtest"
 	"github.com/agenteval/agenteval/runner"
+	"github.com/agenteval/agenteval/scenario"
 )
 
 // newTestAgent builds gemini-cli:fake-model against srv's Gemini API with
@@ -192,4 +195,79 @@ func TestMissingCLINamesTheInstall(t *testing.T) {
 	_, err = Type().New("m", runner.AgentOptions{Getenv: func(k string) string { return env[k] }})
 	require.ErrorContains(t, err, "AGENTEVAL_GEMINI_CLI=")
 	assert.Contains(t, err.Error(), "not an executable file")
+}
+
+// TestMocksAsMCPTools: the scenario's mocks reach Gemini CLI as the tools
+// of the session's MCP server (trusted: nobody is there to confirm); its
+// calls (mcp_mocks_SERVICE__METHOD to Gemini CLI) are recorded as
+// mcp__mocks__SERVICE__METHOD (ghx's mcp category), answered and recorded
+// by the job's mocks, a mock's error the call's.
+func TestMocksAsMCPTools(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(
+		llmtest.Calls(call("", "mcp_mocks_github__getIssue", `{"number":7}`)),
+		llmtest.Calls(call("", "mcp_mocks_github__closeIssue", `{"number":7}`)),
+		llmtest.Text("Issue 7 is open: Crash on start."),
+	)
+	a := newTestAgent(t, srv, false)
+	_, dir := newJob(t)
+	mocks := []scenario.Mock{
+		{Service: "github", Method: "getIssue", When: &scenario.MockWhen{Input: map[string]any{"number": 7}}, Response: map[string]any{"title": "Crash on start", "state": "open"}},
+		{Service: "github", Method: "closeIssue", Error: &scenario.MockError{Code: "E_FORBIDDEN", Message: "read-only token"}},
+	}
+	set := mockset.New(mocks, 1, nil)
+	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir,
+		Scenario: &scenario.Scenario{Setup: &scenario.Setup{Mocks: mocks}}, Mocks: set})
+	require.NoError(t, err)
+	reply, err := s.Send(context.Background(), "Is issue 7 open? Then close it.")
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+	assert.Equal(t, "Issue 7 is open: Crash on start.", reply.Text)
+	require.Len(t, reply.Actions, 2)
+	got, closed := reply.Actions[0], reply.Actions[1]
+	assert.Equal(t, "mcp__mocks__github__getIssue", got.Name)
+	assert.Equal(t, "mcp", toolclass.Classify(got.Name, got.Args))
+	assert.Equal(t, map[string]any{"number": 7.0}, got.Args)
+	assert.Contains(t, got.Result, "Crash on start")
+	assert.Empty(t, got.Error)
+	assert.Equal(t, "mcp__mocks__github__closeIssue", closed.Name)
+	assert.NotEmpty(t, closed.Error)
+
+	calls := set.Calls()
+	require.Len(t, calls, 2)
+	assert.Equal(t, "getIssue", calls[0].Method)
+	assert.Equal(t, []any{map[string]any{"number": 7.0}}, calls[0].Args)
+	assert.Equal(t, "E_FORBIDDEN: read-only token", calls[1].Error)
+
+	var offered []string
+	for _, tool := range srv.Requests()[0].Chat.Tools {
+		offered = append(offered, tool.Name)
+	}
+	assert.Contains(t, offered, "mcp_mocks_github__getIssue")
+	assert.Contains(t, offered, "mcp_mocks_github__closeIssue")
+}
+
+// TestWritesStayInTheJobDir: a write outside the job's directory is
+// refused (nobody is there to approve it) and recorded as a failed call;
+// the file is not made.
+func TestWritesStayInTheJobDir(t *testing.T) {
+	t.Parallel()
+	outside := filepath.Join(t.TempDir(), "outside.txt")
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(
+		llmtest.Calls(call("", "write_file", `{"file_path":"`+outside+`","content":"escaped\\n"}`)),
+		llmtest.Text("I could not write it."),
+	)
+	a := newTestAgent(t, srv, true)
+	_, dir := newJob(t)
+	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
+	require.NoError(t, err)
+	defer s.Close()
+	reply, err := s.Send(context.Background(), "Write outside.")
+	require.NoError(t, err)
+	require.Len(t, reply.Actions, 1)
+	assert.Equal(t, "write_file", reply.Actions[0].Name)
+	assert.NotEmpty(t, reply.Actions[0].Error)
+	assert.NoFileExists(t, outside)
 }

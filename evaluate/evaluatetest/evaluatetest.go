@@ -31,6 +31,7 @@ import (
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/registry"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
 
@@ -185,7 +186,7 @@ type panicError struct{ v any }
 func (p *panicError) Error() string { return fmt.Sprintf("Evaluate panicked: %v", p.v) }
 
 // evaluate1 calls Evaluate, turning a panic into a *panicError.
-func evaluate1(ctx context.Context, ev evaluate.Evaluator, in evaluate.Input) (r evaluate.Result, err error) {
+func evaluate1(ctx context.Context, ev evaluate.Evaluator, in evaluate.Input) (r results.Evaluation, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = &panicError{v}
@@ -194,7 +195,7 @@ func evaluate1(ctx context.Context, ev evaluate.Evaluator, in evaluate.Input) (r
 	return ev.Evaluate(ctx, in)
 }
 
-func checkResult(name string, r evaluate.Result, fail func(string, ...any)) {
+func checkResult(name string, r results.Evaluation, fail func(string, ...any)) {
 	if math.IsNaN(r.Score) || r.Score < 0 || r.Score > 1 {
 		fail("case %s: Score %v is outside [0, 1]", name, r.Score)
 	}
@@ -205,9 +206,9 @@ func checkResult(name string, r evaluate.Result, fail func(string, ...any)) {
 
 // checkStable evaluates again from several goroutines at once and compares
 // the Results with the first.
-func checkStable(name string, ev evaluate.Evaluator, in evaluate.Input, first evaluate.Result, fail func(string, ...any)) {
+func checkStable(name string, ev evaluate.Evaluator, in evaluate.Input, first results.Evaluation, fail func(string, ...any)) {
 	const n = 4
-	results := make([]evaluate.Result, n)
+	results := make([]results.Evaluation, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {
@@ -227,9 +228,9 @@ func checkStable(name string, ev evaluate.Evaluator, in evaluate.Input, first ev
 }
 
 // normalise drops what legitimately varies between calls: measured times.
-func normalise(r evaluate.Result) evaluate.Result {
+func normalise(r results.Evaluation) results.Evaluation {
 	b, _ := json.Marshal(r)
-	var out evaluate.Result
+	var out results.Evaluation
 	_ = json.Unmarshal(b, &out)
 	delete(out.Details, "duration_ms")
 	return out

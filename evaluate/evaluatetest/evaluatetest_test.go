@@ -64,11 +64,11 @@ func TestCheckFindsViolations(t *testing.T) {
 		N int `json:"n"`
 	}
 	broken := evaluate.NewKind("broken", "Breaks every rule.", func(p *params) (evaluate.Evaluator, error) {
-		return evaluate.EvaluatorFunc(func(_ context.Context, in evaluate.Input) (evaluate.Result, error) {
+		return evaluate.EvaluatorFunc(func(_ context.Context, in evaluate.Input) (results.Evaluation, error) {
 			st := in.StepTrace()
 			st.Reply = strings.ToUpper(st.Reply) // changes the trace
 			_ = st.Turns[0]                      // panics on steps without turns
-			return evaluate.Result{Passed: true, Score: 2}, nil
+			return results.Evaluation{Passed: true, Score: 2}, nil
 		}), nil
 	})
 	err := evaluatetest.Check(broken, []evaluatetest.Case{{Name: "c", Params: &params{}, Malformed: false, Pass: true,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/evaluate/evaluatetest"
+	"github.com/agenteval/agenteval/results"
 )
 
 // Politeness is a host's parameter struct.
@@ -22,14 +23,14 @@ func ExampleCheck() {
 		if len(p.Words) == 0 {
 			return nil, errors.New("words is empty")
 		}
-		return evaluate.EvaluatorFunc(func(_ context.Context, in evaluate.Input) (evaluate.Result, error) {
+		return evaluate.EvaluatorFunc(func(_ context.Context, in evaluate.Input) (results.Evaluation, error) {
 			what, text := in.Text()
 			for _, w := range p.Words {
 				if strings.Contains(strings.ToLower(text), w) {
-					return evaluate.Result{Passed: true, Score: 1, Message: fmt.Sprintf("%s says %q", what, w)}, nil
+					return results.Evaluation{Passed: true, Score: 1, Message: fmt.Sprintf("%s says %q", what, w)}, nil
 				}
 			}
-			return evaluate.Result{Message: fmt.Sprintf("%s has none of %v", what, p.Words)}, nil
+			return results.Evaluation{Message: fmt.Sprintf("%s has none of %v", what, p.Words)}, nil
 		}), nil
 	})
 	err := evaluatetest.Check(kind, []evaluatetest.Case{

@@ -16,6 +16,7 @@ import (
 	"github.com/agenteval/agenteval/checkpoint"
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/judge"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -52,10 +53,10 @@ func WordLimit() *evaluate.Kind {
 		if p.Max < 1 {
 			return nil, fmt.Errorf("max %d must be at least 1", p.Max)
 		}
-		return evaluate.EvaluatorFunc(func(_ context.Context, in evaluate.Input) (evaluate.Result, error) {
+		return evaluate.EvaluatorFunc(func(_ context.Context, in evaluate.Input) (results.Evaluation, error) {
 			what, text := in.Text()
 			n := len(strings.Fields(text))
-			r := evaluate.Result{Passed: n <= p.Max, Message: fmt.Sprintf("%s has %d words (at most %d)", what, n, p.Max)}
+			r := results.Evaluation{Passed: n <= p.Max, Message: fmt.Sprintf("%s has %d words (at most %d)", what, n, p.Max)}
 			if r.Passed {
 				r.Score = 1
 			}

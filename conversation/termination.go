@@ -1,4 +1,9 @@
-package runner
+// Package conversation holds what a conversation step needs besides the
+// runner's loop that a host may name: the termination condition types
+// (TerminationType, a registry of plugin values) and ScriptedUser, an
+// offline simulated user (the runner plays the scenario's user_simulator
+// on a chat model).
+package conversation
 
 import (
 	"fmt"
@@ -9,7 +14,7 @@ import (
 )
 
 // TerminationType is a conversation termination condition type: a plugin
-// value, registered in Registries.Terminations under its Name (the value of
+// value, registered in runner.Registries.Terminations under its Name (the value of
 // termination_conditions[].type in files). A condition of the type holds
 // when Holds says so; else, on Speaker's messages, when one contains a
 // keyword (the condition's own, else the type's default Keywords) or when
@@ -31,10 +36,10 @@ type TerminationType struct {
 	Holds func(turns []results.Turn) bool
 }
 
-// newTerminations returns a registry holding the seven termination types
-// of the agent scenario format, registered exactly as a host registers its
+// NewRegistry returns a registry holding the seven termination types of
+// the agent scenario format, registered exactly as a host registers its
 // own.
-func newTerminations() *registry.Registry[*TerminationType] {
+func NewRegistry() *registry.Registry[*TerminationType] {
 	r := registry.New("termination type", func(t *TerminationType) string { return t.Name }, func(t *TerminationType) error {
 		switch t.Speaker {
 		case "", speakerUser, speakerAssistant:
@@ -57,7 +62,7 @@ func builtinTerminations() []*TerminationType {
 	ts := []*TerminationType{
 		// The conversation loop ends every conversation at max_turns; the
 		// condition only says so.
-		{Name: reasonMaxTurns, Doc: "ends the conversation after max_turns agent turns (always in force)", Holds: func([]results.Turn) bool { return false }},
+		{Name: "max_turns_reached", Doc: "ends the conversation after max_turns agent turns (always in force)", Holds: func([]results.Turn) bool { return false }},
 		{Name: "user_expresses_satisfaction", Speaker: speakerUser, Keywords: []string{"thank you", "thanks", "that helps", "that solves", "perfect", "great, that", "problem solved", "that works"}},
 		{Name: "agent_provides_solution", Speaker: speakerAssistant, Keywords: []string{"here's how", "here is how", "the solution", "to fix this", "you can fix", "steps:", "try this"}},
 		{Name: "conversation_stuck", Doc: "holds when a speaker repeats their previous message", Holds: stuck},
@@ -80,15 +85,6 @@ func keywordDoc(t *TerminationType) string {
 		return "checked on " + who + " by its keywords or llm_judge (one of them is required)"
 	}
 	return fmt.Sprintf("checked on %s by its keywords or llm_judge; by default the keywords %q", who, t.Keywords)
-}
-
-// needs says what a condition of type t must give: keywords or llm_judge
-// when the type has no default keywords and cannot decide alone.
-func (t *TerminationType) needs() []string {
-	if len(t.Keywords) == 0 && t.Holds == nil {
-		return []string{"keywords|llm_judge"}
-	}
-	return nil
 }
 
 // stuck reports whether the last two messages of either speaker repeat.

@@ -1,106 +1,20 @@
-package runner
+package environment
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/agenteval/agenteval/internal/confine"
-	"github.com/agenteval/agenteval/registry"
-	"github.com/agenteval/agenteval/scenario"
+	"github.com/agenteval/agenteval/internal/proc"
 )
 
-// EnvironmentType is a place runs happen, named by environment.type in
-// files: a plugin value, registered in Registries.Environments. `local` (a fresh
-// directory on this machine) is built in; e2b is registered without a
-// provider, as the format documents it: files may name it, and its jobs
-// are recorded incomplete unless a host supplies one (Environments.Replace)
-// or Config.EnvFallback stands in.
-type EnvironmentType struct {
-	// Name is the type as written in files.
-	Name string
-	// Doc says where runs happen.
-	Doc string
-	// Prepare makes a workspace for one run; nil means the type has no
-	// provider here.
-	Prepare func(ctx context.Context, req WorkspaceRequest) (Workspace, error)
-}
-
-// WorkspaceRequest is what a workspace is prepared for.
-type WorkspaceRequest struct {
-	// JobID names the run.
-	JobID string
-	// Scenario is the scenario about to run (read-only).
-	Scenario *scenario.Scenario
-	// NeedDir says whether the scenario needs a directory at all
-	// (virtual_fs, code steps, file or command checks); an environment may
-	// make one anyway.
-	NeedDir bool
-	// BaseDir is where a local run directory goes (Config.WorkDir; "" for
-	// the OS temp dir), and Keep leaves it in place afterwards.
-	BaseDir string
-	Keep    bool
-}
-
-// Workspace is one run's place.
-type Workspace interface {
-	// Dir is the run's directory, or "".
-	Dir() string
-	// RunCode runs a code step's snippet in the workspace.
-	RunCode(ctx context.Context, lang, code string) (CodeResult, error)
-	// Close removes what Prepare made (unless kept).
-	Close() error
-}
-
-// CodeResult is what a code step printed and how it exited.
-type CodeResult struct {
-	Stdout, Stderr string
-	ExitCode       int
-	// Notes say what the reader of the result should know: output cut to
-	// its bound, processes the step left running and that were killed.
-	Notes []string
-}
-
-// newEnvironments returns a registry holding the environment types of the
-// agent scenario format: local, with its provider, and e2b, without one.
-func newEnvironments() *registry.Registry[*EnvironmentType] {
-	r := registry.New("environment type", func(t *EnvironmentType) string { return t.Name }, nil)
-	err := r.Register(
-		&EnvironmentType{Name: "local", Doc: "a fresh directory on this machine, made only when the scenario needs one", Prepare: prepareLocal},
-		&EnvironmentType{Name: "e2b", Doc: "an E2B cloud sandbox; no provider here unless the host program registers one (or --env-fallback local)"},
-	)
-	if err != nil {
-		panic(err) // the built-in names are distinct; a clash is a bug in this package
-	}
-	return r
-}
-
-// provider returns the environment type that runs name, with a clear error
-// when it is unknown or has no provider.
-func provider(envs *registry.Registry[*EnvironmentType], name string) (*EnvironmentType, error) {
-	t, ok := envs.Lookup(name)
-	if ok && t.Prepare != nil {
-		return t, nil
-	}
-	var provided []string
-	for _, e := range envs.All() {
-		if e.Prepare != nil {
-			provided = append(provided, e.Name)
-		}
-	}
-	slices.Sort(provided)
-	if ok {
-		return nil, fmt.Errorf("environment type %q has no provider registered (registered: %s)", name, strings.Join(provided, ", "))
-	}
-	return nil, fmt.Errorf("unknown environment type %q (registered: %s)", name, strings.Join(provided, ", "))
-}
-
 // prepareLocal makes a directory when needed and writes virtual_fs into it.
-func prepareLocal(_ context.Context, req WorkspaceRequest) (Workspace, error) {
+func prepareLocal(_ context.Context, req Request) (Workspace, error) {
 	s := req.Scenario
 	if !req.NeedDir {
 		return noDirWorkspace, nil
@@ -214,8 +128,62 @@ func (w *localWorkspace) RunCode(ctx context.Context, lang, code string) (CodeRe
 	if !ok {
 		return CodeResult{}, fmt.Errorf("code step: unknown lang %q (want sh, bash, python3 or node)", lang)
 	}
-	if _, err := lookPath(in[0]); err != nil {
+	if _, err := exec.LookPath(in[0]); err != nil {
 		return CodeResult{}, fmt.Errorf("code step: %s is needed for lang %q: %w", in[0], lang, errNoInterpreter)
 	}
 	return runCommand(ctx, w.Dir(), in[0], in[1], code)
 }
+
+// maxCodeOutput is how much of each of a code step's stdout and stderr is
+// kept; the rest is read and dropped, and the step's result says so.
+const maxCodeOutput = 1 << 20
+
+// runCommand runs name flag arg in dir, in its own process group: when ctx
+// ends the whole group is killed, and when the command exits whatever it
+// left running is killed too, so that nothing outlives the step.
+func runCommand(ctx context.Context, dir, name, flag, arg string) (CodeResult, error) {
+	stdout, stderr := newHeadBuffer(maxCodeOutput), newHeadBuffer(maxCodeOutput)
+	rep, err := proc.Run(ctx, proc.Spec{Path: name, Args: []string{flag, arg}, Dir: dir, Stdout: stdout, Stderr: stderr})
+	res := CodeResult{Stdout: stdout.String(), Stderr: stderr.String(), ExitCode: rep.ExitCode}
+	if err != nil {
+		return res, fmt.Errorf("code step: starting %s: %w", name, err)
+	}
+	for _, b := range []struct {
+		name string
+		buf  *headBuffer
+	}{{"stdout", stdout}, {"stderr", stderr}} {
+		if b.buf.dropped > 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("code step %s: kept the first %d bytes of %d", b.name, maxCodeOutput, maxCodeOutput+b.buf.dropped))
+		}
+	}
+	if ctx.Err() != nil && !rep.Exited {
+		return res, fmt.Errorf("%w; %s", context.Cause(ctx), rep.Message())
+	}
+	if m := rep.Message(); m != "" {
+		res.Notes = append(res.Notes, "code step: "+m)
+	}
+	return res, nil
+}
+
+// headBuffer keeps the first max bytes written and counts the rest; it
+// never fails, so the writer is never blocked on its output.
+type headBuffer struct {
+	buf     []byte
+	max     int
+	dropped int64
+}
+
+func newHeadBuffer(max int) *headBuffer { return &headBuffer{max: max} }
+
+func (h *headBuffer) Write(p []byte) (int, error) {
+	n := len(p)
+	if room := h.max - len(h.buf); room > 0 {
+		k := min(room, len(p))
+		h.buf = append(h.buf, p[:k]...)
+		p = p[k:]
+	}
+	h.dropped += int64(len(p))
+	return n, nil
+}
+
+func (h *headBuffer) String() string { return string(h.buf) }
