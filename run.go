@@ -98,6 +98,9 @@ type RunConfig struct {
 	// StrictMocks fails a run in which the agent called a mocked service
 	// method no mock answered.
 	StrictMocks bool
+	// Live runs every scenario without its setup.mocks: the agent calls its
+	// real services (ElizaOS's scenario run --live). Recorded in the plan.
+	Live bool
 	// EnvFallback names the environment that runs scenarios whose
 	// environment has no provider here.
 	EnvFallback string
@@ -177,7 +180,7 @@ type RunSummary struct {
 func (k *Kit) runnerConfig(cfg RunConfig, agent runner.Agent) runner.Config {
 	return runner.Config{Agent: agent, Concurrency: cfg.Concurrency, Registries: k.Registries, Judge: cfg.Judge,
 		UserModel: cfg.UserModel, Checkpoints: cfg.Checkpoints, KeepDirs: cfg.KeepDirs, EnvFallback: cfg.EnvFallback,
-		AllowCommands: cfg.AllowCommands, StrictMocks: cfg.StrictMocks, Seed: cfg.Seed, StepTimeout: cfg.StepTimeout,
+		AllowCommands: cfg.AllowCommands, StrictMocks: cfg.StrictMocks, Live: cfg.Live, Seed: cfg.Seed, StepTimeout: cfg.StepTimeout,
 		Transcripts: cfg.Transcripts, Progress: cfg.Progress, Budget: cfg.Budget, Results: cfg.Results, Price: cfg.Price,
 		InfraRetries: cfg.InfraRetries, Cassette: cfg.Cassette, Limits: cfg.Limits, Around: cfg.Around}
 }
@@ -522,6 +525,9 @@ func (p *pipeline) plan(files []*scenario.File, srcs []sources.Source, total, ow
 		Settings: map[string]string{"filters": strings.Join(cfg.Filters, " & "), "runs": strconv.Itoa(max(cfg.Runs, 1)),
 			"strict": strconv.FormatBool(cfg.StrictMocks), "allow-commands": strconv.FormatBool(cfg.AllowCommands),
 			"env-fallback": cfg.EnvFallback}}
+	if cfg.Live { // only when set: runs recorded before it resume unchanged
+		plan.Settings["live"] = "true"
+	}
 	if !cfg.Shard.IsWhole() {
 		plan.Shard = cfg.Shard.String()
 	}

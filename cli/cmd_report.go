@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agenteval/agenteval/internal/elizarun"
 	"github.com/agenteval/agenteval/internal/infile"
 	"github.com/agenteval/agenteval/redact"
 	"github.com/agenteval/agenteval/report"
@@ -23,9 +24,9 @@ func runReport(_ context.Context, env *cliEnv, args []string) int {
 	if len(args) > 0 && args[0] == "compare" {
 		return runReportCompare(env, args[1:])
 	}
-	fs := newFlags(env, "report", "[--format md|html|junit|json] [--out FILE] [--k K] [--fail-missing] RESULTS.jsonl|DIR...\n       agenteval report compare [--min-pass-rate R] [--alpha A] BASELINE CANDIDATE\n(a DIR stands for the results.jsonl of every results folder under it, such as the shards of a run)")
-	format := fs.String("format", "md", "output format: md, html, junit or json")
-	out := fs.String("out", "", "write to FILE instead of stdout")
+	fs := newFlags(env, "report", "[--format md|html|junit|json|eliza] [--out FILE] [--k K] [--fail-missing] RESULTS.jsonl|DIR...\n       agenteval report compare [--min-pass-rate R] [--alpha A] BASELINE CANDIDATE\n(a DIR stands for the results.jsonl of every results folder under it, such as the shards of a run, or for the ElizaOS run files in it)")
+	format := fs.String("format", "md", "output format: md, html, junit, json, or eliza (ElizaOS's run files and summary.json in the folder --out names)")
+	out := fs.String("out", "", "write to FILE instead of stdout (--format eliza: the folder to write)")
 	k := fs.Int("k", report.DefaultK, "the k reported for pass@k and pass^k")
 	maxFailing := fs.Int("max-failing", report.DefaultMaxFailingJobs, "html: how many failing jobs to show with messages and transcripts")
 	useLabels := fs.Bool("labels", true, "apply the reviews in labels.jsonl beside each results file (written by agenteval view): a reviewed job's verdict is the person's, shown as reviewed; --labels=false reports the run's own verdicts")
@@ -35,7 +36,10 @@ func runReport(_ context.Context, env *cliEnv, args []string) int {
 		return code
 	}
 	switch {
-	case !fs.oneOf("format", *format, "md", "html", "junit", "json"):
+	case !fs.oneOf("format", *format, "md", "html", "junit", "json", "eliza"):
+		return exitUsage
+	case *format == "eliza" && *out == "":
+		fmt.Fprintf(env.stderr, "agenteval report: --format eliza writes a folder of run files: name it with --out DIR\n")
 		return exitUsage
 	case *k < 1:
 		return fs.badValue("k", *k, "want at least 1")
@@ -60,9 +64,16 @@ func runReport(_ context.Context, env *cliEnv, args []string) int {
 	}
 	defer func() { _ = res.Close() }()
 	sum := res.Summary()
-	err = reportWriteOutput(env, *out, func(w io.Writer) error {
-		return report.Write(w, res, *format, report.WriteOptions{MaxFailingJobs: *maxFailing, ViewerURL: *viewerURL})
-	})
+	if *format == "eliza" {
+		var n int
+		if n, err = elizarun.Export(*out, res.Jobs()); err == nil {
+			fmt.Fprintf(env.stderr, "wrote %d ElizaOS run file(s) and summary.json to %s (elizaos report generate %s reads them)\n", n, *out, *out)
+		}
+	} else {
+		err = reportWriteOutput(env, *out, func(w io.Writer) error {
+			return report.Write(w, res, *format, report.WriteOptions{MaxFailingJobs: *maxFailing, ViewerURL: *viewerURL})
+		})
+	}
 	if err != nil {
 		fmt.Fprintf(env.stderr, "agenteval report: %v\n", err)
 		return exitFail

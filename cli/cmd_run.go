@@ -35,10 +35,11 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 type runFlags struct {
 	agentSpec, out, retry, shard, envFallback, userModel, judgeModel, judgeCache   string
 	manifest, seedFile, graphqlURL, cpuProfile, record, budget, prices, agentModel string
-	suite, transcripts                                                             string
+	suite, transcripts, steps                                                      string
 	concurrency, maxRequests, shards, runs, infraRetries                           int
 	seed, maxJobs                                                                  int64
 	resume, overwrite, exitZero, allowCommands, strict, keepDirs, verbose, replay  bool
+	live                                                                           bool
 	filters, modes                                                                 stringList
 }
 
@@ -57,6 +58,7 @@ func (f *runFlags) define(fs *flagSet) {
 	fs.Int64Var(&f.seed, "seed", 1, "seed for mock probabilities and the user simulator")
 	fs.BoolVar(&f.allowCommands, "allow-commands", false, "let scenarios run commands (code steps, command_exit_code_is); without it such jobs are incomplete and run nothing")
 	fs.StringVar(&f.envFallback, "env-fallback", "", "run scenarios whose environment has no provider here (e2b) in this one instead: local")
+	fs.BoolVar(&f.live, "live", false, "apply no setup.mocks: the agent calls its real services (as elizaos scenario run --live)")
 	fs.BoolVar(&f.strict, "strict", false, "unknown fields are errors; unmatched mock calls fail the run")
 	fs.IntVar(&f.runs, "runs", 1, "runs per plain scenario, at least 1 (matrices use runs_per_combination)")
 	fs.StringVar(&f.userModel, "user-model", "script", "user simulator: script (offline, deterministic) or openai:MODEL")
@@ -66,6 +68,7 @@ func (f *runFlags) define(fs *flagSet) {
 	fs.StringVar(&f.seedFile, "seed-file", "", "seed file declaring the fixtures seed_per_iteration scenarios get afresh for each run (needs a GitHub token or --graphql-url)")
 	fs.StringVar(&f.graphqlURL, "graphql-url", "", "GitHub GraphQL endpoint for checkpoints (default api.github.com)")
 	fs.BoolVar(&f.keepDirs, "keep-dirs", false, "keep run directories (in DIR/work, until the next run into DIR)")
+	fs.StringVar(&f.steps, "steps", "auto", "print each job as elizaos scenario run does (each step's output, ✅/❌ per evaluation, SCENARIO STATUS) on stdout: auto (a run of one job, stdout a terminal), always or never")
 	fs.StringVar(&f.transcripts, "transcripts", "all", "which jobs keep their transcript (tool calls with arguments and results), code-step output and agent log in the results: all, failing or none")
 	fs.Int64Var(&f.maxJobs, "max-jobs", runMaxJobs, "refuse runs with more jobs than this")
 	fs.BoolVar(&f.verbose, "v", false, "print every failing job")
@@ -90,6 +93,8 @@ func (f *runFlags) check() string {
 		return fmt.Sprintf("--max-requests %d: want 0 (learned) or at least 1 request at once", f.maxRequests)
 	case f.runs < 1:
 		return fmt.Sprintf("--runs %d: want at least 1 run per scenario", f.runs)
+	case f.steps != "auto" && f.steps != "always" && f.steps != "never":
+		return fmt.Sprintf("--steps %q: want auto, always or never", f.steps)
 	case f.maxJobs < 1:
 		return fmt.Sprintf("--max-jobs %d: want at least 1", f.maxJobs)
 	case f.resume && f.overwrite:
@@ -184,7 +189,7 @@ func (f *runFlags) config(env *cliEnv, fs *flagSet) (agenteval.RunConfig, []stri
 	}
 	cfg = agenteval.RunConfig{AgentSpec: f.agentSpec, AgentOptions: agentOpts, Suite: cfg.Suite, SuiteFile: f.suite, Concurrency: f.concurrency,
 		Runs: f.runs, Filters: f.filters, Shard: shard, MaxJobs: f.maxJobs, Out: f.out, Resume: f.resume, Retry: f.retry, Overwrite: f.overwrite,
-		Redactor: env.redactor, AllowCommands: f.allowCommands, StrictMocks: f.strict, EnvFallback: f.envFallback, Seed: f.seed,
+		Redactor: env.redactor, AllowCommands: f.allowCommands, StrictMocks: f.strict, Live: f.live, EnvFallback: f.envFallback, Seed: f.seed,
 		KeepDirs: f.keepDirs, Transcripts: f.transcripts, Manifest: f.manifest, SeedFile: f.seedFile, Budget: budget, Log: env.stderr, Limits: agentOpts.Limits,
 		Settings: map[string]string{"user-model": f.userModel, "judge-model": f.judgeModel}, Cassette: cassette, InfraRetries: f.infraRetries}
 	if f.infraRetries == 0 { // none; 0 in RunConfig means the default
@@ -200,6 +205,13 @@ func (f *runFlags) config(env *cliEnv, fs *flagSet) (agenteval.RunConfig, []stri
 	cfg.Checkpoints, cfg.Fixtures = githubParts(env, f.graphqlURL, cassette, f.replay)
 	pp := &runout.ProgressPrinter{W: env.stderr, Terminal: env.isTerminal, Every: 10000, Verbose: f.verbose}
 	cfg.Progress = pp.Update
+	if f.steps == "always" || (f.steps == "auto" && env.stdoutTerminal) {
+		steps := &runout.Steps{W: env.stdout, Always: f.steps == "always", Color: env.stdoutTerminal}
+		cfg.Progress = func(pr runner.Progress) {
+			pp.Update(pr)
+			steps.Job(pr.Last, pr.Total)
+		}
+	}
 	return cfg, paths, nil
 }
 

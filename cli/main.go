@@ -58,6 +58,8 @@ type cliEnv struct {
 	// agenteval reads, through getenv.
 	environ    func() []string
 	isTerminal bool
+	// stdoutTerminal says stdout is a terminal (run --steps auto).
+	stdoutTerminal bool
 	// redactor knows the process's secrets (set by mainWith; commands add
 	// those their flags carry). stdout and stderr pass through it, and so
 	// does every file a command writes.
@@ -158,7 +160,7 @@ func Main(ctx context.Context, kit *agenteval.Kit, args []string) int {
 	done := make(chan int, 1)
 	go func() {
 		done <- mainWith(ctx, &cliEnv{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, getenv: os.Getenv, environ: os.Environ,
-			isTerminal: isTerminal(os.Stderr), kit: kit}, args)
+			isTerminal: isTerminal(os.Stderr), stdoutTerminal: isTerminal(os.Stdout), kit: kit}, args)
 	}()
 	return untilSignal(ctx, stop, done, signalGrace, os.Stderr)
 }

@@ -70,12 +70,9 @@ func setupScript(env *testscript.Env) error {
 	})
 	env.Setenv("LLMTEST_URL", srv.URL)
 	env.Defer(srv.Close)
-	// The eliza agent finds the npm folder and keeps its cache (the bridge,
-	// a migrated PGLite template) where a user's run would.
+	// The eliza agent finds the npm folder (its migrated PGLite template
+	// is made in the run's work folder, as a user's run makes it).
 	env.Setenv("AGENTEVAL_NPM_DIR", testtool.NPMDir())
-	if cache, err := os.UserCacheDir(); err == nil {
-		env.Setenv("XDG_CACHE_HOME", cache)
-	}
 	return nil
 }
 

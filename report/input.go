@@ -1,12 +1,16 @@
 package report
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
-	"github.com/agenteval/agenteval/internal/infile"
-	"github.com/agenteval/agenteval/internal/labels"
 	"io"
 	"os"
+	"path/filepath"
+
+	"github.com/agenteval/agenteval/internal/elizarun"
+	"github.com/agenteval/agenteval/internal/infile"
+	"github.com/agenteval/agenteval/internal/labels"
 )
 
 // Input is one results file. R must stay readable while the Results built
@@ -23,6 +27,11 @@ type Input struct {
 // ReadFiles opens results files and reads them as Read does. The Results
 // keep the files open, since renderers read job details back by offset:
 // Close it once done with it. A path that is a directory is an error.
+//
+// ElizaOS's own run files (run-*.json of `elizaos scenario run`, a matrix
+// folder's runs/*.json) are read too: all those given become one input of
+// job records, a run's verdict its judged success when the file has it and
+// every evaluation passing otherwise (docs/results-format.md says how).
 func ReadFiles(paths []string, opts Options) (*Results, error) {
 	inputs, files, err := openFiles(paths)
 	if err != nil {
@@ -60,7 +69,16 @@ func openFiles(paths []string) ([]Input, []*os.File, error) {
 		_ = closeFiles(files)
 		return nil, nil, fmt.Errorf("open results: %w", err)
 	}
+	var eliza []elizarun.File
 	for _, p := range paths {
+		if elizarun.IsRunFile(p) {
+			data, err := infile.ReadFile(p, 0)
+			if err != nil {
+				return fail(err)
+			}
+			eliza = append(eliza, elizarun.File{Name: p, Data: data})
+			continue
+		}
 		f, err := infile.Open(p)
 		if err != nil {
 			return fail(err)
@@ -74,6 +92,14 @@ func openFiles(paths []string) ([]Input, []*os.File, error) {
 			return fail(fmt.Errorf("%s: is a directory", p))
 		}
 		inputs = append(inputs, Input{Name: p, R: f, Size: st.Size()})
+	}
+	if len(eliza) > 0 {
+		recs, err := elizarun.Records(eliza)
+		if err != nil {
+			return fail(err)
+		}
+		name := fmt.Sprintf("%d ElizaOS run file(s) in %s", len(eliza), filepath.Dir(eliza[0].Name))
+		inputs = append(inputs, Input{Name: name, R: bytes.NewReader(recs), Size: int64(len(recs))})
 	}
 	return inputs, files, nil
 }

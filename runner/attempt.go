@@ -30,6 +30,17 @@ func (r *run) attempt(ctx context.Context, j matrix.Job, attemptNo int, w *worke
 		res.AgentStartupMS = float64(w.startup.Microseconds()) / 1000
 	}()
 	s := j.Scenario
+	if r.cfg.Live && s.Setup != nil && len(s.Setup.Mocks) > 0 {
+		// Live: the agent calls its real services, as scenario run --live
+		// does; the job's scenario is a copy without the mocks (agents
+		// read them from it), the one the run shares untouched.
+		live, setup := *s, *s.Setup
+		setup.Mocks = nil
+		live.Setup = &setup
+		s = &live
+		j.Scenario = s
+		res.Notes = append(res.Notes, "live: the scenario's setup.mocks were not applied (--live)")
+	}
 	if s.TimeoutMS > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, time.Duration(s.TimeoutMS)*time.Millisecond,

@@ -58,6 +58,9 @@ type Config struct {
 	// StrictMocks fails a run in which the agent called a mocked service
 	// method that no mock answered.
 	StrictMocks bool
+	// Live runs every scenario without its setup.mocks, so that the agent
+	// calls its real services (ElizaOS's scenario run --live).
+	Live bool
 	// Seed makes mock probabilities and the user simulator repeatable; each
 	// job derives its own seed from it and the job id.
 	Seed int64

@@ -66,6 +66,14 @@ npm_packages+=(@elizaos/core@1.7.2 @elizaos/plugin-sql@1.7.2 @elizaos/plugin-boo
 # and agent/geminicli tests run (internal/testtool's "opencode", "codex",
 # "claude" and "gemini").
 npm_packages+=(opencode-ai@1.18.33 @openai/codex@0.171.0 @anthropic-ai/claude-code@2.1.332 @google/gemini-cli@0.61.0)
+# The ElizaOS CLI itself, whose `report generate` must read the run files
+# `agenteval report --format eliza` writes (internal/elizarun's test). It
+# is installed without install scripts: its plugin-ollama's script runs
+# bun before bun's own script has linked bun's binary. bun's script is run
+# afterwards (it links the binary of its optional dependency
+# @oven/bun-linux-x64, already installed from the registry); the CLI runs
+# under bun (its bin starts with #!/usr/bin/env bun).
+npm_packages_without_scripts=(@elizaos/cli@1.7.2)
 npm_dir=${AGENTEVAL_NPM_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/agenteval/npm}
 
 # npm_installed reports whether package spec NAME@VERSION is in the cache
@@ -93,20 +101,37 @@ install_npm() {
 	mkdir -p "$npm_dir"
 	(
 		flock 9
-		local missing=() spec
-		for spec in "${npm_packages[@]}"; do
-			npm_installed "$spec" || missing+=("$spec")
-		done
-		((${#missing[@]})) || exit 0
-		echo "test.sh: npm installing ${missing[*]}"
 		local args=(install --global --no-fund --no-audit --prefix "$npm_dir" --cache "$npm_dir/cache")
-		npm "${args[@]}" "${missing[@]}" && exit 0
-		for spec in "${missing[@]}"; do
-			rm -rf "${npm_dir:?}/lib/node_modules/${spec%@*}"
-		done
-		npm "${args[@]}" "${missing[@]}" ||
-			echo "test.sh: npm install failed (registry unreachable?): ${missing[*]} may be missing"
+		npm_install_missing "${args[@]}" -- "${npm_packages[@]}"
+		npm_install_missing "${args[@]}" --ignore-scripts -- "${npm_packages_without_scripts[@]}"
+		local bun=$npm_dir/lib/node_modules/@elizaos/cli/node_modules/bun
+		if [[ -f $bun/install.js && ! -x $bun/bin/bun.exe ]]; then
+			(cd "$bun" && node install.js) || echo "test.sh: linking bun for @elizaos/cli failed"
+		fi
 	) 9>"$npm_dir/.install.lock"
+}
+
+# npm_install_missing ARGS... -- SPECS... runs npm ARGS with the specs not
+# installed at their versions yet; a failed install is retried once after
+# removing what it left of those packages.
+npm_install_missing() {
+	local args=() missing=() spec
+	while (($#)) && [[ $1 != -- ]]; do
+		args+=("$1")
+		shift
+	done
+	shift
+	for spec in "$@"; do
+		npm_installed "$spec" || missing+=("$spec")
+	done
+	((${#missing[@]})) || return 0
+	echo "test.sh: npm installing ${missing[*]}"
+	npm "${args[@]}" "${missing[@]}" && return 0
+	for spec in "${missing[@]}"; do
+		rm -rf "${npm_dir:?}/lib/node_modules/${spec%@*}"
+	done
+	npm "${args[@]}" "${missing[@]}" ||
+		echo "test.sh: npm install failed (registry unreachable?): ${missing[*]} may be missing"
 }
 
 install_debian
@@ -127,7 +152,8 @@ go run "$staticcheck" ./...
 echo "test.sh: go test -race"
 # cli's scripts run the four coding-agent CLIs as themselves (each message
 # a Node or native program's start-up, several seconds on a loaded
-# machine), which can take the package past go test's default 10 minutes.
+# machine), and agent/eliza runs ElizaOS's own `elizaos scenario run`, which
+# can take a package past go test's default 10 minutes.
 go test -race -timeout 30m ./...
 
 # examples/scale builds agenteval and runs its workflow and Kubernetes Jobs

@@ -10,9 +10,7 @@
 package eliza
 
 import (
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -65,27 +63,37 @@ func newAgent(project string, opts runner.AgentOptions) (runner.Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	bridge, err := writeBridge(filepath.Join(cache, "eliza-bridge"))
-	if err != nil {
-		return nil, err
-	}
+	// The bridge runs from the binary's own bytes (node --eval): no file
+	// of it is written anywhere. Its PGLite template is made in the run's
+	// work folder, once per run, unless AGENTEVAL_ELIZA_CACHE names a
+	// folder of the user's to keep it in across runs.
 	env := slices.Clone(opts.Env)
 	env = append(env,
-		"AGENTEVAL_ELIZA_BRIDGE="+bridge,
+		"AGENTEVAL_ELIZA_BRIDGE_SOURCE="+string(bridgeSource),
 		"AGENTEVAL_ELIZA_PROJECT="+project,
-		"AGENTEVAL_NPM_DIR="+npmDir(getenv, cache),
-		"AGENTEVAL_ELIZA_CACHE="+filepath.Join(cache, "eliza"))
+		"AGENTEVAL_NPM_DIR="+npmDir(getenv, cache))
+	if d := getenv("AGENTEVAL_ELIZA_CACHE"); d != "" {
+		env = append(env, "AGENTEVAL_ELIZA_CACHE="+d)
+	}
 	for _, k := range []string{"OPENAI_BASE_URL", "OPENAI_API_KEY"} {
 		if v := getenv(k); v != "" {
 			env = append(env, k+"="+v)
 		}
 	}
 	opts.Env = env
-	return agentexec.New(`exec node "$AGENTEVAL_ELIZA_BRIDGE"`, opts)
+	a, err := agentexec.New(`exec node --input-type=module --eval "$AGENTEVAL_ELIZA_BRIDGE_SOURCE"`, opts)
+	if err != nil {
+		return nil, err
+	}
+	// Every job gets a directory in the run's work folder, where its
+	// session keeps its database: nothing is written outside the run.
+	a.(interface{ RequireDir() }).RequireDir()
+	return a, nil
 }
 
-// cacheDir is agenteval's cache folder: $XDG_CACHE_HOME/agenteval, else
-// ~/.cache/agenteval, as scripts/test.sh puts its npm folder there.
+// cacheDir is agenteval's cache folder, where scripts/test.sh installs its
+// npm_packages (read, never written, by the agent): $XDG_CACHE_HOME/agenteval,
+// else ~/.cache/agenteval.
 func cacheDir(getenv func(string) string) (string, error) {
 	if d := getenv("XDG_CACHE_HOME"); d != "" {
 		return filepath.Join(d, "agenteval"), nil
@@ -106,33 +114,4 @@ func npmDir(getenv func(string) string, cache string) string {
 		return d
 	}
 	return filepath.Join(cache, "npm")
-}
-
-// writeBridge puts the embedded bridge in dir under a name carrying its
-// hash, once: a binary finds its own version there, and concurrent runs
-// write the same bytes (through a rename, so nobody reads half a file).
-func writeBridge(dir string) (string, error) {
-	sum := sha256.Sum256(bridgeSource)
-	path := filepath.Join(dir, "eliza-bridge-"+hex.EncodeToString(sum[:6])+".mjs")
-	if b, err := os.ReadFile(path); err == nil && slices.Equal(b, bridgeSource) {
-		return path, nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("eliza agent: writing the bridge: %w", err)
-	}
-	f, err := os.CreateTemp(dir, ".eliza-bridge-*")
-	if err != nil {
-		return "", fmt.Errorf("eliza agent: writing the bridge: %w", err)
-	}
-	_, werr := f.Write(bridgeSource)
-	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(f.Name())
-		return "", fmt.Errorf("eliza agent: writing the bridge: %w", err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
-		return "", fmt.Errorf("eliza agent: writing the bridge: %w", err)
-	}
-	return path, nil
 }

@@ -3,7 +3,6 @@ package eliza
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,32 +11,6 @@ import (
 	"github.com/agenteval/agenteval/internal/testtool"
 	"github.com/agenteval/agenteval/runner"
 )
-
-// TestBridgeIsWrittenOnceUnderItsHash: the embedded bridge lands in the
-// cache under a name carrying its hash, a second write finds it in place,
-// and a damaged copy is replaced.
-func TestBridgeIsWrittenOnceUnderItsHash(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	path, err := writeBridge(dir)
-	require.NoError(t, err)
-	assert.True(t, strings.HasPrefix(filepath.Base(path), "eliza-bridge-"))
-	b, err := os.ReadFile(path)
-	require.NoError(t, err)
-	assert.Equal(t, bridgeSource, b)
-	again, err := writeBridge(dir)
-	require.NoError(t, err)
-	assert.Equal(t, path, again)
-	require.NoError(t, os.WriteFile(path, []byte("damaged"), 0o644))
-	_, err = writeBridge(dir)
-	require.NoError(t, err)
-	b, err = os.ReadFile(path)
-	require.NoError(t, err)
-	assert.Equal(t, bridgeSource, b)
-	entries, err := os.ReadDir(dir)
-	require.NoError(t, err)
-	assert.Len(t, entries, 1, "no temporary file left behind")
-}
 
 // TestNewChecksTheProject: a project that is not a directory is refused
 // with the spec's form; a good one gives an agent whose programs learn
@@ -52,7 +25,16 @@ func TestNewChecksTheProject(t *testing.T) {
 	a, err := Type().New(t.TempDir(), opts)
 	require.NoError(t, err)
 	require.NotNil(t, a)
-	matches, err := filepath.Glob(filepath.Join(cache, "agenteval", "eliza-bridge", "eliza-bridge-*.mjs"))
+	// Nothing is written outside the run: the bridge runs from the
+	// binary's bytes, and every job gets a directory in the run's work
+	// folder for its session's files.
+	entries, err := os.ReadDir(cache)
 	require.NoError(t, err)
-	assert.Len(t, matches, 1)
+	assert.Empty(t, entries, "the agent wrote into the cache folder")
+	nd, ok := a.(interface{ NeedsDir() bool })
+	require.True(t, ok)
+	assert.True(t, nd.NeedsDir())
+	pooled, end := a.(runner.RunScopedAgent).ForRun(2)
+	defer end()
+	assert.True(t, pooled.(interface{ NeedsDir() bool }).NeedsDir(), "the run asks the pool it runs")
 }

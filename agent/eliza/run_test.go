@@ -33,7 +33,7 @@ func elizaReply(thought, actions, text string) llmtest.Reply {
 }
 
 // elizaRun runs files with the agent spec (eliza or eliza:DIR) through the
-// library against srv, with the user's npm and cache folders, and returns
+// library against srv, with the user's npm folder and a kept template, and returns
 // the job records.
 func elizaRun(t *testing.T, srv *llmtest.Server, spec string, concurrency int, user llm.Model, paths ...string) []results.Job {
 	t.Helper()
@@ -42,13 +42,17 @@ func elizaRun(t *testing.T, srv *llmtest.Server, spec string, concurrency int, u
 	files, err := kit.Load(paths...)
 	require.NoError(t, err)
 	env := map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": srv.Config().APIKey, "AGENTEVAL_NPM_DIR": testtool.NPMDir()}
+	// The migrated PGLite template is kept across test runs, as a user
+	// may ask with AGENTEVAL_ELIZA_CACHE (making one takes tens of
+	// seconds); cli's eliza_agent.txtar runs without, where it is made in
+	// the run's work folder.
 	if cache, err := os.UserCacheDir(); err == nil {
-		env["XDG_CACHE_HOME"] = cache
+		env["AGENTEVAL_ELIZA_CACHE"] = filepath.Join(cache, "agenteval", "eliza")
 	}
 	out := filepath.Join(t.TempDir(), "out")
 	sum, err := kit.Run(context.Background(), agenteval.RunConfig{AgentSpec: spec,
 		AgentOptions: runner.AgentOptions{Getenv: func(k string) string { return env[k] }},
-		Concurrency:  concurrency, UserModel: user, Out: out}, files...)
+		Concurrency:  concurrency, UserModel: user, Out: out, AllowCommands: true}, files...)
 	require.NoError(t, err)
 	f, err := os.Open(sum.Path)
 	require.NoError(t, err)

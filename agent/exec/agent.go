@@ -73,7 +73,19 @@ type execAgent struct {
 	MaxLineBytes int
 	// MaxReplyBytes bounds the lines of one reply together (0: defaultMaxReplyBytes).
 	MaxReplyBytes int
+	// needDir gives every job a directory of its own (RequireDir).
+	needDir bool
 }
+
+// NeedsDir tells the runner whether every job needs a directory of its
+// own, where its program runs (RequireDir said so).
+func (a *execAgent) NeedsDir() bool { return a.needDir }
+
+// RequireDir makes every job get a directory in the run's work folder: an
+// agent built on this one whose program keeps per-session files (the
+// eliza agent's databases) keeps them there, inside the run. It is
+// reached by an interface assertion, not named in the package's API.
+func (a *execAgent) RequireDir() { a.needDir = true }
 
 // newExecAgent returns an agent that runs command with sh -c.
 func newExecAgent(command string) (*execAgent, error) {

@@ -208,6 +208,10 @@ func (a *execAgent) ForRun(concurrency int) (runner.Agent, func() []string) {
 	return p, p.close
 }
 
+// NeedsDir is its agent's (RequireDir): the run asks the pool, which is
+// what it runs.
+func (p *execPool) NeedsDir() bool { return p.agent.needDir }
+
 // errPoolClosed is a session asked for after its run ended.
 var errPoolClosed = errors.New("exec agent: the run that owned its programs has ended")
 

@@ -54,3 +54,27 @@ func NeedNPM(t testing.TB, packages ...string) string {
 	t.Skip(msg + ": this test is skipped")
 	return ""
 }
+
+// NeedElizaOS returns the command that runs the ElizaOS CLI (npm
+// @elizaos/cli, whose bin runs under bun): the bun its install links and
+// the CLI's script. It ends the test as Need does when the CLI is missing,
+// and fails it when the CLI is there without its bun (an install whose
+// last step, linking bun, did not run).
+func NeedElizaOS(t testing.TB) []string {
+	t.Helper()
+	cli := Need(t, "elizaos")
+	if cli == "" {
+		return nil
+	}
+	script, err := filepath.EvalSymlinks(cli)
+	if err != nil {
+		t.Fatalf("testtool: %v", err)
+		return nil
+	}
+	bun := filepath.Join(filepath.Dir(script), "..", "node_modules", "bun", "bin", "bun.exe")
+	if _, err := os.Stat(bun); err != nil {
+		t.Fatalf("testtool: @elizaos/cli is installed without the bun it runs under (%v): bash scripts/test.sh links it", err)
+		return nil
+	}
+	return []string{bun, script}
+}

@@ -46,6 +46,9 @@ var tools = map[string]tool{
 	"codex":      {names: []string{"codex"}, install: "bash scripts/test.sh, or npm install -g @openai/codex@0.171.0", npm: true},
 	"claude":     {names: []string{"claude"}, install: "bash scripts/test.sh, or npm install -g @anthropic-ai/claude-code@2.1.332", npm: true},
 	"gemini":     {names: []string{"gemini"}, install: "bash scripts/test.sh, or npm install -g @google/gemini-cli@0.61.0", npm: true},
+	// The ElizaOS CLI runs under bun, which its install links without
+	// scripts only through bun's own install.js (scripts/test.sh does it).
+	"elizaos": {names: []string{"elizaos"}, install: "bash scripts/test.sh, or npm install -g --ignore-scripts @elizaos/cli@1.7.2 and node install.js in its node_modules/bun", npm: true},
 }
 
 // Need returns the path of the program name, or ends the test: it is

@@ -25,7 +25,8 @@
 //
 // Environment: AGENTEVAL_ELIZA_PROJECT (the project directory, or empty),
 // AGENTEVAL_NPM_DIR (where scripts/test.sh installs npm_packages),
-// AGENTEVAL_ELIZA_CACHE (where the PGLite template is kept), OPENAI_BASE_URL
+// AGENTEVAL_ELIZA_CACHE (a folder to keep the PGLite template in across
+// runs; by default it is made in the run's work folder), OPENAI_BASE_URL
 // and OPENAI_API_KEY (plugin-openai's endpoint).
 
 import { createInterface } from 'node:readline';
@@ -200,13 +201,16 @@ function sampling(s) {
 // ---- the database -----------------------------------------------------------
 
 // template returns a PGLite data directory migrated with plugin-sql's
-// schema, made once per plugin-sql version and kept in the cache (making
-// one runs PGLite's initdb and 60 statements: tens of seconds; copying it
-// takes milliseconds).
+// schema (making one runs PGLite's initdb and 60 statements: tens of
+// seconds; copying it takes milliseconds). It is made once per plugin-sql
+// version in the run's work folder, the parent of the job's directory
+// (removed with it when the run ends: nothing is written outside the
+// run), or in AGENTEVAL_ELIZA_CACHE when the user names a folder to keep
+// it in across runs.
 let templateDir = null;
-async function template(core, sql) {
+async function template(core, sql, jobDir) {
   if (templateDir && existsSync(templateDir)) return templateDir;
-  const cache = process.env.AGENTEVAL_ELIZA_CACHE || join(tmpdir(), 'agenteval-eliza');
+  const cache = process.env.AGENTEVAL_ELIZA_CACHE || (jobDir ? join(dirname(jobDir), '.eliza') : join(tmpdir(), 'agenteval-eliza'));
   const dir = join(cache, `pglite-${sql.version}-${(await load('@elizaos/core')).version}`);
   if (existsSync(join(dir, 'PG_VERSION'))) return (templateDir = dir);
   mkdirSync(cache, { recursive: true });
@@ -350,7 +354,7 @@ class Session {
         if (!names.includes(p)) plugins.push(pluginOf(p, (await load(p)).mod));
       } else if (p && !plugins.some((q) => q.name === p.name)) plugins.push(p);
     }
-    const tmpl = await template(core, sql);
+    const tmpl = await template(core, sql, this.start.dir);
     if (this.start.dir) {
       this.dir = mkdtempSync(join(this.start.dir, '.eliza-'));
     } else {
