@@ -19,7 +19,7 @@ import (
 // --filter, --shard), their model calls by role, tokens, cost and wall time.
 func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 	fs := newFlags(env, "plan", "[flags] PATH...  (the scenario files, matrix files or directories run would take)")
-	agentSpec := fs.String("agent", "echo", "agent the run would use: echo, exec:COMMAND or openai:MODEL")
+	agentSpec := fs.String("agent", "echo", "agent the run would use, as run --agent takes it (agenteval types lists the kinds)")
 	agentModelName := fs.String("agent-model", "", "the model the agent uses, to price its tokens (default: MODEL of --agent openai:MODEL)")
 	userModel := fs.String("user-model", "script", "user simulator: script (no model calls) or openai:MODEL")
 	judgeModel := fs.String("judge-model", "", "judge model: openai:MODEL")

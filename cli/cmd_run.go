@@ -45,7 +45,7 @@ type runFlags struct {
 
 // define declares run's flags on fs.
 func (f *runFlags) define(fs *flagSet) {
-	fs.StringVar(&f.agentSpec, "agent", "echo", "agent under test: echo, exec:COMMAND or openai:MODEL")
+	fs.StringVar(&f.agentSpec, "agent", "echo", "agent under test: echo, exec:COMMAND, openai:MODEL, opencode:MODEL, codex:MODEL, claude-code:MODEL, gemini-cli:MODEL or eliza[:PROJECT_DIR] (agenteval types lists them)")
 	fs.IntVar(&f.concurrency, "concurrency", 4*runtime.GOMAXPROCS(0), "jobs at once, at least 1; 4 x CPUs by default")
 	fs.IntVar(&f.maxRequests, "max-requests", 0, "requests in flight at once per model endpoint (base URL, key, model), shared by the agent, user simulator and judge; 0: learned from the provider's 429s and x-ratelimit headers")
 	fs.StringVar(&f.out, "out", "out", "directory for results.jsonl")

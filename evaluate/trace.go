@@ -36,6 +36,8 @@ type StepTrace struct {
 	Input string `json:"input,omitempty"`
 	// Reply is the agent's reply (for a conversation, its last reply).
 	Reply string `json:"reply,omitempty"`
+	// Thought is the reasoning the agent reported with its reply, if any.
+	Thought string `json:"thought,omitempty"`
 	// Actions are the actions (tool calls) the agent made in this step, in order.
 	Actions []results.Action `json:"actions,omitempty"`
 	// Stdout, Stderr and ExitCode are a code step's output.

@@ -46,11 +46,15 @@ func evidenceText(j *results.Job) string {
 }
 
 // transcriptText is a job's transcript as plain text: one "role: text"
-// block a message, each tool call on a line of its own.
+// block a message, the agent's thought and each tool call on a line of
+// its own.
 func transcriptText(j *results.Job, maxTurn int) string {
 	var b strings.Builder
 	for _, t := range j.Transcript {
 		fmt.Fprintf(&b, "%s: %s\n", t.Role, clip(t.Text, maxTurn))
+		if t.Thought != "" {
+			fmt.Fprintf(&b, "  thought: %s\n", redact.Head(t.Thought, 500))
+		}
 		for _, a := range t.Actions {
 			fmt.Fprintf(&b, "  tool call %s", a.Name)
 			if len(a.Args) > 0 {

@@ -427,6 +427,10 @@ type Turn struct {
 	At time.Time `json:"at"`
 	// Duration is how long producing it took.
 	Duration time.Duration `json:"duration"`
+	// Thought is the reasoning the agent reported for this turn (assistant
+	// turns; an ElizaOS agent's thought, the exec protocol's reply
+	// "thought"), which ElizaOS's trajectories show as thought steps.
+	Thought string `json:"thought,omitempty"`
 	// Actions are the actions the agent made in this turn (assistant turns only).
 	Actions []Action `json:"actions,omitempty"`
 }

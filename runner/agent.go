@@ -78,6 +78,9 @@ type Reply struct {
 	Actions []results.Action
 	// Usage counts the tokens spent answering (zero: unknown).
 	Usage llm.Usage
+	// Thought is the reasoning the agent reports for this reply, if any
+	// (kept in the transcript's turn).
+	Thought string
 }
 
 // MockCaller answers an agent's calls to mocked services: the scenario's

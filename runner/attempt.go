@@ -248,7 +248,7 @@ func (r *run) runStep(ctx context.Context, s *scenario.Scenario, step *scenario.
 		st.Input = step.Input
 		reply, startup, err := send(ctx, w, timeout, sess, step.Input)
 		st.Duration = time.Since(st.Started) - startup // the step started just before this call (no clock read between)
-		st.Reply, st.Actions, st.Usage = reply.Text, reply.Actions, reply.Usage
+		st.Reply, st.Actions, st.Usage, st.Thought = reply.Text, reply.Actions, reply.Usage, reply.Thought
 		return err
 	default:
 		st.Kind = "code"
@@ -350,7 +350,7 @@ func transcriptOf(t *evaluate.Trace) []results.Turn {
 			out = append(out, st.Turns...)
 		case "input":
 			out = append(out, results.Turn{Role: "user", Text: st.Input, At: st.Started},
-				results.Turn{Role: "assistant", Text: st.Reply, At: st.Started.Add(st.Duration), Duration: st.Duration, Actions: st.Actions})
+				results.Turn{Role: "assistant", Text: st.Reply, At: st.Started.Add(st.Duration), Duration: st.Duration, Thought: st.Thought, Actions: st.Actions})
 		}
 	}
 	return out

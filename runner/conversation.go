@@ -76,7 +76,7 @@ func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario
 		st.Reply = reply.Text
 		st.Actions = append(st.Actions, reply.Actions...)
 		st.Usage = st.Usage.Add(reply.Usage)
-		st.Turns = append(st.Turns, results.Turn{Role: "assistant", Text: reply.Text, At: time.Now(), Duration: d, Actions: reply.Actions})
+		st.Turns = append(st.Turns, results.Turn{Role: "assistant", Text: reply.Text, At: time.Now(), Duration: d, Thought: reply.Thought, Actions: reply.Actions})
 		res.Evaluations = append(res.Evaluations, compiled.Evaluate(ctx, evaluate.Input{Trace: trace, Step: stepIdx, Turn: len(st.Turns) - 1, Scope: results.ScopeTurn, Env: evalEnv})...)
 		if reason := r.terminated(ctx, conv, st, "assistant", res); reason != "" {
 			st.TerminationReason = reason

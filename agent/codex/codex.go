@@ -82,6 +82,11 @@ func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
 // (runner.SessionConfig.Dir) whatever the scenario needs.
 func (a *agent) NeedsDir() bool { return true }
 
+// Cooperative tells the runner that Send returns soon after its context
+// ends (cliagent kills the CLI's process tree), so a step's timeout ends
+// Codex before the job goes on, and before agenteval exits.
+func (a *agent) Cooperative() bool { return true }
+
 // NewSession makes the session's CODEX_HOME beside the job's directory
 // (the instructions as its AGENTS.md) and serves the scenario's mocks as
 // an MCP server of the session.

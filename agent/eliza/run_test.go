@@ -98,6 +98,8 @@ func TestRunsUpstreamScenario(t *testing.T) {
 	for _, j := range jobs {
 		assert.True(t, j.Passed, "%s: %+v", j.ID, j)
 		assert.Positive(t, j.Usage.TotalTokens, "the runtime's MODEL_USED events count the tokens")
+		require.NotEmpty(t, j.Transcript)
+		assert.Equal(t, "The user wants a greeting.", j.Transcript[len(j.Transcript)-1].Thought, "the runtime's thought is the turn's")
 		if strings.HasPrefix(j.ID, "simple-natural-language/") {
 			// any_pass: "help" is in the reply, "assist" is not.
 			simple = true

@@ -81,7 +81,7 @@ func protocolAgent() {
 		}
 		_ = out.Encode(map[string]any{"type": "action", "name": "LIST_ISSUES", "args": map[string]any{"repo": "acme/demo"}})
 		_ = out.Encode(map[string]any{"type": "reply", "id": msg["id"], "text": "Open issues: " + strings.Join(titles, ", ") + " (mocked: " + mocked + ")",
-			"usage": map[string]any{"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7}})
+			"usage": map[string]any{"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7}, "thought": "the user wants the open issues"})
 	}
 }
 
@@ -122,6 +122,8 @@ judgment: {strategy: all_pass}
 	assert.True(t, res.Evaluations[0].Passed, res.Evaluations[0].Message)
 	assert.True(t, res.Evaluations[1].Passed, res.Evaluations[1].Message)
 	assert.Equal(t, 7, res.Usage.TotalTokens)
+	require.GreaterOrEqual(t, len(res.Transcript), 2)
+	assert.Equal(t, "the user wants the open issues", res.Transcript[1].Thought, "the reply's thought is kept in its turn")
 	assert.False(t, res.Completed, "the second step's agent crash leaves the run incomplete")
 	assert.Contains(t, res.Error, "crashing as asked", "the agent's stderr explains the crash")
 	require.Len(t, res.MockCalls, 1)

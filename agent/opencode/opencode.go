@@ -101,6 +101,11 @@ func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
 // (runner.SessionConfig.Dir) whatever the scenario needs.
 func (a *agent) NeedsDir() bool { return true }
 
+// Cooperative tells the runner that Send returns soon after its context
+// ends (cliagent kills the CLI's process tree), so a step's timeout ends
+// OpenCode before the job goes on, and before agenteval exits.
+func (a *agent) Cooperative() bool { return true }
+
 // NewSession writes the session's configuration home (opencode.json, the
 // instructions) beside the job's directory, and serves the scenario's
 // mocks as an MCP server of the session.

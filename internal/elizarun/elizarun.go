@@ -277,7 +277,8 @@ func evaluations(j *results.Job) []Evaluation {
 }
 
 // trajectory lays the transcript out as upstream reconstructs it from the
-// agent's memories: each message an observation, each action an action
+// agent's memories: each message an observation (after the agent's
+// thought, a thought step, when it reported one), each action an action
 // step with its name and parameters (and what it returned, or its error).
 func trajectory(j *results.Job) []Step {
 	var out []Step
@@ -302,6 +303,9 @@ func trajectory(j *results.Job) []Step {
 				at = t.At
 			}
 			out = append(out, Step{Type: "action", Timestamp: iso(at), Content: c})
+		}
+		if t.Thought != "" {
+			out = append(out, Step{Type: "thought", Timestamp: iso(t.At), Content: t.Thought})
 		}
 		out = append(out, Step{Type: "observation", Timestamp: iso(t.At), Content: who + " message: " + t.Text})
 	}
@@ -594,15 +598,21 @@ func (s *ScenarioRun) Job(scenario, combination string, run int, index int64) *r
 	return j
 }
 
-// transcript rebuilds the messages and actions from a trajectory's
-// observations ("User message: …", "Agent message: …") and action steps;
+// transcript rebuilds the messages, thoughts and actions from a
+// trajectory's observations ("User message: …", "Agent message: …"),
+// thought and action steps (each kept for the agent message after it);
 // a run with no messages keeps its final response as the agent's one.
 func transcript(s *ScenarioRun) []results.Turn {
 	var out []results.Turn
 	var pending []results.Action
+	var thought []string
 	for _, st := range s.Trajectory {
 		at, _ := time.Parse(time.RFC3339Nano, st.Timestamp)
 		switch st.Type {
+		case "thought":
+			if text, ok := st.Content.(string); ok && text != "" {
+				thought = append(thought, text)
+			}
 		case "action":
 			a := results.Action{Start: at, End: at}
 			switch c := st.Content.(type) {
@@ -623,13 +633,14 @@ func transcript(s *ScenarioRun) []results.Turn {
 			case strings.HasPrefix(text, "User message: "):
 				out = append(out, results.Turn{Role: "user", Text: strings.TrimPrefix(text, "User message: "), At: at})
 			case strings.HasPrefix(text, "Agent message: "):
-				out = append(out, results.Turn{Role: "assistant", Text: strings.TrimPrefix(text, "Agent message: "), At: at, Actions: pending})
-				pending = nil
+				out = append(out, results.Turn{Role: "assistant", Text: strings.TrimPrefix(text, "Agent message: "), At: at,
+					Thought: strings.Join(thought, "\n"), Actions: pending})
+				pending, thought = nil, nil
 			}
 		}
 	}
-	if len(pending) > 0 || (len(out) == 0 && s.FinalAgentResponse != nil) {
-		t := results.Turn{Role: "assistant", Actions: pending}
+	if len(pending) > 0 || len(thought) > 0 || (len(out) == 0 && s.FinalAgentResponse != nil) {
+		t := results.Turn{Role: "assistant", Thought: strings.Join(thought, "\n"), Actions: pending}
 		if s.FinalAgentResponse != nil {
 			t.Text = *s.FinalAgentResponse
 		}

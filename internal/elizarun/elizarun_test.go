@@ -30,7 +30,7 @@ func job(combination string, run int, status string) *results.Job {
 		Usage:      llm.Usage{PromptTokens: 30, CompletionTokens: 12, TotalTokens: 42},
 		Transcript: []results.Turn{
 			{Role: "user", Text: "Weather in Paris?", At: t0},
-			{Role: "assistant", Text: "Sunny, 21 °C.", At: t0.Add(time.Second), Actions: []results.Action{{
+			{Role: "assistant", Text: "Sunny, 21 °C.", At: t0.Add(time.Second), Thought: "Paris: ask the weather service.", Actions: []results.Action{{
 				Name: "GET_WEATHER", Args: map[string]any{"city": "Paris"}, Result: map[string]any{"temp_c": 21.0},
 				Start: t0.Add(500 * time.Millisecond), End: t0.Add(900 * time.Millisecond),
 			}}},
@@ -76,11 +76,12 @@ func TestScenarioShape(t *testing.T) {
 			assert.Equal(t, Metrics{ExecutionTimeSeconds: 1.5, LLMCalls: 1, TotalTokens: 42, PromptTokens: 30, CompletionTokens: 12, Score: j.Score, Attempts: 1}, s.Metrics)
 			require.NotNil(t, s.FinalAgentResponse)
 			assert.Equal(t, "Sunny, 21 °C.", *s.FinalAgentResponse)
-			require.Len(t, s.Trajectory, 3)
+			require.Len(t, s.Trajectory, 4)
 			assert.Equal(t, Step{Type: "observation", Timestamp: "2026-11-29T01:02:03.004Z", Content: "User message: Weather in Paris?"}, s.Trajectory[0])
 			assert.Equal(t, Step{Type: "action", Timestamp: "2026-11-29T01:02:03.504Z",
 				Content: map[string]any{"name": "GET_WEATHER", "parameters": map[string]any{"city": "Paris"}, "result": map[string]any{"temp_c": 21.0}}}, s.Trajectory[1])
-			assert.Equal(t, "Agent message: Sunny, 21 °C.", s.Trajectory[2].Content)
+			assert.Equal(t, Step{Type: "thought", Timestamp: "2026-11-29T01:02:04.004Z", Content: "Paris: ask the weather service."}, s.Trajectory[2])
+			assert.Equal(t, "Agent message: Sunny, 21 °C.", s.Trajectory[3].Content)
 			assert.Len(t, s.Evaluations, len(j.Evaluations))
 			// The host's record is not shared with the shape.
 			s.Parameters["x"] = 1
@@ -188,6 +189,7 @@ func TestExportThenReadKeepsVerdicts(t *testing.T) {
 		if j.Completed {
 			require.Len(t, j.Transcript, 2)
 			assert.Equal(t, "GET_WEATHER", j.Transcript[1].Actions[0].Name)
+			assert.Equal(t, "Paris: ask the weather service.", j.Transcript[1].Thought, "the thought step comes back as the turn's thought")
 			assert.Equal(t, map[string]any{"city": "Paris"}, j.Transcript[1].Actions[0].Args)
 			assert.Equal(t, 42, j.Usage.TotalTokens)
 			assert.Equal(t, 1500.0, j.DurationMS)
@@ -279,6 +281,7 @@ func TestReadUpstreamFiles(t *testing.T) {
 	require.Len(t, single.Transcript, 1)
 	assert.Equal(t, "Hello! How can I help?", single.Transcript[0].Text)
 	require.Len(t, single.Transcript[0].Actions, 1)
+	assert.Equal(t, "greet back", single.Transcript[0].Thought, "upstream's thought step")
 	assert.Equal(t, "REPLY", single.Transcript[0].Actions[0].Name)
 
 	assert.True(t, jobs[1].Passed, "run-1: scenarioResult.success true")

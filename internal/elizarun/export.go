@@ -106,21 +106,13 @@ func (w *summaryWriter) raw(s string) {
 	}
 }
 
-func (w *summaryWriter) value(v any) {
-	if w.err != nil {
-		return
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		w.err = err
-		return
-	}
-	_, w.err = w.bw.Write(b)
-}
+func (w *summaryWriter) value(v any) { w.json(v, false) }
 
 // fields writes v's JSON object without its opening brace: its fields
 // follow those already written in the same object, and it closes it.
-func (w *summaryWriter) fields(v any) {
+func (w *summaryWriter) fields(v any) { w.json(v, true) }
+
+func (w *summaryWriter) json(v any, inner bool) {
 	if w.err != nil {
 		return
 	}
@@ -129,7 +121,10 @@ func (w *summaryWriter) fields(v any) {
 		w.err = err
 		return
 	}
-	_, w.err = w.bw.Write(b[1:])
+	if inner {
+		b = b[1:]
+	}
+	_, w.err = w.bw.Write(b)
 }
 
 func writeRun(path string, s *ScenarioRun) error {

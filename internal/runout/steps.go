@@ -72,6 +72,9 @@ func (s *Steps) Job(j *results.Job, total int64) {
 			flush()
 			continue
 		}
+		if t.Thought != "" {
+			reply = append(reply, "[thought] "+t.Thought)
+		}
 		for _, a := range t.Actions {
 			line := "[action " + a.Name + "]"
 			if a.Error != "" {

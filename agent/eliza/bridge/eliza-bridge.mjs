@@ -404,6 +404,7 @@ class Session {
     this.usage = null;
     const since = Date.now();
     const replies = [];
+    const thoughts = [];
     const message = {
       id: core.stringToUuid(`agenteval-message:${this.roomId}:${since}:${Math.random()}`),
       entityId: this.userId, agentId: runtime.agentId, roomId: this.roomId,
@@ -416,6 +417,7 @@ class Session {
     const result = await runtime.messageService.handleMessage(runtime, message, async (content) => {
       if (!content?.text) return [];
       replies.push(String(content.text));
+      if (content.thought) thoughts.push(String(content.thought));
       const reply = {
         id: core.stringToUuid(`agenteval-reply:${message.id}:${replies.length}`),
         entityId: runtime.agentId, agentId: runtime.agentId, roomId: this.roomId,
@@ -427,6 +429,7 @@ class Session {
     });
     let reply = replies.join('\n');
     if (!reply && result?.responseContent?.text) reply = String(result.responseContent.text);
+    if (!thoughts.length && result?.responseContent?.thought) thoughts.push(String(result.responseContent.thought));
     const memories = await runtime.getMemories({ tableName: 'messages', roomId: this.roomId, count: 200, unique: false });
     const actions = memories
       .filter((m) => (m.content?.type === 'action_result' || m.metadata?.type === 'action_result') && (m.createdAt ?? since) >= since)
@@ -440,6 +443,7 @@ class Session {
         return a;
       });
     const out = { type: 'reply', text: reply, actions };
+    if (thoughts.length) out.thought = thoughts.join('\n');
     if (this.usage) out.usage = this.usage;
     return out;
   }
