@@ -54,6 +54,12 @@ func scanRecord(line []byte, rec *lineRecord) error {
 			rec.Cause = results.Cause(c)
 		case "error":
 			rec.Error, err = str(v, vt)
+		case "combination":
+			rec.Combination, err = str(v, vt)
+		case "params":
+			if vt == jsonparser.Object {
+				rec.Params = v
+			}
 		case "evaluations":
 			rec.Evals = v
 		case "checkpoints":
