@@ -57,7 +57,13 @@ import (
 // scenarios without their mocks), and the thought of a reply
 // (runner.Reply.Thought, results.Turn.Thought, evaluate.StepTrace.Thought:
 // ElizaOS trajectories' thought steps).
-const maxSurface = 1636
+// Issue 31's review of jobs added two: report.Options.IgnoreLabels
+// (report --labels=false) and Summary.Reviewed (how many verdicts are a
+// person's; the labels file itself is internal/labels), and the HTML
+// report's links into the viewer two more: WriteOptions.ViewerURL (report
+// --viewer-url) and DefaultViewerURL. ghx's session_export added one,
+// scenario.Suite.SessionExport.
+const maxSurface = 1641
 
 // TestPublicSurfaceStaysSmall counts what a host can name: exported
 // top-level identifiers, the exported methods of exported types and the

@@ -34,7 +34,9 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 	format := fs.String("format", "text", "output format: text or json (the shape of plan/plan.schema.json)")
 	suiteFile := fs.String("suite", "", "forecast a suite (*.suite.yaml, or ghx's eval.config.yaml) as run --suite runs it: every agent x model x selected scenario x repetition")
 	var filters, history, modes stringList
-	fs.Var(&modes, "mode", "with --suite: NAME=AGENT gives the agent NAME (a ghx mode) its spec (repeatable)")
+	fs.Var(&modes, "mode", "with --suite: NAME=AGENT gives the agent NAME (a ghx mode) its spec; NAME alone plans only the agents so named (repeatable)")
+	var sf suiteFlags
+	sf.define(fs)
 	fs.Var(&filters, "filter", "matrix filter path=value (repeatable, ANDed)")
 	fs.Var(&history, "history", "past results to forecast from: a results.jsonl, or a DIR for every results folder under it (repeatable); without it, the scenarios' limits")
 	if code, ok := fs.parse(args); !ok {
@@ -44,7 +46,7 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "agenteval plan: "+format+"\n", a...)
 		return exitUsage
 	}
-	if msg, usage := suiteArgs(*suiteFile, fs.NArg(), len(modes)); usage {
+	if msg, usage := suiteArgs(*suiteFile, fs.NArg(), len(modes), sf.given()); usage {
 		fs.Usage()
 		return exitUsage
 	} else if msg != "" {
@@ -69,7 +71,7 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 	if *suiteFile != "" {
 		// The suite's settings (repetitions, models, concurrency) become the
 		// defaults of the flags not given, as for run.
-		if suite, err = loadRunSuite(env, fs, *suiteFile, modes, runner.AgentOptions{Getenv: env.getenv}); err != nil {
+		if suite, err = loadRunSuite(env, fs, *suiteFile, modes, &sf, runner.AgentOptions{Getenv: env.getenv}); err != nil {
 			return usageErr("%v", err)
 		}
 		paths = suite.paths()

@@ -24,17 +24,19 @@ func runReport(_ context.Context, env *cliEnv, args []string) int {
 	if len(args) > 0 && args[0] == "compare" {
 		return runReportCompare(env, args[1:])
 	}
-	fs := newFlags(env, "report", "[--format md|html|junit|json|eliza] [--out FILE] [--k K] [--fail-missing] RESULTS.jsonl|DIR...\n       agenteval report compare [--min-pass-rate R] [--alpha A] BASELINE CANDIDATE\n(a DIR stands for the results.jsonl of every results folder under it, such as the shards of a run, or for the ElizaOS run files in it)")
-	format := fs.String("format", "md", "output format: md, html, junit, json, or eliza (ElizaOS's run files and summary.json in the folder --out names)")
+	fs := newFlags(env, "report", "[--format md|html|junit|json|csv|eliza] [--out FILE] [--k K] [--fail-missing] RESULTS.jsonl|DIR...\n       agenteval report compare [--min-pass-rate R] [--alpha A] BASELINE CANDIDATE\n(a DIR stands for the results.jsonl of every results folder under it, such as the shards of a run, or for the ElizaOS run files in it)")
+	format := fs.String("format", "md", "output format: md, html, junit, json, csv (ghx's results.csv columns), or eliza (ElizaOS's run files and summary.json in the folder --out names)")
 	out := fs.String("out", "", "write to FILE instead of stdout (--format eliza: the folder to write)")
 	k := fs.Int("k", report.DefaultK, "the k reported for pass@k and pass^k")
 	maxFailing := fs.Int("max-failing", report.DefaultMaxFailingJobs, "html: how many failing jobs to show with messages and transcripts")
+	useLabels := fs.Bool("labels", true, "apply the reviews in labels.jsonl beside each results file (written by agenteval view): a reviewed job's verdict is the person's, shown as reviewed; --labels=false reports the run's own verdicts")
+	viewerURL := fs.String("viewer-url", report.DefaultViewerURL, "html: where agenteval view serves these results; each job and reason links to its page there")
 	failMissing := fs.Bool("fail-missing", false, "exit 1 (after writing the report) when a job of the run has no record: a shard missing or cut short")
 	if code, ok := fs.parse(args); !ok {
 		return code
 	}
 	switch {
-	case !fs.oneOf("format", *format, "md", "html", "junit", "json", "eliza"):
+	case !fs.oneOf("format", *format, "md", "html", "junit", "json", "csv", "eliza"):
 		return exitUsage
 	case *format == "eliza" && *out == "":
 		fmt.Fprintf(env.stderr, "agenteval report: --format eliza writes a folder of run files: name it with --out DIR\n")
@@ -55,7 +57,7 @@ func runReport(_ context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "agenteval report: %v\n", err)
 		return exitUsage
 	}
-	res, err := report.ReadFiles(paths, report.Options{K: *k, Redactor: env.redactor})
+	res, err := report.ReadFiles(paths, report.Options{K: *k, Redactor: env.redactor, IgnoreLabels: !*useLabels})
 	if err != nil {
 		fmt.Fprintf(env.stderr, "agenteval report: %v\n", err)
 		return exitUsage
@@ -69,7 +71,7 @@ func runReport(_ context.Context, env *cliEnv, args []string) int {
 		}
 	} else {
 		err = reportWriteOutput(env, *out, func(w io.Writer) error {
-			return report.Write(w, res, *format, report.WriteOptions{MaxFailingJobs: *maxFailing})
+			return report.Write(w, res, *format, report.WriteOptions{MaxFailingJobs: *maxFailing, ViewerURL: *viewerURL})
 		})
 	}
 	if err != nil {
@@ -83,6 +85,9 @@ func runReport(_ context.Context, env *cliEnv, args []string) int {
 	}
 	if sum.Malformed > 0 {
 		fmt.Fprintf(env.stderr, "; %d malformed line(s) skipped", sum.Malformed)
+	}
+	if sum.Reviewed > 0 {
+		fmt.Fprintf(env.stderr, "; %d verdict(s) reviewed by a person (labels.jsonl)", sum.Reviewed)
 	}
 	fmt.Fprintln(env.stderr)
 	if *failMissing && sum.MissingJobs > 0 {
@@ -105,6 +110,7 @@ func runReportCompare(env *cliEnv, args []string) int {
 	minRate := fs.Float64("min-pass-rate", 0, "fail when the candidate's overall pass rate is below R (0..1)")
 	alpha := fs.Float64("alpha", 0.05, "significance level of the one-sided tests: overall (stratified) and per combination (Fisher exact)")
 	correction := fs.String("correction", "holm", "multiple-comparison correction: holm or none")
+	useLabels := fs.Bool("labels", true, "apply the reviews in labels.jsonl beside each results file (agenteval view): a reviewed job counts with the person's verdict; --labels=false compares the runs' own verdicts")
 	allowMissing := fs.Bool("allow-missing", false, "do not fail when the candidate lacks combinations of the baseline or jobs of its own run (a shard missing or cut short); they are still listed")
 	format := fs.String("format", "md", "output format: md, json or html (one page)")
 	out := fs.String("out", "", "write to FILE instead of stdout")
@@ -141,7 +147,7 @@ func runReportCompare(env *cliEnv, args []string) int {
 	}
 	if *by != "" {
 		var res *report.Results
-		if res, err = reportResults(fs.Args(), env.redactor); err == nil {
+		if res, err = reportResults(fs.Args(), env.redactor, !*useLabels); err == nil {
 			defer func() { _ = res.Close() }()
 			names := res.VariantNames(*by)
 			if *baseName == "" && len(names) > 0 {
@@ -164,7 +170,7 @@ func runReportCompare(env *cliEnv, args []string) int {
 	} else {
 		var res [2]*report.Results
 		for i, path := range fs.Args() {
-			if res[i], err = reportResults([]string{path}, env.redactor); err != nil {
+			if res[i], err = reportResults([]string{path}, env.redactor, !*useLabels); err != nil {
 				break
 			}
 			// The rows listed are labelled from their records, read back.
@@ -245,12 +251,12 @@ func listText(items []string, n int) string {
 
 // reportResults reads results files, or the results folders under
 // directories, as one set.
-func reportResults(args []string, red *redact.Redactor) (*report.Results, error) {
+func reportResults(args []string, red *redact.Redactor, ignoreLabels bool) (*report.Results, error) {
 	paths, err := resultsPaths(args)
 	if err != nil {
 		return nil, err
 	}
-	return report.ReadFiles(paths, report.Options{Redactor: red})
+	return report.ReadFiles(paths, report.Options{Redactor: red, IgnoreLabels: ignoreLabels})
 }
 
 // checkReportOut refuses a report's --out that would replace what it

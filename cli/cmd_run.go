@@ -41,6 +41,7 @@ type runFlags struct {
 	resume, overwrite, exitZero, allowCommands, strict, keepDirs, verbose, replay  bool
 	live                                                                           bool
 	filters, modes                                                                 stringList
+	suiteFlags                                                                     suiteFlags
 }
 
 // define declares run's flags on fs.
@@ -82,7 +83,8 @@ func (f *runFlags) define(fs *flagSet) {
 	fs.StringVar(&f.prices, "prices", "", "prices file (YAML/JSON, US dollars per million tokens) over the built-in table: each job's cost (agent, user, judge) and --budget cost=")
 	fs.StringVar(&f.agentModel, "agent-model", "", "the model the agent uses, to price its tokens (default: MODEL of --agent openai:MODEL)")
 	fs.StringVar(&f.suite, "suite", "", "run a suite (*.suite.yaml, or ghx's eval.config.yaml): every agent x model x selected scenario x repetition into one results file; its settings are the defaults of these flags")
-	fs.Var(&f.modes, "mode", "with --suite: NAME=AGENT gives the agent NAME (a ghx mode) its spec, such as ghx=exec:./agent (repeatable)")
+	fs.Var(&f.modes, "mode", "with --suite: NAME=AGENT gives the agent NAME (a ghx mode) its spec, such as ghx=exec:./agent; NAME alone runs only the agents so named (repeatable)")
+	f.suiteFlags.define(fs)
 }
 
 // check says what is wrong with the flags' values ("" when nothing).
@@ -126,7 +128,7 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintf(env.stderr, "agenteval run: "+format+"\n", a...)
 		return exitUsage
 	}
-	if msg, usage := suiteArgs(f.suite, fs.NArg(), len(f.modes)); usage {
+	if msg, usage := suiteArgs(f.suite, fs.NArg(), len(f.modes), f.suiteFlags.given()); usage {
 		fs.Usage()
 		return exitUsage
 	} else if msg != "" {
@@ -151,6 +153,13 @@ func runRun(ctx context.Context, env *cliEnv, args []string) int {
 		return code
 	}
 	sum, err := env.kit.Run(ctx, cfg, files...)
+	if cfg.Suite != nil && cfg.Suite.SessionExport {
+		if n, err := exportSessions(env, f.out); err != nil {
+			fmt.Fprintf(env.stderr, "agenteval run: session export: %v\n", err)
+		} else if n > 0 {
+			fmt.Fprintf(env.stderr, "%d session trace(s) in %s\n", n, filepath.Join(f.out, "sessions"))
+		}
+	}
 	return runExit(env, sum, err, filepath.Join(f.out, "results.jsonl"), f.exitZero)
 }
 
@@ -181,7 +190,7 @@ func (f *runFlags) config(env *cliEnv, fs *flagSet) (agenteval.RunConfig, []stri
 	paths := fs.Args()
 	var suite *runSuite
 	if f.suite != "" { // its settings become the defaults of the flags not given
-		if suite, err = loadRunSuite(env, fs, f.suite, f.modes, agentOpts); err != nil {
+		if suite, err = loadRunSuite(env, fs, f.suite, f.modes, &f.suiteFlags, agentOpts); err != nil {
 			return cfg, nil, err
 		}
 		if err := suite.priceBudget(budget, prices, f.agentModel); err != nil {
@@ -298,8 +307,10 @@ func firstNonEmpty(ss ...string) string {
 // suiteArgs checks how a verb that takes scenarios either as PATHs or from
 // a suite (run, plan) was given them: the message for a wrong combination,
 // or usage true when neither was given.
-func suiteArgs(suiteFile string, paths, modes int) (msg string, usage bool) {
+func suiteArgs(suiteFile string, paths, modes int, suiteFlags bool) (msg string, usage bool) {
 	switch {
+	case suiteFile == "" && suiteFlags:
+		return "--model, --scenario, --scenario-set and --skip-warmup change a suite; use them with --suite", false
 	case suiteFile != "" && paths > 0:
 		return "--suite names the scenarios (scenarios.paths); give no PATH with it", false
 	case suiteFile == "" && modes > 0:

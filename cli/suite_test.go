@@ -225,12 +225,14 @@ func TestRunSuiteUsage(t *testing.T) {
 		{[]string{"--mode", "a=echo", "x.scenario.yaml"}, "--mode gives a suite's agent its spec; use it with --suite"},
 		{[]string{"--suite", suite, "--agent", "echo"}, "--agent and --suite: the suite names its agents"},
 		{[]string{"--suite", suite, "--mode", "god=echo"}, `has no agent "god" to give the spec "echo"; its agents are good, bad (did you mean "good"?)`},
-		{[]string{"--suite", suite, "--mode", "good"}, `--mode "good": want NAME=AGENT`},
+		{[]string{"--suite", suite, "--mode", "=echo"}, `--mode "=echo": want NAME=AGENT`},
+		{[]string{"--suite", suite, "--mode", "godd"}, `--mode godd: the suite has no agent "godd"; its agents are good, bad`},
+		{[]string{"--model", "m", "x.scenario.yaml"}, "--model, --scenario, --scenario-set and --skip-warmup change a suite; use them with --suite"},
 		// Each variant's 20 jobs are under the cap; the four variants are not.
 		{[]string{"--suite", suite, "--max-jobs", "30", "--out", filepath.Join(dir, "capped")},
 			"the run has more than 30 jobs (4 agent/model variant(s) × 20); raise the cap (--max-jobs) to run it anyway"},
-		{[]string{"--suite", "../testdata/corpus/ghx-f128993/packages/eval/config/eval.config.yaml", "--out", filepath.Join(dir, "ghx")},
-			"the configuration's modes baseline, mcp, ghx have no agent; define each with --mode NAME=AGENT"},
+		{[]string{"--suite", "../testdata/corpus/ghx-f128993/packages/eval/config/eval.config.yaml", "--mode", "mpc", "--out", filepath.Join(dir, "ghx")},
+			`unknown mode "mpc"; ghx's modes are ghx, mcp, baseline`},
 	} {
 		code, _, stderr := runCLI(t, append([]string{"run"}, tc.args...)...)
 		assert.Equal(t, exitUsage, code, tc.args)

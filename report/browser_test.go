@@ -65,11 +65,11 @@ func TestHTMLInChromium(t *testing.T) {
 			require.NoError(t, err)
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
-			tab, err := startChromium(t, bin).newPage(ctx)
+			tab, err := testtool.StartChromium(t, bin).NewPage(ctx)
 			require.NoError(t, err)
 			for _, width := range []int{1280, 390} {
-				require.NoError(t, tab.load(ctx, "file://"+pagePath, width, 900, width < 600))
-				out, err := tab.eval(ctx, string(check))
+				require.NoError(t, tab.Load(ctx, "file://"+pagePath, width, 900, width < 600))
+				out, err := tab.Eval(ctx, string(check))
 				require.NoError(t, err)
 				var v layoutVerdict
 				require.NoError(t, json.Unmarshal([]byte(out), &v))
@@ -95,14 +95,14 @@ const screenTile = 1400
 
 // shoot writes a full-page screenshot of the loaded page as NAME.png and
 // the same page in pieces as NAME-part-N.png.
-func shoot(ctx context.Context, t *testing.T, tab *cdpPage, name string, width, height int) {
+func shoot(ctx context.Context, t *testing.T, tab *testtool.Page, name string, width, height int) {
 	t.Helper()
 	height = min(height, 16000)
-	png, err := tab.screenshot(ctx, 0, width, height)
+	png, err := tab.Screenshot(ctx, 0, width, height)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(name+".png", png, 0o644))
 	for i, y := 1, 0; y < height; i, y = i+1, y+screenTile {
-		png, err := tab.screenshot(ctx, y, width, min(screenTile, height-y))
+		png, err := tab.Screenshot(ctx, y, width, min(screenTile, height-y))
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(fmt.Sprintf("%s-part-%d.png", name, i), png, 0o644))
 	}

@@ -45,6 +45,10 @@ type CompareOptions struct {
 
 // Comparison is the outcome of comparing a candidate run with a baseline.
 type Comparison struct {
+	// reviewed counts the verdicts a person's review gave, in the
+	// baseline and in the candidate (labels.jsonl; CompareResults).
+	reviewed [2]int64
+
 	Alpha       float64 `json:"alpha"`
 	MinPassRate float64 `json:"min_pass_rate"`
 	Correction  string  `json:"correction"`

@@ -31,6 +31,7 @@ const comparisonPage = `<!DOCTYPE html>
 {{if .NothingMatched}}<div class="warn" id="nothing">Nothing compared: the baseline and the candidate have no combination in common (job ids are source/combination/run-N: the two ran different files, matrices or agents).</div>{{else}}{{with missing .}}{{if $.Incomplete}}<div class="warn" id="missing">The candidate does not cover the baseline: {{.}}; the gate cannot vouch for what did not run (--allow-missing accepts it).</div>{{else}}<p id="missing">Accepted as missing (--allow-missing): {{.}}.</p>{{end}}{{end}}{{end}}
 {{if not .Failed}}<p>No significant regression (overall: {{overall .Overall.Method}}, p = {{p .Overall.PValue}}).</p>{{end}}
 {{if not .NothingMatched}}<p id="power">{{power .}}</p>{{end}}
+{{with reviewed}}<p id="reviewed" class="muted">{{.}}</p>{{end}}
 </section>
 <table class="stack wide"><thead><tr><th></th><th class="n">Baseline</th><th class="n">Candidate</th></tr></thead><tbody>
 <tr><td>Pass rate (matched)</td><td class="n" data-label="Baseline">{{pct .Baseline.PassRate}} ({{.Baseline.Passed}}/{{.Baseline.Runs}})<span class="sub">{{interval .Baseline.PassInterval}}</span></td><td class="n" data-label="Candidate">{{pct .Candidate.PassRate}} ({{.Candidate.Passed}}/{{.Candidate.Runs}})<span class="sub">{{interval .Candidate.PassInterval}}</span></td></tr>
@@ -89,6 +90,7 @@ func writeComparisonHTML(w io.Writer, c *Comparison) error {
 		"metric":    metricText,
 		"median":    medianText,
 		"effmedian": effMedianText,
+		"reviewed":  func() string { return reviewedText(c) },
 		"why": func(e EfficiencyRow) string {
 			if t := significanceText(e, c.Alpha); t != "significant" && t != "" {
 				return strings.TrimPrefix(t, "not significant: ")

@@ -32,6 +32,9 @@ func writeComparisonMarkdown(w io.Writer, c *Comparison) error {
 		fmt.Fprintf(b, "No significant regression (overall: %s, p = %s; per combination: one-sided Fisher exact, %s correction; α = %s).\n\n",
 			overallMethodText(c.Overall.Method), pValueText(c.Overall.PValue), c.Correction, alpha)
 	}
+	if t := reviewedText(c); t != "" {
+		fmt.Fprintf(b, "%s\n\n", t)
+	}
 	if c.BelowMinPassRate {
 		fmt.Fprintf(b, "**Pass rate below minimum:** candidate %s < %s.\n\n", pct(c.CandidateAll.PassRate), pct(c.MinPassRate))
 	}

@@ -178,3 +178,9 @@ func TestEvalWhere(t *testing.T) {
 		assert.Equal(t, want, evalWhere(e))
 	}
 }
+
+func TestGoldenCSV(t *testing.T) {
+	t.Parallel()
+	r := sampleResults(t)
+	golden(t, "sample.csv", render(t, func(b *bytes.Buffer) error { return Write(b, r, "csv", WriteOptions{}) }))
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,12 +28,21 @@ type WriteOptions struct {
 	MaxFailingJobs int
 	// MaxTurnBytes truncates each transcript message (defaultMaxTurnBytes when 0).
 	MaxTurnBytes int
+	// ViewerURL is where `agenteval view` serves these results
+	// (DefaultViewerURL when ""): the HTML report links each job, and each
+	// reason jobs failed for, to its page there (#/job/RUN/INDEX/ID,
+	// #/run/RUN?why=REASON).
+	ViewerURL string
 }
 
 // Defaults for WriteOptions.
 const (
 	DefaultMaxFailingJobs = 50
 	defaultMaxTurnBytes   = 8 << 10
+	// maxPassingJobs bounds the passing jobs the HTML report lists (collapsed).
+	maxPassingJobs = 1000
+	// DefaultViewerURL is where `agenteval view` serves by default.
+	DefaultViewerURL = "http://127.0.0.1:8731/"
 )
 
 // writeHTML writes one self-contained HTML page: inline CSS and SVG, no
@@ -82,12 +92,25 @@ func writeHTML(w io.Writer, r *Results, opts WriteOptions) error {
 			return htmlRowLabel{Label: r.Label, Plain: s.Plain, Grouped: s.Naming.Outer != "", C: r.C}
 		},
 		"heatOf": func(h *htmlHeat, t *htmlHeatTable) htmlHeatView { return htmlHeatView{H: h, T: t} },
+		// jobLink and whyLink are pages of `agenteval view` (its URL scheme).
+		"jobLink": func(viewer, run string, j *results.Job) string {
+			return viewer + "#/job/" + url.PathEscape(run) + "/" + strconv.FormatInt(j.Index, 10) + "/" + url.PathEscape(j.ID)
+		},
+		"whyLink": func(viewer, run, why string) string {
+			return viewer + "#/run/" + url.PathEscape(run) + "?" + url.Values{"why": {why}}.Encode()
+		},
 	}).Parse(htmlTemplateText)
 	if err != nil {
 		return fmt.Errorf("write html: parse template: %w", err)
 	}
 	s := r.Summary()
-	data := htmlData{S: s}
+	data := htmlData{S: s, Viewer: opts.ViewerURL}
+	if data.Viewer == "" {
+		data.Viewer = DefaultViewerURL
+	}
+	if len(s.RunIDs) > 0 {
+		data.Run = s.RunIDs[0]
+	}
 	namings := map[string]*htmlNaming{}
 	for i := range s.Scenarios {
 		hs := newHTMLScenario(&s.Scenarios[i], i, s.K)
@@ -104,6 +127,27 @@ func writeHTML(w io.Writer, r *Results, opts WriteOptions) error {
 		data.Failing = append(data.Failing, newHTMLJob(j, namings[j.Scenario]))
 	}
 	data.MoreFailing = s.Totals.Runs - s.Totals.Passed - len(data.Failing)
+	// The passing jobs, light: the statistics fields and the verdict.
+	rd := r.newJobReader()
+	passing := func(s *slot) bool { return s.passed }
+	for _, g := range r.groups {
+		ok := rd.each(g, passing, passing, func(j *results.Job, err error) bool {
+			if err == nil && len(data.Passing) < maxPassingJobs {
+				data.Passing = append(data.Passing, newHTMLJob(j, namings[j.Scenario]))
+			}
+			if err != nil {
+				data.passErr = err
+			}
+			return err == nil && len(data.Passing) < maxPassingJobs
+		})
+		if !ok {
+			break
+		}
+	}
+	if data.passErr != nil {
+		return fmt.Errorf("write html: %w", data.passErr)
+	}
+	data.MorePassing = s.Totals.Passed - len(data.Passing)
 	if data.Why, err = r.groupWhy(); err != nil {
 		return fmt.Errorf("write html: %w", err)
 	}
@@ -126,6 +170,12 @@ type htmlData struct {
 	Scenarios   []htmlScenario
 	Failing     []htmlJob
 	MoreFailing int
+	// Passing are the first maxPassingJobs passing jobs (shown on demand).
+	Passing     []htmlJob
+	MorePassing int
+	passErr     error
+	// Viewer and Run make links into `agenteval view`.
+	Viewer, Run string
 	// Why groups the jobs that did not pass by reason.
 	Why *whyReport
 }

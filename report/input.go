@@ -10,6 +10,7 @@ import (
 
 	"github.com/agenteval/agenteval/internal/elizarun"
 	"github.com/agenteval/agenteval/internal/infile"
+	"github.com/agenteval/agenteval/internal/labels"
 )
 
 // Input is one results file. R must stay readable while the Results built
@@ -36,7 +37,14 @@ func ReadFiles(paths []string, opts Options) (*Results, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := Read(inputs, opts)
+	var reviews map[string]labels.Label
+	if !opts.IgnoreLabels {
+		if reviews, err = readLabels(paths); err != nil {
+			_ = closeFiles(files)
+			return nil, err
+		}
+	}
+	r, err := read(inputs, opts, reviews)
 	if err != nil {
 		_ = closeFiles(files)
 		return nil, err

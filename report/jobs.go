@@ -91,10 +91,15 @@ func (jr *jobReader) testcase(s *slot) (*results.Job, error) {
 	}
 	if s.passed {
 		if j, ok := caseJob(line); ok {
+			jr.r.reviewJob(j)
 			return j, nil
 		}
 	}
-	return jr.decode(int(s.src), s.off, line, s.passed)
+	j, err := jr.decode(int(s.src), s.off, line, s.passed)
+	if err == nil {
+		jr.r.reviewJob(j)
+	}
+	return j, err
 }
 
 // line returns the record line at off in input src (valid until the next call).
@@ -136,6 +141,7 @@ func (jr *jobReader) stats(src int, off int64) (*lineRecord, error) {
 	if err := rec.decode(line); err != nil {
 		return nil, fmt.Errorf("read back job at %s offset %d: %w", jr.r.inputs[src].Name, off, err)
 	}
+	jr.r.reviewRecord(&rec)
 	return &rec, nil
 }
 
@@ -144,7 +150,11 @@ func (jr *jobReader) read(src int, off int64, light bool) (*results.Job, error) 
 	if err != nil {
 		return nil, err
 	}
-	return jr.decode(src, off, line, light)
+	j, err := jr.decode(src, off, line, light)
+	if err == nil {
+		jr.r.reviewJob(j)
+	}
+	return j, err
 }
 
 // decode decodes the record line read at off in input src, in full or,

@@ -44,6 +44,9 @@ func writeMarkdown(w io.Writer, s *Summary, why *whyReport) error {
 	if s.Duplicates > 0 {
 		fmt.Fprintf(b, "| Duplicate records dropped | %d |\n", s.Duplicates)
 	}
+	if s.Reviewed > 0 {
+		fmt.Fprintf(b, "| Verdicts reviewed by a person (labels.jsonl) | %d |\n", s.Reviewed)
+	}
 	fmt.Fprintln(b)
 	if s.MissingJobs > 0 {
 		fmt.Fprintf(b, "> [!WARNING]\n> %d job(s) have no record: indexes %s\n\n", s.MissingJobs, rangesText(s.Missing, 20))

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval/internal/jsonl"
+	"github.com/agenteval/agenteval/internal/labels"
 	"github.com/agenteval/agenteval/redact"
 	"github.com/agenteval/agenteval/results"
 )
@@ -55,6 +56,11 @@ type Options struct {
 	// together), a comparison its MaxCombinations most significant rows
 	// (DefaultMaxCombinations when 0).
 	MaxCombinations int
+	// IgnoreLabels reports the run's own verdicts. Otherwise ReadFiles
+	// applies the reviews in the labels.jsonl beside each results file
+	// (written by `agenteval view`): a reviewed job's verdict is the
+	// person's and its reason says so (Summary.Reviewed counts them).
+	IgnoreLabels bool
 }
 
 func (o Options) withDefaults() Options {
@@ -124,6 +130,11 @@ type Results struct {
 	droppedWarnings                 int
 	scratch                         map[evalKey]uint8
 	budgets                         []BudgetSummary
+
+	// labels are the reviews applied (by job id; nil: none); reviewed
+	// are the reviewed jobs that have a record.
+	labels   map[string]labels.Label
+	reviewed map[string]bool
 }
 
 type seenPlan struct {
@@ -215,7 +226,13 @@ type paramTally struct {
 // not a results file) and two conflicting plans (the error names both
 // inputs and the field that differs) are errors.
 func Read(inputs []Input, opts Options) (*Results, error) {
+	return read(inputs, opts, nil)
+}
+
+// read is Read applying reviews (by job id).
+func read(inputs []Input, opts Options, reviews map[string]labels.Label) (*Results, error) {
 	r := &Results{
+		labels:   reviews,
 		inputs:   inputs,
 		opts:     opts.withDefaults(),
 		comboIdx: newKeyTable(),
@@ -281,6 +298,13 @@ func (r *Results) readInput(src int, in Input) error {
 			}
 			records++
 		case results.RecordJob:
+			r.reviewRecord(&rec)
+			if rec.reviewed {
+				if r.reviewed == nil {
+					r.reviewed = map[string]bool{}
+				}
+				r.reviewed[rec.ID] = true
+			}
 			if err := r.addJob(src, off, &rec); err != nil {
 				r.malformed++
 				r.warn(&lineError{Input: in.Name, Line: lr.Line(), Err: err})
@@ -588,6 +612,7 @@ func (r *Results) readRecord(src int, off int64) (*lineRecord, error) {
 	if err := rec.decode(line); err != nil {
 		return nil, err
 	}
+	r.reviewRecord(&rec)
 	return &rec, nil
 }
 

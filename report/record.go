@@ -16,6 +16,8 @@ import (
 // costs their counts, not their text.
 type lineRecord struct {
 	Record string `json:"record"`
+	// reviewed is set when a person's review gave the record its verdict.
+	reviewed bool
 
 	RunID     string   `json:"run_id"`
 	TotalJobs int64    `json:"total_jobs"`

@@ -36,6 +36,9 @@ type Summary struct {
 	Duplicates int64 `json:"duplicates"`
 	// Malformed counts lines skipped as unreadable.
 	Malformed int64 `json:"malformed"`
+	// Reviewed counts the jobs whose verdict is a person's review
+	// (labels.jsonl; see Options.IgnoreLabels), not the run's.
+	Reviewed int64 `json:"reviewed,omitempty"`
 	// Missing are the job indexes no input recorded; MissingJobs counts them.
 	Missing     []IndexRange `json:"missing"`
 	MissingJobs int64        `json:"missing_jobs"`
@@ -194,7 +197,7 @@ const maxFailingEvaluations = 10
 
 // Summary computes the statistics. It is cheap to call again.
 func (r *Results) Summary() *Summary {
-	s := &Summary{K: r.opts.K, Duplicates: r.duplicates, Malformed: r.malformed, Recorded: r.recorded,
+	s := &Summary{K: r.opts.K, Duplicates: r.duplicates, Malformed: r.malformed, Recorded: r.recorded, Reviewed: int64(len(r.reviewed)),
 		TotalJobs: r.totalJobs(), RunIDs: []string{}, Shards: []string{}, Inputs: []string{},
 		Scenarios: []ScenarioSummary{}, Sources: []string{}, Missing: []IndexRange{}, Warnings: []string{}}
 	for _, in := range r.inputs {

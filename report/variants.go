@@ -358,7 +358,20 @@ func (r *Results) CompareBy(by, baseline, candidate string, opts CompareOptions)
 	}
 	cmp.By, cmp.BaselineName, cmp.CandidateName = by, baseline, candidate
 	cmp.Efficiency = efficiencyRows(b, c, matched, cmp.Alpha)
+	cmp.reviewed = [2]int64{int64(len(r.reviewed)), int64(len(r.reviewed))}
 	return cmp, nil
+}
+
+// reviewedText says how many verdicts of each side are a person's
+// ("" when none are).
+func reviewedText(c *Comparison) string {
+	switch {
+	case c.reviewed == [2]int64{}:
+		return ""
+	case c.By != "":
+		return fmt.Sprintf("%d verdict(s) of these results are reviewed by a person (labels.jsonl) and count with the person's verdict (their reasons start \"reviewed:\"; --labels=false compares the runs' own).", c.reviewed[0])
+	}
+	return fmt.Sprintf("Verdicts reviewed by a person (labels.jsonl) count with the person's verdict: %d in the baseline, %d in the candidate (their reasons start \"reviewed:\"; --labels=false compares the runs' own).", c.reviewed[0], c.reviewed[1])
 }
 
 // CompareResults compares a candidate's results with a baseline's, as
@@ -375,6 +388,7 @@ func CompareResults(baseline, candidate *Results, opts CompareOptions) (*Compari
 		return nil, err
 	}
 	cmp.Efficiency = efficiencyRows(b, c, matched, cmp.Alpha)
+	cmp.reviewed = [2]int64{int64(len(baseline.reviewed)), int64(len(candidate.reviewed))}
 	return cmp, nil
 }
 

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/agenteval/agenteval/results"
@@ -45,7 +46,9 @@ func TestMarkdownSaysWhyGroupingIdenticalFailures(t *testing.T) {
 	require.NoError(t, Write(&b, r, "html", WriteOptions{}))
 	page := b.String()
 	assert.Contains(t, page, `<section id="why"><h2>Why jobs did not pass</h2>`)
-	assert.Contains(t, page, `<td class="n">12</td><td data-label="Why">llm_judge (polite &lt;and&gt; helpful): reply was curt &amp; unhelpful`)
+	assert.Contains(t, page, `">12</a></td><td data-label="Why">llm_judge (polite &lt;and&gt; helpful): reply was curt &amp; unhelpful`)
+	assert.Contains(t, page, `<a class="viewer" href="http://127.0.0.1:8731/#/run/r?why=llm_judge&#43;%28polite&#43;%3Cand%3E&#43;helpful%29%3A&#43;reply&#43;was&#43;curt&#43;%26&#43;unhelpful"`, "a reason links to its jobs in the viewer")
+	assert.Contains(t, page, `<a class="viewer" href="http://127.0.0.1:8731/#/job/r/0/greet%2F-%2Frun-1" title="open in agenteval view">greet/-/run-1</a>`, "a job links to its page in the viewer")
 }
 
 // TestWhyGroupsAreBounded: past maxWhyGroups the rest are counted in one
@@ -69,4 +72,28 @@ func TestWhyGroupsAreBounded(t *testing.T) {
 	var b bytes.Buffer
 	require.NoError(t, Write(&b, r, "md", WriteOptions{}))
 	assert.Contains(t, b.String(), "5 more job(s) did not pass for 5 other reason(s).")
+}
+
+// The HTML report lists the passing jobs too, collapsed until asked for,
+// each linked to its page in the viewer, and says where the rest are.
+func TestHTMLShowsPassingJobsOnDemand(t *testing.T) {
+	t.Parallel()
+	lines := []string{planLine(t, results.Plan{RunID: "r", TotalJobs: 1005, ShardJobs: 1005, Agent: "a"})}
+	for i := range 1005 {
+		o := "pass"
+		if i == 3 {
+			o = "fail"
+		}
+		lines = append(lines, jobLine(t, simpleJob("greet", i+1, int64(i), o)))
+	}
+	r, err := Read([]Input{input("in", lines...)}, Options{})
+	require.NoError(t, err)
+	var b bytes.Buffer
+	require.NoError(t, Write(&b, r, "html", WriteOptions{ViewerURL: "http://127.0.0.1:9999/"}))
+	page := b.String()
+	assert.Contains(t, page, `<section id="passing"><details><summary><h2>Passing jobs (1004)</h2></summary>`, "collapsed, not omitted")
+	assert.Equal(t, maxPassingJobs, strings.Count(page, `<tr class="pass-job">`))
+	assert.Contains(t, page, `<a class="viewer" href="http://127.0.0.1:9999/#/job/r/0/greet%2F-%2Frun-1">greet/-/run-1</a>`)
+	assert.NotContains(t, page, `#/job/r/3/greet%2F-%2Frun-4">greet/-/run-4</a></td>`, "a failing job is not among them")
+	assert.Contains(t, page, "4 more passing job(s) not listed")
 }

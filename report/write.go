@@ -16,14 +16,18 @@ import (
 //   - "json": the Summary as indented JSON (its field names are stable);
 //   - "junit": JUnit XML for CI test reporters, one testsuite per
 //     combination and one testcase per job, streamed from the inputs;
+//   - "csv": one row per job with the columns of ghx's results.csv
+//     (agent-profiler's), for the spreadsheets and scripts that read ghx's;
 //   - "html": one self-contained page (no scripts, no external references)
 //     with pass rates and their intervals, heat maps of matrices, and the
 //     failing jobs with their messages and transcripts (opts bound them).
 func Write(w io.Writer, r *Results, format string, opts WriteOptions) error {
-	if format != "json" {
+	if format != "json" && format != "csv" {
 		w = termsafe.Writer(w) // control and bidi characters from outside are shown, not obeyed
 	}
 	switch format {
+	case "csv":
+		return writeCSV(w, r)
 	case "markdown", "md":
 		why, err := r.groupWhy()
 		if err != nil {
@@ -37,7 +41,7 @@ func Write(w io.Writer, r *Results, format string, opts WriteOptions) error {
 	case "html":
 		return writeHTML(w, r, opts)
 	}
-	return fmt.Errorf("report: unknown format %q: want markdown, json, junit or html", format)
+	return fmt.Errorf("report: unknown format %q: want markdown, json, junit, csv or html", format)
 }
 
 // WriteComparison renders c as "markdown" (or "md": the verdict, then one

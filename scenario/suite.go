@@ -43,6 +43,8 @@ type Suite struct {
 	Concurrency int `json:"concurrency,omitempty" jsonschema:"minimum=1"`
 	// Output is the results directory, relative to the suite file (default out/ beside it).
 	Output string `json:"output,omitempty"`
+	// SessionExport writes each job's session trace beside the results, one file per session as ghx's session_export does (sessions/SCENARIO/AGENT-iter-N.json); ghx's eval.config.yaml sets it by default.
+	SessionExport bool `json:"session_export,omitempty"`
 	// MCPServers are MCP servers every coding-agent CLI agent of the suite is configured with, by name (an agent's own of the same name wins).
 	MCPServers map[string]MCPServer `json:"mcp_servers,omitempty" jsonschema:"propertyNames=^[A-Za-z0-9_-]+$"`
 	// ToolCategories are categories of tool calls of your own, checked in order before ghx's built-in ones (ghx, mcp, gh_cli, bash, file_ops, other); a category named like a built-in adds tools to it.
@@ -213,9 +215,17 @@ func (l *Loader) suiteOf(name string, f *File, err error, specs map[string]strin
 		s = f.Suite
 		var missing []string
 		for i := range s.Agents {
-			if s.Agents[i].Agent = specs[s.Agents[i].Name]; s.Agents[i].Agent == "" {
-				missing = append(missing, s.Agents[i].Name)
+			if s.Agents[i].Agent = specs[s.Agents[i].Name]; s.Agents[i].Agent != "" {
+				continue
 			}
+			if f.evalConfig.Provider.ID == "opencode" {
+				// ghx runs every mode on OpenCode: a mode given no agent
+				// is OpenCode, with the mode's instructions and tools as
+				// ghx defines them (the CLI adds them: internal/ghxmode).
+				s.Agents[i].Agent = "opencode"
+				continue
+			}
+			missing = append(missing, s.Agents[i].Name)
 		}
 		if err := checkModes(missing); err != nil {
 			return nil, f, fmt.Errorf("%s: %w", name, err)
@@ -308,7 +318,7 @@ type evalConfig struct {
 	Execution evalConfigExecution `json:"execution,omitempty"`
 	// Output holds ghx's output settings; results_dir becomes the results directory.
 	Output evalConfigOutput `json:"output,omitempty"`
-	// Provider is ghx's session provider (OpenCode); agenteval runs the agents the modes name instead.
+	// Provider is ghx's session provider: with opencode (the default), a mode given no agent runs on OpenCode as ghx defines it; with another, every mode needs an agent.
 	Provider evalConfigProvider `json:"provider,omitempty"`
 	// Models are the models every mode runs with.
 	Models []SuiteModel `json:"models" jsonschema:"minItems=1"`
@@ -381,6 +391,8 @@ func (c *evalConfig) suite() *Suite {
 		Repetitions: c.Execution.Repetitions,
 		Warmup:      c.Execution.Warmup == nil || *c.Execution.Warmup,
 		Output:      path.Join(root, c.Output.ResultsDir),
+		// ghx exports sessions unless told not to.
+		SessionExport: c.Output.SessionExport == nil || *c.Output.SessionExport,
 		Fixtures: &SuiteFixtures{Repo: c.Fixtures.Repo, Manifest: path.Join(root, c.Fixtures.Manifest),
 			SeedIfMissing: c.Fixtures.SeedIfMissing, ReseedBetweenAgents: c.Fixtures.ReseedBetweenModes},
 	}

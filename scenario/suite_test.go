@@ -51,7 +51,14 @@ func TestLoadSuiteFromGhxConfig(t *testing.T) {
 
 func TestLoadSuiteRefusesModesWithoutAgents(t *testing.T) {
 	t.Parallel()
-	_, _, err := defaultLoader().LoadSuite(ghxConfig, map[string]string{"ghx": "exec:./ghx"})
+	// ghx's provider is OpenCode: a mode given no agent runs on it.
+	s, _, err := defaultLoader().LoadSuite(ghxConfig, map[string]string{"ghx": "exec:./ghx"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"opencode", "opencode", "exec:./ghx"}, []string{s.Agents[0].Agent, s.Agents[1].Agent, s.Agents[2].Agent})
+
+	other := filepath.Join(t.TempDir(), "eval.config.yaml")
+	require.NoError(t, os.WriteFile(other, []byte("modes: [baseline, mcp, ghx]\nprovider: {id: other}\nmodels: [{id: m, label: m}]\n"), 0o644))
+	_, _, err = defaultLoader().LoadSuite(other, map[string]string{"ghx": "exec:./ghx"})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "modes baseline, mcp have no agent; define each with --mode NAME=AGENT (such as --mode baseline=exec:./agent)")
 

@@ -65,7 +65,7 @@ func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("codex agent: %w", err)
 	}
-	a := &agent{path: path, model: model, env: append(slices.Clip(opts.Env), cliagent.Forward(getenv, "OPENAI_BASE_URL", "OPENAI_API_KEY")...),
+	a := &agent{path: path, model: model, env: append(slices.Clip(opts.Env), cliagent.Forward(getenv, cliagent.ForwardNames(opts.MCPServers, "OPENAI_BASE_URL", "OPENAI_API_KEY")...)...),
 		instructions: opts.Instructions, allowCommands: opts.AllowCommands, mcp: cliagent.MCPServers(opts.MCPServers),
 		config: []string{"analytics.enabled=false", "check_for_update_on_startup=false", `approval_policy="never"`}}
 	if base := getenv("OPENAI_BASE_URL"); base != "" {

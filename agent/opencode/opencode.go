@@ -76,7 +76,7 @@ func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opencode agent: %w", err)
 	}
-	a := &agent{path: path, env: append(slices.Clip(opts.Env), cliagent.Forward(getenv, "OPENAI_BASE_URL", "OPENAI_API_KEY")...),
+	a := &agent{path: path, env: append(slices.Clip(opts.Env), cliagent.Forward(getenv, cliagent.ForwardNames(opts.MCPServers, "OPENAI_BASE_URL", "OPENAI_API_KEY")...)...),
 		instructions: opts.Instructions, allowCommands: opts.AllowCommands, mcp: cliagent.MCPServers(opts.MCPServers)}
 	switch base := getenv("OPENAI_BASE_URL"); {
 	case strings.Contains(model, "/"):

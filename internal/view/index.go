@@ -12,6 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/buger/jsonparser"
+
+	"github.com/agenteval/agenteval/internal/labels"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/redact"
 	"github.com/agenteval/agenteval/results"
@@ -52,7 +55,21 @@ type entry struct {
 	file     uint16
 	status   uint8
 	dead     bool // replaced by a later record of the same job
+	// combo hashes the job's scenario and combination: the jobs of one
+	// combination (other agents, models, repetitions, runs) share it.
+	combo uint64
+	// evals and failing are bit sets of the evaluation types the job ran
+	// and those that failed (bit id-1 of run.evalTypes; the first 64).
+	evals, failing uint64
+	// params are the job's parameter values: run.params[pOff:pOff+pN],
+	// each an id of "path=value" in run.pvals.
+	pOff uint32
+	pN   uint8
 }
+
+// maxParamValues bounds the distinct parameter values a run's index
+// tells apart (past it, values share one entry and cannot be filtered on).
+const maxParamValues = 100_000
 
 // runFile is one results file of a run (one shard).
 type runFile struct {
@@ -60,6 +77,10 @@ type runFile struct {
 	f       *os.File
 	indexed int64 // bytes read so far: the start of the next line
 	plan    results.Plan
+	skipped int   // lines of this file that are not records
+	saved   int64 // how far the saved index beside it covers (0: none)
+	// fromSaved says its index was read from the saved one.
+	fromSaved bool
 }
 
 // run is one run: the results files that share a run id (its shards),
@@ -76,6 +97,11 @@ type run struct {
 	byIndex []int32
 	strs    interner
 	whys    interner
+	// evalTypes numbers evaluation types (the first 64 get a bit); pvals
+	// numbers "path=value" texts, params holds each job's.
+	evalTypes interner
+	pvals     interner
+	params    []uint32
 	// counts by status, of live entries.
 	counts   [3]int
 	skipped  int // lines that are not records (torn, malformed, too long)
@@ -83,6 +109,9 @@ type run struct {
 	lastGrow time.Time
 	// sorted caches the permutation of jobs by a sort key until the index
 	// grows (sortMu guards it: queries hold mu only for reading).
+	// labels are the people's reviews of the run's jobs, by job id
+	// (labels.jsonl beside its files), as read at start and posted since.
+	labels     map[string]labels.Label
 	sortMu     sync.Mutex
 	sorted     map[string][]int32
 	facetsMemo *facets
@@ -149,6 +178,9 @@ type lineRecord struct {
 	Error      string          `json:"error"`
 	Evals      json.RawMessage `json:"evaluations"`
 	Checks     json.RawMessage `json:"checkpoints"`
+	// Combination and Params say which combination the job ran.
+	Combination string          `json:"combination"`
+	Params      json.RawMessage `json:"params"`
 }
 
 // why is the record's reason (results.Job.Why), decoding its evaluations
@@ -269,12 +301,15 @@ func (r *run) growFile(fi uint16, rf *runFile, size int64) error {
 			if rec.Record != "budget" {
 				r.mu.Lock()
 				r.skipped++
+				rf.skipped++
 				r.mu.Unlock()
 			}
 			continue
 		}
 		rec.Scenario, rec.Agent, rec.Model = r.mask(rec.Scenario), r.mask(rec.Agent), r.mask(rec.Model)
-		batch = append(batch, pending{rec: rec, why: r.mask(rec.why()), off: start, n: uint32(len(line))})
+		p := pending{rec: rec, why: r.mask(rec.why()), off: start, n: uint32(len(line))}
+		p.evals, p.params = evalsOf(rec.Evals), r.paramsOf(rec.Params)
+		batch = append(batch, p)
 		if len(batch) == 4096 {
 			flush()
 		}
@@ -293,10 +328,70 @@ func (r *run) mask(s string) string {
 
 // pending is a decoded record waiting for the index's lock.
 type pending struct {
-	rec lineRecord
-	why string
-	off int64
-	n   uint32
+	rec    lineRecord
+	why    string
+	off    int64
+	n      uint32
+	evals  []evalSeen
+	params []string
+}
+
+// evalSeen is one evaluation of a record: its type and whether it passed.
+type evalSeen struct {
+	typ    string
+	passed bool
+}
+
+// evalsOf reads the type and outcome of each evaluation of a record.
+func evalsOf(raw []byte) []evalSeen {
+	if len(raw) == 0 {
+		return nil
+	}
+	var out []evalSeen
+	_, _ = jsonparser.ArrayEach(raw, func(v []byte, vt jsonparser.ValueType, _ int, _ error) {
+		if vt != jsonparser.Object {
+			return
+		}
+		typ, _ := jsonparser.GetString(v, "type")
+		passed, _ := jsonparser.GetBoolean(v, "passed")
+		out = append(out, evalSeen{typ, passed})
+	})
+	return out
+}
+
+// paramsOf is a record's parameters as "path=value" texts (a string value
+// as itself, any other as JSON), masked.
+func (r *run) paramsOf(raw []byte) []string {
+	if len(raw) == 0 {
+		return nil
+	}
+	var out []string
+	_ = jsonparser.ObjectEach(raw, func(k, v []byte, vt jsonparser.ValueType, _ int) error {
+		key, err := jsonparser.ParseString(k)
+		if err != nil {
+			return nil
+		}
+		val := string(v)
+		if vt == jsonparser.String {
+			if s, err := jsonparser.ParseString(v); err == nil {
+				val = s
+			}
+		}
+		out = append(out, r.mask(key+"="+val))
+		return nil
+	})
+	return out
+}
+
+// comboHash hashes a scenario and combination (FNV-1a, 64 bits).
+func comboHash(scenario, combination string) uint64 {
+	h := uint64(14695981039346656037)
+	for _, s := range []string{scenario, "\x00", combination} {
+		for i := 0; i < len(s); i++ {
+			h = (h ^ uint64(s[i])) * 1099511628211
+		}
+	}
+	return h
 }
 
 // add puts one job record into the index (r.mu held).
@@ -315,16 +410,42 @@ func (r *run) add(fi uint16, p pending) {
 	if e.status != statusPassed {
 		e.why = r.whys.id(p.why)
 	}
-	if rec.Index >= 0 && rec.Index < 1<<31 {
-		for int64(len(r.byIndex)) <= rec.Index {
+	combination := rec.Combination
+	if combination == "" {
+		combination = string(rec.Params) // a record from before combination ids
+	}
+	e.combo = comboHash(rec.Scenario, combination)
+	for _, ev := range p.evals {
+		if id := r.evalTypes.id(ev.typ); id > 0 && id <= 64 {
+			e.evals |= 1 << (id - 1)
+			if !ev.passed {
+				e.failing |= 1 << (id - 1)
+			}
+		}
+	}
+	if len(p.params) > 0 && len(r.params) < 1<<32-256 {
+		e.pOff, e.pN = uint32(len(r.params)), uint8(min(len(p.params), 255))
+		for _, pv := range p.params[:e.pN] {
+			r.params = append(r.params, r.pvals.id(pv))
+		}
+	}
+	r.place(e)
+}
+
+// place puts an entry into the index, after every earlier one: a later
+// record of the same job index replaces the earlier (r.mu held).
+func (r *run) place(e entry) {
+	e.dead = false
+	if e.index >= 0 && e.index < 1<<31 {
+		for int64(len(r.byIndex)) <= e.index {
 			r.byIndex = append(r.byIndex, 0)
 		}
-		if prev := r.byIndex[rec.Index]; prev > 0 {
+		if prev := r.byIndex[e.index]; prev > 0 {
 			old := &r.jobs[prev-1]
 			old.dead = true
 			r.counts[old.status]--
 		}
-		r.byIndex[rec.Index] = int32(len(r.jobs) + 1)
+		r.byIndex[e.index] = int32(len(r.jobs) + 1)
 	}
 	r.jobs = append(r.jobs, e)
 	r.counts[e.status]++

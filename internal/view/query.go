@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/buger/jsonparser"
 
 	"github.com/agenteval/agenteval/results"
 )
@@ -19,11 +22,18 @@ type query struct {
 	Scenario string
 	Variant  string
 	Why      string // a reason exactly as the groups list it
-	Text     string // case-insensitive text anywhere in the record (inputs, replies, messages)
-	Sort     string // index (default), duration, status
-	Desc     bool
-	Offset   int
-	Limit    int
+	// Params are "path=value" texts a job must all have (as the facets
+	// list them); Eval an evaluation type it ran, Failing one that failed;
+	// Review "pass", "fail", "any" (reviewed) or "none" (not reviewed).
+	Params  []string
+	Eval    string
+	Failing string
+	Review  string
+	Text    string // case-insensitive text anywhere in the record (inputs, replies, messages)
+	Sort    string // index (default), duration, status
+	Desc    bool
+	Offset  int
+	Limit   int
 }
 
 // row is one job in the table.
@@ -37,6 +47,8 @@ type row struct {
 	Why        string         `json:"why,omitempty"`
 	Params     map[string]any `json:"params,omitempty"`
 	Tokens     int            `json:"tokens"`
+	// Review is a person's verdict on the job (pass or fail), if any.
+	Review string `json:"review,omitempty"`
 }
 
 // page is one page of the jobs table.
@@ -57,7 +69,25 @@ type facets struct {
 	Scenarios []count `json:"scenarios"`
 	Variants  []count `json:"variants,omitempty"`
 	Statuses  []count `json:"statuses"`
+	// Params are each parameter's most frequent values (at most
+	// maxFacetValues each), named "path=value" as filters take them.
+	Params []paramFacet `json:"params,omitempty"`
+	// Evals counts the jobs that ran each evaluation type, Failing those
+	// where it failed.
+	Evals   []count `json:"evals,omitempty"`
+	Failing []count `json:"failing,omitempty"`
 }
+
+// paramFacet is one parameter's values with their counts.
+type paramFacet struct {
+	Path   string  `json:"path"`
+	Values []count `json:"values"`
+	// More counts the values past the ones listed.
+	More int `json:"more,omitempty"`
+}
+
+// maxFacetValues bounds the values a parameter's facet lists.
+const maxFacetValues = 50
 
 type count struct {
 	Name string `json:"name"`
@@ -85,12 +115,39 @@ func (r *run) query(q query) (page, error) {
 	if q.Why != "" && ok {
 		why, ok = r.whys.ids[q.Why]
 	}
+	var params []uint32
+	for _, pv := range q.Params {
+		if !ok {
+			break
+		}
+		var id uint32
+		id, ok = r.pvals.ids[pv]
+		params = append(params, id)
+	}
+	var evalBit, failBit uint64
+	if q.Eval != "" && ok {
+		evalBit, ok = r.evalBit(q.Eval)
+	}
+	if q.Failing != "" && ok {
+		failBit, ok = r.evalBit(q.Failing)
+	}
 	p := page{Rows: []row{}, Facets: r.facetsCached()}
 	if !ok {
 		return p, nil
 	}
 	match := func(e *entry) bool {
 		if e.dead || (scen != 0 && e.scenario != scen) || (variant != 0 && e.variant != variant) || (why != 0 && e.why != why) {
+			return false
+		}
+		if e.evals&evalBit != evalBit || e.failing&failBit != failBit {
+			return false
+		}
+		for _, id := range params {
+			if !slices.Contains(r.params[e.pOff:e.pOff+uint32(e.pN)], id) {
+				return false
+			}
+		}
+		if q.Review != "" && !r.reviewMatches(e, q.Review) {
 			return false
 		}
 		switch q.Status {
@@ -151,6 +208,38 @@ func (r *run) query(q query) (page, error) {
 		p.Total++
 	}
 	return p, nil
+}
+
+// evalBit is the bit of an evaluation type in entry.evals (false: no job
+// ran it, or it is past the first 64 types).
+func (r *run) evalBit(typ string) (uint64, bool) {
+	id, ok := r.evalTypes.ids[typ]
+	if !ok || id == 0 || id > 64 {
+		return 0, false
+	}
+	return 1 << (id - 1), true
+}
+
+// reviewMatches says whether e's review is what the filter asks: "pass",
+// "fail", "any" or "none" (r.mu held). A reviewed job's id is read back
+// only while the run has reviews.
+func (r *run) reviewMatches(e *entry, want string) bool {
+	if len(r.labels) == 0 {
+		return want == "none"
+	}
+	line, err := r.line(e)
+	if err != nil {
+		return false
+	}
+	id, _ := jsonparser.GetString(line, "id")
+	l, ok := r.labels[id]
+	switch want {
+	case "any":
+		return ok
+	case "none":
+		return !ok
+	}
+	return ok && l.Verdict == want
 }
 
 // containsFold reports whether b holds needle (lower case), ignoring
@@ -245,7 +334,11 @@ func (r *run) row(e *entry, line []byte) (row, error) {
 		} `json:"usage"`
 	}
 	_ = json.Unmarshal(line, &rec)
-	return row{ID: rec.ID, Index: e.index, Status: statusNames[e.status], Scenario: r.strs.str(e.scenario),
+	review := ""
+	if l, ok := r.labels[rec.ID]; ok {
+		review = l.Verdict
+	}
+	return row{Review: review, ID: rec.ID, Index: e.index, Status: statusNames[e.status], Scenario: r.strs.str(e.scenario),
 		Variant: r.strs.str(e.variant), DurationMS: math.Round(float64(e.dur)*1000) / 1000, Why: r.whys.str(e.why), Params: rec.Params, Tokens: rec.Usage.Total}, nil
 }
 
@@ -275,6 +368,28 @@ func (r *run) facets() facets {
 		}
 	}
 	f := facets{}
+	f.Params = r.paramFacets()
+	evals, failing := make([]int, 64), make([]int, 64)
+	for i := range r.jobs {
+		e := &r.jobs[i]
+		if e.dead {
+			continue
+		}
+		for b := e.evals; b != 0; b &= b - 1 {
+			evals[bits.TrailingZeros64(b)]++
+		}
+		for b := e.failing; b != 0; b &= b - 1 {
+			failing[bits.TrailingZeros64(b)]++
+		}
+	}
+	for b := range 64 {
+		if evals[b] > 0 {
+			f.Evals = append(f.Evals, count{r.evalTypes.str(uint32(b + 1)), evals[b]})
+		}
+		if failing[b] > 0 {
+			f.Failing = append(f.Failing, count{r.evalTypes.str(uint32(b + 1)), failing[b]})
+		}
+	}
 	for id, n := range scen {
 		f.Scenarios = append(f.Scenarios, count{r.strs.str(id), n})
 	}
@@ -288,6 +403,55 @@ func (r *run) facets() facets {
 		f.Statuses = append(f.Statuses, count{statusNames[s], n})
 	}
 	return f
+}
+
+// paramFacets counts each parameter's values over the live jobs (r.mu
+// held), the most frequent first, at most maxFacetValues a parameter.
+func (r *run) paramFacets() []paramFacet {
+	if len(r.params) == 0 {
+		return nil
+	}
+	n := make([]int, len(r.pvals.strs))
+	for i := range r.jobs {
+		e := &r.jobs[i]
+		if e.dead {
+			continue
+		}
+		for _, id := range r.params[e.pOff : e.pOff+uint32(e.pN)] {
+			n[id]++
+		}
+	}
+	by := map[string]*paramFacet{}
+	var out []*paramFacet
+	for id, c := range n {
+		if c == 0 || r.pvals.strs[id] == otherReasons {
+			continue
+		}
+		path, _, _ := strings.Cut(r.pvals.strs[id], "=")
+		pf := by[path]
+		if pf == nil {
+			pf = &paramFacet{Path: path}
+			by[path] = pf
+			out = append(out, pf)
+		}
+		pf.Values = append(pf.Values, count{r.pvals.strs[id], c})
+	}
+	res := make([]paramFacet, 0, len(out))
+	for _, pf := range out {
+		slices.SortFunc(pf.Values, func(a, b count) int {
+			if c := cmp.Compare(b.N, a.N); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.Name, b.Name)
+		})
+		if len(pf.Values) > maxFacetValues {
+			pf.More = len(pf.Values) - maxFacetValues
+			pf.Values = pf.Values[:maxFacetValues]
+		}
+		res = append(res, *pf)
+	}
+	slices.SortFunc(res, func(a, b paramFacet) int { return cmp.Compare(a.Path, b.Path) })
+	return res
 }
 
 // group is the jobs that did not pass for one reason.
@@ -363,11 +527,8 @@ func (r *run) groups(limit int) ([]group, error) {
 func (r *run) job(id string, index int64) (*results.Job, error) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	if index >= 0 && index < int64(len(r.byIndex)) && r.byIndex[index] > 0 {
-		j, err := r.decode(&r.jobs[r.byIndex[index]-1], id)
-		if j != nil || err != nil {
-			return j, err
-		}
+	if e := r.locateByIndex(id, index); e != nil {
+		return r.decode(e, id)
 	}
 	// Another run of the same job may number it differently: look for the
 	// id in every record (the newest first).
@@ -388,6 +549,50 @@ func (r *run) job(id string, index int64) (*results.Job, error) {
 		}
 	}
 	return nil, nil
+}
+
+// locateByIndex is the entry of the job at index if its id is id (r.mu held).
+func (r *run) locateByIndex(id string, index int64) *entry {
+	if index < 0 || index >= int64(len(r.byIndex)) || r.byIndex[index] == 0 {
+		return nil
+	}
+	e := &r.jobs[r.byIndex[index]-1]
+	if line, err := r.line(e); err != nil || !bytes.Contains(line, []byte(`"id":`+quote(id))) {
+		return nil
+	}
+	return e
+}
+
+// locate is the entry of the latest record of the job with this id
+// (index, when not negative, is where to look first), or nil (r.mu held).
+func (r *run) locate(id string, index int64) *entry {
+	if e := r.locateByIndex(id, index); e != nil {
+		return e
+	}
+	key := []byte(`"id":` + quote(id))
+	for i := len(r.jobs) - 1; i >= 0; i-- {
+		e := &r.jobs[i]
+		if e.dead {
+			continue
+		}
+		if line, err := r.line(e); err == nil && bytes.Contains(line, key) {
+			return e
+		}
+	}
+	return nil
+}
+
+// decodeAny reads back e's record.
+func (r *run) decodeAny(e *entry) (*results.Job, error) {
+	line, err := r.line(e)
+	if err != nil {
+		return nil, err
+	}
+	var j results.Job
+	if err := json.Unmarshal(line, &j); err != nil {
+		return nil, fmt.Errorf("%s offset %d: %w", r.files[e.file].path, e.off, err)
+	}
+	return &j, nil
 }
 
 // decode reads back e's record, or nil when its id is not id.

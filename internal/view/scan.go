@@ -1,6 +1,8 @@
 package view
 
 import (
+	"github.com/buger/jsonparser"
+
 	"github.com/agenteval/agenteval/internal/jsonl"
 	"github.com/agenteval/agenteval/results"
 )
@@ -44,6 +46,12 @@ func scanRecord(line []byte, rec *lineRecord) error {
 			rec.Cause = results.Cause(c)
 		case "error":
 			rec.Error, err = v.String()
+		case "combination":
+			rec.Combination, err = v.String()
+		case "params":
+			if v.Kind == jsonparser.Object {
+				rec.Params = v.Raw
+			}
 		case "evaluations":
 			rec.Evals = v.Raw
 		case "checkpoints":

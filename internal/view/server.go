@@ -54,6 +54,8 @@ type Server struct {
 	byPath map[string]bool
 	// host is the Host requests must name (set by Listen).
 	hosts []string
+	// token is what a request that writes (a label) must carry.
+	token string
 }
 
 // New indexes the results under opts.Paths. It fails when a path does not
@@ -62,7 +64,7 @@ func New(opts Options) (*Server, error) {
 	if opts.Poll <= 0 {
 		opts.Poll = 500 * time.Millisecond
 	}
-	s := &Server{opts: opts, byPath: map[string]bool{}}
+	s := &Server{opts: opts, byPath: map[string]bool{}, token: newToken()}
 	for _, p := range opts.Paths {
 		if _, err := os.Stat(p); err != nil {
 			return nil, err
@@ -80,6 +82,13 @@ func New(opts Options) (*Server, error) {
 		r.mu.RLock()
 		r.order("", false)
 		r.facetsCached()
+		// The index saved beside each file read further than it covers,
+		// for the next time (best effort: a folder may be read-only).
+		for fi, rf := range r.files {
+			if rf.indexed > rf.saved && r.saveIndex(fi) == nil {
+				rf.saved = rf.indexed
+			}
+		}
 		r.mu.RUnlock()
 	}
 	return s, nil
@@ -145,6 +154,7 @@ func (s *Server) discover() error {
 		if r == nil {
 			r = &run{id: rf.plan.RunID, red: s.opts.Redactor, started: rf.plan.Started}
 			r.whys.max = maxWhys
+			r.pvals.max, r.evalTypes.max = maxParamValues, 256
 			s.runs = append(s.runs, r)
 		}
 		r.mu.Lock()
@@ -153,8 +163,13 @@ func (s *Server) discover() error {
 		if rf.plan.Started.Before(r.started) {
 			r.started = rf.plan.Started
 		}
+		err = r.loadLabels()
+		r.loadIndex(len(r.files)-1, rf)
 		r.mu.Unlock()
 		s.mu.Unlock()
+		if err != nil {
+			return fmt.Errorf("view: %w", err)
+		}
 	}
 	s.mu.RLock()
 	runs := slices.Clone(s.runs)
@@ -225,6 +240,9 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/groups", s.apiGroups)
 	mux.HandleFunc("GET /api/job", s.apiJob)
 	mux.HandleFunc("GET /api/compare", s.apiCompare)
+	mux.HandleFunc("GET /api/session", s.apiSession)
+	mux.HandleFunc("GET /api/side", s.apiSide)
+	mux.HandleFunc("POST /api/label", s.apiLabel)
 	return s.guard(mux)
 }
 
@@ -241,8 +259,8 @@ func (s *Server) guard(h http.Handler) http.Handler {
 			http.Error(w, "agenteval view: foreign Origin", http.StatusForbidden)
 			return
 		}
-		if req.Method != http.MethodGet && req.Method != http.MethodHead {
-			http.Error(w, "agenteval view: read only", http.StatusMethodNotAllowed)
+		if req.Method != http.MethodGet && req.Method != http.MethodHead && (req.Method != http.MethodPost || req.URL.Path != "/api/label") {
+			http.Error(w, "agenteval view: read only but for POST /api/label", http.StatusMethodNotAllowed)
 			return
 		}
 		w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'")
@@ -299,6 +317,7 @@ func (s *Server) apiJobs(w http.ResponseWriter, req *http.Request) {
 	}
 	v := req.URL.Query()
 	q := query{Status: v.Get("status"), Scenario: v.Get("scenario"), Variant: v.Get("variant"), Why: v.Get("why"),
+		Params: v["param"], Eval: v.Get("eval"), Failing: v.Get("failing"), Review: v.Get("review"),
 		Text: v.Get("q"), Sort: v.Get("sort"), Desc: v.Get("desc") == "1", Limit: 50}
 	q.Offset, _ = strconv.Atoi(v.Get("offset"))
 	if n, err := strconv.Atoi(v.Get("limit")); err == nil && n > 0 {
@@ -347,7 +366,7 @@ func (s *Server) apiJob(w http.ResponseWriter, req *http.Request) {
 	case j == nil:
 		http.Error(w, fmt.Sprintf("run %s has no job %q", r.id, id), http.StatusNotFound)
 	default:
-		writeJSON(w, j)
+		writeJSON(w, r.reviewed(j))
 	}
 }
 
@@ -371,7 +390,7 @@ func (s *Server) apiCompare(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	writeJSON(w, map[string]any{"id": id, "a": ja, "b": jb, "run_a": a.id, "run_b": b.id})
+	writeJSON(w, map[string]any{"id": id, "a": a.reviewed(ja), "b": b.reviewed(jb), "run_a": a.id, "run_b": b.id})
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

@@ -82,3 +82,15 @@ func sanitize(s string) string {
 		return '_'
 	}, s)
 }
+
+// ForwardNames are names and the variables holding the bearer tokens of
+// defs, for Forward: a token the agent read through its Getenv reaches the
+// CLI, which reads it from its environment.
+func ForwardNames(defs map[string]scenario.MCPServer, names ...string) []string {
+	for _, name := range slices.Sorted(maps.Keys(defs)) {
+		if v := defs[name].BearerTokenEnv; v != "" && !slices.Contains(names, v) {
+			names = append(names, v)
+		}
+	}
+	return names
+}

@@ -23,10 +23,52 @@ function h(tag, attrs, ...kids) {
 
 async function api(path, params) {
   const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params || {})) if (v !== undefined && v !== '' && v !== null) q.set(k, v);
+  for (const [k, v] of Object.entries(params || {})) {
+    if (Array.isArray(v)) v.forEach((x) => q.append(k, x));
+    else if (v !== undefined && v !== '' && v !== null) q.set(k, v);
+  }
   const res = await fetch('api/' + path + (q.toString() ? '?' + q : ''));
   if (!res.ok) throw new Error((await res.text()) || res.statusText);
   return res.json();
+}
+
+// token is the server's, sent with the one request that writes: a label.
+let token = null;
+async function review(run, j, index, verdict, note) {
+  if (!token) token = (await api('session')).token;
+  const res = await fetch('api/label', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Agenteval-Token': token },
+    body: JSON.stringify({ run, id: j.id, index, verdict, note }),
+  });
+  if (!res.ok) throw new Error((await res.text()) || res.statusText);
+  return res.json();
+}
+
+// reviewCard shows a job's review and lets a person give one.
+function reviewCard(run, j, index) {
+  const r = j.review;
+  const note = h('textarea', { name: 'note', rows: 2, placeholder: 'Note (why)', 'aria-label': 'Review note' });
+  note.value = r ? r.note || '' : '';
+  const msg = h('span', { class: 'muted', role: 'status' });
+  const send = (verdict) => async () => {
+    try {
+      await review(run, j, index, verdict, note.value);
+      await render();
+    } catch (e) {
+      msg.textContent = 'Error: ' + e.message;
+    }
+  };
+  return h('section', { class: 'card review', id: 'review' },
+    h('h2', { text: 'Review' }),
+    r ? h('p', { class: 'reviewed ' + (r.verdict === 'pass' ? 'passed' : 'failed'), text: 'Reviewed: ' + r.verdict + (r.note ? ' — ' + r.note : '') + ' (' + new Date(r.at).toLocaleString() + ')' })
+      : h('p', { class: 'muted', text: 'Not reviewed. A review is kept in labels.jsonl beside the results; reports apply it.' }),
+    note,
+    h('div', { class: 'filters' },
+      h('button', { class: 'b', name: 'pass', onclick: send('pass'), text: 'Mark pass' }),
+      h('button', { class: 'b', name: 'fail', onclick: send('fail'), text: 'Mark fail' }),
+      r ? h('button', { class: 'b', name: 'clear', onclick: send(''), text: 'Withdraw review' }) : null,
+      msg));
 }
 
 const ms = (v) => (v < 1000 ? Math.round(v) + ' ms' : (v / 1000).toFixed(2) + ' s');
@@ -58,6 +100,16 @@ function route() {
 
 async function render() {
   clearTimeout(timer);
+  const hash = location.hash;
+  try {
+    await page();
+  } finally {
+    // What the page shows is for this address (tests wait for it).
+    if (location.hash === hash) document.body.dataset.shown = hash;
+  }
+}
+
+async function page() {
   const { parts, params } = route();
   try {
     switch (parts[0]) {
@@ -67,6 +119,8 @@ async function render() {
         return await jobPage(parts[1], Number(parts[2]), parts.slice(3).join('/'));
       case 'compare':
         return await comparePage(parts[1], parts[2], Number(parts[3]), parts.slice(4).join('/'), params);
+      case 'side':
+        return await sidePage(parts[1], Number(parts[2]), parts.slice(3).join('/'), params);
       default:
         return await runsPage();
     }
@@ -109,8 +163,11 @@ async function runPage(id, params) {
   const q = Object.fromEntries(params);
   const limit = 50;
   const offset = Number(q.offset || 0);
+  // A parameter filter is "p:PATH" in the address, "param=PATH=VALUE" to the API.
+  const paramFilters = [...params.entries()].filter(([k]) => k.startsWith('p:')).map(([, v]) => v);
   const [page, groups] = await Promise.all([
-    api('jobs', { run: r.id, status: q.status, scenario: q.scenario, variant: q.variant, why: q.why, q: q.q, sort: q.sort, desc: q.desc, offset, limit }),
+    api('jobs', { run: r.id, status: q.status, scenario: q.scenario, variant: q.variant, why: q.why, q: q.q, sort: q.sort, desc: q.desc,
+      param: paramFilters, eval: q.eval, failing: q.failing, review: q.review, offset, limit }),
     api('groups', { run: r.id }),
   ]);
   const go = (changes) => {
@@ -128,7 +185,7 @@ async function runPage(id, params) {
   const others = rs.filter((x) => x.id !== r.id);
   const rows = page.rows.map((j) => h('tr', { class: 'job', 'data-id': j.id, onclick: () => { location.hash = '#/job/' + enc(r.id) + '/' + j.index + '/' + enc(j.id); } },
     h('td', { 'data-label': 'Job' }, h('a', { href: '#/job/' + enc(r.id) + '/' + j.index + '/' + enc(j.id), text: j.id })),
-    h('td', { 'data-label': 'Status', class: j.status, text: j.status }),
+    h('td', { 'data-label': 'Status', class: j.status }, j.status, j.review ? h('span', { class: 'badge ' + (j.review === 'pass' ? 'passed' : 'failed'), title: 'reviewed by a person', text: ' reviewed: ' + j.review }) : null),
     h('td', { 'data-label': 'Scenario', text: j.scenario }),
     r.agent && page.facets.variants ? h('td', { 'data-label': 'Agent', text: j.variant || '' }) : null,
     h('td', { 'data-label': 'Parameters', text: Object.entries(j.params || {}).map(([k, v]) => k + '=' + JSON.stringify(v)).join(', ') }),
@@ -147,6 +204,12 @@ async function runPage(id, params) {
       select('status', 'Status', [{ name: 'passed' }, { name: 'failed' }, { name: 'incomplete' }, { name: 'not-passed' }]),
       select('scenario', 'Scenario', page.facets.scenarios || []),
       (page.facets.variants || []).length ? select('variant', 'Agent', page.facets.variants) : null,
+      ...(page.facets.params || []).map((pf) => h('select', { 'aria-label': 'Parameter ' + pf.path, name: 'p:' + pf.path, onchange: (e) => go({ ['p:' + pf.path]: e.target.value }) },
+        h('option', { value: '', text: pf.path + ': all' }),
+        ...pf.values.map((o) => h('option', { value: o.name, selected: q['p:' + pf.path] === o.name, text: o.name.slice(pf.path.length + 1).slice(0, 60) + ' (' + o.n + ')' })))),
+      (page.facets.evals || []).length ? select('eval', 'Evaluation', page.facets.evals) : null,
+      (page.facets.failing || []).length ? select('failing', 'Failing evaluation', page.facets.failing) : null,
+      select('review', 'Review', [{ name: 'pass' }, { name: 'fail' }, { name: 'any' }, { name: 'none' }]),
       q.why ? h('button', { class: 'b', onclick: () => go({ why: '' }), text: 'reason: ' + q.why.slice(0, 60) + ' ✕' }) : null),
     h('div', { class: 'pager' },
       h('span', { class: 'count', text: page.total + (page.more ? '+' : '') + ' job(s)' + (page.total ? ', ' + (offset + 1) + '–' + (offset + page.rows.length) : '') + (page.more && page.searched ? ' (searched ' + page.searched + ' of ' + r.recorded + ')' : '') }),
@@ -195,6 +258,7 @@ function jobView(j, other) {
     h('div', { class: 'card' },
       h('div', { class: 'status ' + status + ' ' + (differs((x) => x.passed) || ''), text: status + (j.cause ? ' (' + j.cause + ')' : '') }),
       kv('Verdict' + (j.strategy ? ' (' + j.strategy + ')' : ''), j.reason),
+      j.review ? kv('Reviewed by a person', j.review.verdict + (j.review.note ? ': ' + j.review.note : '')) : null,
       kv('Error', j.error),
       kv('Scenario', j.scenario_name ? j.scenario_name + ' (' + j.scenario + ')' : j.scenario),
       kv('Parameters', Object.entries(j.params || {}).map(([k, v]) => k + '=' + JSON.stringify(v)).join(', ')),
@@ -231,8 +295,10 @@ async function jobPage(runID, index, id) {
   crumbs(h('a', { href: '#/run/' + enc(runID), text: r ? r.name : runID }), h('span', { text: id }));
   const others = rs.filter((x) => x.id !== runID);
   show(h('h1', { text: id }),
+    h('p', {}, h('a', { id: 'side-link', href: '#/side/' + enc(runID) + '/' + index + '/' + enc(id), text: 'Side by side with the other agents, models, repetitions and runs of this combination' })),
     others.length ? h('div', { class: 'filters' }, h('select', { 'aria-label': 'Compare with run', onchange: (e) => { if (e.target.value) location.hash = '#/compare/' + enc(runID) + '/' + enc(e.target.value) + '/' + index + '/' + enc(id); } },
       h('option', { value: '', text: 'Compare with another run…' }), ...others.map((o) => h('option', { value: o.id, text: o.name + ' (' + o.id + ')' })))) : null,
+    reviewCard(runID, j, index),
     jobView(j));
 }
 
@@ -249,6 +315,70 @@ async function comparePage(a, b, index, id) {
     h('div', { class: 'side' },
       h('div', {}, h('h2', { text: 'Baseline: ' + name(a) }), jobView(c.a, c.b)),
       h('div', {}, h('h2', { text: 'Candidate: ' + name(b) }), jobView(c.b, c.a))));
+}
+
+// sidePage shows one combination's jobs in columns (the job asked for
+// first): a row per fact, the cells that differ marked, "different only"
+// hiding the rest, and each job that regressed against the first marked.
+async function sidePage(runID, index, id, params) {
+  const data = await api('side', { run: runID, id, index });
+  const rs = await runs();
+  const r = rs.find((x) => x.id === runID);
+  crumbs(h('a', { href: '#/run/' + enc(runID), text: r ? r.name : runID }), h('a', { href: '#/job/' + enc(runID) + '/' + index + '/' + enc(id), text: id }), h('span', { text: 'side by side' }));
+  const onlyDiff = params.get('diff') === '1';
+  const jobs = data.jobs;
+  const status = (j) => (j.passed ? 'passed' : j.completed ? 'failed' : 'incomplete');
+  const lastReply = (j) => { const t = (j.transcript || []).filter((x) => x.role === 'assistant'); return t.length ? t[t.length - 1].text : ''; };
+  const evalKeys = [];
+  for (const s of jobs) for (const e of s.job.evaluations || []) {
+    const k = e.type + (e.description ? ' (' + e.description + ')' : '') + ' · ' + e.scope + ' ' + e.step;
+    if (!evalKeys.includes(k)) evalKeys.push(k);
+  }
+  const evalCell = (j, k) => {
+    const e = (j.evaluations || []).find((x) => x.type + (x.description ? ' (' + x.description + ')' : '') + ' · ' + x.scope + ' ' + x.step === k);
+    return e ? (e.passed ? '✓ ' : '✗ ') + (e.message || '') : '';
+  };
+  const facts = [
+    ['Run', (s) => s.run_name],
+    ['Agent · model', (s) => s.variant || ''],
+    ['Repetition', (s) => 'run ' + s.job.run],
+    ['Status', (s) => status(s.job) + (s.versus ? ' — ' + s.versus : '')],
+    ['Review', (s) => (s.job.review ? s.job.review.verdict + (s.job.review.note ? ': ' + s.job.review.note : '') : '')],
+    ['Reason', (s) => s.job.reason || ''],
+    ...evalKeys.map((k) => [k, (s) => evalCell(s.job, k)]),
+    ['Reply', (s) => lastReply(s.job)],
+    ['Tool calls', (s) => (s.job.transcript || []).flatMap((t) => (t.actions || []).map((a) => a.name + (a.error ? ' ✗' : ''))).join(', ')],
+    ['Duration', (s) => ms(s.job.duration_ms)],
+    ['Tokens', (s) => String((s.job.usage || {}).total_tokens || 0)],
+  ];
+  const rows = facts.map(([label, f]) => {
+    const cells = jobs.map(f);
+    const differs = cells.some((c) => c !== cells[0]);
+    if (onlyDiff && !differs && label !== 'Status') return null;
+    return h('tr', { class: differs ? 'differs' : null, 'data-fact': label },
+      h('th', { text: label }),
+      ...cells.map((c, i) => h('td', { class: (differs && c !== cells[0] ? 'diff ' : '') + (label === 'Status' ? status(jobs[i].job) : ''), 'data-label': jobs[i].run_name + ' ' + (jobs[i].variant || '') }, label === 'Reply' ? h('pre', { text: c }) : c)));
+  });
+  const regressions = jobs.filter((s) => s.versus === 'regression').length;
+  show(h('h1', { text: 'Side by side: ' + id }),
+    h('div', { class: 'filters' },
+      h('label', {}, h('input', { type: 'checkbox', name: 'diff', checked: onlyDiff, onchange: (e) => { location.hash = '#/side/' + enc(runID) + '/' + index + '/' + enc(id) + (e.target.checked ? '?diff=1' : ''); } }), ' Different only'),
+      h('span', { class: regressions ? 'failed' : 'muted', id: 'regressions', text: regressions + ' regression(s) against the first job' })),
+    (data.groups || []).length > 1 ? h('section', { class: 'card' },
+      h('h2', { text: 'This combination by run and agent' }),
+      h('p', { class: 'muted', text: 'Against the first row, as report compare tests a combination: Fisher\'s exact one-sided test for a lower pass rate at α = ' + data.alpha + '.' }),
+      h('table', { class: 'groups-table' },
+        h('thead', {}, h('tr', {}, h('th', { text: 'Run' }), h('th', { text: 'Agent · model' }), h('th', { class: 'n', text: 'Passed' }), h('th', { class: 'n', text: 'p' }), h('th', { text: 'Decision' }))),
+        h('tbody', {}, ...data.groups.map((g) => h('tr', { class: g.regression ? 'regression' : null, 'data-regression': g.regression ? '1' : null },
+          h('td', { 'data-label': 'Run', text: (rs.find((x) => x.id === g.run) || { name: g.run }).name }),
+          h('td', { 'data-label': 'Agent · model', text: g.variant || '' }),
+          h('td', { class: 'n', 'data-label': 'Passed', text: g.passed + '/' + g.jobs }),
+          h('td', { class: 'n', 'data-label': 'p', text: g.baseline ? 'baseline' : String(g.p) }),
+          h('td', { 'data-label': 'Decision', class: g.regression ? 'failed' : null, text: g.baseline ? '' : g.regression ? 'regression' : 'no significant drop' })))))) : null,
+    h('div', { class: 'scroll' }, h('table', { class: 'side-table' },
+      h('thead', {}, h('tr', {}, h('th', { text: '' }), ...jobs.map((s, i) => h('th', { class: s.versus || null, 'data-versus': s.versus || null },
+        h('a', { href: '#/job/' + enc(s.run) + '/' + s.index + '/' + enc(s.job.id), text: i === 0 ? 'baseline' : '#' + i }))))),
+      h('tbody', {}, ...rows))));
 }
 
 window.addEventListener('hashchange', render);

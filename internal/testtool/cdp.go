@@ -1,4 +1,4 @@
-package report
+package testtool
 
 import (
 	"bufio"
@@ -17,13 +17,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// A minimal client of the Chrome DevTools Protocol over
+// A minimal client of the Chrome DevTools Protocol, shared by the tests
+// that load pages in a real browser (report's HTML, the viewer) over
 // --remote-debugging-pipe (JSON messages ended by a NUL byte; Chromium
 // reads commands on its fd 3 and writes on fd 4). The layout check needs
 // it rather than --window-size because headless Chromium will not make a
 // window narrower than 500 px; device metrics emulation sets any viewport.
 
-type cdpBrowser struct {
+// Browser is a headless Chromium driven over the DevTools protocol.
+type Browser struct {
 	cmd    *exec.Cmd
 	w      io.WriteCloser
 	mu     sync.Mutex
@@ -45,9 +47,9 @@ type cdpMessage struct {
 	} `json:"error,omitempty"`
 }
 
-// startChromium starts headless Chromium with a fresh profile, off the
+// StartChromium starts headless Chromium with a fresh profile, off the
 // network, driven over a pipe. It is closed when the test ends.
-func startChromium(t *testing.T, bin string) *cdpBrowser {
+func StartChromium(t testing.TB, bin string) *Browser {
 	t.Helper()
 	toChrome, chromeIn, err := os.Pipe()
 	require.NoError(t, err)
@@ -63,7 +65,7 @@ func startChromium(t *testing.T, bin string) *cdpBrowser {
 	require.NoError(t, cmd.Start())
 	_ = toChrome.Close()
 	_ = fromChrome.Close()
-	b := &cdpBrowser{cmd: cmd, w: chromeIn, calls: map[int]chan cdpMessage{}, events: make(chan cdpMessage, 256), done: make(chan struct{})}
+	b := &Browser{cmd: cmd, w: chromeIn, calls: map[int]chan cdpMessage{}, events: make(chan cdpMessage, 256), done: make(chan struct{})}
 	go b.read(chromeOut)
 	t.Cleanup(func() {
 		_, _ = b.call(context.Background(), "", "Browser.close", nil)
@@ -91,7 +93,7 @@ func startChromium(t *testing.T, bin string) *cdpBrowser {
 	return b
 }
 
-func (b *cdpBrowser) read(r io.Reader) {
+func (b *Browser) read(r io.Reader) {
 	defer close(b.done)
 	br := bufio.NewReaderSize(r, 1<<20)
 	for {
@@ -125,7 +127,7 @@ func (b *cdpBrowser) read(r io.Reader) {
 
 // call sends a command (to a page session when session is not empty) and
 // returns its result.
-func (b *cdpBrowser) call(ctx context.Context, session, method string, params any) (json.RawMessage, error) {
+func (b *Browser) call(ctx context.Context, session, method string, params any) (json.RawMessage, error) {
 	b.mu.Lock()
 	b.nextID++
 	id := b.nextID
@@ -159,14 +161,14 @@ func (b *cdpBrowser) call(ctx context.Context, session, method string, params an
 	}
 }
 
-// cdpPage is one tab.
-type cdpPage struct {
-	b       *cdpBrowser
+// Page is one tab.
+type Page struct {
+	b       *Browser
 	session string
 }
 
-// newPage opens a tab and attaches to it.
-func (b *cdpBrowser) newPage(ctx context.Context) (*cdpPage, error) {
+// NewPage opens a tab and attaches to it.
+func (b *Browser) NewPage(ctx context.Context) (*Page, error) {
 	res, err := b.call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank"})
 	if err != nil {
 		return nil, err
@@ -183,16 +185,16 @@ func (b *cdpBrowser) newPage(ctx context.Context) (*cdpPage, error) {
 	if err := json.Unmarshal(res, &att); err != nil {
 		return nil, err
 	}
-	p := &cdpPage{b: b, session: att.SessionID}
+	p := &Page{b: b, session: att.SessionID}
 	if _, err := b.call(ctx, p.session, "Page.enable", nil); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
 
-// load sets the viewport (a phone's when mobile) and loads url, waiting for
+// Load sets the viewport (a phone's when mobile) and loads url, waiting for
 // its load event.
-func (p *cdpPage) load(ctx context.Context, url string, width, height int, mobile bool) error {
+func (p *Page) Load(ctx context.Context, url string, width, height int, mobile bool) error {
 	if _, err := p.b.call(ctx, p.session, "Emulation.setDeviceMetricsOverride", map[string]any{
 		"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile}); err != nil {
 		return err
@@ -214,9 +216,10 @@ func (p *cdpPage) load(ctx context.Context, url string, width, height int, mobil
 	}
 }
 
-// eval evaluates a script whose value is a string and returns it.
-func (p *cdpPage) eval(ctx context.Context, script string) (string, error) {
-	res, err := p.b.call(ctx, p.session, "Runtime.evaluate", map[string]any{"expression": script, "returnByValue": true})
+// Eval evaluates a script whose value is a string (or a promise of one)
+// and returns it.
+func (p *Page) Eval(ctx context.Context, script string) (string, error) {
+	res, err := p.b.call(ctx, p.session, "Runtime.evaluate", map[string]any{"expression": script, "returnByValue": true, "awaitPromise": true})
 	if err != nil {
 		return "", err
 	}
@@ -246,9 +249,28 @@ func (p *cdpPage) eval(ctx context.Context, script string) (string, error) {
 	return s, nil
 }
 
-// screenshot captures a band of the page, from y down height CSS pixels,
+// WaitFor evaluates script (whose value is a string) until it is not
+// empty, and returns it: for a page that renders after its scripts fetch.
+// On ctx's end it says what the script last returned.
+func (p *Page) WaitFor(ctx context.Context, script string) (string, error) {
+	var last error
+	for {
+		out, err := p.Eval(ctx, script)
+		if err == nil && out != "" {
+			return out, nil
+		}
+		last = err
+		select {
+		case <-ctx.Done():
+			return "", fmt.Errorf("waiting for %s: %w (last error: %v)", script, ctx.Err(), last)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// Screenshot captures a band of the page, from y down height CSS pixels,
 // as PNG.
-func (p *cdpPage) screenshot(ctx context.Context, y, width, height int) ([]byte, error) {
+func (p *Page) Screenshot(ctx context.Context, y, width, height int) ([]byte, error) {
 	res, err := p.b.call(ctx, p.session, "Page.captureScreenshot", map[string]any{
 		"format": "png", "captureBeyondViewport": true,
 		"clip": map[string]any{"x": 0, "y": y, "width": width, "height": height, "scale": 1}})
