@@ -36,7 +36,9 @@ func sameModel(r llmtest.Request) llmtest.Reply {
 var (
 	statusLine = regexp.MustCompile(`SCENARIO STATUS: (✅ PASS|❌ FAIL)`)
 	logsLine   = regexp.MustCompile(`Using logs directory: (\S+)`)
-	ansi       = regexp.MustCompile("\x1b\\[[0-9;]*m")
+	// writtenLine is each file upstream says it wrote.
+	writtenLine = regexp.MustCompile(`(?:written to|saved to): (\S+\.json)`)
+	ansi        = regexp.MustCompile("\x1b\\[[0-9;]*m")
 )
 
 // upstreamRun is what `elizaos scenario run FILE` printed and wrote.
@@ -71,7 +73,7 @@ func runUpstream(t *testing.T, elizaos []string, srv *llmtest.Server, file, keep
 	if logs := logsLine.FindStringSubmatch(text); logs != nil {
 		// Its centralised result names itself run-….json; the step files
 		// beside it are per step.
-		for _, written := range regexp.MustCompile(`(?:written to|saved to): (\S+\.json)`).FindAllStringSubmatch(text, -1) {
+		for _, written := range writtenLine.FindAllStringSubmatch(text, -1) {
 			path := written[1]
 			if filepath.Dir(path) != logs[1] {
 				continue

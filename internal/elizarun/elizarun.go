@@ -546,13 +546,7 @@ func (s *ScenarioRun) Job(scenario, combination string, run int, index int64) *r
 		DurationMS:  s.Metrics.ExecutionTimeSeconds * 1000,
 		Usage:       llm.Usage{TotalTokens: s.Metrics.TotalTokens, PromptTokens: s.Metrics.PromptTokens, CompletionTokens: s.Metrics.CompletionTokens},
 	}
-	if s.startTime > 0 {
-		j.Started = time.UnixMilli(int64(s.startTime)).UTC()
-	} else if len(s.Trajectory) > 0 {
-		if t, err := time.Parse(time.RFC3339Nano, s.Trajectory[0].Timestamp); err == nil {
-			j.Started = t.UTC()
-		}
-	}
+	j.Started = s.started()
 	passed := 0
 	for _, e := range s.Evaluations {
 		ev := results.Evaluation{Type: e.EvaluatorType, Scope: results.ScopeStep, Passed: e.Success, Message: e.Summary, Details: e.Details, Weight: 1}
@@ -596,6 +590,20 @@ func (s *ScenarioRun) Job(scenario, combination string, run int, index int64) *r
 	}
 	j.Transcript = transcript(s)
 	return j
+}
+
+// started is when the run began: a matrix run's startTime, else its first
+// trajectory step's time (zero when neither says).
+func (s *ScenarioRun) started() time.Time {
+	if s.startTime > 0 {
+		return time.UnixMilli(int64(s.startTime)).UTC()
+	}
+	if len(s.Trajectory) > 0 {
+		if t, err := time.Parse(time.RFC3339Nano, s.Trajectory[0].Timestamp); err == nil {
+			return t.UTC()
+		}
+	}
+	return time.Time{}
 }
 
 // transcript rebuilds the messages, thoughts and actions from a

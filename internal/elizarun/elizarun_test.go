@@ -2,6 +2,7 @@ package elizarun
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -348,4 +349,24 @@ func FuzzDecode(f *testing.F) {
 		_, err = json.Marshal(j)
 		require.NoError(t, err)
 	})
+}
+
+// BenchmarkExport writes n jobs as ElizaOS run files: time and
+// allocations per job stay flat as n grows (summary.json is streamed).
+func BenchmarkExport(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		b.Run(fmt.Sprintf("jobs=%d", n), func(b *testing.B) {
+			jobs := make([]*results.Job, n)
+			for i := range jobs {
+				jobs[i] = job(fmt.Sprintf("c%d", i/10), i%10+1, "pass")
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Export(b.TempDir(), seq(jobs...)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*n), "µs/job")
+		})
+	}
 }

@@ -38,12 +38,7 @@ func Records(files []File) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		r := run{s: s}
-		if s.startTime > 0 {
-			r.start = time.UnixMilli(int64(s.startTime))
-		} else if len(s.Trajectory) > 0 {
-			r.start, _ = time.Parse(time.RFC3339Nano, s.Trajectory[0].Timestamp)
-		}
+		r := run{s: s, start: s.started()}
 		file, _ := s.Parameters["scenario.file"].(string)
 		switch {
 		case strings.HasPrefix(s.CombinationID, "single-") && file != "":
