@@ -29,6 +29,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenteval/agenteval/internal/textdist"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/results"
 )
@@ -447,9 +448,14 @@ func checkScenario(name string, s *ScenarioRun) error {
 	case s.Metrics.ExecutionTimeSeconds < 0 || math.IsNaN(s.Metrics.ExecutionTimeSeconds):
 		return fmt.Errorf("%s: metrics.execution_time_seconds: want a number ≥ 0, got %v", name, s.Metrics.ExecutionTimeSeconds)
 	}
+	kinds := []string{"thought", "action", "observation"}
 	for i, st := range s.Trajectory {
-		if !slices.Contains([]string{"thought", "action", "observation"}, st.Type) {
-			return fmt.Errorf("%s: trajectory[%d].type: want thought, action or observation, got %q", name, i, st.Type)
+		if !slices.Contains(kinds, st.Type) {
+			msg := fmt.Sprintf("%s: trajectory[%d].type: want thought, action or observation, got %q", name, i, st.Type)
+			if near := textdist.Suggest(st.Type, kinds); near != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", near)
+			}
+			return errors.New(msg)
 		}
 	}
 	return nil

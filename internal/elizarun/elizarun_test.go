@@ -306,7 +306,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"empty run id", `{"run_id": "", "matrix_combination_id": "c"}`, "run_id: want a non-empty string"},
 		{"no combination", `{"run_id": "r"}`, "matrix_combination_id: want a non-empty string"},
 		{"negative time", `{"run_id": "r", "matrix_combination_id": "c", "metrics": {"execution_time_seconds": -1}}`, "metrics.execution_time_seconds: want a number ≥ 0"},
-		{"step type", `{"run_id": "r", "matrix_combination_id": "c", "trajectory": [{"type": "thougth"}]}`, `trajectory[0].type: want thought, action or observation, got "thougth"`},
+		{"step type", `{"run_id": "r", "matrix_combination_id": "c", "trajectory": [{"type": "thougth"}]}`, `trajectory[0].type: want thought, action or observation, got "thougth" (did you mean "thought"?)`},
 		{"matrix time", `{"runId": "r", "combinationId": "c", "startTime": "yesterday"}`, `startTime: want an ISO time, got "yesterday"`},
 		{"matrix id", `{"runId": "", "combinationId": "c"}`, "runId: want a non-empty string"},
 	} {
