@@ -98,6 +98,9 @@ func (f *runFlags) check() string {
 		return fmt.Sprintf("--tokens-per-minute %d: want 0 (learned) or at least 1 token a minute", f.tokensPerMinute)
 	case f.runs < 1:
 		return fmt.Sprintf("--runs %d: want at least 1 run per scenario", f.runs)
+	case f.retry != "" && f.retry != "failed" && f.retry != "incomplete":
+		// Checked here so that the message names the flag, not RunConfig.Retry.
+		return fmt.Sprintf("--retry %q: want failed or incomplete", f.retry)
 	case f.steps != "auto" && f.steps != "always" && f.steps != "never":
 		return fmt.Sprintf("--steps %q: want auto, always or never", f.steps)
 	case f.maxJobs < 1:
