@@ -27,6 +27,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -259,7 +260,13 @@ func relay(file string, in io.Reader, out io.Writer) error {
 		}
 	}()
 	// The relay ends when the server closes the connection: its session
-	// ended, because our input did or the job's did.
+	// ended, because our input did or the job's did. A reset is such an
+	// end too: the server closes a connection with our unread input in it
+	// (a wrong token, a job that ended mid-request), and the CLI on the
+	// other side needs no error from us for that.
 	_, err = io.Copy(out, c)
+	if errors.Is(err, syscall.ECONNRESET) {
+		err = nil
+	}
 	return err
 }
