@@ -248,7 +248,7 @@ func (r *run) runStep(ctx context.Context, s *scenario.Scenario, step *scenario.
 		st.Input = step.Input
 		reply, startup, err := send(ctx, w, timeout, sess, step.Input)
 		st.Duration = time.Since(st.Started) - startup // the step started just before this call (no clock read between)
-		st.Reply, st.Actions, st.Usage, st.Thought = reply.Text, reply.Actions, reply.Usage, reply.Thought
+		st.Reply, st.Actions, st.Usage, st.Thought, st.EndReason = reply.Text, reply.Actions, reply.Usage, reply.Thought, reply.EndReason
 		return err
 	default:
 		st.Kind = "code"
@@ -350,7 +350,8 @@ func transcriptOf(t *evaluate.Trace) []results.Turn {
 			out = append(out, st.Turns...)
 		case "input":
 			out = append(out, results.Turn{Role: "user", Text: st.Input, At: st.Started},
-				results.Turn{Role: "assistant", Text: st.Reply, At: st.Started.Add(st.Duration), Duration: st.Duration, Thought: st.Thought, Actions: st.Actions})
+				results.Turn{Role: "assistant", Text: st.Reply, At: st.Started.Add(st.Duration), Duration: st.Duration, Thought: st.Thought,
+					EndReason: st.EndReason, Actions: st.Actions})
 		}
 	}
 	return out
@@ -382,9 +383,10 @@ func jobSeed(seed int64, id string, attempt int) int64 {
 func send(ctx context.Context, w *worker, timeout time.Duration, sess Session, msg string) (Reply, time.Duration, error) {
 	t0 := time.Now()
 	reply, err := callTimeout(ctx, w, timeout, func(ctx context.Context) (Reply, error) { return sess.Send(ctx, msg) }, nil)
-	if err == nil {
-		if err = checkUsage(reply.Usage); err != nil {
-			reply = Reply{}
+	if uerr := checkUsage(reply.Usage); uerr != nil {
+		reply = Reply{}
+		if err == nil {
+			err = uerr
 		}
 	}
 	var startup time.Duration
@@ -400,6 +402,10 @@ func send(ctx context.Context, w *worker, timeout time.Duration, sess Session, m
 // spends a billion tokens, and a count beyond it would overflow the sums
 // and slip past --budget as surely as a negative one.
 const maxReplyTokens = 1_000_000_000
+
+// maxReplyUSD bounds the cost one reply reports, as maxReplyTokens its
+// tokens.
+const maxReplyUSD = 1_000_000
 
 // errImpossibleUsage is an agent reporting token counts no model spends.
 var errImpossibleUsage = errors.New("agent protocol error: impossible token usage")
@@ -417,6 +423,9 @@ func checkUsage(u llm.Usage) error {
 		if c.n < 0 || c.n > maxReplyTokens {
 			return fmt.Errorf("%w: %s is %d (want 0 to %d)", errImpossibleUsage, c.name, c.n, maxReplyTokens)
 		}
+	}
+	if !(u.CostUSD >= 0 && u.CostUSD <= maxReplyUSD) { // NaN too
+		return fmt.Errorf("%w: cost_usd is %v (want 0 to %d)", errImpossibleUsage, u.CostUSD, maxReplyUSD)
 	}
 	return nil
 }

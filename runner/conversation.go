@@ -7,6 +7,7 @@ import (
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/internal/converse"
+	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -70,13 +71,15 @@ func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario
 			if ctx.Err() != nil {
 				st.TerminationReason = reasonTotalTimeout
 			}
+			if !isEmptyReply(reply) {
+				// What a timed-out or failed turn had received (a
+				// Cooperative agent's partial reply) is kept, not judged.
+				addTurn(st, reply, d)
+			}
 			convErr = fmt.Errorf("turn %d: %w", turn, err)
 			break
 		}
-		st.Reply = reply.Text
-		st.Actions = append(st.Actions, reply.Actions...)
-		st.Usage = st.Usage.Add(reply.Usage)
-		st.Turns = append(st.Turns, results.Turn{Role: "assistant", Text: reply.Text, At: time.Now(), Duration: d, Thought: reply.Thought, Actions: reply.Actions})
+		addTurn(st, reply, d)
 		res.Evaluations = append(res.Evaluations, compiled.Evaluate(ctx, evaluate.Input{Trace: trace, Step: stepIdx, Turn: len(st.Turns) - 1, Scope: results.ScopeTurn, Env: evalEnv})...)
 		if reason := r.terminated(ctx, conv, st, "assistant", res); reason != "" {
 			st.TerminationReason = reason
@@ -115,4 +118,19 @@ func (r *run) terminated(ctx context.Context, conv *scenario.Conversation, st *e
 	reason, usage := converse.Terminated(ctx, r.cfg.Registries.Terminations, r.cfg.Judge, conv.TerminationConditions, st.Turns, speaker, st.Transcript)
 	res.JudgeUsage = res.JudgeUsage.Add(usage)
 	return reason
+}
+
+// addTurn adds an assistant turn, its reply, to a conversation's trace.
+func addTurn(st *evaluate.StepTrace, reply Reply, d time.Duration) {
+	st.Reply = reply.Text
+	st.Actions = append(st.Actions, reply.Actions...)
+	st.Usage = st.Usage.Add(reply.Usage)
+	st.Turns = append(st.Turns, results.Turn{Role: "assistant", Text: reply.Text, At: time.Now(), Duration: d, Thought: reply.Thought,
+		EndReason: reply.EndReason, Actions: reply.Actions})
+}
+
+// isEmptyReply reports whether a reply holds nothing: the zero Reply a
+// failed call returns.
+func isEmptyReply(r Reply) bool {
+	return r.Text == "" && len(r.Actions) == 0 && r.Usage == (llm.Usage{}) && r.Thought == "" && r.EndReason == ""
 }

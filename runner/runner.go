@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"iter"
 	"maps"
+	"math"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -448,6 +450,45 @@ func (r *run) account(res *results.Job) {
 	if r.cfg.Price != nil {
 		res.Cost = r.cfg.Price(res)
 	}
+	if res.Usage.CostUSD > 0 {
+		res.Usage.CostUSD = math.Round(res.Usage.CostUSD*1e9) / 1e9 // sums of replies' costs carry float noise
+		res.Cost = reportedCost(res.Cost, res)
+	}
+}
+
+// reportedCost is c (nil when the run prices nothing) with the agent's
+// cost as the agent reported it (res.Usage.CostUSD: a coding-agent CLI's
+// own figure), which wins over the price table's: the agent is no longer
+// unpriced, and the total is the sum of the roles when each is known. A
+// role without a Cost of its own costs 0 when it spent no tokens, else
+// unknown.
+func reportedCost(c *results.Cost, res *results.Job) *results.Cost {
+	out := results.Cost{}
+	if c != nil {
+		out = *c
+	} else {
+		for _, r := range []struct {
+			role  string
+			usage llm.Usage
+			out   **float64
+		}{{"user", res.UserUsage, &out.User}, {"judge", res.JudgeUsage, &out.Judge}} {
+			if r.usage == (llm.Usage{}) {
+				*r.out = new(0.0)
+			} else {
+				out.Unpriced = append(out.Unpriced, r.role+": ?")
+			}
+		}
+	}
+	out.Agent = new(res.Usage.CostUSD)
+	out.Unpriced = slices.DeleteFunc(slices.Clone(out.Unpriced), func(s string) bool { return strings.HasPrefix(s, "agent: ") })
+	if len(out.Unpriced) == 0 {
+		out.Unpriced = nil
+	}
+	out.USD = nil
+	if out.User != nil && out.Judge != nil {
+		out.USD = new(math.Round((*out.Agent+*out.User+*out.Judge)*1e9) / 1e9)
+	}
+	return &out
 }
 
 // runJob runs a job with its retries. It never panics. A job that cannot
