@@ -69,11 +69,9 @@ type SessionConfig struct {
 // Reply is what the agent answered to one message. An agent reports its
 // tool calls and token usage here, when it has them: evaluations of tool
 // calls (trajectory_match, action checks) and the efficiency figures read
-// Actions, budgets and token reports read Usage (its CostUSD, when the
-// agent reports what it spent, is the job's agent cost); an agent that
-// leaves them empty is scored on its text alone. A Cooperative agent whose
-// Send returns with its context's error may return what it received so
-// far with the error: the runner keeps it in the transcript.
+// Actions, budgets and token reports read Usage; an agent that leaves them
+// empty is scored on its text alone. A Cooperative agent's Send that ends
+// with its context may return what it had with the error: it is kept.
 type Reply struct {
 	// Text is the reply text.
 	Text string
@@ -82,13 +80,10 @@ type Reply struct {
 	// Usage counts the tokens spent answering (zero: unknown).
 	Usage llm.Usage
 	// Thought is the reasoning the agent reports for this reply, if any
-	// (kept in the transcript's turn): an ElizaOS thought, a coding-agent
-	// CLI's reasoning (Claude Code's thinking blocks, OpenCode's reasoning
-	// parts, Codex's reasoning items).
+	// (kept in the transcript's turn), a coding-agent CLI's reasoning too.
 	Thought string
-	// EndReason is why the agent's reply ended, in the agent's own words
-	// (kept in the transcript's turn): a coding-agent CLI's stop reason or
-	// result status ("end_turn", "stop", "completed", "error_max_turns").
+	// EndReason is why the reply ended, in the agent's words (kept in the
+	// transcript's turn): a CLI's stop reason or status ("end_turn").
 	EndReason string
 }
 

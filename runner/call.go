@@ -122,9 +122,7 @@ func (c *call[T]) abandon() {
 // ignores its context: the call is then abandoned on the worker's caller
 // goroutine, which ends after it. A panic in fn comes back as an error.
 // discard, when not nil, gets what fn returns after the call was abandoned
-// or with its context's end (so a session opened too late is closed, not
-// leaked); without discard, what fn returned with its context's error is
-// returned with the context's cause (a step's partial reply).
+// (so a session opened too late is closed, not leaked); see ended.
 func callTimeout[T any](ctx context.Context, w *worker, d time.Duration, fn func(context.Context) (T, error), discard func(T)) (T, error) {
 	var zero T
 	if err := ctx.Err(); err != nil {
@@ -172,15 +170,14 @@ func callInline[T any](ctx context.Context, fn func(context.Context) (T, error),
 	return v, err
 }
 
-// ended is what a call that returned with its context's end gives back:
-// the context's cause, with what the call returned when there is no
-// discard (a reply: what a step received before its timeout is kept),
-// else nothing (discard gets it: a session opened too late is closed).
+// ended is what a call that returned with its context's end gives back
+// with the context's cause: v (a step's partial reply), or nothing when
+// discard takes v (a session opened too late is closed).
 func ended[T any](ctx context.Context, v T, discard func(T)) (T, error) {
 	if discard != nil {
-		discard(v) // returned with the context's end: not used
+		discard(v)
 		var zero T
-		return zero, context.Cause(ctx)
+		v = zero
 	}
 	return v, context.Cause(ctx)
 }

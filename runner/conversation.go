@@ -7,7 +7,6 @@ import (
 
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/internal/converse"
-	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -71,9 +70,7 @@ func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario
 			if ctx.Err() != nil {
 				st.TerminationReason = reasonTotalTimeout
 			}
-			if !isEmptyReply(reply) {
-				// What a timed-out or failed turn had received (a
-				// Cooperative agent's partial reply) is kept, not judged.
+			if reply.Text != "" || len(reply.Actions) > 0 || reply.Thought != "" { // a partial reply: kept, not judged
 				addTurn(st, reply, d)
 			}
 			convErr = fmt.Errorf("turn %d: %w", turn, err)
@@ -127,10 +124,4 @@ func addTurn(st *evaluate.StepTrace, reply Reply, d time.Duration) {
 	st.Usage = st.Usage.Add(reply.Usage)
 	st.Turns = append(st.Turns, results.Turn{Role: "assistant", Text: reply.Text, At: time.Now(), Duration: d, Thought: reply.Thought,
 		EndReason: reply.EndReason, Actions: reply.Actions})
-}
-
-// isEmptyReply reports whether a reply holds nothing: the zero Reply a
-// failed call returns.
-func isEmptyReply(r Reply) bool {
-	return r.Text == "" && len(r.Actions) == 0 && r.Usage == (llm.Usage{}) && r.Thought == "" && r.EndReason == ""
 }

@@ -80,34 +80,25 @@ func TestTimedOutStepKeepsWhatCame(t *testing.T) {
 	}
 }
 
-// TestReportedCostIsTheAgentCost: the cost an agent reports with its
-// replies (Usage.CostUSD, summed) is the job's agent cost, over the price
-// table's (a model without a price is then not unpriced), and the total
-// is the roles' sum; without a pricer the record still gets it. The end
-// reason reaches the transcript's turn.
-func TestReportedCostIsTheAgentCost(t *testing.T) {
+// TestReportedCostSums: the cost an agent reports with its replies
+// (Usage.CostUSD) sums into the job's usage without float noise, where
+// the pricer (Config.Price) finds it; the end reason reaches the
+// transcript's turn.
+func TestReportedCostSums(t *testing.T) {
 	t.Parallel()
 	reply := Reply{Text: "Done.", EndReason: "end_turn", Usage: llm.Usage{PromptTokens: 100, CompletionTokens: 5, TotalTokens: 105, CostUSD: 0.1}}
 	s := inputScenario(t, "  - input: one\n  - input: two\n    evaluations:\n      - type: string_contains\n        value: Done\n")
-	priced := func(j *results.Job) *results.Cost {
-		return &results.Cost{User: new(0.0), Judge: new(0.0), Unpriced: []string{"agent: fake-model"}}
-	}
-	for _, tc := range []struct {
-		name  string
-		price func(*results.Job) *results.Cost
-	}{{"priced", priced}, {"no pricer", nil}} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			res := runOne(t, Config{Agent: partialAgent{reply: reply}, Concurrency: 1, Price: tc.price}, s)
-			require.True(t, res.Completed, res.Error)
-			assert.Equal(t, 0.2, res.Usage.CostUSD, "two replies' costs, without float noise")
-			require.NotNil(t, res.Cost)
-			assert.Equal(t, &results.Cost{USD: new(0.2), Agent: new(0.2), User: new(0.0), Judge: new(0.0)}, res.Cost)
-			require.Len(t, res.Transcript, 4)
-			assert.Equal(t, "end_turn", res.Transcript[1].EndReason)
-			assert.Equal(t, "end_turn", res.Transcript[3].EndReason)
-		})
-	}
+	var priced float64
+	res := runOne(t, Config{Agent: partialAgent{reply: reply}, Concurrency: 1, Price: func(j *results.Job) *results.Cost {
+		priced = j.Usage.CostUSD
+		return &results.Cost{Agent: new(j.Usage.CostUSD)}
+	}}, s)
+	require.True(t, res.Completed, res.Error)
+	assert.Equal(t, 0.2, res.Usage.CostUSD, "two replies' costs, without float noise")
+	assert.Equal(t, 0.2, priced)
+	require.Len(t, res.Transcript, 4)
+	assert.Equal(t, "end_turn", res.Transcript[1].EndReason)
+	assert.Equal(t, "end_turn", res.Transcript[3].EndReason)
 }
 
 // TestImpossibleCostIsRefused: a negative or absurd reported cost fails

@@ -9,7 +9,6 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -108,7 +107,8 @@ type Config struct {
 	// Price, when set, prices each finished job's model calls (its Usage,
 	// UserUsage and JudgeUsage, each by its role's model) for its Cost,
 	// before Budget counts it and Results receives it; the CLI prices with
-	// plan.Prices.JobCost.
+	// plan.Prices.JobCost, the agent's calls at the cost the agent reported
+	// (Usage.CostUSD, a coding-agent CLI's own figure) when it reported one.
 	Price func(*results.Job) *results.Cost
 	// Limits, when set, are the limiters the run's model clients share
 	// (llm.OpenAIConfig.Limits): Progress reports how much they throttled
@@ -447,48 +447,10 @@ func (r *run) account(res *results.Job) {
 	for i := range res.Evaluations {
 		res.JudgeUsage = res.JudgeUsage.Add(res.Evaluations[i].Usage)
 	}
+	res.Usage.CostUSD = math.Round(res.Usage.CostUSD*1e9) / 1e9 // replies' costs summed carry float noise
 	if r.cfg.Price != nil {
 		res.Cost = r.cfg.Price(res)
 	}
-	if res.Usage.CostUSD > 0 {
-		res.Usage.CostUSD = math.Round(res.Usage.CostUSD*1e9) / 1e9 // sums of replies' costs carry float noise
-		res.Cost = reportedCost(res.Cost, res)
-	}
-}
-
-// reportedCost is c (nil when the run prices nothing) with the agent's
-// cost as the agent reported it (res.Usage.CostUSD: a coding-agent CLI's
-// own figure), which wins over the price table's: the agent is no longer
-// unpriced, and the total is the sum of the roles when each is known. A
-// role without a Cost of its own costs 0 when it spent no tokens, else
-// unknown.
-func reportedCost(c *results.Cost, res *results.Job) *results.Cost {
-	out := results.Cost{}
-	if c != nil {
-		out = *c
-	} else {
-		for _, r := range []struct {
-			role  string
-			usage llm.Usage
-			out   **float64
-		}{{"user", res.UserUsage, &out.User}, {"judge", res.JudgeUsage, &out.Judge}} {
-			if r.usage == (llm.Usage{}) {
-				*r.out = new(0.0)
-			} else {
-				out.Unpriced = append(out.Unpriced, r.role+": ?")
-			}
-		}
-	}
-	out.Agent = new(res.Usage.CostUSD)
-	out.Unpriced = slices.DeleteFunc(slices.Clone(out.Unpriced), func(s string) bool { return strings.HasPrefix(s, "agent: ") })
-	if len(out.Unpriced) == 0 {
-		out.Unpriced = nil
-	}
-	out.USD = nil
-	if out.User != nil && out.Judge != nil {
-		out.USD = new(math.Round((*out.Agent+*out.User+*out.Judge)*1e9) / 1e9)
-	}
-	return &out
 }
 
 // runJob runs a job with its retries. It never panics. A job that cannot
