@@ -44,8 +44,11 @@ func TestARunSavesTheViewersIndex(t *testing.T) {
 		cfg.Agent, cfg.Runs = agent, 6
 		_, err := kit.Run(t.Context(), cfg, files...)
 		require.NoError(t, err)
-		_, err = os.Stat(filepath.Join(cfg.Out, "results.jsonl.view-index"))
+		st, err := os.Stat(filepath.Join(cfg.Out, "results.jsonl.view-index"))
 		require.NoError(t, err, "the run saved the viewer's index")
+		rs, err := os.Stat(filepath.Join(cfg.Out, "results.jsonl"))
+		require.NoError(t, err)
+		assert.Equal(t, rs.Mode().Perm(), st.Mode().Perm(), "as readable as the results")
 	}
 	whole, shards, resumed := filepath.Join(root, "whole"), filepath.Join(root, "shards"), filepath.Join(root, "resumed")
 	run(agenteval.RunConfig{Out: whole})

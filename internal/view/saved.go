@@ -155,6 +155,11 @@ func (r *run) saveIndex(fi int) error {
 		_ = tmp.Close()
 		return err
 	}
+	// Readable by whoever may read the results (CreateTemp makes it 0600).
+	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
+		_ = tmp.Close()
+		return err
+	}
 	if err := tmp.Close(); err != nil {
 		return err
 	}
