@@ -3,6 +3,7 @@ package view
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -116,6 +117,14 @@ type run struct {
 	sorted     map[string][]int32
 	facetsMemo *facets
 	facetsOf   int // len(jobs) when facetsMemo was counted
+}
+
+// newRun is an empty run of the given id, its tables bounded.
+func newRun(id string, red *redact.Redactor, started time.Time) *run {
+	r := &run{id: id, red: red, started: started}
+	r.whys.max = maxWhys
+	r.pvals.max, r.evalTypes.max = maxParamValues, 256
+	return r
 }
 
 // interner gives each distinct string a small number, from 1.
@@ -236,7 +245,7 @@ func openFile(path string, red *redact.Redactor) (*runFile, error) {
 
 // grow indexes what the run's files gained since the last call: every
 // complete line (a line still being written waits for its newline).
-func (r *run) grow() error {
+func (r *run) grow(ctx context.Context) error {
 	for fi, rf := range r.files {
 		st, err := rf.f.Stat()
 		if err != nil {
@@ -245,14 +254,14 @@ func (r *run) grow() error {
 		if st.Size() <= rf.indexed {
 			continue
 		}
-		if err := r.growFile(uint16(fi), rf, st.Size()); err != nil {
+		if err := r.growFile(ctx, uint16(fi), rf, st.Size()); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (r *run) growFile(fi uint16, rf *runFile, size int64) error {
+func (r *run) growFile(ctx context.Context, fi uint16, rf *runFile, size int64) error {
 	br := bufio.NewReaderSize(io.NewSectionReader(rf.f, rf.indexed, size-rf.indexed), 1<<20)
 	var long []byte
 	off := rf.indexed
@@ -312,6 +321,9 @@ func (r *run) growFile(fi uint16, rf *runFile, size int64) error {
 		batch = append(batch, p)
 		if len(batch) == 4096 {
 			flush()
+			if err := ctx.Err(); err != nil {
+				return err // what was read so far stays indexed
+			}
 		}
 	}
 	flush()

@@ -152,9 +152,7 @@ func (s *Server) discover() error {
 			}
 		}
 		if r == nil {
-			r = &run{id: rf.plan.RunID, red: s.opts.Redactor, started: rf.plan.Started}
-			r.whys.max = maxWhys
-			r.pvals.max, r.evalTypes.max = maxParamValues, 256
+			r = newRun(rf.plan.RunID, s.opts.Redactor, rf.plan.Started)
 			s.runs = append(s.runs, r)
 		}
 		r.mu.Lock()
@@ -175,7 +173,7 @@ func (s *Server) discover() error {
 	runs := slices.Clone(s.runs)
 	s.mu.RUnlock()
 	for _, r := range runs {
-		if err := r.grow(); err != nil {
+		if err := r.grow(context.Background()); err != nil {
 			return err
 		}
 	}
