@@ -78,6 +78,11 @@ type runFile struct {
 	f       *os.File
 	indexed int64 // bytes read so far: the start of the next line
 	plan    results.Plan
+	// shardOf names the run a shard belongs to when its plan says it is
+	// one ("" otherwise): every field of its plan but the run id, shard,
+	// start and the shard's own count, which the shards of one run share
+	// although each invocation gets a run id of its own.
+	shardOf string
 	skipped int   // lines of this file that are not records
 	saved   int64 // how far the saved index beside it covers (0: none)
 	// fromSaved says its index was read from the saved one.
@@ -240,7 +245,17 @@ func openFile(path string, red *redact.Redactor) (*runFile, error) {
 	}
 	p := results.Plan{RunID: rec.RunID, Started: rec.Started, TotalJobs: rec.TotalJobs, ShardJobs: rec.ShardJobs,
 		Shard: rec.Shard, Agent: rec.Agent, Sources: rec.Sources}
-	return &runFile{path: path, f: f, plan: p}, nil
+	rf := &runFile{path: path, f: f, plan: p}
+	if rec.Shard != "" {
+		var full results.Plan
+		if json.Unmarshal(bytes.TrimSpace(line), &full) == nil {
+			full.RunID, full.Shard, full.ShardJobs, full.Started, full.Estimate = "", "", 0, time.Time{}, nil
+			if b, err := json.Marshal(full); err == nil {
+				rf.shardOf = string(b)
+			}
+		}
+	}
+	return rf, nil
 }
 
 // grow indexes what the run's files gained since the last call: every
