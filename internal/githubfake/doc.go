@@ -40,6 +40,11 @@
 //
 // # What the fake does not do
 //
+// Validation is gqlparser's, less one check GitHub does not make either: a
+// field selected on two object types of a union may return each type's own
+// type (gh selects `state` on both Issue and PullRequest of
+// issueOrPullRequest).
+//
 // It rejects a query that selects a field outside its served list (see
 // internal/schemagen/served.txt) as invalid, although GitHub would answer
 // it: passing against the fake implies validity on GitHub, not the

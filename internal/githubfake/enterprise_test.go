@@ -39,23 +39,7 @@ func TestEnterpriseHostServesGH(t *testing.T) {
 	t.Parallel()
 	gh := testtool.Need(t, "gh")
 	s, number, threadID := reviewFixture(t)
-	host, certPEM := s.EnterpriseHost()
-	dir := t.TempDir()
-	cert := filepath.Join(dir, "cert.pem")
-	require.NoError(t, os.WriteFile(cert, certPEM, 0o600))
-	run := func(args ...string) string {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, gh, args...)
-		cmd.Env = []string{"HOME=" + dir, "GH_CONFIG_DIR=" + filepath.Join(dir, "gh"), "GH_HOST=" + host,
-			"GH_ENTERPRISE_TOKEN=ghp_enterpriseTest", "SSL_CERT_FILE=" + cert, "GH_NO_UPDATE_NOTIFIER=1", "NO_COLOR=1"}
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		require.NoError(t, err, "gh %v: %s", args, stderr.String())
-		return string(out)
-	}
+	run := ghOn(t, gh, s)
 
 	out := run("api", "graphql", "-f", fmt.Sprintf(`query=query { repository(owner: "acme", name: "demo") {
   pullRequest(number: %d) { reviewThreads(first: 10) { nodes { id isResolved comments(first: 10) { nodes { databaseId body } } } } } } }`, number))
@@ -113,6 +97,66 @@ func TestEnterpriseHostServesGH(t *testing.T) {
 	assert.Contains(t, ops, "mutation addPullRequestReviewThreadReply")
 	assert.Contains(t, ops, "POST /repos/{owner}/{repo}/pulls/{number}/comments/{comment}/replies")
 	assert.Contains(t, ops, "GET /repos/{owner}/{repo}/pulls/{number}/comments")
+}
+
+// ghOn returns a function running gh against s as an enterprise host, which
+// fails the test when gh fails.
+func ghOn(t *testing.T, gh string, s *githubfake.Server) func(args ...string) string {
+	t.Helper()
+	host, certPEM := s.EnterpriseHost()
+	dir := t.TempDir()
+	cert := filepath.Join(dir, "cert.pem")
+	require.NoError(t, os.WriteFile(cert, certPEM, 0o600))
+	return func(args ...string) string {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, gh, args...)
+		cmd.Env = []string{"HOME=" + dir, "GH_CONFIG_DIR=" + filepath.Join(dir, "gh"), "GH_HOST=" + host,
+			"GH_ENTERPRISE_TOKEN=ghp_enterpriseTest", "SSL_CERT_FILE=" + cert, "GH_NO_UPDATE_NOTIFIER=1", "NO_COLOR=1", "GH_PROMPT_DISABLED=1"}
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		require.NoError(t, err, "gh %v: %s", args, stderr.String())
+		return string(out)
+	}
+}
+
+// TestGHIssueAndPRCommands: the gh commands ghx's baseline instructions
+// name (`gh pr view N --json`, `gh pr list --json`, `gh issue view N
+// --json`) and those its issue scenarios need (comment, label, close) work
+// against the fake and change its state.
+func TestGHIssueAndPRCommands(t *testing.T) {
+	t.Parallel()
+	gh := testtool.Need(t, "gh")
+	s := githubfake.NewServer(t)
+	s.RequireToken("ghp_enterpriseTest")
+	r := s.AddRepo("acme/demo")
+	r.AddLabel(githubfake.Label{Name: "bug", Color: "d73a4a"})
+	issue := r.AddIssue(githubfake.Issue{Title: "Memory leak", Body: "Connections leak."}).Number()
+	pr := r.AddPullRequest(githubfake.PullRequest{Title: "Fix the leak", Body: "Closes the leak."}).Number()
+	run := ghOn(t, gh, s)
+	repo := []string{"-R", "acme/demo"}
+
+	out := run(append([]string{"issue", "view", fmt.Sprint(issue), "--json", "title,body,state,labels"}, repo...)...)
+	assert.JSONEq(t, `{"title":"Memory leak","body":"Connections leak.","state":"OPEN","labels":[]}`, out)
+	out = run(append([]string{"pr", "view", fmt.Sprint(pr), "--json", "title,body,state,number"}, repo...)...)
+	assert.JSONEq(t, fmt.Sprintf(`{"title":"Fix the leak","body":"Closes the leak.","state":"OPEN","number":%d}`, pr), out)
+	out = run(append([]string{"pr", "list", "--json", "number,title"}, repo...)...)
+	assert.JSONEq(t, fmt.Sprintf(`[{"number":%d,"title":"Fix the leak"}]`, pr), out)
+	// gh issue view also reads a pull request by its number (issueOrPullRequest).
+	out = run(append([]string{"issue", "view", fmt.Sprint(pr), "--json", "title"}, repo...)...)
+	assert.JSONEq(t, `{"title":"Fix the leak"}`, out)
+
+	run(append([]string{"issue", "comment", fmt.Sprint(issue), "--body", "Reproduced at 500 requests."}, repo...)...)
+	run(append([]string{"issue", "edit", fmt.Sprint(issue), "--add-label", "bug"}, repo...)...)
+	run(append([]string{"issue", "close", fmt.Sprint(issue)}, repo...)...)
+	got, ok := s.Issue("acme/demo", issue)
+	require.True(t, ok)
+	assert.Equal(t, "CLOSED", got.State)
+	assert.Equal(t, []string{"bug"}, got.Labels)
+	require.Len(t, got.Comments, 1)
+	assert.Equal(t, "Reproduced at 500 requests.", got.Comments[0].Body)
 }
 
 // TestReplyToReviewComment: replies by GraphQL and REST join the thread in
