@@ -8,7 +8,8 @@ import (
 	"github.com/agenteval/agenteval/examples"
 )
 
-// Example runs every bundled example offline, as `go run ./examples/demo` does.
+// Example runs every bundled example offline, as `go run ./examples/demo` does
+// (which also runs examples/failing: Options.Failing).
 func Example() {
 	out, err := os.MkdirTemp("", "agenteval-example")
 	if err != nil {

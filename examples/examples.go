@@ -22,10 +22,10 @@ import (
 	"github.com/agenteval/agenteval/scenario"
 )
 
-// Files holds the example scenarios (scenarios/) and the GitHub eval
-// scenario (github/).
+// Files holds the example scenarios (scenarios/), the GitHub eval
+// scenario (github/) and the example that fails on purpose (failing/).
 //
-//go:embed scenarios github fixtures
+//go:embed scenarios github fixtures failing
 var Files embed.FS
 
 // Options configure Run.
@@ -34,6 +34,18 @@ type Options struct {
 	Out string
 	// Log receives progress and the summary; nil discards them.
 	Log io.Writer
+	// Failing also runs examples/failing: a scenario the demo agent fails
+	// on purpose, so that the results hold a failure and its reasons to
+	// look at (the demo command sets it).
+	Failing bool
+}
+
+// Summary is a run of the examples: the runner's summary and how many of
+// its jobs are the examples that fail on purpose (Options.Failing).
+type Summary struct {
+	runner.Summary
+	// OnPurpose is the number of jobs of examples/failing.
+	OnPurpose int64
 }
 
 // Run runs every bundled example with Agent and writes the results to
@@ -41,7 +53,7 @@ type Options struct {
 // pull request under review and reset before each run of the GitHub
 // scenario, so nothing leaves the machine. It returns the run's summary;
 // the error reports a failure of the run itself or of an input file.
-func Run(ctx context.Context, opts Options) (runner.Summary, error) {
+func Run(ctx context.Context, opts Options) (Summary, error) {
 	log := opts.Log
 	if log == nil {
 		log = io.Discard
@@ -50,22 +62,36 @@ func Run(ctx context.Context, opts Options) (runner.Summary, error) {
 	defer gh.Close()
 	mgr, manifest, err := SeedGitHub(ctx, gh)
 	if err != nil {
-		return runner.Summary{}, err
+		return Summary{}, err
 	}
 
 	kit := agenteval.New()
 	loader := kit.Loader(scenario.Options{})
-	var files []*scenario.File
-	for _, dir := range []string{"scenarios", "github"} {
+	dirs := []string{"scenarios", "github"}
+	if opts.Failing {
+		dirs = append(dirs, "failing")
+	}
+	var files, failing []*scenario.File
+	for _, dir := range dirs {
 		set, err := loader.LoadDirFS(Files, dir)
 		if err != nil {
-			return runner.Summary{}, err
+			return Summary{}, err
 		}
 		files = append(files, set.Files...)
+		if dir == "failing" {
+			failing = set.Files
+		}
 	}
-	jobs, total, err := kit.Jobs(agenteval.RunConfig{Runs: 2}, files...)
+	runs := agenteval.RunConfig{Runs: 2}
+	jobs, total, err := kit.Jobs(runs, files...)
 	if err != nil {
-		return runner.Summary{}, err
+		return Summary{}, err
+	}
+	var onPurpose int64
+	if len(failing) > 0 {
+		if _, onPurpose, err = kit.Jobs(runs, failing...); err != nil {
+			return Summary{}, err
+		}
 	}
 	var names []string // the files that hold jobs
 	for _, f := range files {
@@ -78,7 +104,7 @@ func Run(ctx context.Context, opts Options) (runner.Summary, error) {
 	plan := &results.Plan{RunID: "examples", Started: time.Now().UTC(), TotalJobs: total, ShardJobs: total, Agent: "examples.Agent", Sources: names, Seed: 1}
 	w, err := results.Open(filepath.Join(opts.Out, "results.jsonl"), plan, results.Options{Overwrite: true})
 	if err != nil {
-		return runner.Summary{}, err
+		return Summary{}, err
 	}
 	exec := github.NewExecutor(github.NewClient(github.Config{GraphQLURL: gh.GraphQLURL(), Transport: gh.Client().Transport}), github.ExecutorOptions{})
 	cfg := runner.Config{
@@ -109,7 +135,7 @@ func Run(ctx context.Context, opts Options) (runner.Summary, error) {
 	}
 	fmt.Fprintf(log, "%d job(s): %d passed, %d failed, %d incomplete; results in %s\n",
 		sum.Jobs, sum.Passed, sum.Completed-sum.Passed, sum.Jobs-sum.Completed, filepath.Join(opts.Out, "results.jsonl"))
-	return sum, runErr
+	return Summary{Summary: sum, OnPurpose: onPurpose}, runErr
 }
 
 // SeedGitHub seeds the GitHub example's fixture (fixtures/seed.yaml: a pull

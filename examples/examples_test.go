@@ -76,6 +76,35 @@ func TestRunAllExamples(t *testing.T) {
 	assert.FileExists(t, filepath.Join(out, "results.jsonl.view-index"), "the viewer's index, as a run writes it")
 }
 
+// TestDemoFailsOnPurpose is the demo command's run: with
+// examples/failing, its jobs fail (two of three checks, each saying why)
+// and every other job passes, so the demo has a failure to show.
+func TestDemoFailsOnPurpose(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	sum, err := examples.Run(t.Context(), examples.Options{Out: out, Failing: true})
+	require.NoError(t, err)
+	assert.EqualValues(t, 2, sum.OnPurpose)
+	assert.Equal(t, sum.Jobs, sum.Completed)
+	assert.Equal(t, sum.Jobs-sum.OnPurpose, sum.Passed)
+	var refund int
+	for _, r := range readResults(t, filepath.Join(out, "results.jsonl")) {
+		if r.Scenario != "refund" {
+			assert.True(t, r.Passed, "%s: %s", r.ID, r.Reason)
+			continue
+		}
+		refund++
+		assert.False(t, r.Passed)
+		require.Len(t, r.Evaluations, 3)
+		assert.True(t, r.Evaluations[0].Passed, "the reply mentions the refund")
+		assert.False(t, r.Evaluations[1].Passed)
+		assert.Contains(t, r.Evaluations[1].Message, "reply does not match")
+		assert.False(t, r.Evaluations[2].Passed)
+		assert.Contains(t, r.Evaluations[2].Message, "ISSUE_REFUND was not called")
+	}
+	assert.Equal(t, 2, refund)
+}
+
 // TestGitHubCheckpointFailsWhenTheAgentDoesNothing shows a checkpoint
 // failing with a message that says why.
 func TestGitHubCheckpointFailsWhenTheAgentDoesNothing(t *testing.T) {
