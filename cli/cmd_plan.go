@@ -80,25 +80,14 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	var historyPaths []string
 	if len(history) > 0 {
-		paths, err := resultsPaths(history)
-		if err != nil {
+		if historyPaths, err = resultsPaths(history); err != nil {
 			return usageErr("--history: %v", err)
 		}
-		opts.History = plan.NewHistory()
-		for _, p := range paths {
-			f, err := infile.Open(p)
-			if err != nil {
-				return usageErr("--history: %v", err)
-			}
-			err = opts.History.Read(p, f)
-			f.Close()
-			if err != nil {
-				return usageErr("--history: %v", err)
-			}
-		}
 	}
-	set, err := env.kit.Loader(scenario.Options{Strict: *strict}).LoadPaths(paths...)
+	var set *scenario.Set
+	boundedLoad(env, func() { set, err = env.kit.Loader(scenario.Options{Strict: *strict}).LoadPaths(paths...) })
 	if set == nil {
 		return usageErr("%v", err)
 	}
@@ -130,6 +119,22 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 		for _, m := range suite.suite.Models {
 			if m.MaxRequests > 0 && (opts.MaxRequests == 0 || m.MaxRequests < opts.MaxRequests) {
 				opts.MaxRequests = m.MaxRequests
+			}
+		}
+	}
+	if historyPaths != nil {
+		// Read once the inputs are loaded: the history's table is not
+		// under the load's transient peak.
+		opts.History = plan.NewHistory()
+		for _, p := range historyPaths {
+			f, err := infile.Open(p)
+			if err != nil {
+				return usageErr("--history: %v", err)
+			}
+			err = opts.History.Read(p, f)
+			f.Close()
+			if err != nil {
+				return usageErr("--history: %v", err)
 			}
 		}
 	}
