@@ -21,6 +21,7 @@ import (
 	"github.com/agenteval/agenteval/internal/proc"
 	"github.com/agenteval/agenteval/internal/runout"
 	"github.com/agenteval/agenteval/internal/sources"
+	"github.com/agenteval/agenteval/internal/view"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/matrix"
@@ -419,6 +420,15 @@ func (p *pipeline) run(ctx context.Context, files []*scenario.File) (RunSummary,
 	}
 	out.Recorded = w.Tally()
 	err = errors.Join(err, w.Close())
+	// The viewer's index of the results, written once here so that
+	// `agenteval view` opens even a 10^6-job run without reading its
+	// records (a resumed run's earlier index is used for what it covers).
+	// Best effort: the viewer builds it itself when it is missing or stale.
+	if ctx.Err() == nil {
+		if ierr := view.SaveIndex(ctx, out.Path, red); ierr != nil {
+			fmt.Fprintf(p.log, "agenteval run: the viewer's index was not saved (view builds it when opened): %v\n", ierr)
+		}
+	}
 	return out, err
 }
 

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,6 +78,22 @@ func TestReviewsInLabelsAreApplied(t *testing.T) {
 		assert.Contains(t, b.String(), "Verdicts reviewed by a person (labels.jsonl) count with the person", f)
 		assert.Contains(t, b.String(), "0 in the baseline, 3 in the candidate", f)
 	}
+	var b bytes.Buffer
+	require.NoError(t, WriteComparison(&b, cmp, "json"))
+	var decoded struct {
+		Reviewed  map[string]int64 `json:"reviewed"`
+		Candidate Counts           `json:"candidate"`
+		Failed    *bool            `json:"failed"`
+	}
+	require.NoError(t, json.Unmarshal(b.Bytes(), &decoded))
+	assert.Equal(t, map[string]int64{"baseline": 0, "candidate": 3}, decoded.Reviewed, "json counts the reviewed verdicts too")
+	assert.Equal(t, 1, decoded.Candidate.Passed, "beside the comparison's own fields")
+	assert.NotNil(t, decoded.Failed)
+	b.Reset()
+	plain, err := CompareResults(own, own, CompareOptions{})
+	require.NoError(t, err)
+	require.NoError(t, WriteComparison(&b, plain, "json"))
+	assert.NotContains(t, b.String(), `"reviewed"`, "nothing reviewed, nothing said")
 
 	require.NoError(t, os.WriteFile(lp, []byte("{\"id\":\"x\",\"verdict\":\"nope\"}\n"), 0o644))
 	_, err = ReadFiles([]string{path}, Options{})

@@ -45,7 +45,9 @@ func Write(w io.Writer, r *Results, format string, opts WriteOptions) error {
 }
 
 // WriteComparison renders c as "markdown" (or "md": the verdict, then one
-// row per matched combination), "json" (the Comparison as indented JSON)
+// row per matched combination), "json" (the Comparison as indented JSON,
+// with "reviewed": how many verdicts of the baseline and of the candidate
+// are a person's review, when any is)
 // or "html" (one page in the report's style: the verdict, the pass rates
 // with their intervals, the efficiency table with which differences are
 // significant, and the combinations).
@@ -57,9 +59,31 @@ func WriteComparison(w io.Writer, c *Comparison, format string) error {
 	case "markdown", "md":
 		return writeComparisonMarkdown(w, c)
 	case "json":
-		return writeJSON(w, c)
+		return writeJSON(w, comparisonJSON{c, reviewedJSON(c)})
 	case "html":
 		return writeComparisonHTML(w, c)
 	}
 	return fmt.Errorf("report: unknown comparison format %q: want markdown, json or html", format)
+}
+
+// comparisonJSON is a Comparison as "json" writes it: its fields, and the
+// reviewed verdicts that markdown and html state too.
+type comparisonJSON struct {
+	*Comparison
+	Reviewed *reviewedCounts `json:"reviewed,omitempty"`
+}
+
+// reviewedCounts counts the verdicts of each side that a person's review
+// gave (labels.jsonl).
+type reviewedCounts struct {
+	Baseline  int64 `json:"baseline"`
+	Candidate int64 `json:"candidate"`
+}
+
+// reviewedJSON is c's reviewed verdicts (nil: none).
+func reviewedJSON(c *Comparison) *reviewedCounts {
+	if c.reviewed == [2]int64{} {
+		return nil
+	}
+	return &reviewedCounts{Baseline: c.reviewed[0], Candidate: c.reviewed[1]}
 }

@@ -170,10 +170,7 @@ func TestTimeoutKillsTheProcessTree(t *testing.T) {
 	require.NoError(t, err)
 	defer s.Close()
 	ctx, cancel := context.WithCancelCause(context.Background())
-	go func() {
-		proctest.RequireAlive(t, marker, 2*time.Minute)
-		cancel(errors.New("step timed out"))
-	}()
+	defer proctest.CancelWhenAlive(t, marker, 2*time.Minute, cancel, errors.New("step timed out"))()
 	_, err = s.Send(ctx, "Wait.")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "step timed out")

@@ -4,6 +4,7 @@
 package proctest
 
 import (
+	"context"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -28,9 +29,18 @@ func SleepArg() string {
 // are not counted.
 func Alive(t testing.TB, marker string) []string {
 	t.Helper()
-	out, err := exec.Command(testtool.Need(t, "ps"), "-eo", "pid=,args=").Output()
+	found, err := alive(testtool.Need(t, "ps"), marker)
 	if err != nil {
-		t.Fatalf("ps: %v", err)
+		t.Fatal(err)
+	}
+	return found
+}
+
+// alive is Alive without a test to fail: usable from any goroutine.
+func alive(ps, marker string) ([]string, error) {
+	out, err := exec.Command(ps, "-eo", "pid=,args=").Output()
+	if err != nil {
+		return nil, fmt.Errorf("ps: %w", err)
 	}
 	var found []string
 	for _, line := range strings.Split(string(out), "\n") {
@@ -38,7 +48,47 @@ func Alive(t testing.TB, marker string) []string {
 			found = append(found, strings.TrimSpace(line))
 		}
 	}
-	return found
+	return found, nil
+}
+
+// CancelWhenAlive plays a step timeout: once a process carrying marker is
+// alive it calls cancel(cause). When none starts within the given time it
+// marks t failed and cancels all the same, so the code under test returns
+// and the test ends with that failure instead of waiting out the package
+// timeout (t.Fatal from this goroutine could not stop the test's own). Call
+// the returned stop before the test ends (defer it): the watch then ends
+// without cancelling.
+func CancelWhenAlive(t testing.TB, marker string, within time.Duration, cancel context.CancelCauseFunc, cause error) (stop func()) {
+	t.Helper()
+	ps := testtool.Need(t, "ps")
+	done := make(chan struct{})
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		deadline := time.Now().Add(within)
+		for {
+			found, err := alive(ps, marker)
+			switch {
+			case err != nil:
+				t.Error(err)
+				cancel(err)
+				return
+			case len(found) > 0:
+				cancel(cause)
+				return
+			case time.Now().After(deadline):
+				t.Errorf("no process carrying %q started within %s", marker, within)
+				cancel(fmt.Errorf("no process carrying %q started", marker))
+				return
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}()
+	return func() { close(done); <-ended }
 }
 
 // RequireGone fails t unless no process carrying marker is alive within

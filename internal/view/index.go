@@ -3,6 +3,7 @@ package view
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -77,6 +78,11 @@ type runFile struct {
 	f       *os.File
 	indexed int64 // bytes read so far: the start of the next line
 	plan    results.Plan
+	// shardOf names the run a shard belongs to when its plan says it is
+	// one ("" otherwise): every field of its plan but the run id, shard,
+	// start and the shard's own count, which the shards of one run share
+	// although each invocation gets a run id of its own.
+	shardOf string
 	skipped int   // lines of this file that are not records
 	saved   int64 // how far the saved index beside it covers (0: none)
 	// fromSaved says its index was read from the saved one.
@@ -116,6 +122,14 @@ type run struct {
 	sorted     map[string][]int32
 	facetsMemo *facets
 	facetsOf   int // len(jobs) when facetsMemo was counted
+}
+
+// newRun is an empty run of the given id, its tables bounded.
+func newRun(id string, red *redact.Redactor, started time.Time) *run {
+	r := &run{id: id, red: red, started: started}
+	r.whys.max = maxWhys
+	r.pvals.max, r.evalTypes.max = maxParamValues, 256
+	return r
 }
 
 // interner gives each distinct string a small number, from 1.
@@ -231,12 +245,22 @@ func openFile(path string, red *redact.Redactor) (*runFile, error) {
 	}
 	p := results.Plan{RunID: rec.RunID, Started: rec.Started, TotalJobs: rec.TotalJobs, ShardJobs: rec.ShardJobs,
 		Shard: rec.Shard, Agent: rec.Agent, Sources: rec.Sources}
-	return &runFile{path: path, f: f, plan: p}, nil
+	rf := &runFile{path: path, f: f, plan: p}
+	if rec.Shard != "" {
+		var full results.Plan
+		if json.Unmarshal(bytes.TrimSpace(line), &full) == nil {
+			full.RunID, full.Shard, full.ShardJobs, full.Started, full.Estimate = "", "", 0, time.Time{}, nil
+			if b, err := json.Marshal(full); err == nil {
+				rf.shardOf = string(b)
+			}
+		}
+	}
+	return rf, nil
 }
 
 // grow indexes what the run's files gained since the last call: every
 // complete line (a line still being written waits for its newline).
-func (r *run) grow() error {
+func (r *run) grow(ctx context.Context) error {
 	for fi, rf := range r.files {
 		st, err := rf.f.Stat()
 		if err != nil {
@@ -245,14 +269,14 @@ func (r *run) grow() error {
 		if st.Size() <= rf.indexed {
 			continue
 		}
-		if err := r.growFile(uint16(fi), rf, st.Size()); err != nil {
+		if err := r.growFile(ctx, uint16(fi), rf, st.Size()); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (r *run) growFile(fi uint16, rf *runFile, size int64) error {
+func (r *run) growFile(ctx context.Context, fi uint16, rf *runFile, size int64) error {
 	br := bufio.NewReaderSize(io.NewSectionReader(rf.f, rf.indexed, size-rf.indexed), 1<<20)
 	var long []byte
 	off := rf.indexed
@@ -312,6 +336,9 @@ func (r *run) growFile(fi uint16, rf *runFile, size int64) error {
 		batch = append(batch, p)
 		if len(batch) == 4096 {
 			flush()
+			if err := ctx.Err(); err != nil {
+				return err // what was read so far stays indexed
+			}
 		}
 	}
 	flush()

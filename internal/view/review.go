@@ -130,6 +130,7 @@ func (s *Server) apiLabel(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, fmt.Sprintf("agenteval view: run %s has no job %q", r.id, rr.ID), http.StatusNotFound)
 		return
 	}
+	l.RunID = r.files[e.file].plan.RunID // a shard merged into the run keeps its own id
 	if err := labels.Append(labels.Beside(r.files[e.file].path), l); err != nil {
 		http.Error(w, "agenteval view: "+err.Error(), http.StatusInternalServerError)
 		return

@@ -2,14 +2,18 @@ package view
 
 import (
 	"bufio"
+	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 
 	"hash/fnv"
 	"io"
 	"math"
 	"math/bits"
 	"os"
+
+	"github.com/agenteval/agenteval/redact"
 )
 
 // A results file's index is saved beside it (PATH.view-index) once the
@@ -57,6 +61,36 @@ func spanSums(f io.ReaderAt, indexed int64) (uint64, uint64, error) {
 	start := max(0, indexed-savedSpan)
 	tail, err := sum(start, indexed-start)
 	return head, tail, err
+}
+
+// SaveIndex writes the index of the results file at path beside it
+// (PATH.view-index), as a run does when it ends, so that the viewer's
+// first open of the run reads the index and not the records. An index
+// already beside the file that covers its start (a resumed run's) is used
+// for that part, and one that covers all of it is left as it is; red
+// masks what the index keeps of the records (names, reasons, parameter
+// values). It stops, writing nothing, when ctx ends.
+func SaveIndex(ctx context.Context, path string, red *redact.Redactor) error {
+	rf, err := openFile(path, red)
+	if err != nil {
+		return err
+	}
+	r := newRun(rf.plan.RunID, red, rf.plan.Started)
+	r.files = []*runFile{rf}
+	defer r.close()
+	r.loadIndex(0, rf)
+	if err := r.grow(ctx); err != nil {
+		return err
+	}
+	if rf.indexed <= rf.saved {
+		return nil // the saved index covers the whole file
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if err := r.saveIndex(0); err != nil {
+		return fmt.Errorf("%s: %w", path+savedSuffix, err)
+	}
+	return nil
 }
 
 // saveIndex writes the index of the run's file fi beside it (r.mu
@@ -121,6 +155,11 @@ func (r *run) saveIndex(fi int) error {
 		_ = tmp.Close()
 		return err
 	}
+	// Readable by whoever may read the results (CreateTemp makes it 0600).
+	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
+		_ = tmp.Close()
+		return err
+	}
 	if err := tmp.Close(); err != nil {
 		return err
 	}
@@ -182,7 +221,9 @@ func (r *run) loadIndex(fi int, rf *runFile) bool {
 			if _, err := io.ReadFull(br, s); err != nil {
 				return false
 			}
-			maps[t][i] = in.id(string(s))
+			// Masked again: the index may have been saved under
+			// another process's secrets (the run's, an earlier viewer's).
+			maps[t][i] = in.id(r.mask(string(s)))
 		}
 	}
 	// An evaluation type's saved bit, as this run numbers it.

@@ -1,6 +1,7 @@
 // Package view is `agenteval view`: a local web viewer of results files.
-// It indexes every results file under the given paths (shards of one run,
-// by run id, merged), keeps a compact index of each job (a few dozen bytes,
+// It indexes every results file under the given paths (the files of one
+// run merged: those of one run id, and the shards of one run, whose plans
+// agree but for run id, shard and start), keeps a compact index of each job (a few dozen bytes,
 // no text: records are read back by offset when shown), follows files that
 // are still being written, and serves a page (embedded, no external
 // references) and a JSON API over it: runs, a jobs table filtered, sorted
@@ -147,14 +148,13 @@ func (s *Server) discover() error {
 		s.byPath[path] = true
 		var r *run
 		for _, x := range s.runs {
-			if x.id == rf.plan.RunID {
+			if x.id == rf.plan.RunID || x.takesShard(rf) {
 				r = x
+				break
 			}
 		}
 		if r == nil {
-			r = &run{id: rf.plan.RunID, red: s.opts.Redactor, started: rf.plan.Started}
-			r.whys.max = maxWhys
-			r.pvals.max, r.evalTypes.max = maxParamValues, 256
+			r = newRun(rf.plan.RunID, s.opts.Redactor, rf.plan.Started)
 			s.runs = append(s.runs, r)
 		}
 		r.mu.Lock()
@@ -175,11 +175,30 @@ func (s *Server) discover() error {
 	runs := slices.Clone(s.runs)
 	s.mu.RUnlock()
 	for _, r := range runs {
-		if err := r.grow(); err != nil {
+		if err := r.grow(context.Background()); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// takesShard says whether rf is another shard of the run (r.mu free): a
+// shard of the same run (its plan the same but for run id, shard and
+// start) that the run does not hold yet.
+func (r *run) takesShard(rf *runFile) bool {
+	if rf.shardOf == "" {
+		return false
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	same := false
+	for _, f := range r.files {
+		if f.shardOf != rf.shardOf || f.plan.Shard == rf.plan.Shard {
+			return false
+		}
+		same = true
+	}
+	return same
 }
 
 // runName is the folder a run's files share.

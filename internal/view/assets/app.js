@@ -90,6 +90,30 @@ function later(fn, ms) {
   timer = setTimeout(fn, ms);
 }
 
+// follow keeps watching the runs shown while any is unfinished (fewer
+// jobs recorded than planned) or live: every second it asks for the runs'
+// figures and draws the page again when a shown run has more jobs or its
+// live mark changed. A run whose writer pauses (a slow agent: minutes a
+// job) is still followed, and a finished run costs nothing.
+function follow(shown) {
+  const watched = shown.filter((r) => r.live || (r.total_jobs && r.recorded < r.total_jobs));
+  if (!watched.length) return;
+  later(async () => {
+    let now = [];
+    try {
+      now = await runs();
+    } catch (e) {
+      return follow(shown); // the server is busy or restarting: ask again
+    }
+    const changed = watched.some((r) => {
+      const n = now.find((x) => x.id === r.id);
+      return n && (n.recorded !== r.recorded || n.live !== r.live);
+    });
+    if (changed) return render();
+    follow(shown);
+  }, 1000);
+}
+
 // route parses "#/kind/a/b?x=y".
 function route() {
   const raw = location.hash.replace(/^#\/?/, '');
@@ -153,7 +177,7 @@ async function runsPage() {
       h('h2', {}, h('a', { href: '#/run/' + enc(r.id), text: r.name }), ' ', h('span', { class: 'muted', text: r.id })),
       h('p', { class: 'muted', text: 'agent ' + r.agent + ' · ' + (r.sources || []).join(', ') + ' · started ' + new Date(r.started).toLocaleString() + ' · ' + r.files.length + ' file(s)' }),
       figures(r))));
-  if (rs.some((r) => r.live)) later(render, 1000);
+  follow(rs);
 }
 
 async function runPage(id, params) {
@@ -225,7 +249,7 @@ async function runPage(id, params) {
         h('th', { class: 'n' }, h('button', { onclick: () => sortBy('duration'), text: 'Time' })),
         h('th', { text: 'Why' }))),
       h('tbody', {}, ...rows)));
-  if (r.live) later(render, 1000);
+  follow([r]);
 }
 
 function kv(label, value) {
