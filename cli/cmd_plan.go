@@ -4,11 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/agenteval/agenteval/internal/infile"
+	"io"
 	"runtime"
 	"strings"
 
 	"github.com/agenteval/agenteval"
+	"github.com/agenteval/agenteval/internal/infile"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/plan"
 	"github.com/agenteval/agenteval/runner"
@@ -131,8 +132,12 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 			if err != nil {
 				return usageErr("--history: %v", err)
 			}
-			err = opts.History.Read(p, f)
+			err = opts.History.Read(p, readerUntil{ctx, f})
 			f.Close()
+			if err != nil && ctx.Err() != nil {
+				fmt.Fprintf(env.stderr, "agenteval plan: --history: %v\n", err)
+				return exitFail // interrupted
+			}
 			if err != nil {
 				return usageErr("--history: %v", err)
 			}
@@ -233,4 +238,18 @@ func (rs *runSuite) planOptions(files []*scenario.File, opts *plan.Options, agen
 	var rc runner.Config
 	rs.applyTimeouts(files, &rc)
 	opts.StepTimeout = rc.StepTimeout
+}
+
+// readerUntil reads r until ctx ends, then fails with its cause: a long
+// history stops being read when the command is interrupted.
+type readerUntil struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (u readerUntil) Read(b []byte) (int, error) {
+	if u.ctx.Err() != nil {
+		return 0, context.Cause(u.ctx)
+	}
+	return u.r.Read(b)
 }
