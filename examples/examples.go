@@ -16,6 +16,7 @@ import (
 	"github.com/agenteval/agenteval/github"
 	"github.com/agenteval/agenteval/internal/githubfake"
 	"github.com/agenteval/agenteval/internal/runout"
+	"github.com/agenteval/agenteval/internal/view"
 	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
@@ -98,6 +99,13 @@ func Run(ctx context.Context, opts Options) (runner.Summary, error) {
 	sum, runErr := runner.Run(ctx, cfg, jobs)
 	if err := w.Close(); err != nil && runErr == nil {
 		runErr = err
+	}
+	// The viewer's index, as Kit.Run writes it when a run ends, so that
+	// `agenteval view out` reads no record.
+	if ctx.Err() == nil && runErr == nil {
+		if err := view.SaveIndex(ctx, filepath.Join(opts.Out, "results.jsonl"), nil); err != nil {
+			fmt.Fprintf(log, "the viewer's index was not saved (view builds it when opened): %v\n", err)
+		}
 	}
 	fmt.Fprintf(log, "%d job(s): %d passed, %d failed, %d incomplete; results in %s\n",
 		sum.Jobs, sum.Passed, sum.Completed-sum.Passed, sum.Jobs-sum.Completed, filepath.Join(opts.Out, "results.jsonl"))

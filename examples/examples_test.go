@@ -73,6 +73,7 @@ func TestRunAllExamples(t *testing.T) {
 		assert.True(t, types[typ], "no example uses %s", typ)
 	}
 	assert.EqualValues(t, sum.Jobs, sum.Passed)
+	assert.FileExists(t, filepath.Join(out, "results.jsonl.view-index"), "the viewer's index, as a run writes it")
 }
 
 // TestGitHubCheckpointFailsWhenTheAgentDoesNothing shows a checkpoint

@@ -23,6 +23,7 @@ declare -A debian_packages=(
 	[python3]=python3            # cmd/agenteval: the Python agent kit
 	[ps]=procps                  # internal/proctest: no process left behind
 	[setsid]=util-linux          # internal/proc: a process that leaves its group
+	[gh]=gh                      # internal/githubfake, cli: GitHub's CLI against the GitHub fake (ghx's baseline mode)
 )
 
 # install_debian installs the packages whose program is missing: apt-get

@@ -4,6 +4,8 @@
 // OpenCode session with the mode's instructions, tools and environment.
 //
 //   - baseline: ghx's instructions to use the gh CLI, nothing else.
+//
+// Every mode's session gets gh's environment (ghEnv), as ghx's modes do.
 //   - mcp: the GitHub MCP server (GitHub's hosted one, with the GH_TOKEN or
 //     GITHUB_TOKEN as its bearer token) and ghx's MCP instructions.
 //   - ghx: the ghx binary's directory first on PATH (GHX_BIN_DIR, else
@@ -86,8 +88,26 @@ func Agent(mode, dir string, getenv func(string) string) (scenario.SuiteAgent, e
 	default:
 		return a, fmt.Errorf("unknown ghx mode %q; ghx's modes are ghx, mcp, baseline", mode)
 	}
+	// Every mode's session has gh's environment, as the OpenCode server
+	// ghx's modes share inherits ghx's own.
+	for _, name := range ghEnv {
+		if v := getenv(name); v != "" {
+			if a.Env == nil {
+				a.Env = map[string]string{}
+			}
+			a.Env[name] = v
+		}
+	}
 	return a, nil
 }
+
+// ghEnv are the variables that point gh (and ghx, which reads the same
+// token) at a GitHub: its host (GH_HOST: a GitHub Enterprise Server, or
+// the GitHub fake's TLS listener in tests), the tokens for github.com and
+// for an enterprise host, and the certificate file a Go program trusts.
+// They reach every mode's session from the process's environment (also
+// when it is a host's Getenv rather than the process's own).
+var ghEnv = []string{"GH_HOST", "GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN", "SSL_CERT_FILE"}
 
 // binDir is where ghx's mode finds the ghx binary: GHX_BIN_DIR, else
 // node_modules/.bin of ghx's working directory.

@@ -36,6 +36,19 @@ func TestModes(t *testing.T) {
 	assert.Equal(t, filepath.Join(dir, "node_modules", ".bin")+":/usr/bin", a.Env["PATH"])
 	assert.Equal(t, skillFallback, a.Instructions, "no SKILL.md anywhere: ghx's fallback")
 
+	// gh's environment reaches every mode, so gh (and ghx) act on the
+	// GitHub the run's checkpoints read.
+	ghVars := map[string]string{"GH_HOST": "127.0.0.1:8443", "GH_ENTERPRISE_TOKEN": "e", "SSL_CERT_FILE": "/c.pem", "PATH": "/usr/bin", "OTHER": "x"}
+	for _, mode := range Modes {
+		a, err = Agent(mode, dir, env(ghVars))
+		require.NoError(t, err)
+		assert.Equal(t, "127.0.0.1:8443", a.Env["GH_HOST"], mode)
+		assert.Equal(t, "e", a.Env["GH_ENTERPRISE_TOKEN"], mode)
+		assert.Equal(t, "/c.pem", a.Env["SSL_CERT_FILE"], mode)
+		assert.NotContains(t, a.Env, "OTHER", mode)
+		assert.NotContains(t, a.Env, "GH_TOKEN", mode)
+	}
+
 	_, err = Agent("ghz", dir, env(nil))
 	assert.ErrorContains(t, err, `unknown ghx mode "ghz"`)
 }

@@ -7,7 +7,14 @@
 // threads, changed files, checks), branches, labels, releases and Projects
 // v2, plus the few REST paths that GraphQL lacks (Actions workflows, runs,
 // jobs, logs and artifacts, pull request diffs, issue dependencies and
-// organisation issue types).
+// organisation issue types) and those clients such as gh and GitHub's MCP
+// server use for review comments (listing them, replying to one).
+//
+// Server.URL is plain HTTP, as api.github.com's stand-in. EnterpriseHost
+// serves the same state over TLS on loopback, laid out as a GitHub
+// Enterprise Server (REST under /api/v3, GraphQL at /api/graphql), for
+// programs that reach GitHub by host name over HTTPS only: gh with GH_HOST,
+// GH_ENTERPRISE_TOKEN and SSL_CERT_FILE naming the listener's certificate.
 //
 // Every incoming GraphQL document is parsed and validated against GitHub's
 // published schema (pruned to the part the fake serves, see schema.graphql and
@@ -32,6 +39,11 @@
 // be used from any test suite.
 //
 // # What the fake does not do
+//
+// Validation is gqlparser's, less one check GitHub does not make either: a
+// field selected on two object types of a union may return each type's own
+// type (gh selects `state` on both Issue and PullRequest of
+// issueOrPullRequest).
 //
 // It rejects a query that selects a field outside its served list (see
 // internal/schemagen/served.txt) as invalid, although GitHub would answer

@@ -181,17 +181,24 @@ func (st *state) newThread(p *pull, rv *review, spec ReviewThread) *thread {
 		st.ensureAccount(t.resolvedBy)
 	}
 	for _, c := range spec.Comments {
-		cid, db := st.nextID("PRRC")
-		author := cmpOr(c.Author, st.viewer)
-		st.ensureAccount(author)
-		rc := &reviewComment{id: cid, dbID: db, body: c.Body, author: author, createdAt: st.tick(), path: spec.Path, line: t.line, review: rv, pull: p}
-		rv.comments = append(rv.comments, rc)
-		t.comments = append(t.comments, rc)
-		st.register(cid, rc)
+		st.addThreadComment(t, rv, c.Author, c.Body)
 	}
 	p.threads = append(p.threads, t)
 	st.register(id, t)
 	return t
+}
+
+// addThreadComment adds a comment by author (the viewer when empty) to
+// thread t, as part of review rv.
+func (st *state) addThreadComment(t *thread, rv *review, author, body string) *reviewComment {
+	cid, db := st.nextID("PRRC")
+	author = cmpOr(author, st.viewer)
+	st.ensureAccount(author)
+	rc := &reviewComment{id: cid, dbID: db, body: body, author: author, createdAt: st.tick(), path: t.path, line: t.line, review: rv, pull: t.pull}
+	rv.comments = append(rv.comments, rc)
+	t.comments = append(t.comments, rc)
+	st.register(cid, rc)
+	return rc
 }
 
 func cmpOr(s, def string) string {

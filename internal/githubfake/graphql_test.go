@@ -77,9 +77,11 @@ func TestInvalidQueriesRejected(t *testing.T) {
 		{"unknown field", `{repository(owner:"acme",name:"demo"){nope}}`, `Cannot query field "nope" on type "Repository". Did you mean "name"?`},
 		{"missing argument", `{repository(owner:"acme"){id}}`, `Field "repository" argument "name" of type "String!" is required, but it was not provided.`},
 		{"syntax", `{repository(owner:"acme",name:"demo"){id}`, `Expected Name, found <EOF>`},
-		{"field GitHub has but the fake does not serve", `{repository(owner:"acme",name:"demo"){hasWikiEnabled}}`, `Cannot query field "hasWikiEnabled" on type "Repository".`},
+		{"field GitHub has but the fake does not serve", `{repository(owner:"acme",name:"demo"){hasWikiEnabled}}`, `Cannot query field "hasWikiEnabled" on type "Repository". Did you mean "hasIssuesEnabled"?`},
 		{"unused variable", `query($x:Int){viewer{login}}`, `Variable "$x" is never used.`},
 		{"wrong fragment type", `{repository(owner:"acme",name:"demo"){... on Issue{id}}}`, `Fragment cannot be spread here as objects of type "Repository" can never be of type "Issue".`},
+		{"one response name for two fields", `{repository(owner:"acme",name:"demo"){x:name x:id}}`, `Fields "x" conflict because "name" and "id" are different fields. Use different aliases on the fields to fetch both if this was intentional.`},
+		{"one field with two arguments", `{repository(owner:"acme",name:"demo"){issue(number:1){id} issue(number:2){id}}}`, `Fields "issue" conflict because they have differing arguments. Use different aliases on the fields to fetch both if this was intentional.`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -93,6 +95,25 @@ func TestInvalidQueriesRejected(t *testing.T) {
 	r := post(t, s, `query($n:Int!){repository(owner:"acme",name:"demo"){issue(number:$n){id}}}`, nil)
 	require.NotEmpty(t, r.Errors)
 	assert.Contains(t, r.Errors[0].Message, "must be defined")
+}
+
+// TestIssueOrPullRequest: Repository.issueOrPullRequest answers an issue or
+// a pull request by number, and a field selected on both members of the
+// union may return each member's own type (state: IssueState and
+// PullRequestState), as GitHub answers gh's queries.
+func TestIssueOrPullRequest(t *testing.T) {
+	t.Parallel()
+	s, pr := demo(t)
+	q := `query($n:Int!){repository(owner:"acme",name:"demo"){hasIssuesEnabled item:issueOrPullRequest(number:$n){__typename ...on Issue{number state} ...on PullRequest{number state}}}}`
+	r := post(t, s, q, map[string]any{"n": 1})
+	require.Empty(t, r.Errors)
+	assert.Equal(t, map[string]any{"hasIssuesEnabled": true, "item": map[string]any{"__typename": "Issue", "number": 1.0, "state": "OPEN"}}, r.Data["repository"])
+	r = post(t, s, q, map[string]any{"n": pr.Number()})
+	require.Empty(t, r.Errors)
+	assert.Equal(t, map[string]any{"__typename": "PullRequest", "number": float64(pr.Number()), "state": "OPEN"}, r.Data["repository"].(map[string]any)["item"])
+	r = post(t, s, q, map[string]any{"n": 99})
+	require.NotEmpty(t, r.Errors)
+	assert.Equal(t, "Could not resolve to an issue or pull request with the number of 99.", r.Errors[0].Message)
 }
 
 func TestNotFoundErrors(t *testing.T) {

@@ -36,31 +36,32 @@ type mutationFunc func(st *state, in map[string]any) (payload, error)
 // generator's served list names the same fields.
 func mutationTable() map[string]mutationFunc {
 	return map[string]mutationFunc{
-		"createRef":                      createRef,
-		"updateRef":                      updateRef,
-		"deleteRef":                      deleteRef,
-		"createCommitOnBranch":           createCommitOnBranch,
-		"createPullRequest":              createPullRequest,
-		"closePullRequest":               closePullRequest,
-		"reopenPullRequest":              reopenPullRequest,
-		"updatePullRequest":              updatePullRequest,
-		"mergePullRequest":               mergePullRequest,
-		"deleteIssueComment":             deleteIssueComment,
-		"deletePullRequestReviewComment": deletePullRequestReviewComment,
-		"addPullRequestReview":           addPullRequestReview,
-		"addPullRequestReviewThread":     addPullRequestReviewThread,
-		"resolveReviewThread":            func(st *state, in map[string]any) (payload, error) { return setThreadResolved(st, in, true) },
-		"unresolveReviewThread":          func(st *state, in map[string]any) (payload, error) { return setThreadResolved(st, in, false) },
-		"createIssue":                    createIssue,
-		"closeIssue":                     closeIssue,
-		"reopenIssue":                    reopenIssue,
-		"updateIssue":                    updateIssue,
-		"deleteIssue":                    deleteIssue,
-		"addComment":                     addComment,
-		"createLabel":                    createLabel,
-		"deleteLabel":                    deleteLabel,
-		"addLabelsToLabelable":           func(st *state, in map[string]any) (payload, error) { return changeLabels(st, in, true) },
-		"removeLabelsFromLabelable":      func(st *state, in map[string]any) (payload, error) { return changeLabels(st, in, false) },
+		"createRef":                       createRef,
+		"updateRef":                       updateRef,
+		"deleteRef":                       deleteRef,
+		"createCommitOnBranch":            createCommitOnBranch,
+		"createPullRequest":               createPullRequest,
+		"closePullRequest":                closePullRequest,
+		"reopenPullRequest":               reopenPullRequest,
+		"updatePullRequest":               updatePullRequest,
+		"mergePullRequest":                mergePullRequest,
+		"deleteIssueComment":              deleteIssueComment,
+		"deletePullRequestReviewComment":  deletePullRequestReviewComment,
+		"addPullRequestReview":            addPullRequestReview,
+		"addPullRequestReviewThread":      addPullRequestReviewThread,
+		"addPullRequestReviewThreadReply": addPullRequestReviewThreadReply,
+		"resolveReviewThread":             func(st *state, in map[string]any) (payload, error) { return setThreadResolved(st, in, true) },
+		"unresolveReviewThread":           func(st *state, in map[string]any) (payload, error) { return setThreadResolved(st, in, false) },
+		"createIssue":                     createIssue,
+		"closeIssue":                      closeIssue,
+		"reopenIssue":                     reopenIssue,
+		"updateIssue":                     updateIssue,
+		"deleteIssue":                     deleteIssue,
+		"addComment":                      addComment,
+		"createLabel":                     createLabel,
+		"deleteLabel":                     deleteLabel,
+		"addLabelsToLabelable":            func(st *state, in map[string]any) (payload, error) { return changeLabels(st, in, true) },
+		"removeLabelsFromLabelable":       func(st *state, in map[string]any) (payload, error) { return changeLabels(st, in, false) },
 	}
 }
 
@@ -447,6 +448,33 @@ func addPullRequestReviewThread(st *state, in map[string]any) (payload, error) {
 		spec.StartLine = sl
 	}
 	return payload{"thread": st.newThread(p, rv, spec)}, nil
+}
+
+// addPullRequestReviewThreadReply adds the viewer's reply to a review
+// thread, in the pending review given or, as GitHub does without one, in a
+// submitted COMMENTED review of its own. An empty body is refused as
+// GitHub refuses it.
+func addPullRequestReviewThreadReply(st *state, in map[string]any) (payload, error) {
+	t, err := lookup[*thread](st, str(in, "pullRequestReviewThreadId"))
+	if err != nil {
+		return nil, err
+	}
+	body := str(in, "body")
+	if strings.TrimSpace(body) == "" {
+		return nil, errUnprocessable("Body can't be blank")
+	}
+	var rv *review
+	if id := str(in, "pullRequestReviewId"); id != "" {
+		if rv, err = lookup[*review](st, id); err != nil {
+			return nil, err
+		}
+		if rv.pull != t.pull {
+			return nil, errUnprocessable("The review %s does not belong to the thread's pull request", id)
+		}
+	} else {
+		rv = st.newReview(t.pull, Review{Author: st.viewer, State: "COMMENTED"})
+	}
+	return payload{"comment": st.addThreadComment(t, rv, "", body)}, nil
 }
 
 func setThreadResolved(st *state, in map[string]any, resolved bool) (payload, error) {

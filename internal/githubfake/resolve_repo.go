@@ -93,6 +93,17 @@ func (r *repo) resolve(ec *execCtx, field string, args map[string]any) (any, err
 		})
 		orderByCreated(pulls, args, func(p *pull) issueOrderKey { return issueOrderKey{p.createdAt, p.updatedAt, len(p.comments)} })
 		return paginate("pullRequests", listOf(pulls), args)
+	case "issueOrPullRequest":
+		n, _ := intArg(args, "number")
+		if i := r.issue(n); i != nil {
+			return i, nil
+		}
+		if p := r.pull(n); p != nil {
+			return p, nil
+		}
+		return nil, errNotFound("Could not resolve to an issue or pull request with the number of %d.", n)
+	case "hasIssuesEnabled":
+		return true, nil
 	case "pullRequest":
 		n, _ := intArg(args, "number")
 		if p := r.pull(n); p != nil {

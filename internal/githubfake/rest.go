@@ -1,8 +1,12 @@
 package githubfake
 
 import (
+	"cmp"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,6 +32,24 @@ func (s *Server) routeREST(mux *http.ServeMux) {
 			s.mu.RLock()
 			status, body := h(s.st, r)
 			s.mu.RUnlock()
+			s.writeREST(w, r, status, body)
+		})
+	}
+	mux.HandleFunc("GET /repos/{owner}/{repo}/pulls/{number}/comments", func(w http.ResponseWriter, r *http.Request) {
+		setOperation(r, "GET /repos/{owner}/{repo}/pulls/{number}/comments")
+		s.mu.RLock()
+		status, body := restReviewComments(s.st, r)
+		s.mu.RUnlock()
+		s.writeREST(w, r, status, body)
+	})
+	// A reply to a review comment, by either of GitHub's two routes: the
+	// replies route, or creating a comment with in_reply_to.
+	for _, pattern := range []string{"POST /repos/{owner}/{repo}/pulls/{number}/comments", "POST /repos/{owner}/{repo}/pulls/{number}/comments/{comment}/replies"} {
+		mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+			setOperation(r, pattern)
+			s.mu.Lock()
+			status, body := restReplyToReviewComment(s.st, r)
+			s.mu.Unlock()
 			s.writeREST(w, r, status, body)
 		})
 	}
@@ -382,4 +404,83 @@ func restIssueTypes(st *state, r *http.Request) (int, any) {
 		}
 	}
 	return http.StatusOK, out
+}
+
+// reviewCommentJSON is a pull request review comment in REST's shape; a
+// comment after a thread's first is a reply to the first.
+func reviewCommentJSON(st *state, rp *repo, t *thread, c *reviewComment) map[string]any {
+	m := map[string]any{
+		"id": c.dbID, "node_id": c.id, "pull_request_review_id": c.review.dbID, "body": c.body, "path": c.path,
+		"user":       map[string]any{"login": c.author},
+		"html_url":   c.url(),
+		"url":        fmt.Sprintf("%s/repos/%s/pulls/comments/%d", st.apiURL, rp.nameWithOwner(), c.dbID),
+		"created_at": ts(c.createdAt), "updated_at": ts(c.createdAt),
+		"line": nil,
+	}
+	if c.line != nil {
+		m["line"] = *c.line
+	}
+	if t.comments[0] != c {
+		m["in_reply_to_id"] = t.comments[0].dbID
+	}
+	return m
+}
+
+// restReviewComments lists a pull request's review comments, oldest first.
+func restReviewComments(st *state, r *http.Request) (int, any) {
+	rp := restRepo(st, r)
+	n, _ := strconv.Atoi(r.PathValue("number"))
+	if rp == nil || rp.pull(n) == nil {
+		return http.StatusNotFound, errNotFoundREST
+	}
+	var all []map[string]any
+	for _, t := range rp.pull(n).threads {
+		for _, c := range t.comments {
+			all = append(all, reviewCommentJSON(st, rp, t, c))
+		}
+	}
+	slices.SortFunc(all, func(a, b map[string]any) int { return cmp.Compare(a["id"].(int64), b["id"].(int64)) })
+	items, next := paginateREST(r, all)
+	if items == nil {
+		items = []map[string]any{}
+	}
+	return http.StatusOK, page{body: items, next: next}
+}
+
+// restReplyToReviewComment adds the viewer's reply to the thread of a
+// review comment (the {comment} of the replies route, else the body's
+// in_reply_to). Only replies are made: a new thread needs GraphQL's
+// addPullRequestReviewThread here.
+func restReplyToReviewComment(st *state, r *http.Request) (int, any) {
+	rp := restRepo(st, r)
+	n, _ := strconv.Atoi(r.PathValue("number"))
+	if rp == nil || rp.pull(n) == nil {
+		return http.StatusNotFound, errNotFoundREST
+	}
+	var in struct {
+		Body      string `json:"body"`
+		InReplyTo int64  `json:"in_reply_to"`
+	}
+	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&in); err != nil {
+		return http.StatusBadRequest, restError("Problems parsing JSON")
+	}
+	if strings.TrimSpace(in.Body) == "" {
+		return http.StatusUnprocessableEntity, restError("Validation Failed: body can't be blank")
+	}
+	id := in.InReplyTo
+	if c := r.PathValue("comment"); c != "" {
+		id, _ = strconv.ParseInt(c, 10, 64)
+	} else if id == 0 {
+		return http.StatusUnprocessableEntity, restError("this fake makes replies only: in_reply_to is required")
+	}
+	for _, t := range rp.pull(n).threads {
+		for _, c := range t.comments {
+			if c.dbID != id {
+				continue
+			}
+			reply := st.addThreadComment(t, st.newReview(t.pull, Review{Author: st.viewer, State: "COMMENTED"}), "", in.Body)
+			return http.StatusCreated, reviewCommentJSON(st, rp, t, reply)
+		}
+	}
+	return http.StatusNotFound, errNotFoundREST
 }

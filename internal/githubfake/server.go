@@ -3,10 +3,12 @@ package githubfake
 import (
 	"context"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,6 +28,7 @@ type Server struct {
 	URL string
 
 	srv       *httptest.Server
+	handler   http.Handler
 	schema    *ast.Schema
 	tb        testing.TB
 	mutations map[string]mutationFunc
@@ -38,6 +41,7 @@ type Server struct {
 	// ctl guards the control plane: token, rate-limit plan, request log and
 	// the parsed-document cache.
 	ctl      sync.Mutex
+	tls      *httptest.Server  // EnterpriseHost's listener, once started
 	tokens   map[string]string // accepted token -> login it acts as ("" = the viewer)
 	limit    RateLimit
 	requests []Request
@@ -99,7 +103,8 @@ func NewServer(t testing.TB) *Server {
 	mux.HandleFunc("POST /api/graphql", s.serveGraphQL)
 	s.routeREST(mux)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeRESTError(w, http.StatusNotFound, "Not Found") })
-	s.srv = httptest.NewServer(s.middleware(mux))
+	s.handler = s.middleware(mux)
+	s.srv = httptest.NewServer(s.handler)
 	s.URL = s.srv.URL
 	s.st.apiURL = s.URL
 	if t != nil {
@@ -126,7 +131,39 @@ func (s *Server) helper() {
 
 // Close shuts the server down. It is called automatically at the end of the
 // test that created the server; calling it again is harmless.
-func (s *Server) Close() { s.srv.Close() }
+func (s *Server) Close() {
+	s.srv.Close()
+	s.ctl.Lock()
+	tls := s.tls
+	s.ctl.Unlock()
+	if tls != nil {
+		tls.Close()
+	}
+}
+
+// EnterpriseHost serves the same fake over HTTPS on a loopback port, laid
+// out as GitHub Enterprise Server lays out its API (REST under /api/v3,
+// GraphQL at /api/graphql), for programs that reach GitHub by host name
+// over TLS only, such as gh (GH_HOST=host with GH_ENTERPRISE_TOKEN). It
+// returns the host ("127.0.0.1:PORT") and the PEM of the listener's
+// self-signed certificate, which the client must trust (SSL_CERT_FILE for
+// a Go program such as gh). The listener starts on the first call and
+// closes with the server.
+func (s *Server) EnterpriseHost() (host string, certPEM []byte) {
+	s.ctl.Lock()
+	defer s.ctl.Unlock()
+	if s.tls == nil {
+		s.tls = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if rest, ok := strings.CutPrefix(r.URL.Path, "/api/v3/"); ok {
+				r = r.Clone(r.Context())
+				r.URL.Path, r.URL.RawPath = "/"+rest, ""
+			}
+			s.handler.ServeHTTP(w, r)
+		}))
+	}
+	u, _ := url.Parse(s.tls.URL)
+	return u.Host, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: s.tls.Certificate().Raw})
+}
 
 // GraphQLURL returns the GraphQL endpoint, URL+"/graphql", which is what
 // githubv4.NewEnterpriseClient expects.

@@ -42,6 +42,7 @@ var tools = map[string]tool{
 	"setsid":     {names: []string{"setsid"}, install: "apt-get install util-linux"},
 	"ps":         {names: []string{"ps"}, install: "apt-get install procps"},
 	"git":        {names: []string{"git"}, install: "apt-get install git"},
+	"gh":         {names: []string{"gh"}, install: "apt-get install gh"},
 	"opencode":   {names: []string{"opencode"}, install: "bash scripts/test.sh, or npm install -g opencode-ai@1.18.33", npm: true},
 	"codex":      {names: []string{"codex"}, install: "bash scripts/test.sh, or npm install -g @openai/codex@0.171.0", npm: true},
 	"claude":     {names: []string{"claude"}, install: "bash scripts/test.sh, or npm install -g @anthropic-ai/claude-code@2.1.332", npm: true},

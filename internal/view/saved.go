@@ -12,6 +12,7 @@ import (
 	"math"
 	"math/bits"
 	"os"
+	"slices"
 
 	"github.com/agenteval/agenteval/redact"
 )
@@ -245,6 +246,11 @@ func (r *run) loadIndex(fi int, rf *runFile) bool {
 	n, err := binary.ReadUvarint(br)
 	if err != nil {
 		return false
+	}
+	// Room for the entries at once (10^6 of them are 48 MB, grown one
+	// doubling at a time otherwise), as many as the index file can hold.
+	if ist, err := f.Stat(); err == nil {
+		r.jobs = slices.Grow(r.jobs, int(min(n, uint64(ist.Size())/entryBytes)))
 	}
 	at := func(m []uint32, id uint32) (uint32, error) {
 		if int(id) >= len(m) {
