@@ -6,6 +6,7 @@ import (
 	"github.com/agenteval/agenteval/internal/infile"
 	"iter"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -192,18 +193,24 @@ func (rs *runSuite) priceBudget(b *runner.Budget, prices plan.Prices, agentModel
 
 // budgetCost is what a job used of a cost budget: its whole cost (agent,
 // simulated user and judge) when every role's price is known, else its
-// agent's at agent.
+// agent's: what the agent reported (a coding-agent CLI's cost), or its
+// tokens at agent.
 func budgetCost(j *results.Job, agent plan.Price) float64 {
 	if j.Cost != nil && j.Cost.USD != nil {
 		return *j.Cost.USD
+	}
+	if j.Usage.CostUSD > 0 {
+		return j.Usage.CostUSD
 	}
 	return agent.Cost(j.Usage)
 }
 
 // jobPricer prices each job's model calls for its record (results.Cost):
 // the agent's tokens at its model's price (agentModel; a suite's job by
-// its agent × model), the simulated user's at --user-model's and the
-// judge's at --judge-model's, from the built-in table under --prices.
+// its agent × model), or at the cost the agent reported (a coding-agent
+// CLI's own figure: reportedCost), the simulated user's at --user-model's
+// and the judge's at --judge-model's, from the built-in table under
+// --prices.
 func jobPricer(prices plan.Prices, suite *runSuite, agentSpec, agentModelFlag, userModel, judgeModel string) func(*results.Job) *results.Cost {
 	user, _ := strings.CutPrefix(userModel, "openai:")
 	judge, _ := strings.CutPrefix(judgeModel, "openai:")
@@ -217,8 +224,28 @@ func jobPricer(prices plan.Prices, suite *runSuite, agentSpec, agentModelFlag, u
 		if modelOf != nil {
 			a, _ = modelOf(matrix.Job{Agent: j.Agent, Model: j.Model})
 		}
-		return prices.JobCost(j, a, user, judge)
+		return reportedCost(prices.JobCost(j, a, user, judge), j.Usage.CostUSD)
 	}
+}
+
+// reportedCost is c with the agent's cost the one the agent reported
+// (usd, when not 0), which wins over the price table's: the agent is no
+// longer unpriced, and the total is the roles' sum when each is known.
+func reportedCost(c *results.Cost, usd float64) *results.Cost {
+	if usd <= 0 || c == nil {
+		return c
+	}
+	out := *c
+	out.Agent = new(usd)
+	out.Unpriced = slices.DeleteFunc(slices.Clone(out.Unpriced), func(s string) bool { return strings.HasPrefix(s, "agent: ") })
+	if len(out.Unpriced) == 0 {
+		out.Unpriced = nil
+	}
+	out.USD = nil
+	if out.User != nil && out.Judge != nil {
+		out.USD = new(math.Round((usd+*out.User+*out.Judge)*1e9) / 1e9)
+	}
+	return &out
 }
 
 // runEstimate is the forecast a run with a budget stores in its plan

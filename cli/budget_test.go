@@ -10,7 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/llm"
+	"github.com/agenteval/agenteval/plan"
 	"github.com/agenteval/agenteval/report"
+	"github.com/agenteval/agenteval/results"
 )
 
 // usageAgentScript is an exec agent that echoes each message and reports
@@ -245,4 +248,34 @@ repetitions: 6
 	code, _, stderr = runCLI(t, "run", "--suite", write("two.suite.yaml", "{id: gpt-4o-mini}, {id: house-model}"), "--out", filepath.Join(dir, "out2"), "--budget", "cost=1usd")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, `--budget cost=1usd: no price for model "house-model" (the suite's agent bot × house-model): give its price in a --prices file`)
+}
+
+// TestBudgetCountsAReportedCost: a job whose roles are not all priced
+// counts the cost its agent reported against --budget cost, before its
+// tokens at the agent's price.
+func TestBudgetCountsAReportedCost(t *testing.T) {
+	t.Parallel()
+	price := plan.Price{Input: 1, Output: 1}
+	j := &results.Job{Usage: llm.Usage{PromptTokens: 1_000_000, CompletionTokens: 0, TotalTokens: 1_000_000, CostUSD: 0.25}}
+	assert.Equal(t, 0.25, budgetCost(j, price))
+	j.Usage.CostUSD = 0
+	assert.Equal(t, 1.0, budgetCost(j, price))
+	j.Cost = &results.Cost{USD: new(0.5)}
+	assert.Equal(t, 0.5, budgetCost(j, price), "a known total wins")
+}
+
+// TestReportedCostWinsOverThePriceTable: the cost an agent reported is
+// its role's cost, over the price table's or its lack (the agent is then
+// not unpriced), and the total is the roles' sum when each is known.
+func TestReportedCostWinsOverThePriceTable(t *testing.T) {
+	t.Parallel()
+	unpriced := &results.Cost{User: new(0.0), Judge: new(0.5), Unpriced: []string{"agent: fake-model"}}
+	assert.Equal(t, &results.Cost{USD: new(0.75), Agent: new(0.25), User: new(0.0), Judge: new(0.5)}, reportedCost(unpriced, 0.25))
+	priced := &results.Cost{USD: new(1.5), Agent: new(1.0), User: new(0.0), Judge: new(0.5), AsOf: []string{"2026-01-01"}}
+	assert.Equal(t, &results.Cost{USD: new(0.75), Agent: new(0.25), User: new(0.0), Judge: new(0.5), AsOf: []string{"2026-01-01"}}, reportedCost(priced, 0.25))
+	userUnknown := &results.Cost{Judge: new(0.0), Unpriced: []string{"agent: m", "user: u"}}
+	assert.Equal(t, &results.Cost{Agent: new(0.25), Judge: new(0.0), Unpriced: []string{"user: u"}}, reportedCost(userUnknown, 0.25))
+	assert.Same(t, priced, reportedCost(priced, 0), "nothing reported: the table's")
+	assert.Nil(t, reportedCost(nil, 0.25), "a run that prices nothing")
+	assert.Equal(t, []string{"agent: fake-model"}, unpriced.Unpriced, "the pricer's cost is not changed")
 }

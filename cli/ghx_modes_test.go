@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -375,4 +377,24 @@ func TestGhxRunFlags(t *testing.T) {
 	code, _, stderr := runCLIEnv(t, map[string]string{"PROFILER_REPETITIONS": "many"}, base...)
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, `PROFILER_REPETITIONS="many": want a whole number of at least 1`)
+}
+
+// TestSecretsOfAGetenvAreMasked: with the environment given only as getenv
+// (a host's, the tests'), the tokens agenteval reads and hands to agents
+// (gh's for ghx's modes among them) are masked in what a command prints.
+func TestSecretsOfAGetenvAreMasked(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"GITHUB_TOKEN", "GH_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN", "OPENAI_API_KEY"} {
+		var out bytes.Buffer
+		value := "not-a-known-shape-" + strings.ToLower(name) // no token prefix the redactor knows by shape
+		env := withRedactor(&cliEnv{stdout: &out, stderr: io.Discard, getenv: func(k string) string {
+			if k == name {
+				return value
+			}
+			return ""
+		}})
+		_, err := fmt.Fprintf(env.stdout, "the agent printed %s\n", value)
+		require.NoError(t, err)
+		assert.NotContains(t, out.String(), value, name)
+	}
 }

@@ -74,8 +74,9 @@ type cliEnv struct {
 }
 
 // secretVariables are the variables agenteval itself reads that may hold
-// secrets, for an environment given only as getenv.
-var secretVariables = []string{"GITHUB_TOKEN", "GH_TOKEN", "OPENAI_API_KEY", "OPENAI_BASE_URL"}
+// secrets, for an environment given only as getenv (the enterprise tokens
+// are handed to ghx's modes for gh).
+var secretVariables = []string{"GITHUB_TOKEN", "GH_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN", "OPENAI_API_KEY", "OPENAI_BASE_URL"}
 
 // withRedactor returns a copy of env whose output streams mask every secret
 // the environment holds.

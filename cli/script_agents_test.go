@@ -21,7 +21,7 @@ import (
 //	                 folder it was found in first on PATH
 //	fakemodel FILE   serves a scripted model (llm/llmtest) for the rest of
 //	                 the script: FILE holds its replies in order, as JSON
-//	                 ([{"content": ..., "tool_calls": [{"name": ..., "arguments": {...}}],
+//	                 ([{"content": ..., "reasoning": ..., "tool_calls": [{"name": ..., "arguments": {...}}],
 //	                 "usage": {...}}]); OPENAI_BASE_URL and OPENAI_API_KEY,
 //	                 ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY, GOOGLE_GEMINI_BASE_URL
 //	                 and GEMINI_API_KEY point at it
@@ -43,6 +43,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 		}
 		var replies []struct {
 			Content   string         `json:"content"`
+			Reasoning string         `json:"reasoning"`
 			ToolCalls []llm.ToolCall `json:"tool_calls"`
 			Usage     *llm.Usage     `json:"usage"`
 		}
@@ -50,7 +51,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 		srv := llmtest.Start()
 		ts.Defer(srv.Close)
 		for _, r := range replies {
-			srv.Enqueue(llmtest.Reply{Content: r.Content, ToolCalls: r.ToolCalls, Usage: r.Usage})
+			srv.Enqueue(llmtest.Reply{Content: r.Content, Reasoning: r.Reasoning, ToolCalls: r.ToolCalls, Usage: r.Usage})
 		}
 		ts.Setenv("OPENAI_BASE_URL", srv.URL)
 		ts.Setenv("OPENAI_API_KEY", "sk-fakemodel-key-0000000000")

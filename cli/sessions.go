@@ -117,8 +117,10 @@ func safeName(s string) string {
 	}, s)
 }
 
-// traceOf is a job's session trace: each assistant turn's tool calls, then
-// its text, then the turn's boundary.
+// traceOf is a job's session trace: each assistant turn's reasoning (its
+// thought: a coding-agent CLI's reasoning, as ghx's trace builder reads
+// OpenCode's reasoning parts), its tool calls, then its text, then the
+// turn's boundary. Tokens are not counted per block (0).
 func traceOf(j *results.Job) sessionTrace {
 	t := sessionTrace{SessionID: j.ID, Events: []traceEvent{}, Turns: []traceTurn{}}
 	number := 0
@@ -128,6 +130,11 @@ func traceOf(j *results.Job) sessionTrace {
 		}
 		number++
 		var events []traceEvent
+		if turn.Thought != "" {
+			var zero int64
+			none := 0 // not counted per block
+			events = append(events, traceEvent{Type: "reasoning", Content: turn.Thought, DurationMS: &zero, TokenCount: &none})
+		}
 		for _, a := range turn.Actions {
 			d := a.End.Sub(a.Start).Milliseconds()
 			ok := a.Error == ""

@@ -38,6 +38,9 @@ type StepTrace struct {
 	Reply string `json:"reply,omitempty"`
 	// Thought is the reasoning the agent reported with its reply, if any.
 	Thought string `json:"thought,omitempty"`
+	// EndReason is why the agent said its reply ended, if it said
+	// (runner.Reply.EndReason).
+	EndReason string `json:"end_reason,omitempty"`
 	// Actions are the actions (tool calls) the agent made in this step, in order.
 	Actions []results.Action `json:"actions,omitempty"`
 	// Stdout, Stderr and ExitCode are a code step's output.

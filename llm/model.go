@@ -122,6 +122,12 @@ type Usage struct {
 	// CacheWriteTokens are prompt tokens written to the provider's cache
 	// (providers that charge for it report them; an exec agent may too).
 	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
+	// CostUSD is what the calls cost in US dollars as whoever made them
+	// reported it (a coding-agent CLI's own figure: Claude Code's
+	// total_cost_usd, OpenCode's step cost); 0 when not reported. A job's
+	// agent cost (results.Cost) is this figure when it is not 0, the price
+	// table's otherwise.
+	CostUSD float64 `json:"cost_usd,omitempty"`
 }
 
 // Add returns the sum of u and v.
@@ -133,6 +139,7 @@ func (u Usage) Add(v Usage) Usage {
 		ReasoningTokens:  u.ReasoningTokens + v.ReasoningTokens,
 		CacheReadTokens:  u.CacheReadTokens + v.CacheReadTokens,
 		CacheWriteTokens: u.CacheWriteTokens + v.CacheWriteTokens,
+		CostUSD:          u.CostUSD + v.CostUSD,
 	}
 }
 

@@ -22,11 +22,14 @@ var csvHeader = []string{"run_id", "scenario_id", "mode", "model", "iteration", 
 // mode is the suite's agent, the iteration the 0-based run; tokens in
 // ghx's categories (input and output without the cache reads and writes
 // and the reasoning our usage counts within them; active is input, output
-// and reasoning); the cost is the job's agent cost, which we do not split
-// by input, output and reasoning (those columns stay empty); output_valid
-// is whether every evaluation passed; the session id is the job's id; the
-// completion reason is stop, timeout (a step or job timeout) or error (a
-// job that did not complete). Jobs are streamed from the inputs.
+// and reasoning); the cost is the job's agent cost (the CLI's own figure
+// when it reported one, else the price table's), which neither the CLIs
+// nor we split by input, output and reasoning (those columns stay empty;
+// ghx's OpenCode provider writes 0 in all four); output_valid is whether
+// every evaluation passed; the session id is the job's id; the completion
+// reason is stop, timeout (a step or job timeout), tool_limit (the agent's
+// last reply ended at the CLI's turn limit) or error (a job that did not
+// complete). Jobs are streamed from the inputs.
 func writeCSV(w io.Writer, r *Results) error {
 	s := r.Summary()
 	runID := strings.Join(s.RunIDs, "+")
@@ -81,6 +84,8 @@ func csvRow(runID, provider string, j *results.Job) []string {
 	switch {
 	case j.Cause == results.CauseTimeout:
 		reason = "timeout"
+	case turnLimited(lastEndReason(j)):
+		reason = "tool_limit"
 	case !j.Completed:
 		reason = "error"
 	}
@@ -99,3 +104,9 @@ func csvRow(runID, provider string, j *results.Job) []string {
 // num is a number as JavaScript's String(number) writes it for the values
 // ghx's CSV holds: no exponent, no trailing zeros.
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// turnLimited reports whether a reply's end reason is a CLI's turn limit:
+// Claude Code's error_max_turns, Gemini CLI's FatalTurnLimitedError.
+func turnLimited(reason string) bool {
+	return reason == "error_max_turns" || reason == "FatalTurnLimitedError"
+}

@@ -30,6 +30,11 @@ func TestCSVRow(t *testing.T) {
 			Checkpoints: []results.Checkpoint{{ID: "a"}}},
 			[]string{"run-9", "pr-1", "ghx", "gpt", "0", "false", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0",
 				"", "", "", "", "0", "1", "false", "opencode", "ghx@gpt/pr-1/-/run-1", "0", "timeout"}},
+		{"a session at Claude Code's turn limit, its cost Claude Code's", results.Job{ID: "cc/pr-1/-/run-1", Scenario: "pr-1", Agent: "cc", Run: 1,
+			Usage: llm.Usage{PromptTokens: 10, CompletionTokens: 2, TotalTokens: 12, CostUSD: 0.5}, Cost: &results.Cost{Agent: new(0.5)},
+			Transcript: []results.Turn{{Role: "user"}, {Role: "assistant", EndReason: "error_max_turns"}}},
+			[]string{"run-9", "pr-1", "cc", "", "0", "false", "0", "10", "2", "0", "0", "0", "12", "12", "0", "0", "0",
+				"0.5", "", "", "", "0", "0", "false", "opencode", "cc/pr-1/-/run-1", "0", "tool_limit"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -41,7 +41,9 @@
 // the reverse).
 //
 // Cost: a job's cost (results.Cost: agent, simulated user and judge, each
-// priced by its own model; null when its model has no price) is totalled
+// priced by its own model, the agent's the cost the agent itself reported
+// when it did, as coding-agent CLIs do; null when its model has no
+// price) is totalled
 // per scenario, combination and run by role in billionths of a dollar
 // ([Stats.Cost], [Summary.Cost]: an amount is unknown when any job's is,
 // and the models without a price are listed); a suite's variants have a

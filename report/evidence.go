@@ -15,7 +15,8 @@ const maxEvidencePart = 4 << 10
 
 // evidenceText is what a job that did not pass leaves to look at, as
 // plain text: the agent's traceback, each code step's exit code and
-// output, each failed tool call with its arguments, and the agent's log.
+// output, each failed tool call with its arguments, why the agent's last
+// reply ended (as a coding-agent CLI reports it), and the agent's log.
 // Empty when the record keeps none of them.
 func evidenceText(j *results.Job) string {
 	var b strings.Builder
@@ -39,6 +40,9 @@ func evidenceText(j *results.Job) string {
 			fmt.Fprintf(&b, "failed tool call %s %s: %s\n", a.Name, redact.Head(string(args), 300), redact.Head(a.Error, 500))
 		}
 	}
+	if r := lastEndReason(j); r != "" {
+		fmt.Fprintf(&b, "the agent's last reply ended: %s\n", redact.Head(r, 100))
+	}
 	if j.AgentLog != "" && j.Crash == "" {
 		fmt.Fprintf(&b, "agent log (last lines):\n%s\n", redact.Tail(strings.TrimRight(j.AgentLog, "\n"), maxEvidencePart))
 	}
@@ -46,14 +50,17 @@ func evidenceText(j *results.Job) string {
 }
 
 // transcriptText is a job's transcript as plain text: one "role: text"
-// block a message, the agent's thought and each tool call on a line of
-// its own.
+// block a message, the agent's thought, why its reply ended and each tool
+// call on a line of its own.
 func transcriptText(j *results.Job, maxTurn int) string {
 	var b strings.Builder
 	for _, t := range j.Transcript {
 		fmt.Fprintf(&b, "%s: %s\n", t.Role, clip(t.Text, maxTurn))
 		if t.Thought != "" {
 			fmt.Fprintf(&b, "  thought: %s\n", redact.Head(t.Thought, 500))
+		}
+		if t.EndReason != "" {
+			fmt.Fprintf(&b, "  ended: %s\n", redact.Head(t.EndReason, 100))
 		}
 		for _, a := range t.Actions {
 			fmt.Fprintf(&b, "  tool call %s", a.Name)
@@ -71,4 +78,15 @@ func transcriptText(j *results.Job, maxTurn int) string {
 		}
 	}
 	return b.String()
+}
+
+// lastEndReason is why the transcript's last assistant turn ended, as the
+// agent reported it ("" when it did not).
+func lastEndReason(j *results.Job) string {
+	for i := len(j.Transcript) - 1; i >= 0; i-- {
+		if t := j.Transcript[i]; t.Role == "assistant" {
+			return t.EndReason
+		}
+	}
+	return ""
 }

@@ -278,6 +278,10 @@ func scanUsage(v jsonl.Value, u *llm.Usage) error {
 			dst, bit = &u.CacheReadTokens, 16
 		case "cache_write_tokens":
 			dst, bit = &u.CacheWriteTokens, 32
+		case "cost_usd":
+			f, err := v.Float()
+			u.CostUSD = f
+			return 64, err
 		default:
 			return 0, nil
 		}

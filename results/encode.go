@@ -311,6 +311,10 @@ func appendUsage(b []byte, u llm.Usage) []byte {
 		b = append(b, `,"cache_write_tokens":`...)
 		b = strconv.AppendInt(b, int64(u.CacheWriteTokens), 10)
 	}
+	if u.CostUSD != 0 {
+		b = append(b, `,"cost_usd":`...)
+		b = appendFloat(b, u.CostUSD)
+	}
 	return append(b, '}')
 }
 

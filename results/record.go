@@ -430,7 +430,14 @@ type Turn struct {
 	// Thought is the reasoning the agent reported for this turn (assistant
 	// turns; an ElizaOS agent's thought, the exec protocol's reply
 	// "thought"), which ElizaOS's trajectories show as thought steps.
+	// A coding-agent CLI's reasoning (Claude Code's thinking, OpenCode's
+	// reasoning parts, Codex's reasoning items) is kept here too.
 	Thought string `json:"thought,omitempty"`
+	// EndReason is why the agent's reply ended, as the agent reported it
+	// (assistant turns): a coding-agent CLI's stop reason or result status,
+	// such as Claude Code's "end_turn" or "error_max_turns", OpenCode's
+	// "stop", Codex's "completed" or "failed", Gemini CLI's "success".
+	EndReason string `json:"end_reason,omitempty"`
 	// Actions are the actions the agent made in this turn (assistant turns only).
 	Actions []Action `json:"actions,omitempty"`
 }

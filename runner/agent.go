@@ -70,7 +70,8 @@ type SessionConfig struct {
 // tool calls and token usage here, when it has them: evaluations of tool
 // calls (trajectory_match, action checks) and the efficiency figures read
 // Actions, budgets and token reports read Usage; an agent that leaves them
-// empty is scored on its text alone.
+// empty is scored on its text alone. A Cooperative agent's Send that ends
+// with its context may return what it had with the error: it is kept.
 type Reply struct {
 	// Text is the reply text.
 	Text string
@@ -79,8 +80,11 @@ type Reply struct {
 	// Usage counts the tokens spent answering (zero: unknown).
 	Usage llm.Usage
 	// Thought is the reasoning the agent reports for this reply, if any
-	// (kept in the transcript's turn).
+	// (kept in the transcript's turn), a coding-agent CLI's reasoning too.
 	Thought string
+	// EndReason is why the reply ended, in the agent's words (kept in the
+	// transcript's turn): a CLI's stop reason or status ("end_turn").
+	EndReason string
 }
 
 // MockCaller answers an agent's calls to mocked services: the scenario's

@@ -9,6 +9,7 @@ import (
 	"github.com/agenteval/agenteval/environment"
 	"github.com/agenteval/agenteval/evaluate"
 	"github.com/agenteval/agenteval/internal/mockset"
+	"github.com/agenteval/agenteval/internal/usagecheck"
 	"github.com/agenteval/agenteval/judge"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/matrix"
@@ -248,7 +249,7 @@ func (r *run) runStep(ctx context.Context, s *scenario.Scenario, step *scenario.
 		st.Input = step.Input
 		reply, startup, err := send(ctx, w, timeout, sess, step.Input)
 		st.Duration = time.Since(st.Started) - startup // the step started just before this call (no clock read between)
-		st.Reply, st.Actions, st.Usage, st.Thought = reply.Text, reply.Actions, reply.Usage, reply.Thought
+		st.Reply, st.Actions, st.Usage, st.Thought, st.EndReason = reply.Text, reply.Actions, reply.Usage, reply.Thought, reply.EndReason
 		return err
 	default:
 		st.Kind = "code"
@@ -350,7 +351,7 @@ func transcriptOf(t *evaluate.Trace) []results.Turn {
 			out = append(out, st.Turns...)
 		case "input":
 			out = append(out, results.Turn{Role: "user", Text: st.Input, At: st.Started},
-				results.Turn{Role: "assistant", Text: st.Reply, At: st.Started.Add(st.Duration), Duration: st.Duration, Thought: st.Thought, Actions: st.Actions})
+				results.Turn{Role: "assistant", Text: st.Reply, At: st.Started.Add(st.Duration), Duration: st.Duration, Thought: st.Thought, EndReason: st.EndReason, Actions: st.Actions})
 		}
 	}
 	return out
@@ -382,9 +383,10 @@ func jobSeed(seed int64, id string, attempt int) int64 {
 func send(ctx context.Context, w *worker, timeout time.Duration, sess Session, msg string) (Reply, time.Duration, error) {
 	t0 := time.Now()
 	reply, err := callTimeout(ctx, w, timeout, func(ctx context.Context) (Reply, error) { return sess.Send(ctx, msg) }, nil)
-	if err == nil {
-		if err = checkUsage(reply.Usage); err != nil {
-			reply = Reply{}
+	if uerr := usagecheck.Check(reply.Usage); uerr != nil {
+		reply = Reply{}
+		if err == nil {
+			err = uerr
 		}
 	}
 	var startup time.Duration
@@ -394,31 +396,6 @@ func send(ctx context.Context, w *worker, timeout time.Duration, sess Session, m
 		w.startup += startup
 	}
 	return reply, startup, err
-}
-
-// maxReplyTokens bounds each count of one reply's usage: no model call
-// spends a billion tokens, and a count beyond it would overflow the sums
-// and slip past --budget as surely as a negative one.
-const maxReplyTokens = 1_000_000_000
-
-// errImpossibleUsage is an agent reporting token counts no model spends.
-var errImpossibleUsage = errors.New("agent protocol error: impossible token usage")
-
-// checkUsage refuses a reply's usage when a count is negative or absurd:
-// it would show "-2000000 tokens" and lower the spend --budget counts.
-// Every agent's replies pass here (exec, Go, OpenAI), so the session that
-// reported it fails with the reason.
-func checkUsage(u llm.Usage) error {
-	for _, c := range []struct {
-		name string
-		n    int
-	}{{"prompt_tokens", u.PromptTokens}, {"completion_tokens", u.CompletionTokens}, {"total_tokens", u.TotalTokens},
-		{"reasoning_tokens", u.ReasoningTokens}, {"cache_read_tokens", u.CacheReadTokens}, {"cache_write_tokens", u.CacheWriteTokens}} {
-		if c.n < 0 || c.n > maxReplyTokens {
-			return fmt.Errorf("%w: %s is %d (want 0 to %d)", errImpossibleUsage, c.name, c.n, maxReplyTokens)
-		}
-	}
-	return nil
 }
 
 // fixtureReleaseTimeout bounds the removal of an attempt's fresh fixtures.

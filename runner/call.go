@@ -122,7 +122,7 @@ func (c *call[T]) abandon() {
 // ignores its context: the call is then abandoned on the worker's caller
 // goroutine, which ends after it. A panic in fn comes back as an error.
 // discard, when not nil, gets what fn returns after the call was abandoned
-// (so a session opened too late is closed, not leaked).
+// (so a session opened too late is closed, not leaked); see ended.
 func callTimeout[T any](ctx context.Context, w *worker, d time.Duration, fn func(context.Context) (T, error), discard func(T)) (T, error) {
 	var zero T
 	if err := ctx.Err(); err != nil {
@@ -142,10 +142,7 @@ func callTimeout[T any](ctx context.Context, w *worker, d time.Duration, fn func
 	select {
 	case <-cl.done:
 		if c.err != nil && cctx.Err() != nil {
-			if c.discard != nil {
-				c.discard(c.v) // returned with the context's end: not used
-			}
-			return zero, context.Cause(cctx)
+			return ended(cctx, c.v, c.discard)
 		}
 		return c.v, c.err
 	case <-cctx.Done():
@@ -168,13 +165,21 @@ func callInline[T any](ctx context.Context, fn func(context.Context) (T, error),
 	}()
 	v, err = fn(ctx)
 	if err != nil && ctx.Err() != nil {
-		if discard != nil {
-			discard(v) // returned with the context's end: not used
-		}
-		var zero T
-		return zero, context.Cause(ctx)
+		return ended(ctx, v, discard)
 	}
 	return v, err
+}
+
+// ended is what a call that returned with its context's end gives back
+// with the context's cause: v (a step's partial reply), or nothing when
+// discard takes v (a session opened too late is closed).
+func ended[T any](ctx context.Context, v T, discard func(T)) (T, error) {
+	if discard != nil {
+		discard(v)
+		var zero T
+		v = zero
+	}
+	return v, context.Cause(ctx)
 }
 
 // timeoutCause is the cause of a call that ran out of its time d: one

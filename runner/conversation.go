@@ -70,13 +70,13 @@ func (r *run) converse(ctx context.Context, s *scenario.Scenario, step *scenario
 			if ctx.Err() != nil {
 				st.TerminationReason = reasonTotalTimeout
 			}
+			if reply.Text != "" || len(reply.Actions) > 0 || reply.Thought != "" { // a partial reply: kept, not judged
+				addTurn(st, reply, d)
+			}
 			convErr = fmt.Errorf("turn %d: %w", turn, err)
 			break
 		}
-		st.Reply = reply.Text
-		st.Actions = append(st.Actions, reply.Actions...)
-		st.Usage = st.Usage.Add(reply.Usage)
-		st.Turns = append(st.Turns, results.Turn{Role: "assistant", Text: reply.Text, At: time.Now(), Duration: d, Thought: reply.Thought, Actions: reply.Actions})
+		addTurn(st, reply, d)
 		res.Evaluations = append(res.Evaluations, compiled.Evaluate(ctx, evaluate.Input{Trace: trace, Step: stepIdx, Turn: len(st.Turns) - 1, Scope: results.ScopeTurn, Env: evalEnv})...)
 		if reason := r.terminated(ctx, conv, st, "assistant", res); reason != "" {
 			st.TerminationReason = reason
@@ -115,4 +115,13 @@ func (r *run) terminated(ctx context.Context, conv *scenario.Conversation, st *e
 	reason, usage := converse.Terminated(ctx, r.cfg.Registries.Terminations, r.cfg.Judge, conv.TerminationConditions, st.Turns, speaker, st.Transcript)
 	res.JudgeUsage = res.JudgeUsage.Add(usage)
 	return reason
+}
+
+// addTurn adds an assistant turn, its reply, to a conversation's trace.
+func addTurn(st *evaluate.StepTrace, reply Reply, d time.Duration) {
+	st.Reply = reply.Text
+	st.Actions = append(st.Actions, reply.Actions...)
+	st.Usage = st.Usage.Add(reply.Usage)
+	st.Turns = append(st.Turns, results.Turn{Role: "assistant", Text: reply.Text, At: time.Now(), Duration: d, Thought: reply.Thought,
+		EndReason: reply.EndReason, Actions: reply.Actions})
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"maps"
+	"math"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -106,7 +107,8 @@ type Config struct {
 	// Price, when set, prices each finished job's model calls (its Usage,
 	// UserUsage and JudgeUsage, each by its role's model) for its Cost,
 	// before Budget counts it and Results receives it; the CLI prices with
-	// plan.Prices.JobCost.
+	// plan.Prices.JobCost, the agent's calls at the cost the agent reported
+	// (Usage.CostUSD, a coding-agent CLI's own figure) when it reported one.
 	Price func(*results.Job) *results.Cost
 	// Limits, when set, are the limiters the run's model clients share
 	// (llm.OpenAIConfig.Limits): Progress reports how much they throttled
@@ -445,6 +447,7 @@ func (r *run) account(res *results.Job) {
 	for i := range res.Evaluations {
 		res.JudgeUsage = res.JudgeUsage.Add(res.Evaluations[i].Usage)
 	}
+	res.Usage.CostUSD = math.Round(res.Usage.CostUSD*1e9) / 1e9 // replies' costs summed carry float noise
 	if r.cfg.Price != nil {
 		res.Cost = r.cfg.Price(res)
 	}

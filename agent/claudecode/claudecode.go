@@ -10,8 +10,10 @@
 // answer), its Bash tool only with --allow-commands, and the session's
 // MCP servers (a suite's mcp_servers, the scenario's mocks) in a
 // --mcp-config file, their tools allowed beforehand. Claude Code's
-// stream-json events become the reply: its text, each tool call with
-// arguments, result, error and timing, and the run's tokens.
+// stream-json events become the reply: its text, its thinking blocks (the
+// reply's thought), each tool call with arguments, result, error and
+// timing, the run's tokens, the cost Claude Code reports (total_cost_usd,
+// less the earlier runs' after --resume) and why the run ended (its stop reason, or a failed run's subtype).
 package claudecode
 
 import (
@@ -21,6 +23,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -135,7 +138,8 @@ func (a *agent) NewSession(_ context.Context, cfg runner.SessionConfig) (runner.
 type session struct {
 	agent                      *agent
 	dir, home, config, runtime string
-	id                         string // Claude Code's session id, once the first message made one
+	id                         string  // Claude Code's session id, once the first message made one
+	cost                       float64 // the session's cost so far, as Claude Code counts it
 	mcp                        []cliagent.MCPServer
 	mcpConfig                  string    // the file --mcp-config reads, when there are servers
 	mocks                      io.Closer // the scenario's mocks as an MCP server, or nil
@@ -207,10 +211,13 @@ func (s *session) Send(ctx context.Context, message string) (runner.Reply, error
 	env := cliagent.Env(s.home, []string{"CLAUDE_CONFIG_DIR"}, s.agent.env, "CLAUDE_CONFIG_DIR="+s.config, "XDG_RUNTIME_DIR="+s.runtime,
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_NON_ESSENTIAL_MODEL_CALLS=1", "DISABLE_AUTOUPDATER=1",
 		"DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1")
-	t := transcript{pending: map[string]int{}}
+	t := transcript{pending: map[string]int{}, before: s.cost}
 	err := cliagent.Stream(ctx, cliagent.Run{Path: s.agent.path, Args: args, Dir: s.dir, Env: env, Stdin: message, Marker: s.home}, t.event)
 	if s.id == "" {
 		s.id = t.session
+	}
+	if t.ended {
+		s.cost = t.cost
 	}
 	reply := t.reply()
 	switch {
@@ -249,10 +256,13 @@ type event struct {
 		Content json.RawMessage `json:"content"`
 	} `json:"message"`
 	// The result's fields.
-	IsError bool   `json:"is_error"`
-	Result  string `json:"result"`
-	Errors  []any  `json:"errors"`
-	Usage   *struct {
+	IsError    bool    `json:"is_error"`
+	Result     string  `json:"result"`
+	Errors     []any   `json:"errors"`
+	StopReason string  `json:"stop_reason"`
+	Terminal   string  `json:"terminal_reason"`
+	CostUSD    float64 `json:"total_cost_usd"`
+	Usage      *struct {
 		Input         int `json:"input_tokens"`
 		CacheCreation int `json:"cache_creation_input_tokens"`
 		CacheRead     int `json:"cache_read_input_tokens"`
@@ -267,6 +277,7 @@ type event struct {
 type block struct {
 	Type      string          `json:"type"`
 	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
 	ID        string          `json:"id"`
 	Name      string          `json:"name"`
 	Input     map[string]any  `json:"input"`
@@ -277,13 +288,17 @@ type block struct {
 
 // transcript gathers one run's events.
 type transcript struct {
-	session string
-	texts   []string
-	actions []results.Action
-	pending map[string]int // tool_use id -> index in actions
-	usage   llm.Usage
-	ended   bool // a result came
-	err     string
+	session  string
+	texts    []string
+	thinking []string // the thinking blocks' text
+	actions  []results.Action
+	pending  map[string]int // tool_use id -> index in actions
+	usage    llm.Usage
+	before   float64 // the session's cost before this run
+	cost     float64 // the session's cost after it (total_cost_usd)
+	reason   string  // why the run ended (the result's)
+	ended    bool    // a result came
+	err      string
 }
 
 func (t *transcript) event(line []byte) error {
@@ -307,6 +322,10 @@ func (t *transcript) event(line []byte) error {
 			case "text":
 				if b.Text != "" {
 					t.texts = append(t.texts, b.Text)
+				}
+			case "thinking":
+				if b.Thinking != "" {
+					t.thinking = append(t.thinking, b.Thinking)
 				}
 			case "tool_use":
 				t.pending[b.ID] = len(t.actions)
@@ -342,11 +361,35 @@ func (t *transcript) event(line []byte) error {
 			t.usage = llm.Usage{PromptTokens: prompt, CompletionTokens: u.Output, TotalTokens: prompt + u.Output,
 				ReasoningTokens: u.OutputDetails.Thinking, CacheReadTokens: u.CacheRead, CacheWriteTokens: u.CacheCreation}
 		}
+		// What Claude Code says the session cost (its own prices): on
+		// --resume it counts from the earlier runs' cost, while its usage
+		// is this run's, so this run's cost is the difference.
+		t.cost = max(e.CostUSD, 0)
+		t.usage.CostUSD = t.cost
+		if t.before > 0 && t.cost >= t.before {
+			t.usage.CostUSD = math.Round((t.cost-t.before)*1e9) / 1e9
+		}
+		t.reason = endReason(e)
 		if e.IsError {
 			t.err = resultError(e)
 		}
 	}
 	return nil
+}
+
+// endReason is why a run ended: a failed run's subtype
+// ("error_max_turns", "error_during_execution"), else the model's last
+// stop reason ("end_turn"), else Claude Code's terminal reason.
+func endReason(e event) string {
+	switch {
+	case e.Subtype != "" && e.Subtype != "success":
+		return e.Subtype
+	case e.StopReason != "":
+		return e.StopReason
+	case e.Terminal != "":
+		return e.Terminal
+	}
+	return e.Subtype
 }
 
 // resultError says why a run failed: its result text, or its errors, or
@@ -393,5 +436,6 @@ func (t *transcript) reply() runner.Reply {
 			a.Error = "no result: the run ended first"
 		}
 	}
-	return runner.Reply{Text: strings.Join(t.texts, "\n\n"), Actions: t.actions, Usage: t.usage}
+	return runner.Reply{Text: strings.Join(t.texts, "\n\n"), Actions: t.actions, Usage: t.usage,
+		Thought: strings.Join(t.thinking, "\n\n"), EndReason: t.reason}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,10 +28,16 @@ import (
 // with the Claude Code the tests found (scripts/test.sh installs it).
 func newTestAgent(t *testing.T, srv *llmtest.Server, allowCommands bool) runner.Agent {
 	t.Helper()
+	return newModelAgent(t, srv, "fake-model", allowCommands)
+}
+
+// newModelAgent is newTestAgent with another model.
+func newModelAgent(t *testing.T, srv *llmtest.Server, model string, allowCommands bool) runner.Agent {
+	t.Helper()
 	bin := testtool.Need(t, "claude")
 	env := map[string]string{"AGENTEVAL_CLAUDE_CODE": bin, "ANTHROPIC_BASE_URL": strings.TrimSuffix(srv.URL, "/v1"),
 		"ANTHROPIC_API_KEY": "sk-ant-test-not-a-real-key-0000"}
-	a, err := Type().New("fake-model", runner.AgentOptions{Getenv: func(k string) string { return env[k] },
+	a, err := Type().New(model, runner.AgentOptions{Getenv: func(k string) string { return env[k] },
 		Instructions: "Answer in English, agenteval-instructions-7.", AllowCommands: allowCommands})
 	require.NoError(t, err)
 	return a
@@ -60,7 +67,7 @@ func call(id, name, args string) llm.ToolCall {
 // configuration home.
 func TestSessionTranscriptAndResume(t *testing.T) {
 	srv := llmtest.NewServer(t)
-	a := newTestAgent(t, srv, true) // before HOME moves: the npm folder may be under it
+	a := newModelAgent(t, srv, "claude-sonnet-4-5", true) // before HOME moves: the npm folder may be under it
 	home, tmp := t.TempDir(), t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("TMPDIR", tmp)
@@ -72,7 +79,7 @@ func TestSessionTranscriptAndResume(t *testing.T) {
 	srv.Enqueue(
 		llmtest.Reply{ToolCalls: []llm.ToolCall{call("toolu_w", "Write", `{"file_path":"`+filepath.Join(dir, "notes.txt")+`","content":"hello from the agent\n"}`)}, Usage: &u1},
 		llmtest.Reply{ToolCalls: []llm.ToolCall{call("toolu_b", "Bash", `{"command":"cat notes.txt","description":"Show the notes"}`)}, Usage: &u2},
-		llmtest.Reply{Content: "I wrote notes.txt.", Usage: &u3},
+		llmtest.Reply{Reasoning: "The notes are written and shown.", Content: "I wrote notes.txt.", Usage: &u3},
 		llmtest.Reply{Content: "It says hello.", Usage: &u4},
 	)
 	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
@@ -92,7 +99,14 @@ func TestSessionTranscriptAndResume(t *testing.T) {
 	for _, act := range reply.Actions {
 		assert.False(t, act.Start.IsZero() || act.End.Before(act.Start), "%s: %v..%v", act.Name, act.Start, act.End)
 	}
-	assert.Equal(t, u1.Add(u2).Add(u3), reply.Usage)
+	assert.Equal(t, "The notes are written and shown.", reply.Thought, "the thinking block the fake sent")
+	assert.Equal(t, "end_turn", reply.EndReason)
+	// Claude Code prices the tokens the fake sent at its own list price of
+	// claude-sonnet-4-5: $3 input, $15 output, $0.30 cache reads, $3.75
+	// cache writes a million.
+	want := u1.Add(u2).Add(u3)
+	want.CostUSD = sonnetCost(want)
+	assert.Equal(t, want, reply.Usage)
 	got, err := os.ReadFile(filepath.Join(dir, "notes.txt"))
 	require.NoError(t, err)
 	assert.Equal(t, "hello from the agent\n", string(got))
@@ -101,7 +115,9 @@ func TestSessionTranscriptAndResume(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "It says hello.", reply.Text)
 	assert.Empty(t, reply.Actions)
-	assert.Equal(t, u4, reply.Usage, "a resumed run counts its own tokens")
+	want = u4
+	want.CostUSD = sonnetCost(u4)
+	assert.Equal(t, want, reply.Usage, "a resumed run counts its own tokens and cost")
 	require.NoError(t, s.Close())
 
 	reqs := srv.Requests()
@@ -156,14 +172,16 @@ func TestCommandsNeedAllowCommands(t *testing.T) {
 
 // TestTimeoutKillsTheProcessTree: a step that times out while Claude
 // Code's shell runs a command kills Claude Code and the command (which
-// Claude Code runs in a process group of its own), and says so. The
-// command is not a lone sleep, which Claude Code refuses to run.
+// Claude Code runs in a process group of its own), and says so, and the
+// reply holds what had come. The command is not a lone sleep, which
+// Claude Code refuses to run.
 func TestTimeoutKillsTheProcessTree(t *testing.T) {
 	t.Parallel()
 	testtool.Need(t, "ps")
 	marker := proctest.SleepArg()
 	srv := llmtest.NewServer(t)
-	srv.Enqueue(llmtest.Calls(call("toolu_b", "Bash", `{"command":"echo waiting; sleep `+marker+`","description":"Wait"}`)))
+	srv.Enqueue(llmtest.Reply{Reasoning: "A long wait.", Content: "Waiting.",
+		ToolCalls: []llm.ToolCall{call("toolu_b", "Bash", `{"command":"echo waiting; sleep `+marker+`","description":"Wait"}`)}})
 	a := newTestAgent(t, srv, true)
 	_, dir := newJob(t)
 	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
@@ -171,11 +189,20 @@ func TestTimeoutKillsTheProcessTree(t *testing.T) {
 	defer s.Close()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer proctest.CancelWhenAlive(t, marker, 2*time.Minute, cancel, errors.New("step timed out"))()
-	_, err = s.Send(ctx, "Wait.")
+	reply, err := s.Send(ctx, "Wait.")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "step timed out")
 	assert.Contains(t, err.Error(), "killed")
 	proctest.RequireGone(t, marker, 5*time.Second)
+	// What had come before the kill is the reply: the text, the thinking,
+	// the call that never returned.
+	assert.Equal(t, "Waiting.", reply.Text)
+	assert.Equal(t, "A long wait.", reply.Thought)
+	require.Len(t, reply.Actions, 1)
+	assert.Equal(t, "Bash", reply.Actions[0].Name)
+	assert.Equal(t, "echo waiting; sleep "+marker, reply.Actions[0].Args["command"])
+	assert.Equal(t, "no result: the run ended first", reply.Actions[0].Error)
+	assert.Empty(t, reply.EndReason, "no result came")
 }
 
 // TestMissingCLINamesTheInstall: without Claude Code the spec fails with
@@ -271,4 +298,12 @@ func TestWritesStayInTheJobDir(t *testing.T) {
 	assert.Equal(t, "Write", reply.Actions[0].Name)
 	assert.NotEmpty(t, reply.Actions[0].Error)
 	assert.NoFileExists(t, outside)
+}
+
+// sonnetCost is what Claude Code charges for u at claude-sonnet-4-5's list
+// prices, rounded to a billionth of a dollar.
+func sonnetCost(u llm.Usage) float64 {
+	input := u.PromptTokens - u.CacheReadTokens - u.CacheWriteTokens
+	micro := 3*float64(input) + 15*float64(u.CompletionTokens) + 0.30*float64(u.CacheReadTokens) + 3.75*float64(u.CacheWriteTokens)
+	return math.Round(micro*1e3) / 1e9
 }

@@ -46,20 +46,22 @@ func TestEvents(t *testing.T) {
 		assert.True(t, a.End.After(a.Start), "%s: %v..%v", a.Name, a.Start, a.End)
 	}
 	assert.Equal(t, llm.Usage{PromptTokens: 150 + 50 + 10, CompletionTokens: 13, TotalTokens: 223,
-		CacheReadTokens: 50, CacheWriteTokens: 10}, r.Usage)
+		CacheReadTokens: 50, CacheWriteTokens: 10, CostUSD: 0.00092}, r.Usage)
+	assert.Equal(t, "end_turn", r.EndReason)
 }
 
 // TestResultErrors: a failed run says why, from its result; a tool call
 // whose result never came is failed when the run ends.
 func TestResultErrors(t *testing.T) {
-	for _, tc := range []struct{ line, want string }{
-		{`{"type":"result","subtype":"error_max_turns","is_error":true,"result":""}`, "error_max_turns: the run failed"},
-		{`{"type":"result","subtype":"success","is_error":true,"result":"API Error: 400 no reply scripted"}`, "API Error: 400 no reply scripted"},
-		{`{"type":"result","subtype":"error_during_execution","is_error":true,"errors":["boom"]}`, `error_during_execution: ["boom"]`},
+	for _, tc := range []struct{ line, want, reason string }{
+		{`{"type":"result","subtype":"error_max_turns","is_error":true,"result":"","stop_reason":"tool_use"}`, "error_max_turns: the run failed", "error_max_turns"},
+		{`{"type":"result","subtype":"success","is_error":true,"result":"API Error: 400 no reply scripted","terminal_reason":"api_error"}`, "API Error: 400 no reply scripted", "api_error"},
+		{`{"type":"result","subtype":"error_during_execution","is_error":true,"errors":["boom"]}`, `error_during_execution: ["boom"]`, "error_during_execution"},
 	} {
 		tr := transcript{pending: map[string]int{}}
 		require.NoError(t, tr.event([]byte(tc.line)))
 		assert.Equal(t, tc.want, tr.err)
+		assert.Equal(t, tc.reason, tr.reply().EndReason)
 	}
 	tr := transcript{pending: map[string]int{}}
 	require.NoError(t, tr.event([]byte(`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"x"}}]}}`)))

@@ -5,8 +5,10 @@
 // agent's and character's instructions as its AGENTS.md), the model on the
 // OpenAI-compatible endpoint at OPENAI_BASE_URL (Responses API) or
 // OpenAI's, and its shell tools only with --allow-commands. Codex's JSON
-// events become the reply: its messages, each command, MCP call, file
-// change and web search as an action, and the turn's tokens.
+// events become the reply: its messages, its reasoning items (the reply's
+// thought), each command, MCP call, file change and web search as an
+// action, the turn's tokens, and how the turn ended (completed or failed;
+// Codex reports no cost).
 package codex
 
 import (
@@ -267,13 +269,16 @@ type errorMsg struct {
 
 // transcript gathers one run's events.
 type transcript struct {
-	thread  string
-	texts   []string
-	actions []results.Action
-	started map[string]time.Time
-	before  llm.Usage // the thread's tokens before this run
-	total   llm.Usage // the thread's tokens after it (turn.completed)
-	err     string
+	thread    string
+	texts     []string
+	reasoning []string // the reasoning items' text
+	reason    string   // "completed" or "failed": how the turn ended
+	actions   []results.Action
+	started   map[string]time.Time
+	open      []*item   // items started and not completed, in order
+	before    llm.Usage // the thread's tokens before this run
+	total     llm.Usage // the thread's tokens after it (turn.completed)
+	err       string
 }
 
 func (t *transcript) event(line []byte) error {
@@ -287,12 +292,15 @@ func (t *transcript) event(line []byte) error {
 	case "item.started":
 		if e.Item != nil {
 			t.started[e.Item.ID] = time.Now()
+			t.open = append(t.open, e.Item)
 		}
 	case "item.completed":
 		if e.Item != nil {
+			t.open = slices.DeleteFunc(t.open, func(it *item) bool { return it.ID == e.Item.ID })
 			t.completed(e.Item)
 		}
 	case "turn.completed":
+		t.reason = "completed"
 		if u := e.Usage; u != nil {
 			// Codex counts the thread's tokens, cached input within the
 			// input and reasoning within the output, as OpenAI does.
@@ -300,6 +308,7 @@ func (t *transcript) event(line []byte) error {
 				ReasoningTokens: u.Reasoning, CacheReadTokens: u.Cached, CacheWriteTokens: u.CacheWrite}
 		}
 	case "turn.failed":
+		t.reason = "failed"
 		if e.Error != nil {
 			t.err = e.Error.Message
 		} else {
@@ -322,6 +331,11 @@ func (t *transcript) completed(it *item) {
 	case "agent_message":
 		if it.Text != "" {
 			t.texts = append(t.texts, it.Text)
+		}
+		return
+	case "reasoning":
+		if text := strings.TrimSpace(it.Text); text != "" {
+			t.reasoning = append(t.reasoning, text)
 		}
 		return
 	case "command_execution":
@@ -355,7 +369,7 @@ func (t *transcript) completed(it *item) {
 		a.Name = "web_search"
 		a.Args = map[string]any{"query": it.Query}
 	default:
-		return // reasoning, plans, and Codex's warnings
+		return // plans, and Codex's warnings
 	}
 	t.actions = append(t.actions, a)
 }
@@ -380,9 +394,18 @@ func innerCommand(cmd string) string {
 	return cmd
 }
 
-// reply is this run's answer: its messages, actions, and the tokens it
-// added to the thread.
+// reply is this run's answer: its messages, actions (an item started and
+// never completed, as when the step timed out, is a failed action), and
+// the tokens it added to the thread.
 func (t *transcript) reply() runner.Reply {
+	for _, it := range t.open {
+		n := len(t.actions)
+		t.completed(it)
+		if len(t.actions) > n {
+			t.actions[n].Error = "no result: the run ended first"
+		}
+	}
+	t.open = nil
 	var u llm.Usage
 	if t.total != (llm.Usage{}) {
 		b := t.before
@@ -393,5 +416,6 @@ func (t *transcript) reply() runner.Reply {
 			u = t.total // Codex counted this turn alone
 		}
 	}
-	return runner.Reply{Text: strings.Join(t.texts, "\n\n"), Actions: t.actions, Usage: u}
+	return runner.Reply{Text: strings.Join(t.texts, "\n\n"), Actions: t.actions, Usage: u,
+		Thought: strings.Join(t.reasoning, "\n\n"), EndReason: t.reason}
 }

@@ -62,7 +62,7 @@ func TestSessionTranscriptAndResume(t *testing.T) {
 	u3 := llm.Usage{PromptTokens: 1300, CompletionTokens: 5, TotalTokens: 1305, CacheReadTokens: 1000}
 	srv.Enqueue(
 		llmtest.Reply{ToolCalls: []llm.ToolCall{call("call_1", "exec_command", `{"cmd":"echo 'hello from the agent' > notes.txt && cat notes.txt"}`)}, Usage: &u1},
-		llmtest.Reply{Content: "I wrote notes.txt.", Usage: &u2},
+		llmtest.Reply{Reasoning: "The notes are written and shown.", Content: "I wrote notes.txt.", Usage: &u2},
 		llmtest.Reply{Content: "It says hello.", Usage: &u3},
 	)
 	work, dir := newJob(t)
@@ -79,6 +79,8 @@ func TestSessionTranscriptAndResume(t *testing.T) {
 	assert.Empty(t, act.Error)
 	assert.False(t, act.End.Before(act.Start))
 	assert.Equal(t, u1.Add(u2), reply.Usage)
+	assert.Equal(t, "The notes are written and shown.", reply.Thought, "the reasoning summary the fake sent")
+	assert.Equal(t, "completed", reply.EndReason)
 	got, err := os.ReadFile(filepath.Join(dir, "notes.txt"))
 	require.NoError(t, err)
 	assert.Equal(t, "hello from the agent\n", string(got))
@@ -132,13 +134,15 @@ func TestCommandsNeedAllowCommands(t *testing.T) {
 }
 
 // TestTimeoutKillsTheProcessTree: a step that times out while Codex runs a
-// command kills Codex and the command, and says so.
+// command kills Codex and the command, and says so; the reply holds what
+// had come.
 func TestTimeoutKillsTheProcessTree(t *testing.T) {
 	t.Parallel()
 	testtool.Need(t, "ps")
 	marker := proctest.SleepArg()
 	srv := llmtest.NewServer(t)
-	srv.Enqueue(llmtest.Calls(call("call_1", "exec_command", `{"cmd":"sleep `+marker+`","yield_time_ms":600000}`)))
+	srv.Enqueue(llmtest.Reply{Reasoning: "A long wait.", Content: "Waiting.",
+		ToolCalls: []llm.ToolCall{call("call_1", "exec_command", `{"cmd":"sleep `+marker+`","yield_time_ms":600000}`)}})
 	a := newTestAgent(t, srv, true)
 	_, dir := newJob(t)
 	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
@@ -146,11 +150,16 @@ func TestTimeoutKillsTheProcessTree(t *testing.T) {
 	defer s.Close()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer proctest.CancelWhenAlive(t, marker, 2*time.Minute, cancel, errors.New("step timed out"))()
-	_, err = s.Send(ctx, "Wait.")
+	reply, err := s.Send(ctx, "Wait.")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "step timed out")
 	assert.Contains(t, err.Error(), "killed")
 	proctest.RequireGone(t, marker, 5*time.Second)
+	// What had come is the reply: the reasoning and the message. (Codex
+	// 0.171 announces no item for the exec_command it was running.)
+	assert.Equal(t, "Waiting.", reply.Text)
+	assert.Equal(t, "A long wait.", reply.Thought)
+	assert.Empty(t, reply.EndReason, "the turn never ended")
 }
 
 // TestMissingCLINamesTheInstall: without Codex the spec fails with the

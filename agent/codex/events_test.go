@@ -16,9 +16,9 @@ import (
 
 // TestEvents reads a recorded event stream (testdata/events.jsonl, in
 // Codex 0.171's shapes) of a resumed thread: the commands (their shell
-// taken off), MCP calls and file changes as actions, warnings and
-// reasoning left out, the message, and the turn's tokens as the
-// difference from the thread's tokens before it.
+// taken off), MCP calls and file changes as actions, warnings left out,
+// the reasoning as the thought, the message, the turn's tokens as the
+// difference from the thread's tokens before it, and how the turn ended.
 func TestEvents(t *testing.T) {
 	data, err := os.ReadFile("testdata/events.jsonl")
 	require.NoError(t, err)
@@ -32,6 +32,8 @@ func TestEvents(t *testing.T) {
 	assert.Empty(t, tr.err)
 	r := tr.reply()
 	assert.Equal(t, "Done.", r.Text)
+	assert.Equal(t, "thinking", r.Thought)
+	assert.Equal(t, "completed", r.EndReason)
 	require.Len(t, r.Actions, 3)
 	assert.Equal(t, "shell", r.Actions[0].Name)
 	assert.Equal(t, map[string]any{"command": "gh pr list"}, r.Actions[0].Args)
@@ -42,9 +44,19 @@ func TestEvents(t *testing.T) {
 	assert.Equal(t, llm.Usage{PromptTokens: 20, CompletionTokens: 10, TotalTokens: 30, ReasoningTokens: 4, CacheReadTokens: 8}, r.Usage)
 	assert.Equal(t, llm.Usage{PromptTokens: 40, CompletionTokens: 20, TotalTokens: 60, ReasoningTokens: 8, CacheReadTokens: 16}, tr.total)
 
+	// An item started and never completed (the step timed out) is a
+	// failed action.
+	open := transcript{started: map[string]time.Time{}}
+	require.NoError(t, open.event([]byte(`{"type":"item.started","item":{"id":"item_1","type":"mcp_tool_call","server":"github","tool":"list_issues","arguments":{"repo":"a/b"},"status":"in_progress"}}`)))
+	r = open.reply()
+	require.Len(t, r.Actions, 1)
+	assert.Equal(t, "mcp__github__list_issues", r.Actions[0].Name)
+	assert.Equal(t, "no result: the run ended first", r.Actions[0].Error)
+
 	var failed transcript
 	require.NoError(t, failed.event([]byte(`{"type":"turn.failed","error":{"message":"stream disconnected"}}`)))
 	assert.Equal(t, "stream disconnected", failed.err)
+	assert.Equal(t, "failed", failed.reply().EndReason)
 }
 
 // FuzzEvent: no line makes the event reader fail or panic.

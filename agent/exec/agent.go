@@ -180,7 +180,8 @@ type execLine struct {
 	Sessions   string                   `json:"sessions,omitempty"`
 	Message    string                   `json:"message,omitempty"`
 	Traceback  string                   `json:"traceback,omitempty"`
-	Thought    string                   `json:"thought,omitempty"` // a reply's reasoning
+	Thought    string                   `json:"thought,omitempty"`    // a reply's reasoning
+	EndReason  string                   `json:"end_reason,omitempty"` // why a reply ended
 	// DurationMS is how long an action took (an action line's).
 	DurationMS float64 `json:"duration_ms,omitempty"`
 }
@@ -471,7 +472,7 @@ func (s *execSession) exchange(ctx context.Context, message string) (_ runner.Re
 				return runner.Reply{}, s.fail(fmt.Errorf("exec agent: reply to message %d while waiting for %d", l.ID, id)), false
 			}
 			reply.Text = l.Text
-			reply.Thought = l.Thought
+			reply.Thought, reply.EndReason = l.Thought, l.EndReason
 			reply.Actions = append(reply.Actions, l.Actions...)
 			if l.Usage != nil {
 				// The runner checks every agent's usage (negative or

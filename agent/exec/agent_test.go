@@ -81,7 +81,8 @@ func protocolAgent() {
 		}
 		_ = out.Encode(map[string]any{"type": "action", "name": "LIST_ISSUES", "args": map[string]any{"repo": "acme/demo"}})
 		_ = out.Encode(map[string]any{"type": "reply", "id": msg["id"], "text": "Open issues: " + strings.Join(titles, ", ") + " (mocked: " + mocked + ")",
-			"usage": map[string]any{"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7}, "thought": "the user wants the open issues"})
+			"usage": map[string]any{"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7, "cost_usd": 0.002}, "thought": "the user wants the open issues",
+			"end_reason": "stop"})
 	}
 }
 
@@ -124,6 +125,8 @@ judgment: {strategy: all_pass}
 	assert.Equal(t, 7, res.Usage.TotalTokens)
 	require.GreaterOrEqual(t, len(res.Transcript), 2)
 	assert.Equal(t, "the user wants the open issues", res.Transcript[1].Thought, "the reply's thought is kept in its turn")
+	assert.Equal(t, "stop", res.Transcript[1].EndReason, "and why it ended")
+	assert.Equal(t, 0.002, res.Usage.CostUSD, "the cost the agent reported")
 	assert.False(t, res.Completed, "the second step's agent crash leaves the run incomplete")
 	assert.Contains(t, res.Error, "crashing as asked", "the agent's stderr explains the crash")
 	require.Len(t, res.MockCalls, 1)

@@ -50,6 +50,7 @@ func TestEvents(t *testing.T) {
 	assert.Equal(t, "#1 fix", shell.Result)
 	assert.Empty(t, shell.Error)
 	assert.Equal(t, llm.Usage{PromptTokens: 210, CompletionTokens: 23, TotalTokens: 233, ReasoningTokens: 10, CacheReadTokens: 50}, r.Usage)
+	assert.Equal(t, "success", r.EndReason)
 }
 
 // TestResumedRunCountsItsOwn: Gemini CLI's counts on a resumed session
@@ -64,14 +65,15 @@ func TestResumedRunCountsItsOwn(t *testing.T) {
 // TestFailures: a failed result or an error event says why; a tool call
 // whose result never came is failed when the run ends.
 func TestFailures(t *testing.T) {
-	for _, tc := range []struct{ line, want string }{
-		{`{"type":"result","status":"error","error":{"type":"FatalTurnLimitedError","message":"Reached max session turns"}}`, "Reached max session turns"},
-		{`{"type":"result","status":"error"}`, "the run failed"},
-		{`{"type":"error","severity":"error","message":"[API Error: 400 no reply scripted]"}`, "[API Error: 400 no reply scripted]"},
+	for _, tc := range []struct{ line, want, reason string }{
+		{`{"type":"result","status":"error","error":{"type":"FatalTurnLimitedError","message":"Reached max session turns"}}`, "Reached max session turns", "FatalTurnLimitedError"},
+		{`{"type":"result","status":"error"}`, "the run failed", "error"},
+		{`{"type":"error","severity":"error","message":"[API Error: 400 no reply scripted]"}`, "[API Error: 400 no reply scripted]", ""},
 	} {
 		tr := transcript{pending: map[string]int{}}
 		require.NoError(t, tr.event([]byte(tc.line)))
 		assert.Equal(t, tc.want, tr.err)
+		assert.Equal(t, tc.reason, tr.reply().EndReason)
 	}
 	tr := transcript{pending: map[string]int{}}
 	require.NoError(t, tr.event([]byte(`{"type":"tool_use","tool_name":"run_shell_command","tool_id":"t1","parameters":{"command":"x"}}`)))

@@ -8,9 +8,11 @@
 // Google's, tool calls approved without asking (nobody is there to
 // answer), web tools off, its shell tool offered only with
 // --allow-commands, and the session's MCP servers (a suite's mcp_servers,
-// the scenario's mocks) in settings.json, trusted. Gemini CLI's stream-json events become the reply: its
-// text, each tool call with arguments, output, error and timing, and the
-// run's tokens.
+// the scenario's mocks) in settings.json, trusted. Gemini CLI's
+// stream-json events become the reply: its text, each tool call with
+// arguments, output, error and timing, the run's tokens (thoughts counted
+// as reasoning tokens: stream-json carries no thought text, nor a cost)
+// and the result's status as the reply's end reason.
 package geminicli
 
 import (
@@ -265,6 +267,7 @@ type transcript struct {
 	before  llm.Usage            // the session's tokens before this run
 	total   llm.Usage            // the session's tokens after it
 	ended   bool                 // a result came
+	reason  string               // the result's status, or its error's type
 	err     string
 }
 
@@ -325,6 +328,10 @@ func (t *transcript) event(line []byte) error {
 	case "result":
 		t.flush()
 		t.ended = true
+		t.reason = e.Status
+		if e.Status != "success" && e.Error != nil && e.Error.Type != "" {
+			t.reason = e.Error.Type // FatalTurnLimitedError, FatalCancellationError, ...
+		}
 		if s := e.Stats; s != nil {
 			// Gemini CLI counts cached tokens within the prompt, as OpenAI
 			// does; its total also holds the thoughts, which its output
@@ -373,5 +380,5 @@ func (t *transcript) reply() runner.Reply {
 			TotalTokens: u.TotalTokens - b.TotalTokens, ReasoningTokens: u.ReasoningTokens - b.ReasoningTokens,
 			CacheReadTokens: u.CacheReadTokens - b.CacheReadTokens}
 	}
-	return runner.Reply{Text: strings.Join(t.texts, "\n\n"), Actions: t.actions, Usage: u}
+	return runner.Reply{Text: strings.Join(t.texts, "\n\n"), Actions: t.actions, Usage: u, EndReason: t.reason}
 }

@@ -73,7 +73,7 @@ func TestSessionTranscriptAndResume(t *testing.T) {
 		llmtest.Reply{ToolCalls: []llm.ToolCall{call("", "write_file", `{"file_path":"notes.txt","content":"hello from the agent\n"}`)}, Usage: &u1},
 		llmtest.Reply{ToolCalls: []llm.ToolCall{call("", "run_shell_command", `{"command":"cat notes.txt","description":"Show the notes"}`)}, Usage: &u2},
 		llmtest.Reply{Content: "I wrote notes.txt.", Usage: &u3},
-		llmtest.Reply{Content: "It says hello.", Usage: &u4},
+		llmtest.Reply{Reasoning: "It said hello.", Content: "It says hello.", Usage: &u4},
 	)
 	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
 	require.NoError(t, err)
@@ -93,6 +93,7 @@ func TestSessionTranscriptAndResume(t *testing.T) {
 		assert.False(t, act.Start.IsZero() || act.End.Before(act.Start), "%s: %v..%v", act.Name, act.Start, act.End)
 	}
 	assert.Equal(t, u1.Add(u2).Add(u3), reply.Usage)
+	assert.Equal(t, "success", reply.EndReason)
 	got, err := os.ReadFile(filepath.Join(dir, "notes.txt"))
 	require.NoError(t, err)
 	assert.Equal(t, "hello from the agent\n", string(got))
@@ -102,6 +103,8 @@ func TestSessionTranscriptAndResume(t *testing.T) {
 	assert.Equal(t, "It says hello.", reply.Text)
 	assert.Empty(t, reply.Actions)
 	assert.Equal(t, u4, reply.Usage, "a resumed run counts its own tokens")
+	assert.Empty(t, reply.Thought, "Gemini CLI's stream-json carries no thought text (its tokens are counted)")
+	assert.NotContains(t, reply.Text, "It said hello.", "nor is the thought taken for the answer")
 	require.NoError(t, s.Close())
 
 	reqs := srv.Requests()
@@ -158,13 +161,14 @@ func TestCommandsNeedAllowCommands(t *testing.T) {
 
 // TestTimeoutKillsTheProcessTree: a step that times out while Gemini
 // CLI's shell runs a command kills Gemini CLI and the command, and says
-// so.
+// so; the reply holds what had come.
 func TestTimeoutKillsTheProcessTree(t *testing.T) {
 	t.Parallel()
 	testtool.Need(t, "ps")
 	marker := proctest.SleepArg()
 	srv := llmtest.NewServer(t)
-	srv.Enqueue(llmtest.Calls(call("", "run_shell_command", `{"command":"echo waiting; sleep `+marker+`","description":"Wait"}`)))
+	srv.Enqueue(llmtest.Reply{Content: "Waiting.",
+		ToolCalls: []llm.ToolCall{call("", "run_shell_command", `{"command":"echo waiting; sleep `+marker+`","description":"Wait"}`)}})
 	a := newTestAgent(t, srv, true)
 	_, dir := newJob(t)
 	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
@@ -172,11 +176,17 @@ func TestTimeoutKillsTheProcessTree(t *testing.T) {
 	defer s.Close()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer proctest.CancelWhenAlive(t, marker, 2*time.Minute, cancel, errors.New("step timed out"))()
-	_, err = s.Send(ctx, "Wait.")
+	reply, err := s.Send(ctx, "Wait.")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "step timed out")
 	assert.Contains(t, err.Error(), "killed")
 	proctest.RequireGone(t, marker, 5*time.Second)
+	// What had come is the reply: the text, the call that never returned.
+	assert.Equal(t, "Waiting.", reply.Text)
+	require.Len(t, reply.Actions, 1)
+	assert.Equal(t, "shell", reply.Actions[0].Name)
+	assert.Equal(t, "no result: the run ended first", reply.Actions[0].Error)
+	assert.Empty(t, reply.EndReason)
 }
 
 // TestMissingCLINamesTheInstall: without Gemini CLI the spec fails with

@@ -17,8 +17,9 @@ import (
 // TestEvents reads a recorded event stream (testdata/events.jsonl, in
 // OpenCode 1.18's shapes): tool calls with arguments, output, error and
 // timing (a call of a tool OpenCode does not offer is the model's call,
-// failed), the text, the tokens in OpenAI's terms, the session id and the
-// last step's reason; lines that are not events are skipped.
+// failed), the text, the reasoning (--thinking), the tokens in OpenAI's
+// terms, the steps' cost, the session id and the last step's reason; lines
+// that are not events are skipped.
 func TestEvents(t *testing.T) {
 	f, err := os.Open("testdata/events.jsonl")
 	require.NoError(t, err)
@@ -45,7 +46,9 @@ func TestEvents(t *testing.T) {
 	assert.Equal(t, "bash", r.Actions[2].Name)
 	assert.Equal(t, "Model tried to call unavailable tool 'bash'.", r.Actions[2].Error)
 	assert.Equal(t, llm.Usage{PromptTokens: 60 + 50 + 10 + 70, CompletionTokens: 8 + 2 + 3, TotalTokens: 203,
-		ReasoningTokens: 2, CacheReadTokens: 50, CacheWriteTokens: 10}, r.Usage)
+		ReasoningTokens: 2, CacheReadTokens: 50, CacheWriteTokens: 10, CostUSD: 0.0012}, r.Usage)
+	assert.Equal(t, "The list is in; say so.", r.Thought)
+	assert.Equal(t, "stop", r.EndReason)
 }
 
 // FuzzEvent: no line makes the event reader fail or panic, and tokens

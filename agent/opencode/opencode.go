@@ -6,8 +6,9 @@
 // endpoint from OPENAI_BASE_URL, or any provider/model OpenCode knows) and
 // permissions for unattended runs (its bash tool only with
 // --allow-commands). OpenCode's JSON events become the reply: its text,
-// each tool call with arguments, output, error and timing, and the tokens
-// of every step. A session's later messages continue the same OpenCode
+// its reasoning parts (the reply's thought), each tool call with
+// arguments, output, error and timing, the tokens and cost of every step,
+// and the last step's finish reason. A session's later messages continue the same OpenCode
 // session (--session ID).
 package opencode
 
@@ -210,7 +211,8 @@ func mcpConfig(servers []cliagent.MCPServer) map[string]any {
 func (s *session) Send(ctx context.Context, message string) (runner.Reply, error) {
 	s.n++
 	// Errors are logged to stderr, whose tail an error quotes.
-	args := []string{"run", "--format", "json", "--pure", "--print-logs", "--log-level", "ERROR",
+	// --thinking streams the model's reasoning parts too.
+	args := []string{"run", "--format", "json", "--thinking", "--pure", "--print-logs", "--log-level", "ERROR",
 		"--model", s.agent.model, "--title", fmt.Sprintf("agenteval message %d", s.n)}
 	if s.id != "" {
 		args = append(args, "--session", s.id)
@@ -264,7 +266,8 @@ type event struct {
 				End   int64 `json:"end"`
 			} `json:"time"`
 		} `json:"state"`
-		Reason string `json:"reason"`
+		Reason string  `json:"reason"`
+		Cost   float64 `json:"cost"`
 		Tokens *struct {
 			Input     int `json:"input"`
 			Output    int `json:"output"`
@@ -280,14 +283,15 @@ type event struct {
 
 // transcript gathers one run's events.
 type transcript struct {
-	session string
-	texts   []string
-	actions []results.Action
-	usage   llm.Usage
-	steps   int
-	reason  string // the last step's finish reason
-	err     string
-	mcp     []cliagent.MCPServer // the session's MCP servers, whose tools are named SERVER_TOOL
+	session   string
+	texts     []string
+	reasoning []string // the reasoning parts' text (--thinking)
+	actions   []results.Action
+	usage     llm.Usage
+	steps     int
+	reason    string // the last step's finish reason
+	err       string
+	mcp       []cliagent.MCPServer // the session's MCP servers, whose tools are named SERVER_TOOL
 }
 
 func (t *transcript) event(line []byte) error {
@@ -302,6 +306,10 @@ func (t *transcript) event(line []byte) error {
 	case "text":
 		if e.Part.Text != "" {
 			t.texts = append(t.texts, e.Part.Text)
+		}
+	case "reasoning":
+		if text := strings.TrimSpace(e.Part.Text); text != "" {
+			t.reasoning = append(t.reasoning, text)
 		}
 	case "tool_use":
 		st := e.Part.State
@@ -324,6 +332,10 @@ func (t *transcript) event(line []byte) error {
 		t.steps++
 	case "step_finish":
 		t.reason = e.Part.Reason
+		// OpenCode prices each step by its model's cost (models.dev's, or
+		// the configuration's); the message's cost, which ghx reads, is
+		// their sum.
+		t.usage.CostUSD += max(e.Part.Cost, 0)
 		if tk := e.Part.Tokens; tk != nil {
 			// OpenCode counts cached prompt tokens apart from its input and
 			// reasoning apart from its output; our usage counts them in
@@ -341,7 +353,8 @@ func (t *transcript) event(line []byte) error {
 
 // reply is what the run answered: its text parts, one a paragraph.
 func (t *transcript) reply() runner.Reply {
-	return runner.Reply{Text: strings.Join(t.texts, "\n\n"), Actions: t.actions, Usage: t.usage}
+	return runner.Reply{Text: strings.Join(t.texts, "\n\n"), Actions: t.actions, Usage: t.usage,
+		Thought: strings.Join(t.reasoning, "\n\n"), EndReason: t.reason}
 }
 
 // errorText is the message of an error event ({"name":...,"data":{"message":...}}).

@@ -69,7 +69,7 @@ func TestSessionTranscriptAndResume(t *testing.T) {
 	srv.Enqueue(
 		llmtest.Reply{ToolCalls: []llm.ToolCall{call("call_w", "write", `{"filePath":"notes.txt","content":"hello from the agent\n"}`)}, Usage: &u1},
 		llmtest.Reply{ToolCalls: []llm.ToolCall{call("call_b", "bash", `{"command":"cat notes.txt","description":"Show the notes"}`)}, Usage: &u2},
-		llmtest.Reply{Content: "I wrote notes.txt.", Usage: &u3},
+		llmtest.Reply{Reasoning: "The notes are written and shown.", Content: "I wrote notes.txt.", Usage: &u3},
 		llmtest.Reply{Content: "It says hello.", Usage: &u4},
 	)
 	work, dir := newJob(t)
@@ -92,6 +92,8 @@ func TestSessionTranscriptAndResume(t *testing.T) {
 	// OpenCode's own counts, back in OpenAI's terms: the cached tokens
 	// within the prompt.
 	assert.Equal(t, u1.Add(u2).Add(u3), reply.Usage)
+	assert.Equal(t, "The notes are written and shown.", reply.Thought, "the reasoning the fake sent")
+	assert.Equal(t, "stop", reply.EndReason)
 	got, err := os.ReadFile(filepath.Join(dir, "notes.txt"))
 	require.NoError(t, err)
 	assert.Equal(t, "hello from the agent\n", string(got))
@@ -152,13 +154,15 @@ func TestCommandsNeedAllowCommands(t *testing.T) {
 }
 
 // TestTimeoutKillsTheProcessTree: a step that times out while OpenCode's
-// shell runs a command kills OpenCode and the command, and says so.
+// shell runs a command kills OpenCode and the command, and says so; the
+// reply holds what had come.
 func TestTimeoutKillsTheProcessTree(t *testing.T) {
 	t.Parallel()
 	testtool.Need(t, "ps")
 	marker := proctest.SleepArg()
 	srv := llmtest.NewServer(t)
-	srv.Enqueue(llmtest.Calls(call("call_b", "bash", `{"command":"sleep `+marker+`","description":"Wait"}`)))
+	srv.Enqueue(llmtest.Reply{Reasoning: "A long wait.", Content: "Waiting.",
+		ToolCalls: []llm.ToolCall{call("call_b", "bash", `{"command":"sleep `+marker+`","description":"Wait"}`)}})
 	a := newTestAgent(t, srv, true)
 	_, dir := newJob(t)
 	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
@@ -166,11 +170,17 @@ func TestTimeoutKillsTheProcessTree(t *testing.T) {
 	defer s.Close()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer proctest.CancelWhenAlive(t, marker, 2*time.Minute, cancel, errors.New("step timed out"))()
-	_, err = s.Send(ctx, "Wait.")
+	reply, err := s.Send(ctx, "Wait.")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "step timed out")
 	assert.Contains(t, err.Error(), "killed")
 	proctest.RequireGone(t, marker, 5*time.Second)
+	// What had come is the reply: the text and reasoning. (OpenCode's JSON
+	// events carry a tool call only once it has ended, so the call it was
+	// running is not in the stream.)
+	assert.Equal(t, "Waiting.", reply.Text)
+	assert.Equal(t, "A long wait.", reply.Thought)
+	assert.Empty(t, reply.EndReason)
 }
 
 // TestMissingCLINamesTheInstall: without OpenCode the spec fails with the

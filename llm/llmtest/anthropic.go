@@ -143,6 +143,9 @@ func messageBody(req Request, reply Reply) map[string]any {
 		model = req.Chat.Model
 	}
 	var content []map[string]any
+	if reply.Reasoning != "" {
+		content = append(content, map[string]any{"type": "thinking", "thinking": reply.Reasoning, "signature": thinkingSignature})
+	}
 	if reply.Content != "" || len(reply.ToolCalls) == 0 {
 		content = append(content, map[string]any{"type": "text", "text": reply.Content})
 	}
@@ -190,10 +193,16 @@ func argumentsObject(args json.RawMessage) any {
 	return openaiwire.ArgumentText(args)
 }
 
+// thinkingSignature signs the thinking blocks the server sends (Anthropic
+// signs each so that it can check one a client sends back; the server
+// checks nothing).
+const thinkingSignature = "llmtest-signature"
+
 // writeMessageStream sends a message as Anthropic streams one:
 // message_start (the usage so far: input and cache tokens, one output
-// token), each block's content_block_start, deltas (text in two pieces,
-// a tool's input as input_json_delta pieces) and content_block_stop, then
+// token), each block's content_block_start, deltas (thinking in two
+// thinking_delta pieces and its signature_delta, text in two pieces, a
+// tool's input as input_json_delta pieces) and content_block_stop, then
 // message_delta with the stop reason and the output tokens, and
 // message_stop.
 func writeMessageStream(w http.ResponseWriter, msg map[string]any) {
@@ -226,6 +235,12 @@ func writeMessageStream(w http.ResponseWriter, msg map[string]any) {
 	event("ping", map[string]any{})
 	for i, block := range msg["content"].([]map[string]any) {
 		switch block["type"] {
+		case "thinking":
+			event("content_block_start", map[string]any{"index": i, "content_block": map[string]any{"type": "thinking", "thinking": "", "signature": ""}})
+			for _, piece := range halves(block["thinking"].(string)) {
+				event("content_block_delta", map[string]any{"index": i, "delta": map[string]any{"type": "thinking_delta", "thinking": piece}})
+			}
+			event("content_block_delta", map[string]any{"index": i, "delta": map[string]any{"type": "signature_delta", "signature": block["signature"]}})
 		case "text":
 			event("content_block_start", map[string]any{"index": i, "content_block": map[string]any{"type": "text", "text": ""}})
 			for _, piece := range halves(block["text"].(string)) {

@@ -165,6 +165,9 @@ func geminiResponse(req Request, reply Reply) map[string]any {
 		model = req.Chat.Model
 	}
 	var parts []map[string]any
+	if reply.Reasoning != "" {
+		parts = append(parts, map[string]any{"text": reply.Reasoning, "thought": true})
+	}
 	if reply.Content != "" || len(reply.ToolCalls) == 0 {
 		parts = append(parts, map[string]any{"text": reply.Content})
 	}
@@ -208,7 +211,11 @@ func writeGeminiStream(w http.ResponseWriter, resp map[string]any, sse bool) {
 	for _, p := range parts {
 		if text, ok := p["text"].(string); ok {
 			for _, h := range halves(text) {
-				pieces = append(pieces, []map[string]any{{"text": h}})
+				piece := map[string]any{"text": h}
+				if p["thought"] == true {
+					piece["thought"] = true
+				}
+				pieces = append(pieces, []map[string]any{piece})
 			}
 			continue
 		}

@@ -22,6 +22,12 @@ type Reply struct {
 	ToolCalls []llm.ToolCall
 	// Refusal is sent as the message's refusal field.
 	Refusal string
+	// Reasoning, when set, is the model's reasoning before its answer, as
+	// each protocol carries it: chat completions' reasoning_content (in
+	// the stream, deltas before the content's), a Responses reasoning item
+	// with the text as its summary, an Anthropic thinking block (with a
+	// signature), a Gemini part marked thought.
+	Reasoning string
 	// FinishReason defaults to "stop", or "tool_calls" with ToolCalls.
 	FinishReason string
 	// Usage defaults to a token count derived from the texts' lengths.

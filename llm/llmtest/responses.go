@@ -89,6 +89,10 @@ func response(req Request, reply Reply) map[string]any {
 	}
 	usage := replyUsage(req, reply)
 	var output []map[string]any
+	if reply.Reasoning != "" {
+		output = append(output, map[string]any{"type": "reasoning", "id": fmt.Sprintf("rs_llmtest_%d", req.Index),
+			"summary": []map[string]any{{"type": "summary_text", "text": reply.Reasoning}}})
+	}
 	if reply.Content != "" || len(reply.ToolCalls) == 0 {
 		output = append(output, map[string]any{
 			"type": "message", "id": fmt.Sprintf("msg_llmtest_%d", req.Index), "status": "completed", "role": "assistant",
@@ -236,6 +240,20 @@ func writeResponseStream(w http.ResponseWriter, resp map[string]any) {
 	event("response.created", map[string]any{"response": started})
 	event("response.in_progress", map[string]any{"response": started})
 	for i, item := range resp["output"].([]map[string]any) {
+		if item["type"] == "reasoning" {
+			added := map[string]any{"type": "reasoning", "id": item["id"], "summary": []any{}}
+			event("response.output_item.added", map[string]any{"output_index": i, "item": added})
+			text := item["summary"].([]map[string]any)[0]["text"].(string)
+			part := map[string]any{"item_id": item["id"], "output_index": i, "summary_index": 0}
+			event("response.reasoning_summary_part.added", with(part, "part", map[string]any{"type": "summary_text", "text": ""}))
+			for _, piece := range halves(text) {
+				event("response.reasoning_summary_text.delta", with(part, "delta", piece))
+			}
+			event("response.reasoning_summary_text.done", with(part, "text", text))
+			event("response.reasoning_summary_part.done", with(part, "part", map[string]any{"type": "summary_text", "text": text}))
+			event("response.output_item.done", map[string]any{"output_index": i, "item": item})
+			continue
+		}
 		event("response.output_item.added", map[string]any{"output_index": i, "item": item})
 		if item["type"] == "message" {
 			text := item["content"].([]map[string]any)[0]["text"].(string)
@@ -245,4 +263,14 @@ func writeResponseStream(w http.ResponseWriter, resp map[string]any) {
 		event("response.output_item.done", map[string]any{"output_index": i, "item": item})
 	}
 	event("response.completed", map[string]any{"response": resp})
+}
+
+// with is a copy of m with k set to v.
+func with(m map[string]any, k string, v any) map[string]any {
+	out := make(map[string]any, len(m)+1)
+	for mk, mv := range m {
+		out[mk] = mv
+	}
+	out[k] = v
+	return out
 }

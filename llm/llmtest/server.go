@@ -349,6 +349,9 @@ func completion(req Request, reply Reply) map[string]any {
 	if reply.Refusal != "" {
 		msg["refusal"] = reply.Refusal
 	}
+	if reply.Reasoning != "" {
+		msg["reasoning_content"] = reply.Reasoning
+	}
 	if finish == "" {
 		finish = "stop"
 	}

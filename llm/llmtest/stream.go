@@ -45,6 +45,11 @@ func writeStream(w http.ResponseWriter, c map[string]any, includeUsage bool) {
 	choice := c["choices"].([]map[string]any)[0]
 	msg := choice["message"].(map[string]any)
 	chunk(map[string]any{"role": "assistant", "content": ""}, nil, nil)
+	if reasoning, _ := msg["reasoning_content"].(string); reasoning != "" {
+		for _, piece := range halves(reasoning) {
+			chunk(map[string]any{"reasoning_content": piece}, nil, nil)
+		}
+	}
 	if text, _ := msg["content"].(string); text != "" {
 		// Two pieces when there are at least two runes, so a client that
 		// keeps only the last delta is caught.
