@@ -63,14 +63,15 @@ import (
 // report's links into the viewer two more: WriteOptions.ViewerURL (report
 // --viewer-url) and DefaultViewerURL. ghx's session_export added one,
 // scenario.Suite.SessionExport.
-// Issue 29's records of what the CLIs report added five: llm.Usage.CostUSD
+// Issue 29's records of what the CLIs report added six: llm.Usage.CostUSD
 // (the cost an agent reports travels and sums with its tokens, one name
 // for every role and record instead of a cost field per record),
 // runner.Reply.EndReason, evaluate.StepTrace.EndReason and
 // results.Turn.EndReason (why a reply ended, carried as Thought is), and
-// llmtest.Reply.Reasoning (the fake model's reasoning in each protocol);
-// reasoning text reuses Thought.
-const maxSurface = 1646
+// llmtest.Reply.Reasoning (the fake model's reasoning in each protocol),
+// and results.Turn.Usage (a turn's own tokens and cost, in the
+// transcript); reasoning text reuses Thought.
+const maxSurface = 1647
 
 // TestPublicSurfaceStaysSmall counts what a host can name: exported
 // top-level identifiers, the exported methods of exported types and the

@@ -438,6 +438,10 @@ type Turn struct {
 	// such as Claude Code's "end_turn" or "error_max_turns", OpenCode's
 	// "stop", Codex's "completed" or "failed", Gemini CLI's "success".
 	EndReason string `json:"end_reason,omitempty"`
+	// Usage is what the agent reported this turn spent (assistant turns):
+	// its tokens, and its cost when it reported one (a coding-agent CLI's
+	// own figure); the job's usage totals them.
+	Usage llm.Usage `json:"usage,omitzero"`
 	// Actions are the actions the agent made in this turn (assistant turns only).
 	Actions []Action `json:"actions,omitempty"`
 }

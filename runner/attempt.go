@@ -351,7 +351,8 @@ func transcriptOf(t *evaluate.Trace) []results.Turn {
 			out = append(out, st.Turns...)
 		case "input":
 			out = append(out, results.Turn{Role: "user", Text: st.Input, At: st.Started},
-				results.Turn{Role: "assistant", Text: st.Reply, At: st.Started.Add(st.Duration), Duration: st.Duration, Thought: st.Thought, EndReason: st.EndReason, Actions: st.Actions})
+				results.Turn{Role: "assistant", Text: st.Reply, At: st.Started.Add(st.Duration), Duration: st.Duration, Thought: st.Thought, EndReason: st.EndReason,
+					Usage: st.Usage, Actions: st.Actions})
 		}
 	}
 	return out

@@ -123,5 +123,5 @@ func addTurn(st *evaluate.StepTrace, reply Reply, d time.Duration) {
 	st.Actions = append(st.Actions, reply.Actions...)
 	st.Usage = st.Usage.Add(reply.Usage)
 	st.Turns = append(st.Turns, results.Turn{Role: "assistant", Text: reply.Text, At: time.Now(), Duration: d, Thought: reply.Thought,
-		EndReason: reply.EndReason, Actions: reply.Actions})
+		EndReason: reply.EndReason, Usage: reply.Usage, Actions: reply.Actions})
 }

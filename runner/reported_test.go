@@ -74,6 +74,7 @@ func TestTimedOutStepKeepsWhatCame(t *testing.T) {
 			assert.Equal(t, partial.Thought, turn.Thought)
 			assert.Equal(t, partial.Actions[0].Name, turn.Actions[0].Name)
 			assert.Equal(t, partial.Usage, res.Usage)
+			assert.Equal(t, partial.Usage, turn.Usage, "the turn's own tokens and cost")
 			assert.Equal(t, 1, res.Efficiency.ToolCalls.Total)
 			assert.Equal(t, 1, res.Efficiency.ToolCalls.Failed)
 		})
@@ -82,8 +83,8 @@ func TestTimedOutStepKeepsWhatCame(t *testing.T) {
 
 // TestReportedCostSums: the cost an agent reports with its replies
 // (Usage.CostUSD) sums into the job's usage without float noise, where
-// the pricer (Config.Price) finds it; the end reason reaches the
-// transcript's turn.
+// the pricer (Config.Price) finds it; each assistant turn keeps its own
+// usage and end reason.
 func TestReportedCostSums(t *testing.T) {
 	t.Parallel()
 	reply := Reply{Text: "Done.", EndReason: "end_turn", Usage: llm.Usage{PromptTokens: 100, CompletionTokens: 5, TotalTokens: 105, CostUSD: 0.1}}
@@ -99,6 +100,8 @@ func TestReportedCostSums(t *testing.T) {
 	require.Len(t, res.Transcript, 4)
 	assert.Equal(t, "end_turn", res.Transcript[1].EndReason)
 	assert.Equal(t, "end_turn", res.Transcript[3].EndReason)
+	assert.Equal(t, reply.Usage, res.Transcript[3].Usage, "each turn's own tokens and cost")
+	assert.Equal(t, llm.Usage{}, res.Transcript[2].Usage, "a user turn spends nothing of the agent's")
 }
 
 // TestImpossibleCostIsRefused: a negative or absurd reported cost fails

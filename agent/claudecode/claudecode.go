@@ -13,7 +13,8 @@
 // stream-json events become the reply: its text, its thinking blocks (the
 // reply's thought), each tool call with arguments, result, error and
 // timing, the run's tokens, the cost Claude Code reports (total_cost_usd,
-// less the earlier runs' after --resume) and why the run ended (its stop reason, or a failed run's subtype).
+// less the earlier runs' after --resume) and why the run ended (its stop
+// reason, or a failed run's subtype).
 package claudecode
 
 import (
