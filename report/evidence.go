@@ -50,8 +50,9 @@ func evidenceText(j *results.Job) string {
 }
 
 // transcriptText is a job's transcript as plain text: one "role: text"
-// block a message, the agent's thought, why its reply ended and each tool
-// call on a line of its own.
+// block a message, the agent's thought, why its reply ended, what it
+// spent (tokens, the cost the agent reported) and each tool call on a
+// line of its own.
 func transcriptText(j *results.Job, maxTurn int) string {
 	var b strings.Builder
 	for _, t := range j.Transcript {
@@ -61,6 +62,13 @@ func transcriptText(j *results.Job, maxTurn int) string {
 		}
 		if t.EndReason != "" {
 			fmt.Fprintf(&b, "  ended: %s\n", redact.Head(t.EndReason, 100))
+		}
+		if u := t.Usage; u.TotalTokens > 0 || u.CostUSD > 0 {
+			fmt.Fprintf(&b, "  usage: %d tokens", u.TotalTokens)
+			if u.CostUSD > 0 {
+				fmt.Fprintf(&b, ", %s reported", usdText(u.CostUSD))
+			}
+			b.WriteByte('\n')
 		}
 		for _, a := range t.Actions {
 			fmt.Fprintf(&b, "  tool call %s", a.Name)

@@ -21,13 +21,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"maps"
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -54,61 +51,46 @@ func Type() *runner.AgentType {
 }
 
 type agent struct {
-	path          string
-	model         string
-	env           []string // a suite agent's env, then what Getenv gave
-	instructions  string
-	allowCommands bool
-	mcp           []cliagent.MCPServer // the agent's MCP servers (a suite's mcp_servers)
+	cliagent.Agent
 }
 
 func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
-	if model == "" {
-		return nil, errors.New("claude-code agent: name a model, as in claude-code:claude-sonnet-4-5")
-	}
-	getenv := opts.Getenv
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
-	path, err := program.Find(getenv)
+	ca, getenv, err := cliagent.NewAgent("claude-code", "claude-code:claude-sonnet-4-5", program, model, opts, "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 	if err != nil {
-		return nil, fmt.Errorf("claude-code agent: %w", err)
+		return nil, err
 	}
-	env := append(slices.Clip(opts.Env), cliagent.Forward(getenv, "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")...)
 	if getenv("ANTHROPIC_BASE_URL") != "" {
 		// Claude Code's background calls (titles, summaries) name a small
 		// model of Anthropic's that another endpoint may not serve.
-		env = append(env, "ANTHROPIC_DEFAULT_HAIKU_MODEL="+model, "ANTHROPIC_SMALL_FAST_MODEL="+model)
+		ca.Env = append(ca.Env, "ANTHROPIC_DEFAULT_HAIKU_MODEL="+model, "ANTHROPIC_SMALL_FAST_MODEL="+model)
 	}
-	return &agent{path: path, model: model, env: env, instructions: opts.Instructions, allowCommands: opts.AllowCommands,
-		mcp: cliagent.MCPServers(opts.MCPServers)}, nil
+	return &agent{Agent: ca}, nil
 }
-
-// NeedsDir tells the runner that Claude Code works in the job's directory
-// (runner.SessionConfig.Dir) whatever the scenario needs.
-func (a *agent) NeedsDir() bool { return true }
-
-// Cooperative tells the runner that Send returns soon after its context
-// ends (the CLI's process tree killed), so a step's timeout ends the CLI
-// before the job goes on, and before agenteval exits.
-func (a *agent) Cooperative() bool { return true }
 
 // NewSession makes the session's configuration directory beside the
 // job's directory, with the instructions as its CLAUDE.md.
 func (a *agent) NewSession(_ context.Context, cfg runner.SessionConfig) (runner.Session, error) {
-	home, err := cliagent.NewHome(cfg.Dir)
+	base, err := a.Agent.NewSession(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("claude-code agent: %w", err)
+		return nil, err
 	}
-	config := filepath.Join(home, ".claude")
-	if err := os.MkdirAll(config, 0o755); err != nil {
-		_ = os.RemoveAll(home)
-		return nil, fmt.Errorf("claude-code agent: %w", err)
+	s := &session{agent: a, Session: base, config: filepath.Join(base.Home, ".claude")}
+	if err := s.prepare(); err != nil {
+		_ = s.Close()
+		return nil, a.Err(err)
 	}
-	if text := cliagent.Instructions(a.instructions, cfg.Character); text != "" {
-		if err := os.WriteFile(filepath.Join(config, "CLAUDE.md"), []byte(text+"\n"), 0o644); err != nil {
-			_ = os.RemoveAll(home)
-			return nil, fmt.Errorf("claude-code agent: %w", err)
+	return s, nil
+}
+
+// prepare writes CLAUDE.md and the MCP configuration, and makes the
+// session's runtime directory.
+func (s *session) prepare() error {
+	if err := os.MkdirAll(s.config, 0o755); err != nil {
+		return err
+	}
+	if s.Instructions != "" {
+		if err := os.WriteFile(filepath.Join(s.config, "CLAUDE.md"), []byte(s.Instructions+"\n"), 0o644); err != nil {
+			return err
 		}
 	}
 	// Claude Code binds a socket in $XDG_RUNTIME_DIR/cc-socks, or in
@@ -117,33 +99,19 @@ func (a *agent) NewSession(_ context.Context, cfg runner.SessionConfig) (runner.
 	// the session's own keeps it, and goes with the session.
 	runtime, err := os.MkdirTemp("", "agenteval-cc-")
 	if err != nil {
-		_ = os.RemoveAll(home)
-		return nil, fmt.Errorf("claude-code agent: %w", err)
+		return err
 	}
-	s := &session{agent: a, dir: cfg.Dir, home: home, config: config, runtime: runtime, mcp: a.mcp}
-	mocks, server, err := cliagent.Mocks(home, cfg.Scenario, cfg.Mocks)
-	if err == nil {
-		s.mocks = mocks
-		if server != nil {
-			s.mcp = append(slices.Clip(s.mcp), *server)
-		}
-		err = s.writeMCPConfig()
-	}
-	if err != nil {
-		_ = s.Close()
-		return nil, fmt.Errorf("claude-code agent: %w", err)
-	}
-	return s, nil
+	s.runtime = runtime
+	return s.writeMCPConfig()
 }
 
 type session struct {
-	agent                      *agent
-	dir, home, config, runtime string
-	id                         string  // Claude Code's session id, once the first message made one
-	cost                       float64 // the session's cost so far, as Claude Code counts it
-	mcp                        []cliagent.MCPServer
-	mcpConfig                  string    // the file --mcp-config reads, when there are servers
-	mocks                      io.Closer // the scenario's mocks as an MCP server, or nil
+	*cliagent.Session
+	agent           *agent
+	config, runtime string
+	id              string  // Claude Code's session id, once the first message made one
+	cost            float64 // the session's cost so far, as Claude Code counts it
+	mcpConfig       string  // the file --mcp-config reads, when there are servers
 }
 
 // writeMCPConfig writes the session's MCP servers as the file
@@ -151,11 +119,11 @@ type session struct {
 // environment, a remote one's URL and headers (a bearer token as
 // ${NAME}, which Claude Code expands from its environment).
 func (s *session) writeMCPConfig() error {
-	if len(s.mcp) == 0 {
+	if len(s.MCP) == 0 {
 		return nil
 	}
 	servers := map[string]any{}
-	for _, m := range s.mcp {
+	for _, m := range s.MCP {
 		if m.URL != "" {
 			headers := map[string]string{}
 			maps.Copy(headers, m.Headers)
@@ -175,20 +143,20 @@ func (s *session) writeMCPConfig() error {
 	if err != nil {
 		return err
 	}
-	s.mcpConfig = filepath.Join(s.home, "mcp.json")
+	s.mcpConfig = filepath.Join(s.Home, "mcp.json")
 	return os.WriteFile(s.mcpConfig, b, 0o600)
 }
 
 // Send runs `claude -p --output-format stream-json` with the message on
 // its standard input, resuming the session after the first message.
 func (s *session) Send(ctx context.Context, message string) (runner.Reply, error) {
-	args := []string{"-p", "--output-format", "stream-json", "--verbose", "--model", s.agent.model,
+	args := []string{"-p", "--output-format", "stream-json", "--verbose", "--model", s.agent.Model,
 		// Edits in the job's directory are accepted; whatever would ask
 		// (a file elsewhere, a tool not allowed) is denied.
 		"--permission-mode", "acceptEdits", "--permission-prompts", "none"}
 	deny := "WebFetch,WebSearch"
 	var allow []string
-	if s.agent.allowCommands {
+	if s.agent.AllowCommands {
 		allow = append(allow, "Bash")
 	} else {
 		deny += ",Bash"
@@ -198,7 +166,7 @@ func (s *session) Send(ctx context.Context, message string) (runner.Reply, error
 		// mcp category as they are) are allowed beforehand: nobody is
 		// there to approve them.
 		args = append(args, "--mcp-config", s.mcpConfig, "--strict-mcp-config")
-		for _, m := range s.mcp {
+		for _, m := range s.MCP {
 			allow = append(allow, "mcp__"+m.Name)
 		}
 	}
@@ -209,11 +177,11 @@ func (s *session) Send(ctx context.Context, message string) (runner.Reply, error
 	if s.id != "" {
 		args = append(args, "--resume", s.id)
 	}
-	env := cliagent.Env(s.home, []string{"CLAUDE_CONFIG_DIR"}, s.agent.env, "CLAUDE_CONFIG_DIR="+s.config, "XDG_RUNTIME_DIR="+s.runtime,
+	env := cliagent.Env(s.Home, []string{"CLAUDE_CONFIG_DIR"}, s.agent.Env, "CLAUDE_CONFIG_DIR="+s.config, "XDG_RUNTIME_DIR="+s.runtime,
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_NON_ESSENTIAL_MODEL_CALLS=1", "DISABLE_AUTOUPDATER=1",
 		"DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1")
 	t := transcript{pending: map[string]int{}, before: s.cost}
-	err := cliagent.Stream(ctx, cliagent.Run{Path: s.agent.path, Args: args, Dir: s.dir, Env: env, Stdin: message, Marker: s.home}, t.event)
+	err := cliagent.Stream(ctx, cliagent.Run{Path: s.agent.Path, Args: args, Dir: s.Dir, Env: env, Stdin: message, Marker: s.Home}, t.event)
 	if s.id == "" {
 		s.id = t.session
 	}
@@ -221,30 +189,18 @@ func (s *session) Send(ctx context.Context, message string) (runner.Reply, error
 		s.cost = t.cost
 	}
 	reply := t.reply()
-	switch {
-	case t.err != "" && err != nil:
-		// Claude Code exits 1 after a failed result, which says why.
-		err = fmt.Errorf("%s (%w)", t.err, err)
-	case t.err != "":
-		err = errors.New(t.err)
-	}
-	if err == nil && !t.ended {
-		err = errors.New("claude ended without a result")
-	}
-	if err != nil {
-		return reply, fmt.Errorf("claude-code agent: %w", err)
-	}
-	return reply, nil
+	// Claude Code exits 1 after a failed result, which says why.
+	return reply, s.agent.Outcome(err, t.err, t.ended)
 }
 
 // Close stops serving the mocks and removes the session's configuration
 // home and runtime directory.
 func (s *session) Close() error {
 	var err error
-	if s.mocks != nil {
-		err = s.mocks.Close()
+	if s.runtime != "" {
+		err = os.RemoveAll(s.runtime)
 	}
-	return errors.Join(err, os.RemoveAll(s.home), os.RemoveAll(s.runtime))
+	return errors.Join(s.Session.Close(), err)
 }
 
 // event is one line of `claude -p --output-format stream-json --verbose`.

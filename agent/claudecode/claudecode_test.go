@@ -2,7 +2,6 @@ package claudecode
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"math"
 	"os"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agenteval/agenteval/agent/internal/cliagent/cliagenttest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -43,20 +44,6 @@ func newModelAgent(t *testing.T, srv *llmtest.Server, model string, allowCommand
 	return a
 }
 
-// newJob makes a job's directory as the runner does: a folder of its own
-// inside the run's work folder.
-func newJob(t *testing.T) (work, dir string) {
-	t.Helper()
-	work = t.TempDir()
-	dir = filepath.Join(work, "agenteval-job-1")
-	require.NoError(t, os.Mkdir(dir, 0o755))
-	return work, dir
-}
-
-func call(id, name, args string) llm.ToolCall {
-	return llm.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(args)}
-}
-
 // TestSessionTranscriptAndResume runs the real Claude Code against the
 // fake Messages API: it writes a file, runs a command and answers; a
 // second message resumes the same session. The reply holds what the fake
@@ -75,10 +62,10 @@ func TestSessionTranscriptAndResume(t *testing.T) {
 	u2 := llm.Usage{PromptTokens: 1100, CompletionTokens: 30, TotalTokens: 1130}
 	u3 := llm.Usage{PromptTokens: 1200, CompletionTokens: 7, TotalTokens: 1207}
 	u4 := llm.Usage{PromptTokens: 1300, CompletionTokens: 5, TotalTokens: 1305, CacheReadTokens: 1000}
-	_, dir := newJob(t)
+	_, dir := cliagenttest.Job(t)
 	srv.Enqueue(
-		llmtest.Reply{ToolCalls: []llm.ToolCall{call("toolu_w", "Write", `{"file_path":"`+filepath.Join(dir, "notes.txt")+`","content":"hello from the agent\n"}`)}, Usage: &u1},
-		llmtest.Reply{ToolCalls: []llm.ToolCall{call("toolu_b", "Bash", `{"command":"cat notes.txt","description":"Show the notes"}`)}, Usage: &u2},
+		llmtest.Reply{ToolCalls: []llm.ToolCall{cliagenttest.Call("toolu_w", "Write", `{"file_path":"`+filepath.Join(dir, "notes.txt")+`","content":"hello from the agent\n"}`)}, Usage: &u1},
+		llmtest.Reply{ToolCalls: []llm.ToolCall{cliagenttest.Call("toolu_b", "Bash", `{"command":"cat notes.txt","description":"Show the notes"}`)}, Usage: &u2},
 		llmtest.Reply{Reasoning: "The notes are written and shown.", Content: "I wrote notes.txt.", Usage: &u3},
 		llmtest.Reply{Content: "It says hello.", Usage: &u4},
 	)
@@ -151,14 +138,11 @@ func TestCommandsNeedAllowCommands(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(
-		llmtest.Calls(call("toolu_b", "Bash", `{"command":"touch made-by-bash","description":"Make a file"}`)),
+		llmtest.Calls(cliagenttest.Call("toolu_b", "Bash", `{"command":"touch made-by-bash","description":"Make a file"}`)),
 		llmtest.Text("I could not run it."),
 	)
 	a := newTestAgent(t, srv, false)
-	_, dir := newJob(t)
-	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
-	require.NoError(t, err)
-	defer s.Close()
+	s, _, dir := cliagenttest.Session(t, a, runner.SessionConfig{})
 	reply, err := s.Send(context.Background(), "Make a file with bash.")
 	require.NoError(t, err)
 	require.Len(t, reply.Actions, 1)
@@ -181,12 +165,9 @@ func TestTimeoutKillsTheProcessTree(t *testing.T) {
 	marker := proctest.SleepArg()
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(llmtest.Reply{Reasoning: "A long wait.", Content: "Waiting.",
-		ToolCalls: []llm.ToolCall{call("toolu_b", "Bash", `{"command":"echo waiting; sleep `+marker+`","description":"Wait"}`)}})
+		ToolCalls: []llm.ToolCall{cliagenttest.Call("toolu_b", "Bash", `{"command":"echo waiting; sleep `+marker+`","description":"Wait"}`)}})
 	a := newTestAgent(t, srv, true)
-	_, dir := newJob(t)
-	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
-	require.NoError(t, err)
-	defer s.Close()
+	s, _, _ := cliagenttest.Session(t, a, runner.SessionConfig{})
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer proctest.CancelWhenAlive(t, marker, 2*time.Minute, cancel, errors.New("step timed out"))()
 	reply, err := s.Send(ctx, "Wait.")
@@ -208,16 +189,7 @@ func TestTimeoutKillsTheProcessTree(t *testing.T) {
 // TestMissingCLINamesTheInstall: without Claude Code the spec fails with
 // the command that installs it.
 func TestMissingCLINamesTheInstall(t *testing.T) {
-	t.Setenv("PATH", t.TempDir())
-	_, err := Type().New("fake-model", runner.AgentOptions{Getenv: func(string) string { return "" }})
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "npm install -g @anthropic-ai/claude-code@"+version)
-	_, err = Type().New("", runner.AgentOptions{})
-	require.ErrorContains(t, err, "name a model")
-	env := map[string]string{"AGENTEVAL_CLAUDE_CODE": filepath.Join(t.TempDir(), "nowhere")}
-	_, err = Type().New("m", runner.AgentOptions{Getenv: func(k string) string { return env[k] }})
-	require.ErrorContains(t, err, "AGENTEVAL_CLAUDE_CODE=")
-	assert.Contains(t, err.Error(), "not an executable file")
+	cliagenttest.MissingProgram(t, Type(), "AGENTEVAL_CLAUDE_CODE", "npm install -g @anthropic-ai/claude-code@"+version)
 }
 
 // TestMocksAsMCPTools: the scenario's mocks reach Claude Code as the
@@ -230,12 +202,12 @@ func TestMocksAsMCPTools(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(
-		llmtest.Calls(call("toolu_m", "mcp__mocks__github__getIssue", `{"number":7}`)),
-		llmtest.Calls(call("toolu_e", "mcp__mocks__github__closeIssue", `{"number":7}`)),
+		llmtest.Calls(cliagenttest.Call("toolu_m", "mcp__mocks__github__getIssue", `{"number":7}`)),
+		llmtest.Calls(cliagenttest.Call("toolu_e", "mcp__mocks__github__closeIssue", `{"number":7}`)),
 		llmtest.Text("Issue 7 is open: Crash on start."),
 	)
 	a := newTestAgent(t, srv, false)
-	_, dir := newJob(t)
+	_, dir := cliagenttest.Job(t)
 	mocks := []scenario.Mock{
 		{Service: "github", Method: "getIssue", When: &scenario.MockWhen{Input: map[string]any{"number": 7}}, Response: map[string]any{"title": "Crash on start", "state": "open"}},
 		{Service: "github", Method: "closeIssue", Error: &scenario.MockError{Code: "E_FORBIDDEN", Message: "read-only token"}},
@@ -284,14 +256,11 @@ func TestWritesStayInTheJobDir(t *testing.T) {
 	outside := filepath.Join(t.TempDir(), "outside.txt")
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(
-		llmtest.Calls(call("toolu_o", "Write", `{"file_path":"`+outside+`","content":"escaped\\n"}`)),
+		llmtest.Calls(cliagenttest.Call("toolu_o", "Write", `{"file_path":"`+outside+`","content":"escaped\\n"}`)),
 		llmtest.Text("I could not write it."),
 	)
 	a := newTestAgent(t, srv, true)
-	_, dir := newJob(t)
-	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
-	require.NoError(t, err)
-	defer s.Close()
+	s, _, _ := cliagenttest.Session(t, a, runner.SessionConfig{})
 	reply, err := s.Send(context.Background(), "Write outside.")
 	require.NoError(t, err)
 	require.Len(t, reply.Actions, 1)

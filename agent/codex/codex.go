@@ -14,9 +14,7 @@ package codex
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -46,30 +44,16 @@ func Type() *runner.AgentType {
 }
 
 type agent struct {
-	path          string
-	model         string
-	config        []string // -c overrides
-	env           []string // a suite agent's env, then what Getenv gave
-	instructions  string
-	allowCommands bool
-	mcp           []cliagent.MCPServer // the agent's MCP servers (a suite's mcp_servers)
+	cliagent.Agent
+	config []string // -c overrides
 }
 
 func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
-	if model == "" {
-		return nil, errors.New("codex agent: name a model, as in codex:gpt-5-codex")
-	}
-	getenv := opts.Getenv
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
-	path, err := program.Find(getenv)
+	ca, getenv, err := cliagent.NewAgent("codex", "codex:gpt-5-codex", program, model, opts, "OPENAI_BASE_URL", "OPENAI_API_KEY")
 	if err != nil {
-		return nil, fmt.Errorf("codex agent: %w", err)
+		return nil, err
 	}
-	a := &agent{path: path, model: model, env: append(slices.Clip(opts.Env), cliagent.Forward(getenv, cliagent.ForwardNames(opts.MCPServers, "OPENAI_BASE_URL", "OPENAI_API_KEY")...)...),
-		instructions: opts.Instructions, allowCommands: opts.AllowCommands, mcp: cliagent.MCPServers(opts.MCPServers),
-		config: []string{"analytics.enabled=false", "check_for_update_on_startup=false", `approval_policy="never"`}}
+	a := &agent{Agent: ca, config: []string{"analytics.enabled=false", "check_for_update_on_startup=false", `approval_policy="never"`}}
 	if base := getenv("OPENAI_BASE_URL"); base != "" {
 		provider := "{name=" + strconv.Quote("agenteval (OPENAI_BASE_URL)") + ",base_url=" + strconv.Quote(base) + `,wire_api="responses"`
 		if getenv("OPENAI_API_KEY") != "" {
@@ -80,51 +64,33 @@ func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
 	return a, nil
 }
 
-// NeedsDir tells the runner that Codex works in the job's directory
-// (runner.SessionConfig.Dir) whatever the scenario needs.
-func (a *agent) NeedsDir() bool { return true }
-
-// Cooperative tells the runner that Send returns soon after its context
-// ends (cliagent kills the CLI's process tree), so a step's timeout ends
-// Codex before the job goes on, and before agenteval exits.
-func (a *agent) Cooperative() bool { return true }
-
 // NewSession makes the session's CODEX_HOME beside the job's directory
 // (the instructions as its AGENTS.md) and serves the scenario's mocks as
 // an MCP server of the session.
 func (a *agent) NewSession(_ context.Context, cfg runner.SessionConfig) (runner.Session, error) {
-	home, err := cliagent.NewHome(cfg.Dir)
+	base, err := a.Agent.NewSession(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("codex agent: %w", err)
+		return nil, err
 	}
-	s := &session{agent: a, dir: cfg.Dir, home: home, codexHome: filepath.Join(home, ".codex")}
-	if err := s.prepare(cfg); err != nil {
+	s := &session{agent: a, Session: base, codexHome: filepath.Join(base.Home, ".codex")}
+	if err := s.prepare(); err != nil {
 		_ = s.Close()
-		return nil, fmt.Errorf("codex agent: %w", err)
+		return nil, a.Err(err)
 	}
 	return s, nil
 }
 
-func (s *session) prepare(cfg runner.SessionConfig) error {
+func (s *session) prepare() error {
 	if err := os.MkdirAll(s.codexHome, 0o755); err != nil {
 		return err
 	}
-	if text := cliagent.Instructions(s.agent.instructions, cfg.Character); text != "" {
+	if s.Instructions != "" {
 		// Codex reads $CODEX_HOME/AGENTS.md as the user's own instructions.
-		if err := os.WriteFile(filepath.Join(s.codexHome, "AGENTS.md"), []byte(text+"\n"), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(s.codexHome, "AGENTS.md"), []byte(s.Instructions+"\n"), 0o644); err != nil {
 			return err
 		}
 	}
-	mocks, server, err := cliagent.Mocks(s.home, cfg.Scenario, cfg.Mocks)
-	if err != nil {
-		return err
-	}
-	s.mocks = mocks
-	servers := s.agent.mcp
-	if server != nil {
-		servers = append(slices.Clip(servers), *server)
-	}
-	s.mcpConfig = mcpConfig(servers)
+	s.mcpConfig = mcpConfig(s.MCP)
 	return nil
 }
 
@@ -171,19 +137,19 @@ func tomlTable(m map[string]string) string {
 }
 
 type session struct {
-	agent                *agent
-	mocks                io.Closer // the scenario's mocks as an MCP server, or nil
-	mcpConfig            []string  // -c overrides of the session's MCP servers
-	dir, home, codexHome string
-	thread               string    // Codex's thread id, once the first message made one
-	total                llm.Usage // the thread's tokens so far, as Codex counts them
+	*cliagent.Session
+	agent     *agent
+	mcpConfig []string // -c overrides of the session's MCP servers
+	codexHome string
+	thread    string    // Codex's thread id, once the first message made one
+	total     llm.Usage // the thread's tokens so far, as Codex counts them
 }
 
 // Send runs `codex exec --json` (or `codex exec resume ID`) with the
 // message on its standard input.
 func (s *session) Send(ctx context.Context, message string) (runner.Reply, error) {
-	args := []string{"exec", "--json", "--skip-git-repo-check", "--ignore-user-config", "--color", "never", "-m", s.agent.model}
-	if s.agent.allowCommands {
+	args := []string{"exec", "--json", "--skip-git-repo-check", "--ignore-user-config", "--color", "never", "-m", s.agent.Model}
+	if s.agent.AllowCommands {
 		// The job's directory is the workspace: Codex's own sandbox needs
 		// kernel features containers often lack, so it is not relied on.
 		args = append(args, "--dangerously-bypass-approvals-and-sandbox")
@@ -197,33 +163,16 @@ func (s *session) Send(ctx context.Context, message string) (runner.Reply, error
 		args = append(args, "resume", s.thread)
 	}
 	args = append(args, "-")
-	env := cliagent.Env(s.home, []string{"CODEX_"}, s.agent.env, "CODEX_HOME="+s.codexHome)
+	env := cliagent.Env(s.Home, []string{"CODEX_"}, s.agent.Env, "CODEX_HOME="+s.codexHome)
 	t := transcript{started: map[string]time.Time{}, before: s.total}
-	err := cliagent.Stream(ctx, cliagent.Run{Path: s.agent.path, Args: args, Dir: s.dir, Env: env, Stdin: message, Marker: s.home}, t.event)
+	err := cliagent.Stream(ctx, cliagent.Run{Path: s.agent.Path, Args: args, Dir: s.Dir, Env: env, Stdin: message, Marker: s.Home}, t.event)
 	if s.thread == "" {
 		s.thread = t.thread
 	}
 	if t.total != (llm.Usage{}) {
 		s.total = t.total
 	}
-	reply := t.reply()
-	if err == nil && t.err != "" {
-		err = errors.New(t.err)
-	}
-	if err != nil {
-		return reply, fmt.Errorf("codex agent: %w", err)
-	}
-	return reply, nil
-}
-
-// Close stops serving the mocks and removes the session's configuration
-// home.
-func (s *session) Close() error {
-	var err error
-	if s.mocks != nil {
-		err = s.mocks.Close()
-	}
-	return errors.Join(err, os.RemoveAll(s.home))
+	return t.reply(), s.agent.Outcome(err, t.err, true)
 }
 
 // event is one line of `codex exec --json`.

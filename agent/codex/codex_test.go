@@ -2,12 +2,13 @@ package codex
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/agenteval/agenteval/agent/internal/cliagent/cliagenttest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -34,18 +35,6 @@ func newTestAgent(t *testing.T, srv *llmtest.Server, allowCommands bool) runner.
 	return a
 }
 
-func newJob(t *testing.T) (work, dir string) {
-	t.Helper()
-	work = t.TempDir()
-	dir = filepath.Join(work, "agenteval-job-1")
-	require.NoError(t, os.Mkdir(dir, 0o755))
-	return work, dir
-}
-
-func call(id, name, args string) llm.ToolCall {
-	return llm.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(args)}
-}
-
 // TestSessionTranscriptAndResume runs the real Codex against the fake
 // model (Responses API): it runs a command that writes a file and answers;
 // a second message resumes the same thread. The replies hold the fake's
@@ -61,11 +50,11 @@ func TestSessionTranscriptAndResume(t *testing.T) {
 	u2 := llm.Usage{PromptTokens: 1100, CompletionTokens: 7, TotalTokens: 1107}
 	u3 := llm.Usage{PromptTokens: 1300, CompletionTokens: 5, TotalTokens: 1305, CacheReadTokens: 1000}
 	srv.Enqueue(
-		llmtest.Reply{ToolCalls: []llm.ToolCall{call("call_1", "exec_command", `{"cmd":"echo 'hello from the agent' > notes.txt && cat notes.txt"}`)}, Usage: &u1},
+		llmtest.Reply{ToolCalls: []llm.ToolCall{cliagenttest.Call("call_1", "exec_command", `{"cmd":"echo 'hello from the agent' > notes.txt && cat notes.txt"}`)}, Usage: &u1},
 		llmtest.Reply{Reasoning: "The notes are written and shown.", Content: "I wrote notes.txt.", Usage: &u2},
 		llmtest.Reply{Content: "It says hello.", Usage: &u3},
 	)
-	work, dir := newJob(t)
+	work, dir := cliagenttest.Job(t)
 	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
 	require.NoError(t, err)
 	reply, err := s.Send(context.Background(), "Write notes.txt, then show it.")
@@ -121,10 +110,7 @@ func TestCommandsNeedAllowCommands(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(llmtest.Text("I cannot run commands."))
 	a := newTestAgent(t, srv, false)
-	_, dir := newJob(t)
-	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
-	require.NoError(t, err)
-	defer s.Close()
+	s, _, _ := cliagenttest.Session(t, a, runner.SessionConfig{})
 	reply, err := s.Send(context.Background(), "Run ls.")
 	require.NoError(t, err)
 	assert.Equal(t, "I cannot run commands.", reply.Text)
@@ -142,12 +128,9 @@ func TestTimeoutKillsTheProcessTree(t *testing.T) {
 	marker := proctest.SleepArg()
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(llmtest.Reply{Reasoning: "A long wait.", Content: "Waiting.",
-		ToolCalls: []llm.ToolCall{call("call_1", "exec_command", `{"cmd":"sleep `+marker+`","yield_time_ms":600000}`)}})
+		ToolCalls: []llm.ToolCall{cliagenttest.Call("call_1", "exec_command", `{"cmd":"sleep `+marker+`","yield_time_ms":600000}`)}})
 	a := newTestAgent(t, srv, true)
-	_, dir := newJob(t)
-	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
-	require.NoError(t, err)
-	defer s.Close()
+	s, _, _ := cliagenttest.Session(t, a, runner.SessionConfig{})
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer proctest.CancelWhenAlive(t, marker, 2*time.Minute, cancel, errors.New("step timed out"))()
 	reply, err := s.Send(ctx, "Wait.")
@@ -165,11 +148,7 @@ func TestTimeoutKillsTheProcessTree(t *testing.T) {
 // TestMissingCLINamesTheInstall: without Codex the spec fails with the
 // command that installs it.
 func TestMissingCLINamesTheInstall(t *testing.T) {
-	t.Setenv("PATH", t.TempDir())
-	_, err := Type().New("fake-model", runner.AgentOptions{Getenv: func(string) string { return "" }})
-	require.ErrorContains(t, err, "npm install -g @openai/codex@"+version)
-	_, err = Type().New("", runner.AgentOptions{})
-	require.ErrorContains(t, err, "name a model")
+	cliagenttest.MissingProgram(t, Type(), "AGENTEVAL_CODEX", "npm install -g @openai/codex@"+version)
 }
 
 // TestInnerCommand: the command Codex ran through a shell is what ghx's
@@ -194,11 +173,11 @@ func TestMocksAsMCPTools(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(
-		llmtest.Calls(call("call_m", "mcp__mocks__github__getIssue", `{"number":7}`)),
+		llmtest.Calls(cliagenttest.Call("call_m", "mcp__mocks__github__getIssue", `{"number":7}`)),
 		llmtest.Text("Issue 7 is open: Crash on start."),
 	)
 	a := newTestAgent(t, srv, false)
-	_, dir := newJob(t)
+	_, dir := cliagenttest.Job(t)
 	mocks := []scenario.Mock{
 		{Service: "github", Method: "getIssue", When: &scenario.MockWhen{Input: map[string]any{"number": 7}}, Response: map[string]any{"title": "Crash on start", "state": "open"}},
 	}

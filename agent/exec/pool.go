@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/agenteval/agenteval/redact"
 	"io"
 	"os"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/agenteval/agenteval/internal/jsonstr"
 	"github.com/agenteval/agenteval/internal/proc"
+	"github.com/agenteval/agenteval/redact"
 	"github.com/agenteval/agenteval/runner"
 )
 

@@ -18,13 +18,9 @@ package geminicli
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -54,65 +50,34 @@ func Type() *runner.AgentType {
 }
 
 type agent struct {
-	path          string
-	model         string
-	auth          string   // Gemini CLI's auth type
-	env           []string // a suite agent's env, then what Getenv gave
-	instructions  string
-	allowCommands bool
-	mcp           []cliagent.MCPServer // the agent's MCP servers (a suite's mcp_servers)
+	cliagent.Agent
+	auth string // Gemini CLI's auth type
 }
 
 func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
-	if model == "" {
-		return nil, errors.New("gemini-cli agent: name a model, as in gemini-cli:gemini-2.5-pro")
-	}
-	getenv := opts.Getenv
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
-	path, err := program.Find(getenv)
+	ca, getenv, err := cliagent.NewAgent("gemini-cli", "gemini-cli:gemini-2.5-pro", program, model, opts, "GOOGLE_GEMINI_BASE_URL", "GEMINI_API_KEY", "GOOGLE_API_KEY",
+		"GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION")
 	if err != nil {
-		return nil, fmt.Errorf("gemini-cli agent: %w", err)
+		return nil, err
 	}
-	a := &agent{path: path, model: model, auth: "gemini-api-key", instructions: opts.Instructions, allowCommands: opts.AllowCommands,
-		mcp: cliagent.MCPServers(opts.MCPServers),
-		env: append(slices.Clip(opts.Env), cliagent.Forward(getenv, "GOOGLE_GEMINI_BASE_URL", "GEMINI_API_KEY", "GOOGLE_API_KEY",
-			"GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION")...)}
+	a := &agent{Agent: ca, auth: "gemini-api-key"}
 	if v := strings.ToLower(getenv("GOOGLE_GENAI_USE_VERTEXAI")); v == "true" || v == "1" {
 		a.auth = "vertex-ai"
 	}
 	return a, nil
 }
 
-// NeedsDir tells the runner that Gemini CLI works in the job's directory
-// (runner.SessionConfig.Dir) whatever the scenario needs.
-func (a *agent) NeedsDir() bool { return true }
-
-// Cooperative tells the runner that Send returns soon after its context
-// ends (the CLI's process tree killed), so a step's timeout ends the CLI
-// before the job goes on, and before agenteval exits.
-func (a *agent) Cooperative() bool { return true }
-
 // NewSession writes the session's ~/.gemini (settings.json, GEMINI.md)
 // in a home beside the job's directory.
 func (a *agent) NewSession(_ context.Context, cfg runner.SessionConfig) (runner.Session, error) {
-	home, err := cliagent.NewHome(cfg.Dir)
+	base, err := a.Agent.NewSession(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("gemini-cli agent: %w", err)
+		return nil, err
 	}
-	s := &session{agent: a, dir: cfg.Dir, home: home, mcp: a.mcp}
-	mocks, server, err := cliagent.Mocks(home, cfg.Scenario, cfg.Mocks)
-	if err == nil {
-		s.mocks = mocks
-		if server != nil {
-			s.mcp = append(slices.Clip(s.mcp), *server)
-		}
-		err = a.writeConfig(filepath.Join(home, ".gemini"), cliagent.Instructions(a.instructions, cfg.Character), s.mcp)
-	}
-	if err != nil {
+	s := &session{agent: a, Session: base}
+	if err := a.writeConfig(filepath.Join(s.Home, ".gemini"), s.Instructions, s.MCP); err != nil {
 		_ = s.Close()
-		return nil, fmt.Errorf("gemini-cli agent: %w", err)
+		return nil, a.Err(err)
 	}
 	return s, nil
 }
@@ -126,7 +91,7 @@ func (a *agent) writeConfig(dir, instructions string, mcp []cliagent.MCPServer) 
 		return err
 	}
 	exclude := []string{"web_fetch", "google_web_search"}
-	if !a.allowCommands {
+	if !a.AllowCommands {
 		exclude = append(exclude, shellTool)
 	}
 	settings := map[string]any{
@@ -177,12 +142,10 @@ func mcpConfig(servers []cliagent.MCPServer) map[string]any {
 }
 
 type session struct {
-	agent     *agent
-	dir, home string
-	id        string    // Gemini CLI's session id, once the first message made one
-	total     llm.Usage // the session's tokens so far, as Gemini CLI counts them
-	mcp       []cliagent.MCPServer
-	mocks     io.Closer // the scenario's mocks as an MCP server, or nil
+	*cliagent.Session
+	agent *agent
+	id    string    // Gemini CLI's session id, once the first message made one
+	total llm.Usage // the session's tokens so far, as Gemini CLI counts them
 }
 
 // Send runs `gemini --output-format stream-json` with the message on its
@@ -191,42 +154,20 @@ func (s *session) Send(ctx context.Context, message string) (runner.Reply, error
 	// yolo approves every tool offered; the shell is offered only with
 	// --allow-commands, and the file tools refuse paths outside the
 	// workspace (the job's directory).
-	args := []string{"--output-format", "stream-json", "--model", s.agent.model, "--approval-mode", "yolo", "--skip-trust"}
+	args := []string{"--output-format", "stream-json", "--model", s.agent.Model, "--approval-mode", "yolo", "--skip-trust"}
 	if s.id != "" {
 		args = append(args, "--resume", s.id)
 	}
-	env := cliagent.Env(s.home, []string{"GEMINI_CLI_", "GEMINI_SYSTEM_MD"}, s.agent.env, "GEMINI_CLI_HOME="+s.home, "NO_COLOR=1")
-	t := transcript{pending: map[string]int{}, before: s.total, mcp: s.mcp}
-	err := cliagent.Stream(ctx, cliagent.Run{Path: s.agent.path, Args: args, Dir: s.dir, Env: env, Stdin: message, Marker: s.home}, t.event)
+	env := cliagent.Env(s.Home, []string{"GEMINI_CLI_", "GEMINI_SYSTEM_MD"}, s.agent.Env, "GEMINI_CLI_HOME="+s.Home, "NO_COLOR=1")
+	t := transcript{pending: map[string]int{}, before: s.total, mcp: s.MCP}
+	err := cliagent.Stream(ctx, cliagent.Run{Path: s.agent.Path, Args: args, Dir: s.Dir, Env: env, Stdin: message, Marker: s.Home}, t.event)
 	if s.id == "" {
 		s.id = t.session
 	}
 	if t.ended {
 		s.total = t.total
 	}
-	reply := t.reply()
-	switch {
-	case t.err != "" && err != nil:
-		err = fmt.Errorf("%s (%w)", t.err, err)
-	case t.err != "":
-		err = errors.New(t.err)
-	}
-	if err == nil && !t.ended {
-		err = errors.New("gemini ended without a result")
-	}
-	if err != nil {
-		return reply, fmt.Errorf("gemini-cli agent: %w", err)
-	}
-	return reply, nil
-}
-
-// Close stops serving the mocks and removes the session's home.
-func (s *session) Close() error {
-	var err error
-	if s.mocks != nil {
-		err = s.mocks.Close()
-	}
-	return errors.Join(err, os.RemoveAll(s.home))
+	return t.reply(), s.agent.Outcome(err, t.err, t.ended)
 }
 
 // event is one line of `gemini --output-format stream-json`.

@@ -2,13 +2,14 @@ package geminicli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agenteval/agenteval/agent/internal/cliagent/cliagenttest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -36,20 +37,6 @@ func newTestAgent(t *testing.T, srv *llmtest.Server, allowCommands bool) runner.
 	return a
 }
 
-// newJob makes a job's directory as the runner does: a folder of its own
-// inside the run's work folder.
-func newJob(t *testing.T) (work, dir string) {
-	t.Helper()
-	work = t.TempDir()
-	dir = filepath.Join(work, "agenteval-job-1")
-	require.NoError(t, os.Mkdir(dir, 0o755))
-	return work, dir
-}
-
-func call(id, name, args string) llm.ToolCall {
-	return llm.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(args)}
-}
-
 // TestSessionTranscriptAndResume runs the real Gemini CLI against the fake
 // Gemini API: it writes a file, runs a command and answers; a second
 // message resumes the same session. The reply holds what the fake sent:
@@ -68,10 +55,10 @@ func TestSessionTranscriptAndResume(t *testing.T) {
 	u2 := llm.Usage{PromptTokens: 1100, CompletionTokens: 30, TotalTokens: 1130}
 	u3 := llm.Usage{PromptTokens: 1200, CompletionTokens: 7, TotalTokens: 1207}
 	u4 := llm.Usage{PromptTokens: 1300, CompletionTokens: 15, TotalTokens: 1315, CacheReadTokens: 1000, ReasoningTokens: 10}
-	_, dir := newJob(t)
+	_, dir := cliagenttest.Job(t)
 	srv.Enqueue(
-		llmtest.Reply{ToolCalls: []llm.ToolCall{call("", "write_file", `{"file_path":"notes.txt","content":"hello from the agent\n"}`)}, Usage: &u1},
-		llmtest.Reply{ToolCalls: []llm.ToolCall{call("", "run_shell_command", `{"command":"cat notes.txt","description":"Show the notes"}`)}, Usage: &u2},
+		llmtest.Reply{ToolCalls: []llm.ToolCall{cliagenttest.Call("", "write_file", `{"file_path":"notes.txt","content":"hello from the agent\n"}`)}, Usage: &u1},
+		llmtest.Reply{ToolCalls: []llm.ToolCall{cliagenttest.Call("", "run_shell_command", `{"command":"cat notes.txt","description":"Show the notes"}`)}, Usage: &u2},
 		llmtest.Reply{Content: "I wrote notes.txt.", Usage: &u3},
 		llmtest.Reply{Reasoning: "It said hello.", Content: "It says hello.", Usage: &u4},
 	)
@@ -138,14 +125,11 @@ func TestCommandsNeedAllowCommands(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(
-		llmtest.Calls(call("", "run_shell_command", `{"command":"touch made-by-bash","description":"Make a file"}`)),
+		llmtest.Calls(cliagenttest.Call("", "run_shell_command", `{"command":"touch made-by-bash","description":"Make a file"}`)),
 		llmtest.Text("I could not run it."),
 	)
 	a := newTestAgent(t, srv, false)
-	_, dir := newJob(t)
-	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
-	require.NoError(t, err)
-	defer s.Close()
+	s, _, dir := cliagenttest.Session(t, a, runner.SessionConfig{})
 	reply, err := s.Send(context.Background(), "Make a file with bash.")
 	require.NoError(t, err)
 	require.Len(t, reply.Actions, 1)
@@ -168,12 +152,9 @@ func TestTimeoutKillsTheProcessTree(t *testing.T) {
 	marker := proctest.SleepArg()
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(llmtest.Reply{Content: "Waiting.",
-		ToolCalls: []llm.ToolCall{call("", "run_shell_command", `{"command":"echo waiting; sleep `+marker+`","description":"Wait"}`)}})
+		ToolCalls: []llm.ToolCall{cliagenttest.Call("", "run_shell_command", `{"command":"echo waiting; sleep `+marker+`","description":"Wait"}`)}})
 	a := newTestAgent(t, srv, true)
-	_, dir := newJob(t)
-	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
-	require.NoError(t, err)
-	defer s.Close()
+	s, _, _ := cliagenttest.Session(t, a, runner.SessionConfig{})
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer proctest.CancelWhenAlive(t, marker, 2*time.Minute, cancel, errors.New("step timed out"))()
 	reply, err := s.Send(ctx, "Wait.")
@@ -192,16 +173,7 @@ func TestTimeoutKillsTheProcessTree(t *testing.T) {
 // TestMissingCLINamesTheInstall: without Gemini CLI the spec fails with
 // the command that installs it.
 func TestMissingCLINamesTheInstall(t *testing.T) {
-	t.Setenv("PATH", t.TempDir())
-	_, err := Type().New("fake-model", runner.AgentOptions{Getenv: func(string) string { return "" }})
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "npm install -g @google/gemini-cli@"+version)
-	_, err = Type().New("", runner.AgentOptions{})
-	require.ErrorContains(t, err, "name a model")
-	env := map[string]string{"AGENTEVAL_GEMINI_CLI": filepath.Join(t.TempDir(), "nowhere")}
-	_, err = Type().New("m", runner.AgentOptions{Getenv: func(k string) string { return env[k] }})
-	require.ErrorContains(t, err, "AGENTEVAL_GEMINI_CLI=")
-	assert.Contains(t, err.Error(), "not an executable file")
+	cliagenttest.MissingProgram(t, Type(), "AGENTEVAL_GEMINI_CLI", "npm install -g @google/gemini-cli@"+version)
 }
 
 // TestMocksAsMCPTools: the scenario's mocks reach Gemini CLI as the tools
@@ -213,12 +185,12 @@ func TestMocksAsMCPTools(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(
-		llmtest.Calls(call("", "mcp_mocks_github__getIssue", `{"number":7}`)),
-		llmtest.Calls(call("", "mcp_mocks_github__closeIssue", `{"number":7}`)),
+		llmtest.Calls(cliagenttest.Call("", "mcp_mocks_github__getIssue", `{"number":7}`)),
+		llmtest.Calls(cliagenttest.Call("", "mcp_mocks_github__closeIssue", `{"number":7}`)),
 		llmtest.Text("Issue 7 is open: Crash on start."),
 	)
 	a := newTestAgent(t, srv, false)
-	_, dir := newJob(t)
+	_, dir := cliagenttest.Job(t)
 	mocks := []scenario.Mock{
 		{Service: "github", Method: "getIssue", When: &scenario.MockWhen{Input: map[string]any{"number": 7}}, Response: map[string]any{"title": "Crash on start", "state": "open"}},
 		{Service: "github", Method: "closeIssue", Error: &scenario.MockError{Code: "E_FORBIDDEN", Message: "read-only token"}},
@@ -263,14 +235,11 @@ func TestWritesStayInTheJobDir(t *testing.T) {
 	outside := filepath.Join(t.TempDir(), "outside.txt")
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(
-		llmtest.Calls(call("", "write_file", `{"file_path":"`+outside+`","content":"escaped\\n"}`)),
+		llmtest.Calls(cliagenttest.Call("", "write_file", `{"file_path":"`+outside+`","content":"escaped\\n"}`)),
 		llmtest.Text("I could not write it."),
 	)
 	a := newTestAgent(t, srv, true)
-	_, dir := newJob(t)
-	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
-	require.NoError(t, err)
-	defer s.Close()
+	s, _, _ := cliagenttest.Session(t, a, runner.SessionConfig{})
 	reply, err := s.Send(context.Background(), "Write outside.")
 	require.NoError(t, err)
 	require.Len(t, reply.Actions, 1)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/agenteval/agenteval/agent/internal/cliagent/cliagenttest"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -26,10 +28,7 @@ func TestCostOfAPricedModel(t *testing.T) {
 	require.NoError(t, err)
 	u := llm.Usage{PromptTokens: 10000, CompletionTokens: 1000, TotalTokens: 11000, CacheReadTokens: 4000}
 	srv.Enqueue(llmtest.Reply{Content: "Hello.", Usage: &u})
-	_, dir := newJob(t)
-	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
-	require.NoError(t, err)
-	defer s.Close()
+	s, _, _ := cliagenttest.Session(t, a, runner.SessionConfig{})
 	reply, err := s.Send(context.Background(), "Say hello.")
 	require.NoError(t, err)
 	assert.Equal(t, "Hello.", reply.Text)

@@ -15,13 +15,10 @@ package opencode
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -54,36 +51,23 @@ func Type() *runner.AgentType {
 
 // agent is one opencode:MODEL agent.
 type agent struct {
-	path  string
-	model string // provider/model
+	cliagent.Agent // Model is provider/model
 	// provider is the configuration of the agenteval provider, or nil when
 	// the model is one of OpenCode's own providers.
-	provider      map[string]any
-	env           []string // a suite agent's env, then what Getenv gave
-	instructions  string
-	allowCommands bool
-	mcp           []cliagent.MCPServer // the agent's MCP servers (a suite's mcp_servers)
+	provider map[string]any
 }
 
 func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
-	if model == "" {
-		return nil, errors.New("opencode agent: name a model, as in opencode:gpt-4.1 or opencode:anthropic/claude-sonnet-4-5")
-	}
-	getenv := opts.Getenv
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
-	path, err := program.Find(getenv)
+	ca, getenv, err := cliagent.NewAgent("opencode", "opencode:gpt-4.1 or opencode:anthropic/claude-sonnet-4-5", program, model, opts, "OPENAI_BASE_URL", "OPENAI_API_KEY")
 	if err != nil {
-		return nil, fmt.Errorf("opencode agent: %w", err)
+		return nil, err
 	}
-	a := &agent{path: path, env: append(slices.Clip(opts.Env), cliagent.Forward(getenv, cliagent.ForwardNames(opts.MCPServers, "OPENAI_BASE_URL", "OPENAI_API_KEY")...)...),
-		instructions: opts.Instructions, allowCommands: opts.AllowCommands, mcp: cliagent.MCPServers(opts.MCPServers)}
+	a := &agent{Agent: ca}
 	switch base := getenv("OPENAI_BASE_URL"); {
 	case strings.Contains(model, "/"):
-		a.model = model
+		a.Model = model
 	case base != "":
-		a.model = providerID + "/" + model
+		a.Model = providerID + "/" + model
 		options := map[string]any{"baseURL": base}
 		if getenv("OPENAI_API_KEY") != "" {
 			// OpenCode reads the key from the environment: it is never
@@ -93,52 +77,33 @@ func newAgent(model string, opts runner.AgentOptions) (runner.Agent, error) {
 		a.provider = map[string]any{"npm": "@ai-sdk/openai-compatible", "name": "agenteval (OPENAI_BASE_URL)",
 			"options": options, "models": map[string]any{model: map[string]any{"name": model}}}
 	default:
-		a.model = "openai/" + model
+		a.Model = "openai/" + model
 	}
 	return a, nil
 }
-
-// NeedsDir tells the runner that OpenCode works in the job's directory
-// (runner.SessionConfig.Dir) whatever the scenario needs.
-func (a *agent) NeedsDir() bool { return true }
-
-// Cooperative tells the runner that Send returns soon after its context
-// ends (cliagent kills the CLI's process tree), so a step's timeout ends
-// OpenCode before the job goes on, and before agenteval exits.
-func (a *agent) Cooperative() bool { return true }
 
 // NewSession writes the session's configuration home (opencode.json, the
 // instructions) beside the job's directory, and serves the scenario's
 // mocks as an MCP server of the session.
 func (a *agent) NewSession(_ context.Context, cfg runner.SessionConfig) (runner.Session, error) {
-	home, err := cliagent.NewHome(cfg.Dir)
+	base, err := a.Agent.NewSession(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("opencode agent: %w", err)
+		return nil, err
 	}
-	s := &session{agent: a, dir: cfg.Dir, home: home, mcp: a.mcp}
-	mocks, server, err := cliagent.Mocks(home, cfg.Scenario, cfg.Mocks)
-	if err == nil {
-		s.mocks = mocks
-		if server != nil {
-			s.mcp = append(slices.Clip(s.mcp), *server)
-		}
-		err = s.writeConfig(cliagent.Instructions(a.instructions, cfg.Character))
-	}
-	if err != nil {
+	s := &session{agent: a, Session: base}
+	if err := s.writeConfig(s.Instructions); err != nil {
 		_ = s.Close()
-		return nil, fmt.Errorf("opencode agent: %w", err)
+		return nil, a.Err(err)
 	}
 	return s, nil
 }
 
 type session struct {
-	agent     *agent
-	dir, home string
-	config    string
-	id        string // OpenCode's session id, once the first message made one
-	n         int    // messages sent
-	mcp       []cliagent.MCPServer
-	mocks     io.Closer // the scenario's mocks as an MCP server, or nil
+	*cliagent.Session
+	agent  *agent
+	config string
+	id     string // OpenCode's session id, once the first message made one
+	n      int    // messages sent
 }
 
 // writeConfig writes opencode.json: the model and its provider, the
@@ -147,14 +112,14 @@ type session struct {
 // web, bash only with --allow-commands.
 func (s *session) writeConfig(instructions string) error {
 	bash := "deny"
-	if s.agent.allowCommands {
+	if s.agent.AllowCommands {
 		bash = "allow"
 	}
 	cfg := map[string]any{
 		"$schema":    "https://opencode.ai/config.json",
 		"autoupdate": false,
 		"share":      "disabled",
-		"model":      s.agent.model,
+		"model":      s.agent.Model,
 		"permission": map[string]any{
 			"*": "allow", "bash": bash, "external_directory": "deny", "doom_loop": "deny",
 			"webfetch": "deny", "websearch": "deny", "codesearch": "deny",
@@ -162,13 +127,13 @@ func (s *session) writeConfig(instructions string) error {
 	}
 	if s.agent.provider != nil {
 		cfg["provider"] = map[string]any{providerID: s.agent.provider}
-		cfg["small_model"] = s.agent.model
+		cfg["small_model"] = s.agent.Model
 	}
-	if len(s.mcp) > 0 {
-		cfg["mcp"] = mcpConfig(s.mcp)
+	if len(s.MCP) > 0 {
+		cfg["mcp"] = mcpConfig(s.MCP)
 	}
 	if instructions != "" {
-		file := filepath.Join(s.home, "instructions.md")
+		file := filepath.Join(s.Home, "instructions.md")
 		if err := os.WriteFile(file, []byte(instructions+"\n"), 0o644); err != nil {
 			return err
 		}
@@ -178,7 +143,7 @@ func (s *session) writeConfig(instructions string) error {
 	if err != nil {
 		return err
 	}
-	s.config = filepath.Join(s.home, "opencode.json")
+	s.config = filepath.Join(s.Home, "opencode.json")
 	return os.WriteFile(s.config, b, 0o644)
 }
 
@@ -213,38 +178,21 @@ func (s *session) Send(ctx context.Context, message string) (runner.Reply, error
 	// Errors are logged to stderr, whose tail an error quotes.
 	// --thinking streams the model's reasoning parts too.
 	args := []string{"run", "--format", "json", "--thinking", "--pure", "--print-logs", "--log-level", "ERROR",
-		"--model", s.agent.model, "--title", fmt.Sprintf("agenteval message %d", s.n)}
+		"--model", s.agent.Model, "--title", fmt.Sprintf("agenteval message %d", s.n)}
 	if s.id != "" {
 		args = append(args, "--session", s.id)
 	}
-	env := cliagent.Env(s.home, []string{"OPENCODE_"}, s.agent.env,
+	env := cliagent.Env(s.Home, []string{"OPENCODE_"}, s.agent.Env,
 		"OPENCODE_CONFIG="+s.config,
 		"OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1",
 		"OPENCODE_DISABLE_DEFAULT_PLUGINS=1", "OPENCODE_DISABLE_PROJECT_CONFIG=1", "OPENCODE_DISABLE_CLAUDE_CODE=1",
 		"OPENCODE_DISABLE_SHARE=1", "OPENCODE_DISABLE_EXTERNAL_SKILLS=1")
-	t := transcript{mcp: s.mcp}
-	err := cliagent.Stream(ctx, cliagent.Run{Path: s.agent.path, Args: args, Dir: s.dir, Env: env, Stdin: message, Marker: s.home}, t.event)
+	t := transcript{mcp: s.MCP}
+	err := cliagent.Stream(ctx, cliagent.Run{Path: s.agent.Path, Args: args, Dir: s.Dir, Env: env, Stdin: message, Marker: s.Home}, t.event)
 	if s.id == "" {
 		s.id = t.session
 	}
-	reply := t.reply()
-	if err == nil && t.err != "" {
-		err = errors.New(t.err)
-	}
-	if err != nil {
-		return reply, fmt.Errorf("opencode agent: %w", err)
-	}
-	return reply, nil
-}
-
-// Close stops serving the mocks and removes the session's configuration
-// home.
-func (s *session) Close() error {
-	var err error
-	if s.mocks != nil {
-		err = s.mocks.Close()
-	}
-	return errors.Join(err, os.RemoveAll(s.home))
+	return t.reply(), s.agent.Outcome(err, t.err, true)
 }
 
 // event is one line of `opencode run --format json`.

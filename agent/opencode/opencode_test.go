@@ -2,13 +2,14 @@ package opencode
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agenteval/agenteval/agent/internal/cliagent/cliagenttest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -35,20 +36,6 @@ func newTestAgent(t *testing.T, srv *llmtest.Server, allowCommands bool) runner.
 	return a
 }
 
-// newJob makes a job's directory as the runner does: a folder of its own
-// inside the run's work folder.
-func newJob(t *testing.T) (work, dir string) {
-	t.Helper()
-	work = t.TempDir()
-	dir = filepath.Join(work, "agenteval-job-1")
-	require.NoError(t, os.Mkdir(dir, 0o755))
-	return work, dir
-}
-
-func call(id, name, args string) llm.ToolCall {
-	return llm.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(args)}
-}
-
 // TestSessionTranscriptAndResume runs the real OpenCode against the fake
 // model: it writes a file, runs a command and answers; a second message
 // continues the same OpenCode session. The reply holds what the fake
@@ -67,12 +54,12 @@ func TestSessionTranscriptAndResume(t *testing.T) {
 	u3 := llm.Usage{PromptTokens: 1200, CompletionTokens: 7, TotalTokens: 1207}
 	u4 := llm.Usage{PromptTokens: 1300, CompletionTokens: 5, TotalTokens: 1305}
 	srv.Enqueue(
-		llmtest.Reply{ToolCalls: []llm.ToolCall{call("call_w", "write", `{"filePath":"notes.txt","content":"hello from the agent\n"}`)}, Usage: &u1},
-		llmtest.Reply{ToolCalls: []llm.ToolCall{call("call_b", "bash", `{"command":"cat notes.txt","description":"Show the notes"}`)}, Usage: &u2},
+		llmtest.Reply{ToolCalls: []llm.ToolCall{cliagenttest.Call("call_w", "write", `{"filePath":"notes.txt","content":"hello from the agent\n"}`)}, Usage: &u1},
+		llmtest.Reply{ToolCalls: []llm.ToolCall{cliagenttest.Call("call_b", "bash", `{"command":"cat notes.txt","description":"Show the notes"}`)}, Usage: &u2},
 		llmtest.Reply{Reasoning: "The notes are written and shown.", Content: "I wrote notes.txt.", Usage: &u3},
 		llmtest.Reply{Content: "It says hello.", Usage: &u4},
 	)
-	work, dir := newJob(t)
+	work, dir := cliagenttest.Job(t)
 	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
 	require.NoError(t, err)
 	reply, err := s.Send(context.Background(), "Write notes.txt, then show it.")
@@ -134,14 +121,11 @@ func TestCommandsNeedAllowCommands(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(
-		llmtest.Calls(call("call_b", "bash", `{"command":"touch made-by-bash","description":"Make a file"}`)),
+		llmtest.Calls(cliagenttest.Call("call_b", "bash", `{"command":"touch made-by-bash","description":"Make a file"}`)),
 		llmtest.Text("I could not run it."),
 	)
 	a := newTestAgent(t, srv, false)
-	_, dir := newJob(t)
-	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
-	require.NoError(t, err)
-	defer s.Close()
+	s, _, dir := cliagenttest.Session(t, a, runner.SessionConfig{})
 	reply, err := s.Send(context.Background(), "Make a file with bash.")
 	require.NoError(t, err)
 	require.Len(t, reply.Actions, 1)
@@ -162,12 +146,9 @@ func TestTimeoutKillsTheProcessTree(t *testing.T) {
 	marker := proctest.SleepArg()
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(llmtest.Reply{Reasoning: "A long wait.", Content: "Waiting.",
-		ToolCalls: []llm.ToolCall{call("call_b", "bash", `{"command":"sleep `+marker+`","description":"Wait"}`)}})
+		ToolCalls: []llm.ToolCall{cliagenttest.Call("call_b", "bash", `{"command":"sleep `+marker+`","description":"Wait"}`)}})
 	a := newTestAgent(t, srv, true)
-	_, dir := newJob(t)
-	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir})
-	require.NoError(t, err)
-	defer s.Close()
+	s, _, _ := cliagenttest.Session(t, a, runner.SessionConfig{})
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer proctest.CancelWhenAlive(t, marker, 2*time.Minute, cancel, errors.New("step timed out"))()
 	reply, err := s.Send(ctx, "Wait.")
@@ -186,16 +167,7 @@ func TestTimeoutKillsTheProcessTree(t *testing.T) {
 // TestMissingCLINamesTheInstall: without OpenCode the spec fails with the
 // command that installs it.
 func TestMissingCLINamesTheInstall(t *testing.T) {
-	t.Setenv("PATH", t.TempDir())
-	_, err := Type().New("fake-model", runner.AgentOptions{Getenv: func(string) string { return "" }})
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "npm install -g opencode-ai@"+version)
-	_, err = Type().New("", runner.AgentOptions{})
-	require.ErrorContains(t, err, "name a model")
-	env := map[string]string{"AGENTEVAL_OPENCODE": filepath.Join(t.TempDir(), "nowhere")}
-	_, err = Type().New("m", runner.AgentOptions{Getenv: func(k string) string { return env[k] }})
-	require.ErrorContains(t, err, "AGENTEVAL_OPENCODE=")
-	assert.True(t, strings.Contains(err.Error(), "not an executable file"), err.Error())
+	cliagenttest.MissingProgram(t, Type(), "AGENTEVAL_OPENCODE", "npm install -g opencode-ai@"+version)
 }
 
 // TestMocksAsMCPTools: the scenario's mocks reach OpenCode as the tools
@@ -207,12 +179,12 @@ func TestMocksAsMCPTools(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(
-		llmtest.Calls(call("call_m", "mocks_github__getIssue", `{"number":7}`)),
-		llmtest.Calls(call("call_e", "mocks_github__closeIssue", `{"number":7}`)),
+		llmtest.Calls(cliagenttest.Call("call_m", "mocks_github__getIssue", `{"number":7}`)),
+		llmtest.Calls(cliagenttest.Call("call_e", "mocks_github__closeIssue", `{"number":7}`)),
 		llmtest.Text("Issue 7 is open: Crash on start."),
 	)
 	a := newTestAgent(t, srv, false)
-	_, dir := newJob(t)
+	_, dir := cliagenttest.Job(t)
 	mocks := []scenario.Mock{
 		{Service: "github", Method: "getIssue", When: &scenario.MockWhen{Input: map[string]any{"number": 7}}, Response: map[string]any{"title": "Crash on start", "state": "open"}},
 		{Service: "github", Method: "closeIssue", Error: &scenario.MockError{Code: "E_FORBIDDEN", Message: "read-only token"}},
