@@ -4,11 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/agenteval/agenteval/internal/infile"
+	"io"
 	"runtime"
 	"strings"
 
 	"github.com/agenteval/agenteval"
+	"github.com/agenteval/agenteval/internal/infile"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/plan"
 	"github.com/agenteval/agenteval/runner"
@@ -80,25 +81,14 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	var historyPaths []string
 	if len(history) > 0 {
-		paths, err := resultsPaths(history)
-		if err != nil {
+		if historyPaths, err = resultsPaths(history); err != nil {
 			return usageErr("--history: %v", err)
 		}
-		opts.History = plan.NewHistory()
-		for _, p := range paths {
-			f, err := infile.Open(p)
-			if err != nil {
-				return usageErr("--history: %v", err)
-			}
-			err = opts.History.Read(p, f)
-			f.Close()
-			if err != nil {
-				return usageErr("--history: %v", err)
-			}
-		}
 	}
-	set, err := env.kit.Loader(scenario.Options{Strict: *strict}).LoadPaths(paths...)
+	var set *scenario.Set
+	boundedLoad(env, func() { set, err = env.kit.Loader(scenario.Options{Strict: *strict}).LoadPaths(paths...) })
 	if set == nil {
 		return usageErr("%v", err)
 	}
@@ -130,6 +120,26 @@ func runPlan(ctx context.Context, env *cliEnv, args []string) int {
 		for _, m := range suite.suite.Models {
 			if m.MaxRequests > 0 && (opts.MaxRequests == 0 || m.MaxRequests < opts.MaxRequests) {
 				opts.MaxRequests = m.MaxRequests
+			}
+		}
+	}
+	if historyPaths != nil {
+		// Read once the inputs are loaded: the history's table is not
+		// under the load's transient peak.
+		opts.History = plan.NewHistory()
+		for _, p := range historyPaths {
+			f, err := infile.Open(p)
+			if err != nil {
+				return usageErr("--history: %v", err)
+			}
+			err = opts.History.Read(p, readerUntil{ctx, f})
+			f.Close()
+			if err != nil && ctx.Err() != nil {
+				fmt.Fprintf(env.stderr, "agenteval plan: --history: %v\n", err)
+				return exitFail // interrupted
+			}
+			if err != nil {
+				return usageErr("--history: %v", err)
 			}
 		}
 	}
@@ -228,4 +238,18 @@ func (rs *runSuite) planOptions(files []*scenario.File, opts *plan.Options, agen
 	var rc runner.Config
 	rs.applyTimeouts(files, &rc)
 	opts.StepTimeout = rc.StepTimeout
+}
+
+// readerUntil reads r until ctx ends, then fails with its cause: a long
+// history stops being read when the command is interrupted.
+type readerUntil struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (u readerUntil) Read(b []byte) (int, error) {
+	if u.ctx.Err() != nil {
+		return 0, context.Cause(u.ctx)
+	}
+	return u.r.Read(b)
 }

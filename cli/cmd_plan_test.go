@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -28,6 +31,25 @@ func TestPlanText(t *testing.T) {
 	} {
 		assert.Contains(t, out, want)
 	}
+}
+
+// TestPlanStopsReadingHistoryWhenInterrupted: an interrupted plan stops
+// in the middle of its history (a results file of any size) and says so,
+// rather than reading on until the signal's grace ends the process.
+func TestPlanStopsReadingHistoryWhenInterrupted(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	code, _, stderr := runCLI(t, "run", "--agent", "echo", "--runs", "3", "--out", filepath.Join(dir, "r"), "testdata/run/echo.scenario.yaml")
+	require.Equal(t, exitOK, code, stderr)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	env := &cliEnv{stdout: &out, stderr: &errb, stdin: strings.NewReader(""), getenv: func(string) string { return "" }}
+	code = mainWith(ctx, env, []string{"plan", "--agent", "echo", "--history", filepath.Join(dir, "r"), "testdata/run/echo.scenario.yaml"})
+	assert.Equal(t, exitFail, code)
+	assert.Contains(t, errb.String(), "agenteval plan: --history: ")
+	assert.Contains(t, errb.String(), "context canceled")
+	assert.Empty(t, out.String(), "no forecast")
 }
 
 func TestPlanJSONAndHistory(t *testing.T) {

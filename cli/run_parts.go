@@ -132,14 +132,24 @@ func githubParts(env *cliEnv, graphqlURL string, c *llm.Cassette, replay bool) (
 // keeps the usual pacing. Without it the goal stayed twice the load's
 // transient peak, and the run's first allocations grew the heap to it.
 func loadRunFilesBounded(env *cliEnv, strict, verbose bool, paths []string) ([]*scenario.File, int) {
+	var files []*scenario.File
+	var code int
+	boundedLoad(env, func() { files, code = loadRunFiles(env, strict, verbose, paths) })
+	return files, code
+}
+
+// boundedLoad runs load (run's and plan's loading of their inputs) under
+// env.loadMemoryLimit, when set, and collects once it is done (see
+// loadRunFilesBounded).
+func boundedLoad(env *cliEnv, load func()) {
 	if env.loadMemoryLimit <= 0 {
-		return loadRunFiles(env, strict, verbose, paths)
+		load()
+		return
 	}
 	prev := debug.SetMemoryLimit(env.loadMemoryLimit)
 	defer debug.SetMemoryLimit(prev)
-	files, code := loadRunFiles(env, strict, verbose, paths)
+	load()
 	runtime.GC()
-	return files, code
 }
 
 // loadRunFiles loads paths, printing their errors (and, verbose, every

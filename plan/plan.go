@@ -6,6 +6,7 @@ import (
 	"iter"
 	"maps"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -217,6 +218,7 @@ func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) 
 	var agentOrder []string
 	lastKey := "\x00" // no job's key
 	var shape jobShape
+	var judged judgeCounts
 	srcs := map[string]*Source{}
 	var order []string
 	notes := map[string]bool{}
@@ -232,7 +234,7 @@ func Make(ctx context.Context, jobs iter.Seq2[matrix.Job, error], opts Options) 
 		// The runs of one combination are one scenario: jobs come in index
 		// order, so its runs are next to each other.
 		if key != lastKey {
-			shape = shapeOf(j.Scenario, &o, notes)
+			shape = shapeOf(j.Scenario, &o, &judged, notes)
 			lastKey = key
 		}
 		js := shape
@@ -402,29 +404,86 @@ func jobKey(id string) (key, source string) {
 	return key, source
 }
 
-// shapeOf forecasts one job of s from its limits.
-func shapeOf(s *scenario.Scenario, o *Options, notes map[string]bool) jobShape {
-	var js jobShape
-	c, err := evaluate.Compile(o.Evaluations, s)
+// judgeCounts are the judge calls of one scenario's evaluations, by step
+// and scope (step, turn, final), kept for the next combination: a
+// matrix's combinations mostly differ in what the agent is asked, not in
+// their evaluations, and compiling them (a regular expression each) was
+// most of a forecast's time.
+type judgeCounts struct {
+	of    *scenario.Scenario // the scenario counted (nil: none yet)
+	steps [][3]struct{ calls, evals int64 }
+}
+
+// count sets c to s's judge calls: compiled, unless the scenario counted
+// before has the same id, judgment and evaluations (compiling depends on
+// nothing else).
+func (c *judgeCounts) count(s *scenario.Scenario, o *Options, notes map[string]bool) {
+	if c.of != nil && sameEvaluations(c.of, s) {
+		c.of = s
+		return
+	}
+	c.of = s
+	c.steps = make([][3]struct{ calls, evals int64 }, len(s.Run))
+	comp, err := evaluate.Compile(o.Evaluations, s)
 	if err != nil {
 		notes[fmt.Sprintf("scenario %s: its evaluations do not compile, so its judge calls are not counted: %v", s.ID, err)] = true
+		return
 	}
+	for i := range s.Run {
+		for k, scope := range []results.Scope{results.ScopeStep, results.ScopeTurn, results.ScopeFinal} {
+			for _, ch := range comp.Checks(scope, i) {
+				if !ch.Needs.Judge {
+					continue
+				}
+				c.steps[i][k].evals++
+				n := int64(1)
+				if lj, ok := ch.Evaluation.Params.(*evalparams.LLMJudge); ok && lj.Samples > 1 {
+					n = int64(lj.Samples)
+				}
+				c.steps[i][k].calls += n
+			}
+		}
+	}
+}
+
+// sameEvaluations reports whether a and b compile alike: the same id (a
+// note names it), judgment (its weights fill in the evaluations') and
+// evaluations in every step and scope.
+func sameEvaluations(a, b *scenario.Scenario) bool {
+	if a == b {
+		return true
+	}
+	if a.ID != b.ID || len(a.Run) != len(b.Run) || !reflect.DeepEqual(a.Judgment, b.Judgment) {
+		return false
+	}
+	for i := range a.Run {
+		sa, sb := &a.Run[i], &b.Run[i]
+		if !reflect.DeepEqual(sa.Evaluations, sb.Evaluations) || (sa.Conversation == nil) != (sb.Conversation == nil) {
+			return false
+		}
+		if ca, cb := sa.Conversation, sb.Conversation; ca != nil &&
+			(!reflect.DeepEqual(ca.TurnEvaluations, cb.TurnEvaluations) || !reflect.DeepEqual(ca.FinalEvaluations, cb.FinalEvaluations)) {
+			return false
+		}
+	}
+	return true
+}
+
+// shapeOf forecasts one job of s from its limits; judged counts its judge
+// calls (and keeps them for the next scenario).
+func shapeOf(s *scenario.Scenario, o *Options, judged *judgeCounts, notes map[string]bool) jobShape {
+	var js jobShape
+	judged.count(s, o, notes)
 	judgeCalls := func(scope results.Scope, step int) (calls, evals int64) {
-		if c == nil {
-			return 0, 0
+		k := 0
+		switch scope {
+		case results.ScopeTurn:
+			k = 1
+		case results.ScopeFinal:
+			k = 2
 		}
-		for _, ch := range c.Checks(scope, step) {
-			if !ch.Needs.Judge {
-				continue
-			}
-			evals++
-			n := int64(1)
-			if lj, ok := ch.Evaluation.Params.(*evalparams.LLMJudge); ok && lj.Samples > 1 {
-				n = int64(lj.Samples)
-			}
-			calls += n
-		}
-		return calls, evals
+		n := judged.steps[step][k]
+		return n.calls, n.evals
 	}
 	var ms float64
 	stepMS := func(st *scenario.RunStep) float64 {

@@ -206,3 +206,21 @@ func TestJobAgentModelPricesEachJobByItsModel(t *testing.T) {
 	}
 	assert.InDelta(t, sum, *p.CostUSD, 1e-12)
 }
+
+// TestJudgeCallsFollowEachCombination: a matrix whose combinations differ
+// in what is asked (the same evaluations, counted once) and in a judge's
+// samples (counted again) forecasts each combination's own judge calls:
+// 4 turns × samples, 1 final, 4 termination checks.
+func TestJudgeCallsFollowEachCombination(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "talk.scenario.yaml"), must(os.ReadFile("testdata/talk.scenario.yaml")), 0o644))
+	m := "name: sweep\ndescription: samples\nbase_scenario: talk.scenario.yaml\nmatrix:\n" +
+		"  - parameter: run[0].input\n    values: [a, b, c]\n" +
+		"  - parameter: run[0].conversation.turn_evaluations[0].samples\n    values: [1, 3]\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "sweep.matrix.yaml"), []byte(m), 0o644))
+	p := makePlan(t, 2, matrix.Shard{}, plan.Options{NoUserModel: true, JudgeModel: "gpt-4o-mini", AgentModel: "gpt-4o"}, filepath.Join(dir, "sweep.matrix.yaml"))
+	assert.EqualValues(t, 6, p.Jobs)
+	assert.EqualValues(t, 3*(4*1+1+4)+3*(4*3+1+4), p.Calls.Judge)
+	assert.EqualValues(t, 6*(4+1+4), p.Calls.JudgeEvaluations)
+}

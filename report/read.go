@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agenteval/agenteval/internal/jsonl"
+	"github.com/agenteval/agenteval/internal/keytable"
 	"github.com/agenteval/agenteval/internal/labels"
 	"github.com/agenteval/agenteval/redact"
 	"github.com/agenteval/agenteval/results"
@@ -106,7 +107,7 @@ type Results struct {
 	plans  []seenPlan
 
 	combos   []combo
-	comboIdx keyTable         // key → combos
+	comboIdx keytable.Table   // key → combos (comboKey)
 	groups   []*scenarioGroup // sorted by scenario id once reading is done
 	groupIdx map[string]int32 // scenario id → groups, while reading
 	variants []variantGroup
@@ -136,6 +137,9 @@ type Results struct {
 	labels   map[string]labels.Label
 	reviewed map[string]bool
 }
+
+// comboKey is the key of combination i, for comboIdx.
+func (r *Results) comboKey(i int32) string { return r.combos[i].key }
 
 type seenPlan struct {
 	input string
@@ -235,7 +239,6 @@ func read(inputs []Input, opts Options, reviews map[string]labels.Label) (*Resul
 		labels:   reviews,
 		inputs:   inputs,
 		opts:     opts.withDefaults(),
-		comboIdx: newKeyTable(),
 		groupIdx: map[string]int32{},
 		jobIdx:   map[uint64]int32{},
 		scratch:  map[evalKey]uint8{},
@@ -412,7 +415,7 @@ func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
 	if err != nil {
 		return err
 	}
-	ci, ok := r.comboIdx.find(r.combos, prefix)
+	ci, ok := r.comboIdx.Find(prefix, r.comboKey)
 	if !ok {
 		if len(r.combos) == maxSlots {
 			return fmt.Errorf("job %s: more than %d combinations", rec.ID, maxSlots)
@@ -432,7 +435,7 @@ func (r *Results) addJob(src int, off int64, rec *lineRecord) error {
 		}
 		ci = int32(len(r.combos))
 		r.combos = append(r.combos, combo{key: prefix, group: gi, variant: r.variantOf(rec), minIndex: rec.Index, lo: -1})
-		r.comboIdx.add(r.combos, ci)
+		r.comboIdx.Add(ci, r.comboKey)
 		r.groups[gi].combos = append(r.groups[gi].combos, ci)
 	}
 	c := &r.combos[ci]

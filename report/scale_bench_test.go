@@ -55,12 +55,17 @@ func writeOneAxisRun(tb testing.TB, dir string, n int, failEvery int) string {
 }
 
 // BenchmarkScale renders every report format and compares two runs of
-// the one-axis echo workload at 10^4 and 10^5 jobs (10^6: bench/scale.sh,
-// which measures the CLI's wall time and peak RSS), each from the files:
-// reading, summarising and writing. peak-heap-MB is the heap's high-water
-// mark above where it started.
+// the one-axis echo workload at 10^4 and 10^5 jobs (10^6 too with
+// REPORT_BENCH_MILLION=1: two files of 1.4 GB, run it with -benchtime=1x;
+// bench/scale.sh measures the CLI's wall, CPU and peak RSS), each from
+// the files: reading, summarising and writing. peak-heap-MB is the heap's
+// high-water mark above where it started.
 func BenchmarkScale(b *testing.B) {
-	for _, n := range []int{10_000, 100_000} {
+	sizes := []int{10_000, 100_000}
+	if os.Getenv("REPORT_BENCH_MILLION") != "" {
+		sizes = append(sizes, 1_000_000)
+	}
+	for _, n := range sizes {
 		dir := b.TempDir()
 		base, cand := writeOneAxisRun(b, dir, n, 0), writeOneAxisRun(b, dir, n, 97)
 		read := func(path string) *Results {

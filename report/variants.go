@@ -467,7 +467,7 @@ func (s *resultsSide) find(key string) (int, bool) {
 		i, ok := s.byKey[key]
 		return i, ok
 	}
-	ci, ok := s.r.comboIdx.find(s.r.combos, key)
+	ci, ok := s.r.comboIdx.Find(key, s.r.comboKey)
 	if !ok {
 		return 0, false
 	}
