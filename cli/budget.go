@@ -3,13 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/agenteval/agenteval/internal/infile"
 	"iter"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agenteval/agenteval/internal/infile"
 
 	"github.com/agenteval/agenteval/internal/textdist"
 	"github.com/agenteval/agenteval/matrix"
@@ -208,7 +208,7 @@ func budgetCost(j *results.Job, agent plan.Price) float64 {
 // jobPricer prices each job's model calls for its record (results.Cost):
 // the agent's tokens at its model's price (agentModel; a suite's job by
 // its agent × model), or at the cost the agent reported (a coding-agent
-// CLI's own figure: reportedCost), the simulated user's at --user-model's
+// CLI's own figure, which plan.Prices.JobCost prefers), the simulated user's at --user-model's
 // and the judge's at --judge-model's, from the built-in table under
 // --prices.
 func jobPricer(prices plan.Prices, suite *runSuite, agentSpec, agentModelFlag, userModel, judgeModel string) func(*results.Job) *results.Cost {
@@ -224,28 +224,8 @@ func jobPricer(prices plan.Prices, suite *runSuite, agentSpec, agentModelFlag, u
 		if modelOf != nil {
 			a, _ = modelOf(matrix.Job{Agent: j.Agent, Model: j.Model})
 		}
-		return reportedCost(prices.JobCost(j, a, user, judge), j.Usage.CostUSD)
+		return prices.JobCost(j, a, user, judge)
 	}
-}
-
-// reportedCost is c with the agent's cost the one the agent reported
-// (usd, when not 0), which wins over the price table's: the agent is no
-// longer unpriced, and the total is the roles' sum when each is known.
-func reportedCost(c *results.Cost, usd float64) *results.Cost {
-	if usd <= 0 || c == nil {
-		return c
-	}
-	out := *c
-	out.Agent = new(usd)
-	out.Unpriced = slices.DeleteFunc(slices.Clone(out.Unpriced), func(s string) bool { return strings.HasPrefix(s, "agent: ") })
-	if len(out.Unpriced) == 0 {
-		out.Unpriced = nil
-	}
-	out.USD = nil
-	if out.User != nil && out.Judge != nil {
-		out.USD = new(math.Round((usd+*out.User+*out.Judge)*1e9) / 1e9)
-	}
-	return &out
 }
 
 // runEstimate is the forecast a run with a budget stores in its plan

@@ -263,19 +263,3 @@ func TestBudgetCountsAReportedCost(t *testing.T) {
 	j.Cost = &results.Cost{USD: new(0.5)}
 	assert.Equal(t, 0.5, budgetCost(j, price), "a known total wins")
 }
-
-// TestReportedCostWinsOverThePriceTable: the cost an agent reported is
-// its role's cost, over the price table's or its lack (the agent is then
-// not unpriced), and the total is the roles' sum when each is known.
-func TestReportedCostWinsOverThePriceTable(t *testing.T) {
-	t.Parallel()
-	unpriced := &results.Cost{User: new(0.0), Judge: new(0.5), Unpriced: []string{"agent: fake-model"}}
-	assert.Equal(t, &results.Cost{USD: new(0.75), Agent: new(0.25), User: new(0.0), Judge: new(0.5)}, reportedCost(unpriced, 0.25))
-	priced := &results.Cost{USD: new(1.5), Agent: new(1.0), User: new(0.0), Judge: new(0.5), AsOf: []string{"2026-01-01"}}
-	assert.Equal(t, &results.Cost{USD: new(0.75), Agent: new(0.25), User: new(0.0), Judge: new(0.5), AsOf: []string{"2026-01-01"}}, reportedCost(priced, 0.25))
-	userUnknown := &results.Cost{Judge: new(0.0), Unpriced: []string{"agent: m", "user: u"}}
-	assert.Equal(t, &results.Cost{Agent: new(0.25), Judge: new(0.0), Unpriced: []string{"user: u"}}, reportedCost(userUnknown, 0.25))
-	assert.Same(t, priced, reportedCost(priced, 0), "nothing reported: the table's")
-	assert.Nil(t, reportedCost(nil, 0.25), "a run that prices nothing")
-	assert.Equal(t, []string{"agent: fake-model"}, unpriced.Unpriced, "the pricer's cost is not changed")
-}

@@ -11,9 +11,11 @@ import (
 // JobCost prices j's model calls by role: the agent's usage at agent's
 // price, the simulated user's at user's and the judge's at judge's (model
 // names, looked up as Lookup does; "" for a role whose model is not known).
-// A role that spent no tokens costs 0 whatever its model; one that spent
-// tokens with a model that has no price costs unknown (nil), and so does
-// the total. Amounts are rounded to a billionth of a dollar, so that sums
+// A role whose usage carries the cost its caller reported (llm.Usage's
+// CostUSD: a coding-agent CLI's own figure, at the provider's prices and
+// discounts) costs that, over the table's price or its lack. A role that
+// spent no tokens costs 0 whatever its model; one that spent tokens with a
+// model that has no price costs unknown (nil), and so does the total. Amounts are rounded to a billionth of a dollar, so that sums
 // print without floating-point noise.
 func (p Prices) JobCost(j *results.Job, agent, user, judge string) *results.Cost {
 	c := &results.Cost{}
@@ -26,6 +28,12 @@ func (p Prices) JobCost(j *results.Job, agent, user, judge string) *results.Cost
 		if r.usage == (llm.Usage{}) {
 			zero := 0.0
 			*r.out = &zero
+			continue
+		}
+		if r.usage.CostUSD > 0 {
+			v := roundNano(r.usage.CostUSD)
+			*r.out = &v
+			total += v
 			continue
 		}
 		pr, ok := p.Lookup(r.model)

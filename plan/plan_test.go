@@ -14,8 +14,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agenteval/agenteval/internal/sources"
+	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/matrix"
 	"github.com/agenteval/agenteval/plan"
+	"github.com/agenteval/agenteval/results"
 	"github.com/agenteval/agenteval/runner"
 	"github.com/agenteval/agenteval/scenario"
 )
@@ -223,4 +225,38 @@ func TestJudgeCallsFollowEachCombination(t *testing.T) {
 	assert.EqualValues(t, 6, p.Jobs)
 	assert.EqualValues(t, 3*(4*1+1+4)+3*(4*3+1+4), p.Calls.Judge)
 	assert.EqualValues(t, 6*(4+1+4), p.Calls.JudgeEvaluations)
+}
+
+// TestReportedCostWinsOverThePriceTable: the cost a role's caller reported
+// (a coding-agent CLI's own) is that role's cost, over the table's price or
+// its lack (the role is then not unpriced); the total is the roles' sum
+// when each is known.
+func TestReportedCostWinsOverThePriceTable(t *testing.T) {
+	t.Parallel()
+	prices := plan.Prices{"priced": {Input: 1, Output: 1, AsOf: "2026-01-01"}}
+	used := llm.Usage{PromptTokens: 1_000_000, CompletionTokens: 0, TotalTokens: 1_000_000}
+	reported := used
+	reported.CostUSD = 0.25
+	judged := llm.Usage{PromptTokens: 500_000, TotalTokens: 500_000}
+	for _, tt := range []struct {
+		name        string
+		agentUsage  llm.Usage
+		agent, user string
+		want        *results.Cost
+	}{
+		{"reported, model unpriced", reported, "fake-model", "",
+			&results.Cost{USD: new(0.75), Agent: new(0.25), User: new(0.0), Judge: new(0.5), AsOf: []string{"2026-01-01"}}},
+		{"reported, model priced", reported, "priced", "",
+			&results.Cost{USD: new(0.75), Agent: new(0.25), User: new(0.0), Judge: new(0.5), AsOf: []string{"2026-01-01"}}},
+		{"nothing reported: the table's", used, "priced", "",
+			&results.Cost{USD: new(1.5), Agent: new(1.0), User: new(0.0), Judge: new(0.5), AsOf: []string{"2026-01-01"}}},
+		{"nothing reported, unpriced", used, "fake-model", "",
+			&results.Cost{Agent: nil, User: new(0.0), Judge: new(0.5), Unpriced: []string{"agent: fake-model"}, AsOf: []string{"2026-01-01"}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			j := &results.Job{Usage: tt.agentUsage, JudgeUsage: judged}
+			assert.Equal(t, tt.want, prices.JobCost(j, tt.agent, tt.user, "priced"))
+		})
+	}
 }
