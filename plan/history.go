@@ -156,18 +156,14 @@ func decodeHistRecord(line []byte, rec *histRecord) error {
 	return json.Unmarshal(line, rec)
 }
 
-// errPlain is a line scanHistRecord leaves to encoding/json.
-var errPlain = errors.New("not read plainly")
-
 // scanHistRecord fills rec from line's fields, or fails for a line it
 // does not read plainly: a field of another kind, a repeated field, a key
 // encoding/json would match to a field although it is not spelled the
 // same (it folds case), or a line that is not an object.
 func scanHistRecord(line []byte, rec *histRecord) error {
-	var seen uint8
-	return jsonl.EachField(line, func(key []byte, v jsonl.Value) error {
+	return jsonl.Fields(line, func(key []byte, v jsonl.Value) (uint64, error) {
 		var err error
-		var bit uint8
+		var bit uint64
 		switch string(key) {
 		case "record":
 			bit = 1
@@ -186,71 +182,12 @@ func scanHistRecord(line []byte, rec *histRecord) error {
 			rec.DurationMS, err = v.Float()
 		case "usage":
 			bit = 32
-			err = scanUsage(v, &rec.Usage)
+			err = jsonl.Usage(v, &rec.Usage)
 		default:
-			return unlikeAnyField(key)
+			return 0, nil
 		}
-		if seen&bit != 0 {
-			return errPlain
-		}
-		seen |= bit
-		return err
+		return bit, err
 	})
-}
-
-// scanUsage reads a usage object (null leaves u as it is, as encoding/json
-// does); every field of llm.Usage is read, so that a field of another kind
-// refuses the line as encoding/json would.
-func scanUsage(v jsonl.Value, u *llm.Usage) error {
-	if v.Null() {
-		return nil
-	}
-	if !v.Object() {
-		return errPlain
-	}
-	var seen uint8
-	return jsonl.EachField(v.Raw, func(key []byte, v jsonl.Value) error {
-		var dst *int
-		var bit uint8
-		switch string(key) {
-		case "prompt_tokens":
-			dst, bit = &u.PromptTokens, 1
-		case "completion_tokens":
-			dst, bit = &u.CompletionTokens, 2
-		case "total_tokens":
-			dst, bit = &u.TotalTokens, 4
-		case "reasoning_tokens":
-			dst, bit = &u.ReasoningTokens, 8
-		case "cache_read_tokens":
-			dst, bit = &u.CacheReadTokens, 16
-		case "cache_write_tokens":
-			dst, bit = &u.CacheWriteTokens, 32
-		default:
-			return unlikeAnyField(key)
-		}
-		if seen&bit != 0 {
-			return errPlain
-		}
-		seen |= bit
-		n, err := v.Int()
-		if int64(int(n)) != n {
-			return errPlain // too large for an int here
-		}
-		*dst = int(n)
-		return err
-	})
-}
-
-// unlikeAnyField checks that a key the scanner does not read is not one
-// encoding/json would still match to a field (case folded): the fields'
-// names are lower-case ASCII, so a key in lower-case ASCII is another.
-func unlikeAnyField(key []byte) error {
-	for _, c := range key {
-		if c >= 0x80 || ('A' <= c && c <= 'Z') {
-			return errPlain
-		}
-	}
-	return nil
 }
 
 // lookup returns the mean of the job key's past jobs, else of the

@@ -199,8 +199,7 @@ func (jr *jobReader) decode(src int, off int64, line []byte, light bool) (*resul
 func caseJob(line []byte) (j *results.Job, ok bool) {
 	j = &results.Job{}
 	var params []byte
-	var seen uint64
-	err := jsonl.EachField(line, func(key []byte, v jsonl.Value) error {
+	err := jsonl.Fields(line, func(key []byte, v jsonl.Value) (uint64, error) {
 		var err error
 		var bit uint64
 		switch string(key) {
@@ -226,7 +225,7 @@ func caseJob(line []byte) (j *results.Job, ok bool) {
 			bit = fAttempts
 			j.Attempts, err = intValue(v)
 			if j.Attempts > 1 {
-				err = errPlain
+				err = jsonl.ErrPlain
 			}
 		case "completed":
 			bit = fCompleted
@@ -256,21 +255,17 @@ func caseJob(line []byte) (j *results.Job, ok bool) {
 			j.TerminationReasons, err = v.Strings(nil)
 		case "usage":
 			bit = fUsage
-			err = scanUsage(v, &j.Usage)
+			err = jsonl.Usage(v, &j.Usage)
 		case "params":
 			bit = fParams
 			if !v.Null() && !v.Object() {
-				err = errPlain
+				err = jsonl.ErrPlain
 			}
 			params = v.Raw
 		default:
-			return unlikeAnyField(key)
+			return 0, nil
 		}
-		if seen&bit != 0 {
-			return errPlain
-		}
-		seen |= bit
-		return err
+		return bit, err
 	})
 	if err != nil {
 		return nil, false

@@ -3,10 +3,8 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 
 	"github.com/agenteval/agenteval/internal/jsonl"
-	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/results"
 	"github.com/buger/jsonparser"
 )
@@ -28,11 +26,6 @@ func (r *lineRecord) decode(line []byte) error {
 	}
 	return json.Unmarshal(line, r)
 }
-
-// errPlain is a record scanRecord leaves to encoding/json: a field of an
-// unexpected kind, a repeated field, or a key encoding/json would match to
-// a field although it is not spelled the same (it folds case).
-var errPlain = errors.New("not read plainly")
 
 // Record fields scanRecord reads, as bits of which it has seen.
 const (
@@ -74,8 +67,7 @@ const (
 // scanRecord fills rec from line's fields (see decode); a plan's
 // estimate is left to encoding/json.
 func scanRecord(line []byte, rec *lineRecord) error {
-	var seen uint64
-	return jsonl.EachField(line, func(key []byte, v jsonl.Value) error {
+	return jsonl.Fields(line, func(key []byte, v jsonl.Value) (uint64, error) {
 		var err error
 		var bit uint64
 		switch string(key) {
@@ -112,7 +104,7 @@ func scanRecord(line []byte, rec *lineRecord) error {
 		case "estimate":
 			bit = fEstimate
 			if !v.Null() {
-				err = errPlain
+				err = jsonl.ErrPlain
 			}
 		case "id":
 			bit = fID
@@ -155,7 +147,7 @@ func scanRecord(line []byte, rec *lineRecord) error {
 			rec.DurationMS, err = v.Float()
 		case "usage":
 			bit = fUsage
-			err = scanUsage(v, &rec.Usage)
+			err = jsonl.Usage(v, &rec.Usage)
 		case "cost":
 			bit = fCost
 			err = scanCost(v, &rec.Cost)
@@ -166,26 +158,10 @@ func scanRecord(line []byte, rec *lineRecord) error {
 			bit = fEfficiency
 			err = scanEfficiency(v, rec)
 		default:
-			return unlikeAnyField(key)
+			return 0, nil
 		}
-		if seen&bit != 0 {
-			return errPlain
-		}
-		seen |= bit
-		return err
+		return bit, err
 	})
-}
-
-// unlikeAnyField checks that a key scanRecord does not read is not one
-// encoding/json would still match to a field (case folded): the fields'
-// names are lower-case ASCII, so a key in lower-case ASCII is another.
-func unlikeAnyField(key []byte) error {
-	for _, c := range key {
-		if c >= 0x80 || ('A' <= c && c <= 'Z') {
-			return errPlain
-		}
-	}
-	return nil
 }
 
 // raw is a json.RawMessage of v, copied out of the line (null stays null).
@@ -205,29 +181,6 @@ func intValue(v jsonl.Value) (int, error) {
 	return int(n), err
 }
 
-// fields reads the members of an object value (null has none; another
-// kind is errPlain), each by fn; a repeated or case-folded key is errPlain.
-func fields(v jsonl.Value, fn func(key []byte, v jsonl.Value) (bit uint64, err error)) error {
-	if v.Null() {
-		return nil
-	}
-	if !v.Object() {
-		return errPlain
-	}
-	var seen uint64
-	return jsonl.EachField(v.Raw, func(key []byte, v jsonl.Value) error {
-		bit, err := fn(key, v)
-		if bit == 0 {
-			return unlikeAnyField(key)
-		}
-		if seen&bit != 0 {
-			return errPlain
-		}
-		seen |= bit
-		return err
-	})
-}
-
 // scanEvaluations reads the evaluations' type, description, verdict and error.
 func scanEvaluations(v jsonl.Value) ([]evalRecord, error) {
 	var evals []evalRecord
@@ -236,7 +189,7 @@ func scanEvaluations(v jsonl.Value) ([]evalRecord, error) {
 	}
 	err := v.Each(func(e jsonl.Value) error {
 		var er evalRecord
-		err := fields(e, func(key []byte, v jsonl.Value) (uint64, error) {
+		err := jsonl.ObjectFields(e, func(key []byte, v jsonl.Value) (uint64, error) {
 			var err error
 			switch string(key) {
 			case "type":
@@ -260,44 +213,13 @@ func scanEvaluations(v jsonl.Value) ([]evalRecord, error) {
 	return evals, err
 }
 
-// scanUsage reads a job's token usage.
-func scanUsage(v jsonl.Value, u *llm.Usage) error {
-	return fields(v, func(key []byte, v jsonl.Value) (uint64, error) {
-		var dst *int
-		var bit uint64
-		switch string(key) {
-		case "prompt_tokens":
-			dst, bit = &u.PromptTokens, 1
-		case "completion_tokens":
-			dst, bit = &u.CompletionTokens, 2
-		case "total_tokens":
-			dst, bit = &u.TotalTokens, 4
-		case "reasoning_tokens":
-			dst, bit = &u.ReasoningTokens, 8
-		case "cache_read_tokens":
-			dst, bit = &u.CacheReadTokens, 16
-		case "cache_write_tokens":
-			dst, bit = &u.CacheWriteTokens, 32
-		case "cost_usd":
-			f, err := v.Float()
-			u.CostUSD = f
-			return 64, err
-		default:
-			return 0, nil
-		}
-		n, err := intValue(v)
-		*dst = n
-		return bit, err
-	})
-}
-
 // scanCost reads a job's cost (null or absent: the run priced nothing).
 func scanCost(v jsonl.Value, c *costRecord) error {
 	if v.Null() {
 		return nil
 	}
 	c.present = true
-	return fields(v, func(key []byte, v jsonl.Value) (uint64, error) {
+	return jsonl.ObjectFields(v, func(key []byte, v jsonl.Value) (uint64, error) {
 		var usd *nullUSD
 		var bit uint64
 		switch string(key) {
@@ -333,14 +255,14 @@ func scanCost(v jsonl.Value, c *costRecord) error {
 // scanEfficiency reads a suite job's turns and tool calls.
 func scanEfficiency(v jsonl.Value, rec *lineRecord) error {
 	e := &rec.Efficiency
-	return fields(v, func(key []byte, v jsonl.Value) (uint64, error) {
+	return jsonl.ObjectFields(v, func(key []byte, v jsonl.Value) (uint64, error) {
 		var err error
 		switch string(key) {
 		case "turns":
 			e.Turns, err = intValue(v)
 			return 1, err
 		case "tool_calls":
-			return 2, fields(v, func(key []byte, v jsonl.Value) (uint64, error) {
+			return 2, jsonl.ObjectFields(v, func(key []byte, v jsonl.Value) (uint64, error) {
 				var err error
 				switch string(key) {
 				case "total":
@@ -366,7 +288,7 @@ func scanCounts(v jsonl.Value) (results.Counts, error) {
 		return nil, nil
 	}
 	if !v.Object() {
-		return nil, errPlain
+		return nil, jsonl.ErrPlain
 	}
 	out := results.Counts{}
 	err := jsonl.EachField(v.Raw, func(key []byte, v jsonl.Value) error {
