@@ -2,27 +2,22 @@ package claudecode
 
 import (
 	"context"
-	"errors"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/agenteval/agenteval/agent/internal/cliagent/cliagenttest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agenteval/agenteval/internal/mockset"
+	"github.com/agenteval/agenteval/agent/internal/cliagent/cliagenttest"
 	"github.com/agenteval/agenteval/internal/proctest"
 	"github.com/agenteval/agenteval/internal/testtool"
 	"github.com/agenteval/agenteval/internal/toolclass"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/llm/llmtest"
 	"github.com/agenteval/agenteval/runner"
-	"github.com/agenteval/agenteval/scenario"
 )
 
 // newTestAgent builds claude-code:fake-model against srv's Messages API
@@ -161,20 +156,12 @@ func TestCommandsNeedAllowCommands(t *testing.T) {
 // Claude Code refuses to run.
 func TestTimeoutKillsTheProcessTree(t *testing.T) {
 	t.Parallel()
-	testtool.Need(t, "ps")
 	marker := proctest.SleepArg()
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(llmtest.Reply{Reasoning: "A long wait.", Content: "Waiting.",
 		ToolCalls: []llm.ToolCall{cliagenttest.Call("toolu_b", "Bash", `{"command":"echo waiting; sleep `+marker+`","description":"Wait"}`)}})
 	a := newTestAgent(t, srv, true)
-	s, _, _ := cliagenttest.Session(t, a, runner.SessionConfig{})
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer proctest.CancelWhenAlive(t, marker, 2*time.Minute, cancel, errors.New("step timed out"))()
-	reply, err := s.Send(ctx, "Wait.")
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "step timed out")
-	assert.Contains(t, err.Error(), "killed")
-	proctest.RequireGone(t, marker, 5*time.Second)
+	reply := cliagenttest.SendUntilTimeout(t, a, marker, "Wait.")
 	// What had come before the kill is the reply: the text, the thinking,
 	// the call that never returned.
 	assert.Equal(t, "Waiting.", reply.Text)
@@ -207,15 +194,7 @@ func TestMocksAsMCPTools(t *testing.T) {
 		llmtest.Text("Issue 7 is open: Crash on start."),
 	)
 	a := newTestAgent(t, srv, false)
-	_, dir := cliagenttest.Job(t)
-	mocks := []scenario.Mock{
-		{Service: "github", Method: "getIssue", When: &scenario.MockWhen{Input: map[string]any{"number": 7}}, Response: map[string]any{"title": "Crash on start", "state": "open"}},
-		{Service: "github", Method: "closeIssue", Error: &scenario.MockError{Code: "E_FORBIDDEN", Message: "read-only token"}},
-	}
-	set := mockset.New(mocks, 1, nil)
-	s, err := a.NewSession(context.Background(), runner.SessionConfig{JobID: "x/-/run-1", Dir: dir,
-		Scenario: &scenario.Scenario{Setup: &scenario.Setup{Mocks: mocks}}, Mocks: set})
-	require.NoError(t, err)
+	s, set := cliagenttest.MockSession(t, a, cliagenttest.IssueMocks(true))
 	reply, err := s.Send(context.Background(), "Is issue 7 open? Then close it.")
 	require.NoError(t, err)
 	require.NoError(t, s.Close())

@@ -4,11 +4,10 @@ import (
 	"context"
 	"testing"
 
-	"github.com/agenteval/agenteval/agent/internal/cliagent/cliagenttest"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/agent/internal/cliagent/cliagenttest"
 	"github.com/agenteval/agenteval/internal/testtool"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/llm/llmtest"

@@ -7,15 +7,21 @@ package cliagenttest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agenteval/agenteval/internal/mockset"
+	"github.com/agenteval/agenteval/internal/proctest"
+	"github.com/agenteval/agenteval/internal/testtool"
 	"github.com/agenteval/agenteval/llm"
 	"github.com/agenteval/agenteval/runner"
+	"github.com/agenteval/agenteval/scenario"
 )
 
 // Job makes a job's directory as the runner does: a folder of its own
@@ -44,6 +50,48 @@ func Session(t testing.TB, a runner.Agent, cfg runner.SessionConfig) (s runner.S
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, s.Close()) })
 	return s, work, cfg.Dir
+}
+
+// IssueMocks are the mocks of the CLI agents' MCP tests: github.getIssue
+// answers for issue 7, and, with closing, github.closeIssue fails
+// E_FORBIDDEN.
+func IssueMocks(closing bool) []scenario.Mock {
+	mocks := []scenario.Mock{{Service: "github", Method: "getIssue", When: &scenario.MockWhen{Input: map[string]any{"number": 7}},
+		Response: map[string]any{"title": "Crash on start", "state": "open"}}}
+	if closing {
+		mocks = append(mocks, scenario.Mock{Service: "github", Method: "closeIssue", Error: &scenario.MockError{Code: "E_FORBIDDEN", Message: "read-only token"}})
+	}
+	return mocks
+}
+
+// MockSession opens a session of a in a new job's directory whose
+// scenario mocks mocks, answered and recorded by the returned set as the
+// runner's would be; closed when the test ends.
+func MockSession(t testing.TB, a runner.Agent, mocks []scenario.Mock) (runner.Session, *mockset.Set) {
+	t.Helper()
+	set := mockset.New(mocks, 1, nil)
+	s, _, _ := Session(t, a, runner.SessionConfig{Scenario: &scenario.Scenario{Setup: &scenario.Setup{Mocks: mocks}}, Mocks: set})
+	return s, set
+}
+
+// SendUntilTimeout sends message in a new session of a and ends the step
+// as a step timeout does once a process carrying marker is alive (the
+// command the fake model had the CLI run). It checks that the error says
+// so and that the CLI was killed, with no process carrying marker left,
+// and returns the reply the session gave: what had come before the kill.
+func SendUntilTimeout(t *testing.T, a runner.Agent, marker, message string) runner.Reply {
+	t.Helper()
+	testtool.Need(t, "ps")
+	s, _, _ := Session(t, a, runner.SessionConfig{})
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stop := proctest.CancelWhenAlive(t, marker, 2*time.Minute, cancel, errors.New("step timed out"))
+	reply, err := s.Send(ctx, message)
+	stop()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "step timed out")
+	assert.Contains(t, err.Error(), "killed")
+	proctest.RequireGone(t, marker, 5*time.Second)
+	return reply
 }
 
 // Call is a tool call the fake model makes.
